@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+import { main } from './main.ts';
+
+async function readStdin(): Promise<string | undefined> {
+  if (process.stdin.isTTY) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(
+    `mr-agent: internal error: ${reason instanceof Error ? reason.message : String(reason)}\n`,
+  );
+  process.exitCode = 1;
+});
+
+process.exitCode = await main({
+  argv: process.argv.slice(2),
+  env: process.env,
+  cwd: process.cwd(),
+  stdout: process.stdout,
+  stderr: process.stderr,
+  readStdin,
+  onSignal(handler) {
+    const listener = (signal: NodeJS.Signals) => handler(signal);
+    process.on('SIGTERM', listener);
+    process.on('SIGINT', listener);
+    return () => {
+      process.off('SIGTERM', listener);
+      process.off('SIGINT', listener);
+    };
+  },
+});

@@ -1,0 +1,40 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../../errors/errors.ts';
+import { parseTaskYaml, taskFromText, type TaskSpec } from '../../task/task-yaml.ts';
+import type { CliIo } from '../io.ts';
+
+export interface RunOptions {
+  task?: string;
+  taskFile?: string;
+  repo?: string;
+  set?: string[];
+  json?: boolean;
+}
+
+/** Reads the task from --task, --task-file or stdin (A5), validating it. */
+export async function readTask(io: CliIo, options: RunOptions): Promise<TaskSpec> {
+  if (options.task && options.taskFile) {
+    throw new UsageError('give either --task or --task-file, not both');
+  }
+  if (options.task) return taskFromText(options.task, { repo: options.repo ?? '.' });
+  if (options.taskFile) {
+    const file = path.resolve(io.cwd, options.taskFile);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read the task file: ${(error as Error).message}`, {
+        where: options.taskFile,
+      });
+    }
+    return parseTaskYaml(text, options.taskFile, io.env);
+  }
+  const stdin = await io.readStdin();
+  if (stdin === undefined || stdin.trim() === '') {
+    throw new UsageError('no task given', {
+      hint: 'use --task "<text>", --task-file task.yaml, or pipe a Task YAML on stdin.',
+    });
+  }
+  return parseTaskYaml(stdin, '<stdin>', io.env);
+}

@@ -1,0 +1,105 @@
+import { OPTIONS, OPTION_BY_KEY, type Config, type OptionDef } from './options.ts';
+import { expectationFor, parseText, schemaFor } from './option-kinds.ts';
+
+export type SourceKind = 'default' | 'file' | 'api' | 'env' | 'flag';
+
+/** Values from one place, already split into option keys. */
+export interface ConfigSource {
+  kind: SourceKind;
+  /** Shown in messages: `.mr-agent.yml`, `USER_CONFIG_API_URL`, `env`, `--set`. */
+  location: string;
+  /** Values by dotted key. Strings from env/flags are parsed per the option's kind. */
+  values: ReadonlyMap<string, { value: unknown; text?: boolean; name?: string }>;
+  /** Problems found while reading the source (unknown keys, bad YAML). */
+  problems?: readonly string[];
+}
+
+export interface ResolvedConfig {
+  config: Config;
+  /** Where each key's value came from. */
+  origins: Record<string, { kind: SourceKind; location: string }>;
+}
+
+export interface ConfigProblems {
+  problems: string[];
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function setPath(target: Record<string, unknown>, key: string, value: unknown): void {
+  const parts = key.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    node[part] ??= {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts[parts.length - 1]!] = value;
+}
+
+/**
+ * Pure resolution: defaults < file < api < env < flag, later sources win.
+ * Every problem of every source is collected; none is lost to the first.
+ */
+export function resolveConfig(sources: readonly ConfigSource[]): ResolvedConfig | ConfigProblems {
+  const problems: string[] = [];
+  const chosen = new Map<string, { value: unknown; kind: SourceKind; location: string }>();
+  for (const option of OPTIONS as readonly OptionDef[]) {
+    chosen.set(option.key, { value: option.default, kind: 'default', location: 'default' });
+  }
+  const order: SourceKind[] = ['default', 'file', 'api', 'env', 'flag'];
+  const sorted = [...sources].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+  for (const source of sorted) {
+    problems.push(...(source.problems ?? []));
+    for (const [key, entry] of source.values) {
+      const option = OPTION_BY_KEY.get(key);
+      const label = entry.name ? `${entry.name} (${key})` : key;
+      if (!option) {
+        problems.push(`${source.location}: ${label}: unknown option`);
+        continue;
+      }
+      if (option.secret && (source.kind === 'file' || source.kind === 'api')) {
+        problems.push(
+          `${source.location}: ${label}: is a secret; set it in a masked CI variable (${option.env.join(' or ')}), never in a file`,
+        );
+        continue;
+      }
+      const raw =
+        entry.text && typeof entry.value === 'string'
+          ? parseText(option.kind, entry.value)
+          : entry.value;
+      const parsed = schemaFor(option.kind).safeParse(raw);
+      if (!parsed.success) {
+        const shown = option.secret ? '(hidden)' : describe(entry.value);
+        problems.push(
+          `${source.location}: ${label}: expected ${expectationFor(option.kind)}, got ${shown}`,
+        );
+        continue;
+      }
+      chosen.set(key, { value: parsed.data, kind: source.kind, location: source.location });
+    }
+  }
+  if (problems.length > 0) return { problems };
+  const config: Record<string, unknown> = {};
+  const origins: ResolvedConfig['origins'] = {};
+  for (const [key, entry] of chosen) {
+    setPath(config, key, entry.value);
+    origins[key] = { kind: entry.kind, location: entry.location };
+  }
+  return { config: config as Config, origins };
+}
+
+export function isResolved(result: ResolvedConfig | ConfigProblems): result is ResolvedConfig {
+  return 'config' in result;
+}
+
+/** Looks up a dotted key in a resolved configuration. */
+export function valueAt(config: Config, key: string): unknown {
+  return key
+    .split('.')
+    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], config);
+}

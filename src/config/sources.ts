@@ -1,0 +1,109 @@
+import { parseDocument } from 'yaml';
+import { OPTIONS, OPTION_BY_KEY, type OptionDef } from './options.ts';
+import type { ConfigSource } from './resolve.ts';
+
+type Values = Map<string, { value: unknown; text?: boolean; name?: string }>;
+
+/** Flattens a nested object into dotted keys, stopping at known option keys. */
+function flatten(
+  node: unknown,
+  prefix: string,
+  into: Values,
+  problems: string[],
+  location: string,
+): void {
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) {
+    problems.push(
+      `${location}: ${prefix || '(top level)'}: expected a mapping of options, got ${JSON.stringify(node)}`,
+    );
+    return;
+  }
+  for (const [name, value] of Object.entries(node)) {
+    const key = prefix ? `${prefix}.${name}` : name;
+    if (OPTION_BY_KEY.has(key)) {
+      into.set(key, { value });
+    } else if (
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      hasOptionsUnder(key)
+    ) {
+      flatten(value, key, into, problems, location);
+    } else {
+      into.set(key, { value }); // reported as unknown by resolveConfig
+    }
+  }
+}
+
+function hasOptionsUnder(prefix: string): boolean {
+  return (OPTIONS as readonly OptionDef[]).some((o) => o.key.startsWith(`${prefix}.`));
+}
+
+/** `.mr-agent.yml` (or any YAML text) as a source. */
+export function fileSource(text: string, location: string): ConfigSource {
+  const values: Values = new Map();
+  const problems: string[] = [];
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    for (const error of doc.errors) {
+      const pos = error.linePos?.[0];
+      problems.push(
+        `${location}${pos ? `:${pos.line}:${pos.col}` : ''}: invalid YAML: ${error.message.split('\n')[0]}`,
+      );
+    }
+    return { kind: 'file', location, values, problems };
+  }
+  const data: unknown = doc.toJS();
+  if (data !== null && data !== undefined) flatten(data, '', values, problems, location);
+  return { kind: 'file', location, values, problems };
+}
+
+/** The user-config API reply (seed 001 §9.3): `{status, data: {llm, planning}}`. */
+export function apiSource(reply: unknown, location: string): ConfigSource {
+  const values: Values = new Map();
+  const problems: string[] = [];
+  const body = reply as { status?: unknown; data?: unknown } | null;
+  if (
+    !body ||
+    typeof body !== 'object' ||
+    body.status !== 'success' ||
+    typeof body.data !== 'object' ||
+    !body.data
+  ) {
+    problems.push(
+      `${location}: expected {"status": "success", "data": {...}}, got ${JSON.stringify(reply)?.slice(0, 80)}`,
+    );
+    return { kind: 'api', location, values, problems };
+  }
+  flatten(body.data, '', values, problems, location);
+  return { kind: 'api', location, values, problems };
+}
+
+/** Environment variables named in the options table. */
+export function envSource(env: Readonly<Record<string, string | undefined>>): ConfigSource {
+  const values: Values = new Map();
+  for (const option of OPTIONS as readonly OptionDef[]) {
+    const name = option.env.find((n) => env[n] !== undefined && env[n] !== '');
+    if (name) values.set(option.key, { value: env[name], text: true, name });
+  }
+  return { kind: 'env', location: 'env', values };
+}
+
+/** `--set key=value` flags (and named flags already turned into keys). */
+export function flagSource(
+  pairs: readonly string[],
+  named: Readonly<Record<string, string>> = {},
+): ConfigSource {
+  const values: Values = new Map();
+  const problems: string[] = [];
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) {
+      problems.push(`--set ${pair}: expected key=value`);
+      continue;
+    }
+    values.set(pair.slice(0, eq).trim(), { value: pair.slice(eq + 1), text: true });
+  }
+  for (const [key, value] of Object.entries(named)) values.set(key, { value, text: true });
+  return { kind: 'flag', location: '--set', values, problems };
+}

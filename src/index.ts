@@ -1,0 +1,17 @@
+/** The library API of mr-agent. */
+export { VERSION } from './version.ts';
+export { loadConfig } from './config/load.ts';
+export { resolveConfig } from './config/resolve.ts';
+export { OPTIONS, type Config } from './config/options.ts';
+export { parseTaskYaml, taskFromText, type TaskSpec } from './task/task-yaml.ts';
+export { Redactor } from './log/redact.ts';
+export {
+  AgentError,
+  ConfigError,
+  UsageError,
+  ExternalServiceError,
+  ModelBehaviorError,
+  CommandFailedError,
+  LimitReachedError,
+  CancelledError,
+} from './errors/errors.ts';

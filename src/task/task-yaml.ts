@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from '../errors/errors.ts';
+import { WORKER_KINDS } from '../config/options.ts';
+
+/** Task YAML, version 1 (seed 002 core spec §2), with the §2.3 defaults. */
+export const TaskYaml = z.object({
+  version: z.literal(1, { error: 'expected version: 1' }),
+  task: z.object({
+    id: z.string().min(1).optional(),
+    title: z.string().default(''),
+    repo: z.string().min(1).default('.'),
+    description: z.string().default(''),
+    dependencies: z.array(z.string()).default([]),
+    wbs_level: z.number().int().min(0).default(0),
+    phase_name: z.string().optional(),
+    suggested_impl: z
+      .object({
+        language: z.string().optional(),
+        file_paths: z.array(z.string()).default([]),
+        constraints: z.array(z.string()).default([]),
+      })
+      .optional(),
+    prd: z
+      .object({ path: z.string().min(1).optional(), text: z.string().min(1).optional() })
+      .refine((p) => Boolean(p.path) !== Boolean(p.text), {
+        message: 'expected exactly one of prd.path or prd.text',
+      }),
+    test: z.object({ command: z.string().min(1), cwd: z.string().default('.') }).optional(),
+  }),
+  runner: z
+    .object({
+      max_loops: z.number().int().min(1).default(10),
+      meta: z
+        .object({
+          kind: z.enum(['openai-chat', 'mock']).default('openai-chat'),
+          model: z.string().min(1).optional(),
+          system_prompt: z.string().optional(),
+        })
+        .prefault({}),
+      worker: z
+        .object({
+          kind: z.enum(WORKER_KINDS).default('builtin'),
+          model: z.string().optional(),
+          docker_image: z.string().optional(),
+          max_run_time_sec: z.number().int().min(1).default(1800),
+          env: z.record(z.string(), z.string()).default({}),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+});
+export type TaskYaml = z.infer<typeof TaskYaml>;
+
+/** A task ready to run: defaults applied, `env:` references resolved. */
+export interface TaskSpec {
+  id: string;
+  title: string;
+  repo: string;
+  description: string;
+  prd: { path?: string; text?: string };
+  test?: { command: string; cwd: string };
+  maxLoops: number;
+  meta: { kind: 'openai-chat' | 'mock'; model?: string; systemPrompt?: string };
+  worker: {
+    kind: (typeof WORKER_KINDS)[number];
+    model?: string;
+    maxRunTimeSec: number;
+    env: Record<string, string>;
+  };
+  dependencies: string[];
+  suggestedImpl?: { language?: string; filePaths: string[]; constraints: string[] };
+}
+
+function formatIssuePath(pathParts: readonly PropertyKey[]): string {
+  return pathParts.length === 0 ? '(top level)' : pathParts.map(String).join('.');
+}
+
+/** Replaces `env:NAME` values; every unset name is reported. */
+function resolveEnvRefs(
+  values: Record<string, string>,
+  env: Readonly<Record<string, string | undefined>>,
+  where: string,
+  problems: string[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const match = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(value);
+    if (!match) {
+      out[key] = value;
+      continue;
+    }
+    const name = match[1]!;
+    const resolved = env[name];
+    if (resolved === undefined)
+      problems.push(`${where}.${key}: refers to env:${name}, but ${name} is not set`);
+    else out[key] = resolved;
+  }
+  return out;
+}
+
+/** Parses and validates Task YAML; throws a ConfigError naming every bad path. */
+export function parseTaskYaml(
+  text: string,
+  location: string,
+  env: Readonly<Record<string, string | undefined>>,
+): TaskSpec {
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    const problems = doc.errors.map(
+      (e) => `${location}:${e.linePos?.[0]?.line ?? '?'}: ${e.message.split('\n')[0]}`,
+    );
+    throw new ConfigError('the task file is not valid YAML', { where: location, problems });
+  }
+  const parsed = TaskYaml.safeParse(doc.toJS());
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${location}: ${formatIssuePath(issue.path)}: ${issue.message}`,
+    );
+    throw new ConfigError('the task file does not match Task YAML version 1', {
+      where: location,
+      problems,
+    });
+  }
+  const data = parsed.data;
+  const problems: string[] = [];
+  const workerEnv = resolveEnvRefs(
+    data.runner.worker.env,
+    env,
+    `${location}: runner.worker.env`,
+    problems,
+  );
+  if (problems.length > 0)
+    throw new ConfigError('the task file refers to unset variables', { where: location, problems });
+  return {
+    id: data.task.id ?? randomUUID(),
+    title: data.task.title,
+    repo: data.task.repo,
+    description: data.task.description,
+    prd: {
+      ...(data.task.prd.path ? { path: data.task.prd.path } : {}),
+      ...(data.task.prd.text ? { text: data.task.prd.text } : {}),
+    },
+    ...(data.task.test ? { test: data.task.test } : {}),
+    maxLoops: data.runner.max_loops,
+    meta: {
+      kind: data.runner.meta.kind,
+      ...(data.runner.meta.model ? { model: data.runner.meta.model } : {}),
+      ...(data.runner.meta.system_prompt ? { systemPrompt: data.runner.meta.system_prompt } : {}),
+    },
+    worker: {
+      kind: data.runner.worker.kind,
+      ...(data.runner.worker.model ? { model: data.runner.worker.model } : {}),
+      maxRunTimeSec: data.runner.worker.max_run_time_sec,
+      env: workerEnv,
+    },
+    dependencies: data.task.dependencies,
+    ...(data.task.suggested_impl
+      ? {
+          suggestedImpl: {
+            ...(data.task.suggested_impl.language
+              ? { language: data.task.suggested_impl.language }
+              : {}),
+            filePaths: data.task.suggested_impl.file_paths,
+            constraints: data.task.suggested_impl.constraints,
+          },
+        }
+      : {}),
+  };
+}
+
+/** A task from `--task "<text>"`. */
+export function taskFromText(
+  text: string,
+  options: { repo?: string; id?: string; maxLoops?: number } = {},
+): TaskSpec {
+  const firstLine = text.trim().split('\n')[0] ?? '';
+  return {
+    id: options.id ?? randomUUID(),
+    title: firstLine.length > 72 ? `${firstLine.slice(0, 69)}...` : firstLine,
+    repo: options.repo ?? '.',
+    description: text,
+    prd: { text },
+    maxLoops: options.maxLoops ?? 10,
+    meta: { kind: 'openai-chat' },
+    worker: { kind: 'builtin', maxRunTimeSec: 1800, env: {} },
+    dependencies: [],
+  };
+}
