@@ -2,26 +2,12 @@
 // (dist/index.mjs, with declarations in dist/types).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { bundleCli } from './bundle-cli.mjs';
 
 rmSync('dist', { recursive: true, force: true });
 
-const banner = {
-  js: "import { createRequire as __mrAgentCreateRequire } from 'node:module'; const require = __mrAgentCreateRequire(import.meta.url);",
-};
-
-await build({
-  entryPoints: ['src/cli/bin.ts'],
-  outfile: 'dist/mr-agent.mjs',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node22',
-  banner,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
-chmodSync('dist/mr-agent.mjs', 0o755);
+await bundleCli('dist/mr-agent.mjs');
 
 await build({
   entryPoints: ['src/index.ts'],
