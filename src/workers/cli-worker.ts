@@ -84,6 +84,7 @@ export function createCliWorker(spec: CliWorkerSpec, deps: CliWorkerDeps): Worke
         rawOutput: capOutput(result.output, maxChars),
         summary: parsed.summary,
         ...(error ? { error } : {}),
+        ...(result.signal ? { signal: result.signal } : {}),
         timedOut: result.timedOut,
         cancelled: result.cancelled,
         durationMs: result.durationMs,

@@ -42,6 +42,8 @@ export interface WorkerRunRecord {
   summary: string;
   /** Why the run did not succeed (launch failure, timeout, CLI error, exit code); absent on success. */
   error?: string;
+  /** The signal that ended the process, if one did (SIGTERM, SIGKILL). */
+  signal?: string;
   timedOut: boolean;
   cancelled: boolean;
   durationMs: number;
