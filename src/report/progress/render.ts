@@ -44,6 +44,7 @@ function header(s: ProgressState): string[] {
     when.push(`**Finished**: ${formatTimestamp(s.final.finishedAt)}`);
     when.push(`**Duration**: ${formatDuration(s.final.finishedAt - s.startedAt)}`);
   }
+  if (s.replans > 0) when.push(`**Replans**: ${s.replans}`);
   const job = s.jobUrl ? ` · ${link(`Job #${s.jobId ?? '?'}`, s.jobUrl)}` : '';
   const lines = [
     `## 🤖 mr-agent · ${title}`,

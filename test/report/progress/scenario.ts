@@ -1,6 +1,7 @@
 import {
   addLink,
   addUsage,
+  countReplan,
   endPhase,
   finishRun,
   initialProgress,
@@ -86,6 +87,7 @@ export function revisedTwice(): ProgressState {
       { id: 'task_4_new', description: 'Use the helper in the client', status: 'pending' },
     ],
   });
+  s = countReplan(s);
   s = endPhase(s, 'reflection', 'done', sec(131));
   s = updateItem(s, 'task_2_revised', 'done');
   s = startPhase(s, 'reflection', sec(200));
