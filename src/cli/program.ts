@@ -2,6 +2,8 @@ import type { CommanderError } from 'commander';
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors/errors.ts';
 import { VERSION } from '../version.ts';
+import { CI_STEPS, type CiStep } from '../ci/context.ts';
+import { ciCommand } from './commands/ci.ts';
 import { configCheck } from './commands/config-check.ts';
 import { notAvailableYet } from './commands/not-yet.ts';
 import { readTask } from './commands/run.ts';
@@ -54,7 +56,17 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
   program
     .command('ci')
     .description('run inside a GitLab CI job (reads CI_* and MR_AGENT_* variables)')
-    .action(() => notAvailableYet('ci'));
+    .addOption(
+      new Option(
+        '--step <step>',
+        "all: the whole run in this job; plan: plan and write the child pipeline; run: carry out the plan job's hand-off",
+      )
+        .choices(CI_STEPS)
+        .default('all'),
+    )
+    .action(async (options: { step: CiStep }) => {
+      result.code = await ciCommand(io, options);
+    });
 
   program
     .command('serve')
