@@ -1,0 +1,72 @@
+import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
+import type { CommandRequest, CommandTarget } from './note-rules.ts';
+
+/**
+ * How the bridge recognises the agent pipelines of one MR or issue (A6):
+ * pipelines with source `trigger` on the request's ref (the MR source branch,
+ * or the default branch for issues and fork MRs) whose variables name the
+ * same target — `MR_AGENT_MR_IID` or `MR_AGENT_ISSUE_IID` equal to its iid.
+ * The variables check matters because several issues share the default
+ * branch. Only the newest page of trigger pipelines is looked at.
+ */
+export const ACTIVE_STATUSES = new Set([
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'pending',
+  'running',
+  'scheduled',
+]);
+
+/** At most this many recent pipelines have their variables read per look-up. */
+export const MAX_PIPELINES_CHECKED = 10;
+
+export function isActive(pipeline: AgentPipeline): boolean {
+  return ACTIVE_STATUSES.has(pipeline.status);
+}
+
+export function belongsTo(
+  variables: Readonly<Record<string, string>>,
+  target: CommandTarget,
+): boolean {
+  const name = target.kind === 'merge_request' ? 'MR_AGENT_MR_IID' : 'MR_AGENT_ISSUE_IID';
+  return variables[name] === String(target.iid);
+}
+
+interface Lookup {
+  gitlab: BridgeGitLab;
+  request: Pick<CommandRequest, 'projectId' | 'ref' | 'target'>;
+  /** Leave this pipeline out (the job's own, when `mr-agent ci` asks). */
+  excludePipelineId?: number | undefined;
+}
+
+async function agentPipelines(
+  lookup: Lookup,
+  keep: (pipeline: AgentPipeline) => boolean,
+  firstOnly: boolean,
+): Promise<AgentPipeline[]> {
+  const { gitlab, request } = lookup;
+  const all = await gitlab.listTriggeredPipelines(request.projectId, request.ref);
+  const candidates = all
+    .filter((p) => p.id !== lookup.excludePipelineId && keep(p))
+    .slice(0, MAX_PIPELINES_CHECKED);
+  const found: AgentPipeline[] = [];
+  for (const pipeline of candidates) {
+    const variables = await gitlab.pipelineVariables(request.projectId, pipeline.id);
+    if (!belongsTo(variables, request.target)) continue;
+    found.push(pipeline);
+    if (firstOnly) break;
+  }
+  return found;
+}
+
+/** The target's agent pipelines that are still active, newest first. */
+export function activeAgentPipelines(lookup: Lookup): Promise<AgentPipeline[]> {
+  return agentPipelines(lookup, isActive, false);
+}
+
+/** The target's newest agent pipeline, whatever its state. */
+export async function lastAgentPipeline(lookup: Lookup): Promise<AgentPipeline | undefined> {
+  const [last] = await agentPipelines(lookup, () => true, true);
+  return last;
+}
