@@ -43,3 +43,13 @@ export function pipelineVariables(
     MR_AGENT_TRIGGERED_BY: String(request.user.id),
   };
 }
+
+/** The variables that have a value (what is sent to the trigger API). */
+export function nonEmptyVariables(
+  variables: Readonly<Partial<Record<string, string>>>,
+): Record<string, string> {
+  const entries = Object.entries(variables).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
+  );
+  return Object.fromEntries(entries);
+}

@@ -4,7 +4,7 @@ import { Redactor } from '../../src/log/redact.ts';
 import { dispatchCommand, type DispatchDeps } from '../../src/trigger/dispatch.ts';
 import type { CommandRequest } from '../../src/trigger/note-rules.ts';
 import { escapeQuickActionLines } from '../../src/trigger/replies.ts';
-import { pipelineVariables } from '../../src/trigger/variables.ts';
+import { nonEmptyVariables, pipelineVariables } from '../../src/trigger/variables.ts';
 import { MemoryGitLab } from './memory-gitlab.ts';
 
 const DEVELOPER = 11;
@@ -35,7 +35,8 @@ function setup() {
     redactor,
     minAccessLevel: 30,
     prefix: '/agent',
-    start: (r) => gitlab.triggerPipeline(r.projectId, r.ref, 'tok', pipelineVariables(r) as never),
+    start: (r) =>
+      gitlab.triggerPipeline(r.projectId, r.ref, 'tok', nonEmptyVariables(pipelineVariables(r))),
   };
   return { gitlab, deps };
 }

@@ -13,6 +13,8 @@ export class MemoryGitLab implements BridgeGitLab {
   readonly pipelines: (AgentPipeline & { variables: Record<string, string> })[] = [];
   readonly calls: string[] = [];
   failTrigger: Error | undefined;
+  /** Makes each trigger call take this long (real time, tens of ms). */
+  triggerDelayMs = 0;
 
   async currentUser() {
     return { id: 99, username: 'mr-agent-bot' };
@@ -52,6 +54,7 @@ export class MemoryGitLab implements BridgeGitLab {
     variables: Readonly<Record<string, string>>,
   ): Promise<AgentPipeline> {
     this.calls.push('trigger');
+    if (this.triggerDelayMs) await new Promise((r) => setTimeout(r, this.triggerDelayMs));
     if (this.failTrigger) throw this.failTrigger;
     return this.addPipeline(ref, 'created', { ...variables });
   }
