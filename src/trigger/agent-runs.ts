@@ -7,7 +7,10 @@ import type { CommandRequest, CommandTarget } from './note-rules.ts';
  * or the default branch for issues and fork MRs) whose variables name the
  * same target — `MR_AGENT_MR_IID` or `MR_AGENT_ISSUE_IID` equal to its iid.
  * The variables check matters because several issues share the default
- * branch. Only the newest page of trigger pipelines is looked at.
+ * branch. Only the newest page of trigger pipelines is looked at. When GitLab
+ * will not show a pipeline's variables (they are visible to Maintainers),
+ * the pipeline is counted as the target's: a refused duplicate is better than
+ * two agents on one branch.
  */
 export const ACTIVE_STATUSES = new Set([
   'created',
@@ -33,11 +36,26 @@ export function belongsTo(
   return variables[name] === String(target.iid);
 }
 
+async function pipelineBelongs(lookup: Lookup, pipeline: AgentPipeline): Promise<boolean> {
+  const { gitlab, request } = lookup;
+  try {
+    return belongsTo(
+      await gitlab.pipelineVariables(request.projectId, pipeline.id),
+      request.target,
+    );
+  } catch (error) {
+    lookup.onUnreadable?.(pipeline, error);
+    return true;
+  }
+}
+
 interface Lookup {
   gitlab: BridgeGitLab;
   request: Pick<CommandRequest, 'projectId' | 'ref' | 'target'>;
   /** Leave this pipeline out (the job's own, when `mr-agent ci` asks). */
   excludePipelineId?: number | undefined;
+  /** Told when a pipeline's variables cannot be read (it is then counted as the target's). */
+  onUnreadable?: (pipeline: AgentPipeline, error: unknown) => void;
 }
 
 async function agentPipelines(
@@ -52,8 +70,7 @@ async function agentPipelines(
     .slice(0, MAX_PIPELINES_CHECKED);
   const found: AgentPipeline[] = [];
   for (const pipeline of candidates) {
-    const variables = await gitlab.pipelineVariables(request.projectId, pipeline.id);
-    if (!belongsTo(variables, request.target)) continue;
+    if (!(await pipelineBelongs(lookup, pipeline))) continue;
     found.push(pipeline);
     if (firstOnly) break;
   }

@@ -83,8 +83,21 @@ async function reply(deps: DispatchDeps, request: CommandRequest, text: string):
   }
 }
 
+function lookupFor(deps: DispatchDeps, request: CommandRequest) {
+  return {
+    gitlab: deps.gitlab,
+    request,
+    excludePipelineId: deps.excludePipelineId,
+    onUnreadable: (pipeline: AgentPipeline, error: unknown) =>
+      deps.logger.warn('pipeline variables unreadable; counting it as an agent run', {
+        pipelineId: pipeline.id,
+        error: describeError(error).message,
+      }),
+  };
+}
+
 async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
-  const lookup = { gitlab: deps.gitlab, request, excludePipelineId: deps.excludePipelineId };
+  const lookup = lookupFor(deps, request);
   const [active] = await activeAgentPipelines(lookup);
   if (active) {
     await reply(deps, request, alreadyRunningText(request.target, active, deps.prefix));
@@ -100,7 +113,7 @@ async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<
 }
 
 async function stop(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
-  const lookup = { gitlab: deps.gitlab, request, excludePipelineId: deps.excludePipelineId };
+  const lookup = lookupFor(deps, request);
   const active = await activeAgentPipelines(lookup);
   if (active.length === 0) {
     await reply(deps, request, nothingToStopText(request.target));
@@ -131,11 +144,7 @@ export async function dispatchCommand(
   if (RUN_COMMANDS.includes(request.command)) return runCommand(deps, request);
   if (request.command === 'stop') return stop(deps, request);
   if (request.command === 'status') {
-    const pipeline = await lastAgentPipeline({
-      gitlab: deps.gitlab,
-      request,
-      excludePipelineId: deps.excludePipelineId,
-    });
+    const pipeline = await lastAgentPipeline(lookupFor(deps, request));
     await reply(deps, request, statusText(request.target, pipeline));
     return { kind: 'status', pipeline };
   }

@@ -13,8 +13,12 @@ import { pipelineVariables, type TriggerVariable } from './variables.ts';
  * every comment and hands the event to the job as the file variable
  * `TRIGGER_PAYLOAD`. `mr-agent ci` reads that file and calls this function:
  * on `skip` it logs the message and exits 0 at once; on `command` it goes on
- * exactly as if the bridge had triggered it with `variables` (re-checking the
- * commenter's access level and claiming the note with `authorizeAndClaim`).
+ * exactly as if the bridge had triggered it with `variables`: it calls
+ * `dispatchCommand` (dispatch.ts) with `excludePipelineId` = its own
+ * `CI_PIPELINE_ID` and a `start` that returns its own pipeline, and carries
+ * on with the run only when the outcome is `started` — so the role check, the
+ * 👀 claim, "already running" and `stop`/`status`/`help` behave as in the
+ * bridge.
  */
 export type PayloadSkipReason =
   IgnoreReason | 'empty-payload' | 'not-json' | 'not-a-note-event' | 'invalid-payload';
@@ -32,10 +36,21 @@ function skip(reason: PayloadSkipReason, message: string): TriggerPayloadDecisio
   return { kind: 'skip', reason, message: `not a command: ${message}` };
 }
 
+export interface PayloadContext {
+  /**
+   * The ref this pipeline runs on (`CI_COMMIT_REF_NAME`). The trigger URL
+   * fixes the ref, so every comment pipeline runs there (not on the MR's
+   * branch); the request's ref is set to it so the "already running" look-up
+   * searches where these pipelines are.
+   */
+  pipelineRef?: string | undefined;
+}
+
 /** Pure: the payload file's text in, a decision out. Never throws. */
 export function interpretTriggerPayload(
   text: string | undefined,
   rules: NoteRules,
+  context: PayloadContext = {},
 ): TriggerPayloadDecision {
   if (text === undefined || text.trim() === '') {
     return skip('empty-payload', 'TRIGGER_PAYLOAD is empty');
@@ -50,9 +65,8 @@ export function interpretTriggerPayload(
   if (!parsed.ok) return skip(parsed.reason, `TRIGGER_PAYLOAD ${parsed.detail}`);
   const decision = decideNote(parsed.event, rules);
   if (decision.kind === 'ignore') return skip(decision.reason, decision.detail);
-  return {
-    kind: 'command',
-    request: decision.request,
-    variables: pipelineVariables(decision.request),
-  };
+  const request = context.pipelineRef
+    ? { ...decision.request, ref: context.pipelineRef }
+    : decision.request;
+  return { kind: 'command', request, variables: pipelineVariables(request) };
 }

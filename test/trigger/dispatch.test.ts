@@ -88,6 +88,17 @@ describe('A2/A6 dispatchCommand', () => {
     expect(outcome.kind).to.equal('started');
   });
 
+  it('A6 a pipeline whose variables cannot be read counts as an agent run', async () => {
+    const { gitlab, deps } = setup();
+    gitlab.addPipeline('main', 'running', { MR_AGENT_ISSUE_IID: '8' });
+    gitlab.variablesError = new Error('403 Forbidden');
+    const outcome = await dispatchCommand(
+      deps,
+      request({ target: { kind: 'issue', iid: 9 }, ref: 'main' }),
+    );
+    expect(outcome.kind).to.equal('already-running');
+  });
+
   it('A6 stop cancels the active agent pipeline and says so', async () => {
     const { gitlab, deps } = setup();
     gitlab.addPipeline('feature', 'pending', { MR_AGENT_MR_IID: '3' });

@@ -15,6 +15,8 @@ export class MemoryGitLab implements BridgeGitLab {
   failTrigger: Error | undefined;
   /** Makes each trigger call take this long (real time, tens of ms). */
   triggerDelayMs = 0;
+  /** Makes pipeline variables unreadable (GitLab shows them to Maintainers only). */
+  variablesError: Error | undefined;
 
   async currentUser() {
     return { id: 99, username: 'mr-agent-bot' };
@@ -75,6 +77,7 @@ export class MemoryGitLab implements BridgeGitLab {
 
   async pipelineVariables(_projectId: number, pipelineId: number) {
     this.calls.push('pipelineVariables');
+    if (this.variablesError) throw this.variablesError;
     return this.pipelines.find((p) => p.id === pipelineId)?.variables ?? {};
   }
 

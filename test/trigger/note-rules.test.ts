@@ -146,6 +146,12 @@ describe('A3 TRIGGER_PAYLOAD', () => {
     expect(decision.variables).to.include({ MR_AGENT_ISSUE_IID: '8', MR_AGENT_TASK: 'fix it' });
   });
 
+  it('searches for active runs on the ref the trigger URL fixed', () => {
+    const text = JSON.stringify(noteHook({ note: '/agent fix it', sourceBranch: 'feat' }));
+    const decision = interpretTriggerPayload(text, rules, { pipelineRef: 'main' });
+    expect(decision.kind === 'command' && decision.request.ref).to.equal('main');
+  });
+
   const skips: [string, string | undefined, string][] = [
     ['a missing payload', undefined, 'empty-payload'],
     ['a non-JSON payload', '{nope', 'not-json'],
