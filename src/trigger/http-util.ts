@@ -23,6 +23,14 @@ export function headerValue(req: IncomingMessage, name: string): string | undefi
   return typeof value === 'string' ? value : undefined;
 }
 
+/** The request's `Content-Length`, when it declares one. */
+export function declaredLength(req: IncomingMessage): number | undefined {
+  const header = req.headers['content-length'];
+  if (header === undefined) return undefined;
+  const value = Number(header);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
 export type BodyResult =
   { kind: 'ok'; body: Buffer } | { kind: 'too-large'; declared: boolean } | { kind: 'aborted' };
 
@@ -32,10 +40,11 @@ export type BodyResult =
  * refused as soon as it does, and what was read is dropped.
  */
 export function readLimitedBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  const declared = declaredLength(req);
+  if (declared !== undefined && declared > maxBytes) {
     return Promise.resolve({ kind: 'too-large', declared: true });
   }
+  if (req.destroyed) return Promise.resolve({ kind: 'aborted' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -44,6 +53,7 @@ export function readLimitedBody(req: IncomingMessage, maxBytes: number): Promise
       req.off('end', onEnd);
       req.off('error', onError);
       req.off('aborted', onError);
+      req.off('close', onClose);
       resolve(result);
     };
     const onData = (chunk: Buffer) => {
@@ -58,10 +68,14 @@ export function readLimitedBody(req: IncomingMessage, maxBytes: number): Promise
     };
     const onEnd = () => finish({ kind: 'ok', body: Buffer.concat(chunks, size) });
     const onError = () => finish({ kind: 'aborted' });
+    const onClose = () => {
+      if (!req.complete) finish({ kind: 'aborted' });
+    };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
     req.on('aborted', onError);
+    req.on('close', onClose);
   });
 }
 

@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { describeError } from '../errors/catalog.ts';
 import type { Logger } from '../log/logger.ts';
 import type { DispatchOutcome } from './dispatch.ts';
-import { headerValue, readLimitedBody, sendJson, tokenMatches } from './http-util.ts';
+import { ByteBudget } from './byte-budget.ts';
+import {
+  declaredLength,
+  headerValue,
+  readLimitedBody,
+  sendJson,
+  tokenMatches,
+} from './http-util.ts';
 import { parseNoteEvent } from './note-event.ts';
 import { decideNote, type CommandRequest, type NoteRules } from './note-rules.ts';
 import { WorkQueue } from './work-queue.ts';
@@ -53,6 +60,9 @@ export interface RunningBridge {
   close(): Promise<void>;
 }
 
+/** Total body bytes buffered at once, in maximum-size bodies (16 MiB with the 1 MiB default). */
+const BODY_BUDGET_BODIES = 16;
+
 const NOTE_EVENTS = new Set(['Note Hook', 'Confidential Note Hook']);
 
 function targetKey(request: CommandRequest): string {
@@ -74,6 +84,8 @@ class BridgeServer {
   readonly server: Server;
   private readonly queue: WorkQueue<CommandRequest>;
   private readonly inFlight = new Set<string>();
+  /** Bodies buffered at once are limited to this many bytes in total. */
+  private readonly budget: ByteBudget;
   private stopping = false;
 
   constructor(
@@ -93,6 +105,7 @@ class BridgeServer {
         });
       },
     });
+    this.budget = new ByteBudget(BODY_BUDGET_BODIES * options.maxBodyBytes);
     this.server = createServer((req, res) => this.route(req, res));
     this.server.headersTimeout = 10_000;
     this.server.requestTimeout = 15_000;
@@ -152,20 +165,33 @@ class BridgeServer {
       return sendJson(res, 401, { error: 'missing or invalid X-Gitlab-Token' }, true);
     }
     const limit = this.options.maxBodyBytes;
-    const read = await readLimitedBody(req, limit);
-    if (read.kind === 'aborted') return;
-    if (read.kind === 'too-large') {
-      this.counters.tooLarge++;
-      logger.warn('webhook refused: body too large', { limit, declared: read.declared });
-      return sendJson(res, 413, { error: `body over ${limit} bytes` }, true);
+    const declared = declaredLength(req);
+    const release = await this.budget.reserve(
+      declared !== undefined && declared <= limit ? declared : limit,
+    );
+    try {
+      const read = await readLimitedBody(req, limit);
+      if (read.kind === 'aborted') return;
+      if (read.kind === 'too-large') {
+        this.counters.tooLarge++;
+        logger.warn('webhook refused: body too large', { limit, declared: read.declared });
+        return sendJson(res, 413, { error: `body over ${limit} bytes` }, true);
+      }
+      this.classify(req, res, read.body);
+    } finally {
+      release();
     }
+  }
+
+  /** Decides what an authenticated body is; answers at once. */
+  private classify(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
     const event = headerValue(req, 'x-gitlab-event');
     if (event !== undefined && !NOTE_EVENTS.has(event)) {
       return this.ignore(res, 'not-a-note-event', event);
     }
     let json: unknown;
     try {
-      json = JSON.parse(read.body.toString('utf8'));
+      json = JSON.parse(body.toString('utf8'));
     } catch {
       return this.ignore(res, 'not-json');
     }
@@ -219,7 +245,7 @@ export async function startBridgeServer(
   const { server } = bridge;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => {
+    server.listen({ port: options.port, host: options.host, backlog: 1024 }, () => {
       server.off('error', reject);
       resolve();
     });
