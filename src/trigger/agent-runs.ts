@@ -1,11 +1,13 @@
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
+import { RUN_COMMANDS } from './command.ts';
 import type { CommandRequest, CommandTarget } from './note-rules.ts';
+import { interpretTriggerPayload } from './trigger-payload.ts';
 
 /**
  * How the bridge recognises the agent pipelines of one MR or issue (A6):
  * pipelines with source `trigger` on the request's ref (the MR source branch,
  * or the default branch for issues and fork MRs) whose variables name the
- * same target — `MR_AGENT_MR_IID` or `MR_AGENT_ISSUE_IID` equal to its iid.
+ * same target (see `belongsTo`).
  * The variables check matters because several issues share the default
  * branch. Only the newest page of trigger pipelines is looked at. When GitLab
  * will not show a pipeline's variables (they are visible to Maintainers),
@@ -28,21 +30,40 @@ export function isActive(pipeline: AgentPipeline): boolean {
   return ACTIVE_STATUSES.has(pipeline.status);
 }
 
+function sameTarget(a: CommandTarget, b: CommandTarget): boolean {
+  return a.kind === b.kind && a.iid === b.iid;
+}
+
+/**
+ * Whether a pipeline with these variables is an agent run for `target`: by
+ * `MR_AGENT_MR_IID`/`MR_AGENT_ISSUE_IID` (bridge and manual runs), or, for
+ * the zero-infrastructure trigger, by a `TRIGGER_PAYLOAD` that holds a run
+ * command for the same target (there every comment starts a pipeline).
+ */
 export function belongsTo(
   variables: Readonly<Record<string, string>>,
   target: CommandTarget,
+  prefix?: string,
 ): boolean {
-  const name = target.kind === 'merge_request' ? 'MR_AGENT_MR_IID' : 'MR_AGENT_ISSUE_IID';
-  return variables[name] === String(target.iid);
+  if (variables.MR_AGENT_MR_IID || variables.MR_AGENT_ISSUE_IID) {
+    const name = target.kind === 'merge_request' ? 'MR_AGENT_MR_IID' : 'MR_AGENT_ISSUE_IID';
+    return variables[name] === String(target.iid);
+  }
+  const payload = variables.TRIGGER_PAYLOAD;
+  if (!payload || !prefix) return false;
+  const decision = interpretTriggerPayload(payload, { prefix });
+  return (
+    decision.kind === 'command' &&
+    RUN_COMMANDS.includes(decision.request.command) &&
+    sameTarget(decision.request.target, target)
+  );
 }
 
 async function pipelineBelongs(lookup: Lookup, pipeline: AgentPipeline): Promise<boolean> {
   const { gitlab, request } = lookup;
   try {
-    return belongsTo(
-      await gitlab.pipelineVariables(request.projectId, pipeline.id),
-      request.target,
-    );
+    const variables = await gitlab.pipelineVariables(request.projectId, pipeline.id);
+    return belongsTo(variables, request.target, lookup.prefix);
   } catch (error) {
     lookup.onUnreadable?.(pipeline, error);
     return true;
@@ -54,6 +75,8 @@ interface Lookup {
   request: Pick<CommandRequest, 'projectId' | 'ref' | 'target'>;
   /** Leave this pipeline out (the job's own, when `mr-agent ci` asks). */
   excludePipelineId?: number | undefined;
+  /** The command prefix, to read TRIGGER_PAYLOAD pipelines. */
+  prefix?: string | undefined;
   /** Told when a pipeline's variables cannot be read (it is then counted as the target's). */
   onUnreadable?: (pipeline: AgentPipeline, error: unknown) => void;
 }

@@ -66,6 +66,12 @@ export function parseAgentCommand(body: string, prefix = '/agent'): ParsedComman
   const wanted = prefix.trim();
   if (wanted === '') return { isCommand: false, reason: 'the command prefix is empty' };
   if (body.trim() === '') return { isCommand: false, reason: 'the comment is empty' };
+  const notFound: ParsedCommand = {
+    isCommand: false,
+    reason: `no line starts with ${wanted} outside code, quotes and comments`,
+  };
+  // most comments never mention the prefix: skip the markdown scan for them
+  if (!body.toLowerCase().includes(wanted.toLowerCase())) return notFound;
   const { original, prose } = proseLines(body);
   const start = new RegExp(`^ {0,3}${escapeRegExp(wanted)}(?=\\s|$)`, 'i');
   for (let index = 0; index < prose.length; index++) {
@@ -78,8 +84,5 @@ export function parseAgentCommand(body: string, prefix = '/agent'): ParsedComman
     const instruction = [remainder, ...following].join('\n').trim();
     return { isCommand: true, command, instruction, line: index + 1 };
   }
-  return {
-    isCommand: false,
-    reason: `no line starts with ${wanted} outside code, quotes and comments`,
-  };
+  return notFound;
 }

@@ -88,6 +88,7 @@ function lookupFor(deps: DispatchDeps, request: CommandRequest) {
     gitlab: deps.gitlab,
     request,
     excludePipelineId: deps.excludePipelineId,
+    prefix: deps.prefix,
     onUnreadable: (pipeline: AgentPipeline, error: unknown) =>
       deps.logger.warn('pipeline variables unreadable; counting it as an agent run', {
         pipelineId: pipeline.id,

@@ -46,7 +46,7 @@ export interface BridgeWorld {
 }
 
 export async function startBridgeWorld(
-  options: { instances?: number; sets?: string[] } = {},
+  options: { instances?: number; sets?: string[]; logLevel?: 'debug' | 'info' } = {},
 ): Promise<BridgeWorld> {
   const standIn = await startGitLabStandIn();
   const s = await seedScenario(standIn.model);
@@ -61,7 +61,11 @@ export async function startBridgeWorld(
   const { config } = await loadConfig({ env, file: null, sets });
   const redactor = new Redactor();
   redactor.addFromEnv(env);
-  const { logger, lines } = createMemoryLogger({ redactor, format: 'json', level: 'debug' });
+  const { logger, lines } = createMemoryLogger({
+    redactor,
+    format: 'json',
+    level: options.logLevel ?? 'debug',
+  });
   const bridges: RunningBridge[] = [];
   for (let i = 0; i < (options.instances ?? 1); i++) {
     const port = createGitLabClient({
