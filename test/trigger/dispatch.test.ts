@@ -6,6 +6,7 @@ import type { CommandRequest } from '../../src/trigger/note-rules.ts';
 import { escapeQuickActionLines } from '../../src/trigger/replies.ts';
 import { nonEmptyVariables, pipelineVariables } from '../../src/trigger/variables.ts';
 import { MemoryGitLab } from './memory-gitlab.ts';
+import { noteHook } from './note-hook.ts';
 
 const DEVELOPER = 11;
 const GUEST = 12;
@@ -97,6 +98,19 @@ describe('A2/A6 dispatchCommand', () => {
       request({ target: { kind: 'issue', iid: 9 }, ref: 'main' }),
     );
     expect(outcome.kind).to.equal('already-running');
+  });
+
+  it('A3 a zero-infra pipeline counts when its TRIGGER_PAYLOAD is a run command here', async () => {
+    const { gitlab, deps } = setup();
+    const payload = (note: string, iid: number) =>
+      JSON.stringify(noteHook({ note, iid, sourceBranch: 'feature' }));
+    gitlab.addPipeline('feature', 'running', { TRIGGER_PAYLOAD: payload('LGTM', 3) });
+    gitlab.addPipeline('feature', 'running', { TRIGGER_PAYLOAD: payload('/agent x', 4) });
+    gitlab.addPipeline('feature', 'running', { TRIGGER_PAYLOAD: payload('/agent status', 3) });
+    expect((await dispatchCommand(deps, request({ noteId: 1 }))).kind).to.equal('started');
+    gitlab.pipelines.at(-1)!.status = 'success';
+    gitlab.addPipeline('feature', 'running', { TRIGGER_PAYLOAD: payload('/agent fix', 3) });
+    expect((await dispatchCommand(deps, request({ noteId: 2 }))).kind).to.equal('already-running');
   });
 
   it('A6 stop cancels the active agent pipeline and says so', async () => {
