@@ -68,6 +68,7 @@ function maskRange(chars: string[], from: number, to: number): void {
 
 /** Masks `<!-- … -->` comments and inline code spans (which may span lines of a paragraph). */
 function maskInline(paragraph: string): string {
+  if (!paragraph.includes('`') && !paragraph.includes('<!--')) return paragraph;
   const units = paragraph.split('');
   for (const match of paragraph.matchAll(/<!--[\s\S]*?(?:-->|$)/g)) {
     maskRange(units, match.index, match.index + match[0].length);
