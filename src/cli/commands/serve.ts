@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { loadConfig } from '../../config/load.ts';
 import type { Config } from '../../config/options.ts';
 import { createLogger, newTraceId, type Logger } from '../../log/logger.ts';
@@ -23,7 +24,12 @@ function serveLogger(io: CliIo, config: Config, redactor: Redactor): Logger {
     format,
     traceId: newTraceId(),
     redactor,
-    stream: io.stderr as NodeJS.WritableStream,
+    stream: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        io.stderr.write(chunk.toString('utf8'));
+        done();
+      },
+    }),
   });
 }
 
