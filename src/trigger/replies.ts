@@ -1,5 +1,6 @@
 import { renderMarker } from '../report/marker.ts';
-import type { Redactor } from '../log/redact.ts';
+import { Redactor } from '../log/redact.ts';
+import { prepareNoteBody } from '../report/note-body.ts';
 import type { AgentPipeline } from './bridge-port.ts';
 import type { CommandTarget } from './note-rules.ts';
 
@@ -9,14 +10,8 @@ import type { CommandTarget } from './note-rules.ts';
  * command), is redacted, and has every line that would start with `/` escaped,
  * so no reply can run a GitLab quick action (M3).
  */
-export function escapeQuickActionLines(text: string): string {
-  // local helper: src/report/markdown.ts (escapeQuickActions) was not on main yet
-  return text.replace(/^([ \t]*)\//gm, '$1\\/');
-}
-
-export function finishReply(text: string, redactor?: Redactor): string {
-  const body = `${renderMarker({ kind: 'reply' })}\n${text}`;
-  return escapeQuickActionLines(redactor ? redactor.redact(body) : body);
+export function finishReply(text: string, redactor: Redactor = new Redactor()): string {
+  return prepareNoteBody(`${renderMarker({ kind: 'reply' })}\n${text}`, { redactor });
 }
 
 function where(target: CommandTarget): string {

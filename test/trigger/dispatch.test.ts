@@ -3,7 +3,8 @@ import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { dispatchCommand, type DispatchDeps } from '../../src/trigger/dispatch.ts';
 import type { CommandRequest } from '../../src/trigger/note-rules.ts';
-import { escapeQuickActionLines } from '../../src/trigger/replies.ts';
+import { finishReply } from '../../src/trigger/replies.ts';
+import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
 import { nonEmptyVariables, pipelineVariables } from '../../src/trigger/variables.ts';
 import { MemoryGitLab } from './memory-gitlab.ts';
 import { noteHook } from './note-hook.ts';
@@ -157,9 +158,9 @@ describe('A2/A6 dispatchCommand', () => {
     expect(body).to.include('Could not start').and.not.include('supersecret');
   });
 
-  it('M3 escapes lines that would start a quick action', () => {
-    expect(escapeQuickActionLines('ok\n/merge\n  /approve now')).to.equal(
-      'ok\n\\/merge\n  \\/approve now',
-    );
+  it('M3 replies go through the note body pipeline: no line can run a quick action', () => {
+    const body = finishReply('ok\n/merge\n  /approve now\n> /close');
+    expect(hasUnescapedQuickAction(body)).to.equal(false);
+    expect(body).to.include('\\/merge');
   });
 });
