@@ -149,7 +149,7 @@ class RetryingHandler {
       if (response.ok) return readBody(response, a.asStream);
       const retryable = response.status === 429 || response.status >= 500;
       if (!retryable || last) throw await this.statusError(a, response, attempt);
-      const waitMs = this.waitFor(response);
+      const waitMs = this.waitFor(response, attempt);
       if (waitMs === undefined) throw await this.statusError(a, response, attempt);
       await response.body?.cancel();
       await this.wait(a, path, attempt, waitMs, `HTTP ${response.status}`);
@@ -163,10 +163,10 @@ class RetryingHandler {
   }
 
   /** Delay before the next attempt, or undefined when a Retry-After is too long to wait. */
-  private waitFor(response: Response): number | undefined {
-    if (response.status !== 429) return this.backoff(0);
+  private waitFor(response: Response, attempt: number): number | undefined {
+    if (response.status !== 429) return this.backoff(attempt);
     const retryAfter = parseRetryAfter(response.headers.get('retry-after'), this.deps.clock.now());
-    if (retryAfter === undefined) return this.backoff(0);
+    if (retryAfter === undefined) return this.backoff(attempt);
     return retryAfter > this.policy.maxRetryAfterMs ? undefined : retryAfter;
   }
 

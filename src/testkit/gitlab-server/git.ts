@@ -3,15 +3,11 @@
  * remote that delivery pushes to over file://. Reads (files, diffs, shas) go
  * through real git.
  */
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { execFile, spawn } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-
-const IDENTITY = ['-c', 'user.name=Stand-in Seeder', '-c', 'user.email=seeder@gitlab.invalid'];
 
 async function git(args: string[], cwd: string): Promise<string> {
   const { stdout } = await run('git', args, {
@@ -35,35 +31,40 @@ export async function initBareRepo(dir: string, defaultBranch: string): Promise<
   await git(['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, dir], dir);
 }
 
-/** Commits `files` on `branch` (starting from `from`, or the branch itself) and pushes it. */
+/** Commits `files` (null deletes) on `branch`, starting from `from` or the branch itself. */
 export async function commitFiles(
   repoDir: string,
   branch: string,
   files: Record<string, string | null>,
   options: { message?: string; from?: string } = {},
 ): Promise<string> {
-  const work = await mkdtemp(path.join(tmpdir(), 'gl-standin-seed-'));
-  try {
-    await git(['init', '--quiet', work], work);
-    const start = options.from ?? branch;
-    const fetched = await tryGit(['fetch', '--quiet', repoDir, start], work);
-    if (fetched !== undefined) await git(['checkout', '--quiet', '-B', branch, 'FETCH_HEAD'], work);
-    else await git(['checkout', '--quiet', '-b', branch], work);
-    for (const [file, content] of Object.entries(files)) {
-      const target = path.join(work, file);
-      if (content === null) await rm(target, { force: true });
-      else {
-        await mkdir(path.dirname(target), { recursive: true });
-        await writeFile(target, content);
-      }
+  const parent = await revParse(repoDir, options.from ?? `refs/heads/${branch}`);
+  const message = Buffer.from(options.message ?? 'seed');
+  const when = Math.floor(Date.now() / 1000);
+  const parts: Buffer[] = [
+    Buffer.from(`commit refs/heads/${branch}\n`),
+    Buffer.from(`committer Stand-in Seeder <seeder@gitlab.invalid> ${when} +0000\n`),
+    Buffer.from(`data ${message.length}\n`),
+    message,
+    Buffer.from(`\n${parent ? `from ${parent}\n` : ''}`),
+  ];
+  for (const [file, content] of Object.entries(files)) {
+    if (content === null) {
+      parts.push(Buffer.from(`D ${file}\n`));
+      continue;
     }
-    await git(['add', '-A'], work);
-    await git([...IDENTITY, 'commit', '--quiet', '--allow-empty', '-m', options.message ?? 'seed'], work);
-    await git(['push', '--quiet', '--force', repoDir, `HEAD:refs/heads/${branch}`], work);
-    return (await git(['rev-parse', 'HEAD'], work)).trim();
-  } finally {
-    await rm(work, { recursive: true, force: true });
+    const data = Buffer.from(content);
+    parts.push(Buffer.from(`M 100644 inline ${file}\ndata ${data.length}\n`), data, Buffer.from('\n'));
   }
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn('git', ['fast-import', '--quiet', '--force'], { cwd: repoDir, stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git fast-import: ${stderr}`))));
+    child.stdin.end(Buffer.concat(parts));
+  });
+  return (await revParse(repoDir, `refs/heads/${branch}`))!;
 }
 
 export async function revParse(repoDir: string, ref: string): Promise<string | undefined> {
