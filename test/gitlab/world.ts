@@ -8,6 +8,7 @@ import {
   startGitLabStandIn,
   type GitLabStandIn,
   type Scenario,
+  type StandInOptions,
 } from '../../src/testkit/gitlab-server/index.ts';
 
 export interface World {
@@ -20,8 +21,11 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function startWorld(retry: Partial<RetryPolicy> = {}): Promise<World> {
-  const standIn = await startGitLabStandIn();
+export async function startWorld(
+  retry: Partial<RetryPolicy> = {},
+  options: StandInOptions = {},
+): Promise<World> {
+  const standIn = await startGitLabStandIn(options);
   const s = await seedScenario(standIn.model);
   const clock = new FakeClock();
   const clientFor = (token: string, tokenKind: 'private' | 'oauth' | 'job' = 'private') =>

@@ -50,7 +50,13 @@ export class Renderer {
   constructor(
     private readonly model: GitLabModel,
     private readonly baseUrl: string,
+    private readonly gitHttp = false,
   ) {}
+
+  /** Where clients clone and push: smart HTTP on the stand-in, or the bare repository itself. */
+  repoUrl(p: ProjectRec): string {
+    return this.gitHttp ? `${this.baseUrl}/${p.path}.git` : `file://${p.repoDir}`;
+  }
 
   private web(path: string): string {
     return `${this.baseUrl}/${path}`;
@@ -99,8 +105,8 @@ export class Renderer {
       created_at: p.createdAt,
       default_branch: p.defaultBranch,
       topics: [],
-      ssh_url_to_repo: `file://${p.repoDir}`,
-      http_url_to_repo: `file://${p.repoDir}`,
+      ssh_url_to_repo: this.repoUrl(p),
+      http_url_to_repo: this.repoUrl(p),
       readme_url: null,
       forks_count: 0,
       avatar_url: null,

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { systemClock, type Clock } from '../../run/clock.ts';
 import { Faults, RequestLog } from './faults.ts';
+import { serveGit } from './git-http.ts';
 import {
   fromPairs,
   HttpError,
@@ -33,6 +34,14 @@ export interface StandInOptions {
   root?: string;
   clock?: Clock;
   port?: number;
+  /**
+   * Also serve the repositories over smart HTTP (`<url>/<group>/<name>.git`, token
+   * as Basic-auth password) and advertise those URLs as `http_url_to_repo`;
+   * otherwise the advertised remotes are `file://` paths.
+   */
+  gitHttp?: boolean;
+  /** PATH used to find `git` for smart HTTP (default /usr/local/bin:/usr/bin:/bin). */
+  pathEnv?: string;
 }
 
 export interface GitLabStandIn {
@@ -129,6 +138,7 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
   const requests = new RequestLog();
   let routes: Route[] = [];
   let baseUrl = '';
+  const pathEnv = options.pathEnv ?? '/usr/local/bin:/usr/bin:/bin';
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', baseUrl);
@@ -137,6 +147,10 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
     const match = apiPath ? matchRoute(routes, method, apiPath) : undefined;
     const log = (status: number) =>
       requests.record({ method, path: url.pathname, route: match?.route.pattern ?? '', status });
+    if (!apiPath && options.gitHttp && serveGit(model, root, pathEnv, req, res, url)) {
+      res.on('finish', () => requests.record({ method, path: url.pathname, route: 'git', status: res.statusCode }));
+      return;
+    }
     const fault = faults.take(method, apiPath);
     if (fault?.hang) return log(0);
     let reply: Reply;
@@ -176,7 +190,7 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
   const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const render = new Renderer(model, baseUrl);
+  const render = new Renderer(model, baseUrl, options.gitHttp === true);
   routes = [...coreRoutes(render), ...mergeRequestRoutes(render), ...noteRoutes(render), ...ciRoutes(render)];
 
   return {
