@@ -101,7 +101,9 @@ class GitbeakerGitLab implements GitLabPort {
   constructor(private readonly api: Api) {}
 
   async currentUser() {
-    return toUser(parseAnswer(GitLabUserSchema, await this.api.Users.showCurrentUser(), 'GET /user'));
+    return toUser(
+      parseAnswer(GitLabUserSchema, await this.api.Users.showCurrentUser(), 'GET /user'),
+    );
   }
 
   async tokenInfo() {
@@ -139,7 +141,9 @@ class GitbeakerGitLab implements GitLabPort {
 
   async createMergeRequest(project: ProjectRef, request: NewMergeRequest) {
     const title =
-      request.draft && !/^\s*draft:/i.test(request.title) ? `Draft: ${request.title}` : request.title;
+      request.draft && !/^\s*draft:/i.test(request.title)
+        ? `Draft: ${request.title}`
+        : request.title;
     const raw = await this.api.MergeRequests.create(
       project,
       request.sourceBranch,

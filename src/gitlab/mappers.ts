@@ -29,7 +29,11 @@ import type {
 } from './schemas.ts';
 
 /** Parses an answer or says clearly which request returned something unexpected. */
-export function parseAnswer<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+export function parseAnswer<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  what: string,
+): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -123,7 +127,11 @@ export function toNote(n: z.infer<typeof NoteSchema>): Note {
 }
 
 export function toDiscussion(d: z.infer<typeof DiscussionSchema>): Discussion {
-  return { id: d.id, individualNote: d.individual_note ?? false, notes: (d.notes ?? []).map(toNote) };
+  return {
+    id: d.id,
+    individualNote: d.individual_note ?? false,
+    notes: (d.notes ?? []).map(toNote),
+  };
 }
 
 export function toAward(a: z.infer<typeof AwardEmojiSchema>): AwardEmoji {

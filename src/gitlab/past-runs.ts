@@ -103,7 +103,12 @@ async function restoreOne(
   logger: Logger | undefined,
 ): Promise<PastRun> {
   const jobId = Number(run.marker.job);
-  const noteOnly = (reason: string): PastRun => ({ ...run, source: 'note-only', dir: undefined, reason });
+  const noteOnly = (reason: string): PastRun => ({
+    ...run,
+    source: 'note-only',
+    dir: undefined,
+    reason,
+  });
   if (!run.marker.job || !Number.isInteger(jobId)) return noteOnly('the note names no job');
   try {
     const zip = await gitlab.downloadJobArtifacts(project, jobId);

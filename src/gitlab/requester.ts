@@ -73,7 +73,8 @@ async function readBody(response: Response, asStream: boolean): Promise<Formatte
   if (response.status === 204) return { body: null, headers, status: response.status };
   const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
   let body: FormattedResponse['body'];
-  if (type === 'application/json') body = ((await response.json()) as Record<string, unknown>) ?? {};
+  if (type === 'application/json')
+    body = ((await response.json()) as Record<string, unknown>) ?? {};
   else if (type.startsWith('text/')) body = await response.text();
   else body = await response.blob();
   return { body, headers, status: response.status };
@@ -106,7 +107,10 @@ class RetryingHandler {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...deps.policy };
   }
 
-  async handle(endpoint: string, options: Record<string, unknown> = {}): Promise<FormattedResponse> {
+  async handle(
+    endpoint: string,
+    options: Record<string, unknown> = {},
+  ): Promise<FormattedResponse> {
     const { prefixUrl, searchParams, method, asStream, signal, headers, body } = options as {
       prefixUrl?: string;
       searchParams?: string;

@@ -41,7 +41,12 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
 
     const changes = await w.gitlab.listMergeRequestChanges(w.s.project.path, mr.iid);
     expect(changes).to.have.length(1);
-    expect(changes[0]).to.include({ newPath: 'src/greet.js', status: 'modified', additions: 1, deletions: 1 });
+    expect(changes[0]).to.include({
+      newPath: 'src/greet.js',
+      status: 'modified',
+      additions: 1,
+      deletions: 1,
+    });
     expect(changes[0]!.diff).to.contain('+  return `Hello, ${name}!`;');
   });
 
@@ -58,7 +63,11 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
     });
 
     const loaded = await w.gitlab.getMergeRequest(w.s.project.id, rec.iid);
-    expect(loaded).to.include({ isFork: true, sourceProjectId: fork.id, targetProjectId: w.s.project.id });
+    expect(loaded).to.include({
+      isFork: true,
+      sourceProjectId: fork.id,
+      targetProjectId: w.s.project.id,
+    });
     const changes = await w.gitlab.listMergeRequestChanges(w.s.project.id, rec.iid);
     expect(changes.map((c) => [c.newPath, c.status])).to.deep.equal([['NEW.md', 'added']]);
   });
@@ -71,7 +80,12 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
 
   it('C1 lists every note oldest first across pages and tells system notes apart', async () => {
     const { model } = w.standIn;
-    model.addNote({ on: w.s.mergeRequest, body: 'added 1 commit', authorId: w.s.developer.id, system: true });
+    model.addNote({
+      on: w.s.mergeRequest,
+      body: 'added 1 commit',
+      authorId: w.s.developer.id,
+      system: true,
+    });
     for (let i = 0; i < 130; i++)
       model.addNote({ on: w.s.mergeRequest, body: `comment ${i}`, authorId: w.s.developer.id });
 
@@ -80,12 +94,18 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
     expect(notes[0]).to.include({ body: 'added 1 commit', system: true });
     expect(notes[1]).to.include({ body: 'comment 0', system: false });
     expect(notes.at(-1)!.body).to.equal('comment 129');
-    expect(w.standIn.requests.count({ method: 'GET', route: '/projects/:id/:noteables/:iid/notes' })).to.equal(2);
+    expect(
+      w.standIn.requests.count({ method: 'GET', route: '/projects/:id/:noteables/:iid/notes' }),
+    ).to.equal(2);
   });
 
   it('C1 reads discussions with their replies, and replies inside a thread', async () => {
     const { model } = w.standIn;
-    const first = model.addNote({ on: w.s.mergeRequest, body: 'please rename', authorId: w.s.developer.id });
+    const first = model.addNote({
+      on: w.s.mergeRequest,
+      body: 'please rename',
+      authorId: w.s.developer.id,
+    });
     model.addNote({ on: w.s.mergeRequest, body: 'standalone', authorId: w.s.guest.id });
 
     const reply = await w.gitlab.replyToDiscussion(w.s.project.id, mr, first.discussionId, 'on it');
@@ -108,7 +128,11 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
   });
 
   it('H1 cannot edit somebody else’s note (403 as ExternalServiceError)', async () => {
-    const other = w.standIn.model.addNote({ on: w.s.mergeRequest, body: 'mine', authorId: w.s.developer.id });
+    const other = w.standIn.model.addNote({
+      on: w.s.mergeRequest,
+      body: 'mine',
+      authorId: w.s.developer.id,
+    });
     const error = await rejection(w.gitlab.editNote(w.s.project.id, mr, other.id, 'hijacked'));
     expect(error.status).to.equal(403);
     expect(error.message).to.contain('PUT /api/v4/projects/');
@@ -122,7 +146,11 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
   });
 
   it('A2 awarding the same emoji twice: GitLab’s 404 "has already been taken" becomes awarded:false', async () => {
-    const note = w.standIn.model.addNote({ on: w.s.mergeRequest, body: '/agent fix', authorId: w.s.developer.id });
+    const note = w.standIn.model.addNote({
+      on: w.s.mergeRequest,
+      body: '/agent fix',
+      authorId: w.s.developer.id,
+    });
     const first = await w.gitlab.awardEmojiOnNote(w.s.project.id, mr, note.id, 'eyes');
     const second = await w.gitlab.awardEmojiOnNote(w.s.project.id, mr, note.id, 'eyes');
 
@@ -132,7 +160,9 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
     expect(awards.map((a) => [a.name, a.user.username])).to.deep.equal([['eyes', 'mr-agent-bot']]);
     // Another user may still award it.
     const dev = w.clientFor(w.s.developerToken.value);
-    expect(await dev.awardEmojiOnNote(w.s.project.id, mr, note.id, 'eyes')).to.deep.include({ awarded: true });
+    expect(await dev.awardEmojiOnNote(w.s.project.id, mr, note.id, 'eyes')).to.deep.include({
+      awarded: true,
+    });
   });
 
   it('M4 reads access levels including inherited group membership; 0 for non-members', async () => {
@@ -148,14 +178,24 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
   });
 
   it('H3 reads project, protected branches and files on a ref (undefined when missing)', async () => {
-    expect(await w.gitlab.getProject('acme/app')).to.include({ defaultBranch: 'main', id: w.s.project.id });
+    expect(await w.gitlab.getProject('acme/app')).to.include({
+      defaultBranch: 'main',
+      id: w.s.project.id,
+    });
     expect(await w.gitlab.listProtectedBranches(w.s.project.id)).to.deep.equal([{ name: 'main' }]);
-    expect(await w.gitlab.readFile(w.s.project.id, 'src/greet.js', 'feature/greeting')).to.contain('Hello, ');
+    expect(await w.gitlab.readFile(w.s.project.id, 'src/greet.js', 'feature/greeting')).to.contain(
+      'Hello, ',
+    );
     expect(await w.gitlab.readFile(w.s.project.id, 'nope.txt', 'main')).to.equal(undefined);
   });
 
   it('H3 creates a draft merge request', async () => {
-    await w.standIn.model.commit(w.s.project, 'mr-agent/issue-1', { 'x.txt': 'x\n' }, { from: 'main' });
+    await w.standIn.model.commit(
+      w.s.project,
+      'mr-agent/issue-1',
+      { 'x.txt': 'x\n' },
+      { from: 'main' },
+    );
     const created = await w.gitlab.createMergeRequest(w.s.project.id, {
       sourceBranch: 'mr-agent/issue-1',
       targetBranch: 'main',
@@ -164,7 +204,10 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
       draft: true,
     });
     expect(created).to.include({ draft: true, title: 'Draft: Resolve "Add a farewell function"' });
-    const found = await w.gitlab.findMergeRequests(w.s.project.id, { sourceBranch: 'mr-agent/issue-1', state: 'opened' });
+    const found = await w.gitlab.findMergeRequests(w.s.project.id, {
+      sourceBranch: 'mr-agent/issue-1',
+      state: 'opened',
+    });
     expect(found.map((m) => m.iid)).to.deep.equal([created.iid]);
   });
 
@@ -180,32 +223,47 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
       MR_AGENT_TASK: 'fix the typo',
       MR_AGENT_MR_IID: '1',
     });
-    const running = await w.gitlab.listPipelines(w.s.project.id, { ref: 'feature/greeting', status: 'pending' });
+    const running = await w.gitlab.listPipelines(w.s.project.id, {
+      ref: 'feature/greeting',
+      status: 'pending',
+    });
     expect(running.map((p) => p.id)).to.deep.equal([pipeline.id]);
-    expect((await w.gitlab.listPipelineJobs(w.s.project.id, pipeline.id)).map((j) => j.name)).to.deep.equal([
-      'mr-agent',
-    ]);
+    expect(
+      (await w.gitlab.listPipelineJobs(w.s.project.id, pipeline.id)).map((j) => j.name),
+    ).to.deep.equal(['mr-agent']);
 
-    expect((await w.gitlab.cancelPipeline(w.s.project.id, pipeline.id)).status).to.equal('canceled');
+    expect((await w.gitlab.cancelPipeline(w.s.project.id, pipeline.id)).status).to.equal(
+      'canceled',
+    );
     expect(await w.gitlab.listPipelines(w.s.project.id, { status: 'pending' })).to.deep.equal([]);
     const logged = w.standIn.requests.entries.find((e) => e.route.endsWith('/trigger/pipeline'));
     expect(logged?.path).not.to.contain(trigger.value);
   });
 
   it('A2 a wrong trigger token is refused with 404', async () => {
-    const error = await rejection(w.gitlab.triggerPipeline(w.s.project.id, { token: 'wrong', ref: 'main' }));
+    const error = await rejection(
+      w.gitlab.triggerPipeline(w.s.project.id, { token: 'wrong', ref: 'main' }),
+    );
     expect(error.status).to.equal(404);
   });
 
   it('I2 downloads job artifacts as a zip, and 404 once they are deleted', async () => {
     const { model } = w.standIn;
-    const { jobs } = await model.createPipeline({ project: w.s.project, ref: 'main', userId: w.s.bot.id });
+    const { jobs } = await model.createPipeline({
+      project: w.s.project,
+      ref: 'main',
+      userId: w.s.bot.id,
+    });
     model.setJobArtifacts(jobs[0]!.id, { '.mr-agent/metadata.json': '{"ok":true}' });
 
     const zip = await w.gitlab.downloadJobArtifacts(w.s.project.id, jobs[0]!.id);
-    expect(new TextDecoder().decode(unzipSync(zip)['.mr-agent/metadata.json'])).to.equal('{"ok":true}');
+    expect(new TextDecoder().decode(unzipSync(zip)['.mr-agent/metadata.json'])).to.equal(
+      '{"ok":true}',
+    );
 
     model.deleteJobArtifacts(jobs[0]!.id);
-    expect((await rejection(w.gitlab.downloadJobArtifacts(w.s.project.id, jobs[0]!.id))).status).to.equal(404);
+    expect(
+      (await rejection(w.gitlab.downloadJobArtifacts(w.s.project.id, jobs[0]!.id))).status,
+    ).to.equal(404);
   });
 });

@@ -18,7 +18,9 @@ describe('gitlab/checks and note-target (M4, M5, H1)', () => {
   afterEach(() => w.close());
 
   it('M5 refuses to start when the token lacks the api scope, naming the scopes it has', async () => {
-    const readOnly = w.standIn.model.addToken(w.s.bot.id, { scopes: ['read_api', 'read_repository'] });
+    const readOnly = w.standIn.model.addToken(w.s.bot.id, {
+      scopes: ['read_api', 'read_repository'],
+    });
     const error = await checkTokenScopes(w.clientFor(readOnly.value)).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(ConfigError);
     expect((error as Error).message).to.equal(
@@ -39,16 +41,25 @@ describe('gitlab/checks and note-target (M4, M5, H1)', () => {
     expect(error.status).to.equal(401);
     expect(error.hint).to.contain('expired');
     // A job token is not an access token: /personal_access_tokens/self answers 401.
-    const { jobs } = await w.standIn.model.createPipeline({ project: w.s.project, ref: 'main', userId: w.s.bot.id });
+    const { jobs } = await w.standIn.model.createPipeline({
+      project: w.s.project,
+      ref: 'main',
+      userId: w.s.bot.id,
+    });
     const jobToken = w.standIn.model.addJobToken(jobs[0]!);
     expect(await checkTokenScopes(w.clientFor(jobToken.value, 'job'))).to.equal(undefined);
   });
 
   it('M4 re-checks the triggering user: a Guest is refused, a Developer (inherited) passes', async () => {
-    expect(await checkTriggeringUser(w.gitlab, w.s.project.id, w.s.developer.id, 'developer')).to.equal(30);
-    const error = await checkTriggeringUser(w.gitlab, w.s.project.id, w.s.guest.id, 'developer').catch(
-      (e: unknown) => e,
-    );
+    expect(
+      await checkTriggeringUser(w.gitlab, w.s.project.id, w.s.developer.id, 'developer'),
+    ).to.equal(30);
+    const error = await checkTriggeringUser(
+      w.gitlab,
+      w.s.project.id,
+      w.s.guest.id,
+      'developer',
+    ).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(UsageError);
     expect((error as Error).message).to.contain('has the guest role');
     expect((error as Error).message).to.contain('needs at least developer');
@@ -79,13 +90,28 @@ describe('gitlab/checks and note-target (M4, M5, H1)', () => {
   });
 
   it('H1 GitLabNoteTarget creates, edits and replies in a thread (by discussion or note id)', async () => {
-    const target = new GitLabNoteTarget(w.gitlab, w.s.project.id, { type: 'merge_request', iid: 1 }, 'http://mr/1');
+    const target = new GitLabNoteTarget(
+      w.gitlab,
+      w.s.project.id,
+      { type: 'merge_request', iid: 1 },
+      'http://mr/1',
+    );
     const created = await target.createNote('hello');
     expect(created.url).to.equal(`http://mr/1#note_${created.id}`);
     await target.editNote(created.id, 'hello again');
-    const human = w.standIn.model.addNote({ on: w.s.mergeRequest, body: 'question?', authorId: w.s.developer.id });
+    const human = w.standIn.model.addNote({
+      on: w.s.mergeRequest,
+      body: 'question?',
+      authorId: w.s.developer.id,
+    });
     await target.createNote('answer', { replyTo: String(human.id) });
-    const threads = await w.gitlab.listDiscussions(w.s.project.id, { type: 'merge_request', iid: 1 });
-    expect(threads.map((t) => t.notes.map((n) => n.body))).to.deep.equal([['hello again'], ['question?', 'answer']]);
+    const threads = await w.gitlab.listDiscussions(w.s.project.id, {
+      type: 'merge_request',
+      iid: 1,
+    });
+    expect(threads.map((t) => t.notes.map((n) => n.body))).to.deep.equal([
+      ['hello again'],
+      ['question?', 'answer'],
+    ]);
   });
 });

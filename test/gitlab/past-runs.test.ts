@@ -31,8 +31,16 @@ describe('gitlab/past-runs (I2, I3 history across pipelines)', () => {
       source: 'trigger',
     });
     const job = jobs[0]!;
-    const marker = renderMarker({ kind: 'progress', job: String(job.id), pipeline: String(pipeline.id), task: 't1', state });
-    const note = await new GitLabNoteTarget(w.gitlab, w.s.project.id, on).createNote(`${marker}\n## mr-agent\nPlan: 2/3 done`);
+    const marker = renderMarker({
+      kind: 'progress',
+      job: String(job.id),
+      pipeline: String(pipeline.id),
+      task: 't1',
+      state,
+    });
+    const note = await new GitLabNoteTarget(w.gitlab, w.s.project.id, on).createNote(
+      `${marker}\n## mr-agent\nPlan: 2/3 done`,
+    );
     w.standIn.model.setJobArtifacts(job.id, files);
     return { job, note };
   }
@@ -44,14 +52,22 @@ describe('gitlab/past-runs (I2, I3 history across pipelines)', () => {
       'other/ignored.txt': 'not state',
     });
 
-    const runs = await restorePastRuns({ gitlab: w.gitlab, project: w.s.project.id, on, botUserId: w.s.bot.id, into: dir });
+    const runs = await restorePastRuns({
+      gitlab: w.gitlab,
+      project: w.s.project.id,
+      on,
+      botUserId: w.s.bot.id,
+      into: dir,
+    });
 
     expect(runs).to.have.length(1);
     expect(runs[0]).to.include({ source: 'restored', interrupted: false });
     expect(runs[0]!.marker).to.include({ job: String(run1.job.id), task: 't1', state: 'success' });
     const restored = path.join(dir, `job-${run1.job.id}`);
     expect(runs[0]!.dir).to.equal(restored);
-    expect(await readFile(path.join(restored, 'planning_history/t1.jsonl'), 'utf8')).to.equal('{"type":"plan"}\n');
+    expect(await readFile(path.join(restored, 'planning_history/t1.jsonl'), 'utf8')).to.equal(
+      '{"type":"plan"}\n',
+    );
     expect((await readdir(restored)).sort()).to.deep.equal(['metadata.json', 'planning_history']);
   });
 
@@ -59,7 +75,13 @@ describe('gitlab/past-runs (I2, I3 history across pipelines)', () => {
     const run1 = await runOne('failed', { '.mr-agent/metadata.json': '{}' });
     w.standIn.model.deleteJobArtifacts(run1.job.id);
 
-    const runs = await restorePastRuns({ gitlab: w.gitlab, project: w.s.project.id, on, botUserId: w.s.bot.id, into: dir });
+    const runs = await restorePastRuns({
+      gitlab: w.gitlab,
+      project: w.s.project.id,
+      on,
+      botUserId: w.s.bot.id,
+      into: dir,
+    });
 
     expect(runs[0]).to.include({ source: 'note-only', dir: undefined });
     expect(runs[0]!.reason).to.equal(`job ${run1.job.id}'s artifacts expired or were deleted`);
@@ -70,7 +92,12 @@ describe('gitlab/past-runs (I2, I3 history across pipelines)', () => {
   it('I3 a run whose marker still says running is reported as interrupted', async () => {
     await runOne('success', { '.mr-agent/a.json': '{}' });
     await runOne('running', { '.mr-agent/b.json': '{}' });
-    const runs = await findPastRunNotes({ gitlab: w.gitlab, project: w.s.project.id, on, botUserId: w.s.bot.id });
+    const runs = await findPastRunNotes({
+      gitlab: w.gitlab,
+      project: w.s.project.id,
+      on,
+      botUserId: w.s.bot.id,
+    });
     expect(runs.map((r) => [r.marker.state, r.interrupted])).to.deep.equal([
       ['success', false],
       ['running', true],
@@ -85,7 +112,12 @@ describe('gitlab/past-runs (I2, I3 history across pipelines)', () => {
       authorId: w.s.developer.id,
     });
     await w.gitlab.createNote(w.s.project.id, on, renderMarker({ kind: 'replan', job: '2' }));
-    const all = await findPastRunNotes({ gitlab: w.gitlab, project: w.s.project.id, on, botUserId: w.s.bot.id });
+    const all = await findPastRunNotes({
+      gitlab: w.gitlab,
+      project: w.s.project.id,
+      on,
+      botUserId: w.s.bot.id,
+    });
     expect(all.map((r) => r.marker.job)).to.deep.equal([String(mine.job.id)]);
     const none = await findPastRunNotes({
       gitlab: w.gitlab,
@@ -100,7 +132,9 @@ describe('gitlab/past-runs (I2, I3 history across pipelines)', () => {
   it('I2 extraction never writes outside the target folder (zip-slip)', async () => {
     const enc = (t: string) => new TextEncoder().encode(t);
     const zip = zipSync({ '.mr-agent/../../evil.txt': enc('x'), '.mr-agent/ok.txt': enc('ok') });
-    expect(await extractStateDir(zip, '.mr-agent', path.join(dir, 'out'))).to.deep.equal(['ok.txt']);
+    expect(await extractStateDir(zip, '.mr-agent', path.join(dir, 'out'))).to.deep.equal([
+      'ok.txt',
+    ]);
     expect(await readdir(dir)).to.deep.equal(['out']);
   });
 });

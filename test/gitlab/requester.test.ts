@@ -74,7 +74,10 @@ describe('gitlab/requester (H0 retries through the Clock)', () => {
   });
 
   it('M5 a wrong token is a 401 ExternalServiceError with a hint, never retried', async () => {
-    const error = (await w.clientFor('glpat-wrong').currentUser().catch((e: unknown) => e)) as ExternalServiceError;
+    const error = (await w
+      .clientFor('glpat-wrong')
+      .currentUser()
+      .catch((e: unknown) => e)) as ExternalServiceError;
     expect(error.status).to.equal(401);
     expect(error.message).to.contain('GET /api/v4/user answered HTTP 401: 401 Unauthorized');
     expect(error.hint).to.contain('token');

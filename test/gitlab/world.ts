@@ -29,7 +29,13 @@ export async function startWorld(
   const s = await seedScenario(standIn.model);
   const clock = new FakeClock();
   const clientFor = (token: string, tokenKind: 'private' | 'oauth' | 'job' = 'private') =>
-    createGitLabClient({ url: standIn.url, token, tokenKind, clock, retry: { timeoutMs: 2000, ...retry } });
+    createGitLabClient({
+      url: standIn.url,
+      token,
+      tokenKind,
+      clock,
+      retry: { timeoutMs: 2000, ...retry },
+    });
   return {
     standIn,
     s,

@@ -36,11 +36,21 @@ describe('testkit/gitlab-server (the GitLab stand-in on the wire)', () => {
   });
 
   it('a CI_JOB_TOKEN reads notes and artifacts but cannot post a note', async () => {
-    const { jobs } = await w.standIn.model.createPipeline({ project: w.s.project, ref: 'main', userId: w.s.developer.id });
+    const { jobs } = await w.standIn.model.createPipeline({
+      project: w.s.project,
+      ref: 'main',
+      userId: w.s.developer.id,
+    });
     const jobToken = w.standIn.model.addJobToken(jobs[0]!);
     const headers = { 'job-token': jobToken.value, 'content-type': 'application/json' };
-    expect((await fetch(`${w.standIn.url}/api/v4${notesPath()}`, { headers })).status).to.equal(200);
-    const post = await fetch(`${w.standIn.url}/api/v4${notesPath()}`, { method: 'POST', headers, body: '{"body":"x"}' });
+    expect((await fetch(`${w.standIn.url}/api/v4${notesPath()}`, { headers })).status).to.equal(
+      200,
+    );
+    const post = await fetch(`${w.standIn.url}/api/v4${notesPath()}`, {
+      method: 'POST',
+      headers,
+      body: '{"body":"x"}',
+    });
     expect(post.status).to.equal(401);
   });
 
@@ -50,7 +60,13 @@ describe('testkit/gitlab-server (the GitLab stand-in on the wire)', () => {
     const res = await api(`${notesPath()}?per_page=10&page=2`);
     const body = (await res.json()) as { body: string }[];
     expect(body.map((n) => n.body)[0]).to.equal('n14');
-    expect(Object.fromEntries(['x-page', 'x-per-page', 'x-next-page', 'x-prev-page', 'x-total', 'x-total-pages'].map((h) => [h, res.headers.get(h)]))).to.deep.equal({
+    expect(
+      Object.fromEntries(
+        ['x-page', 'x-per-page', 'x-next-page', 'x-prev-page', 'x-total', 'x-total-pages'].map(
+          (h) => [h, res.headers.get(h)],
+        ),
+      ),
+    ).to.deep.equal({
       'x-page': '2',
       'x-per-page': '10',
       'x-next-page': '3',
@@ -62,19 +78,33 @@ describe('testkit/gitlab-server (the GitLab stand-in on the wire)', () => {
   });
 
   it('A2 refuses a second identical award with GitLab’s exact 404 body', async () => {
-    const note = w.standIn.model.addNote({ on: w.s.mergeRequest, body: '/agent go', authorId: w.s.developer.id });
+    const note = w.standIn.model.addNote({
+      on: w.s.mergeRequest,
+      body: '/agent go',
+      authorId: w.s.developer.id,
+    });
     const path = `${notesPath()}/${note.id}/award_emoji`;
     expect((await api(path, { method: 'POST', body: '{"name":"eyes"}' })).status).to.equal(201);
     const again = await api(path, { method: 'POST', body: '{"name":"eyes"}' });
     expect(again.status).to.equal(404);
-    expect(await again.json()).to.deep.equal({ message: '404 Award Emoji Name has already been taken Not Found' });
+    expect(await again.json()).to.deep.equal({
+      message: '404 Award Emoji Name has already been taken Not Found',
+    });
   });
 
   it('M3 runs (records) quick actions in posted notes; a commands-only note answers 202 and is not kept', async () => {
-    const res = await api(notesPath(), { method: 'POST', body: JSON.stringify({ body: 'Done.\n/approve\n```\n/merge\n```\n/agent again' }) });
+    const res = await api(notesPath(), {
+      method: 'POST',
+      body: JSON.stringify({ body: 'Done.\n/approve\n```\n/merge\n```\n/agent again' }),
+    });
     expect(res.status).to.equal(201);
-    expect(((await res.json()) as { body: string }).body).to.equal('Done.\n```\n/merge\n```\n/agent again');
-    const only = await api(notesPath(), { method: 'POST', body: JSON.stringify({ body: '/merge' }) });
+    expect(((await res.json()) as { body: string }).body).to.equal(
+      'Done.\n```\n/merge\n```\n/agent again',
+    );
+    const only = await api(notesPath(), {
+      method: 'POST',
+      body: JSON.stringify({ body: '/merge' }),
+    });
     expect(only.status).to.equal(202);
     expect(w.standIn.model.quickActions.map((q) => q.command)).to.deep.equal(['approve', 'merge']);
     expect(w.standIn.model.notes).to.have.length(1);
@@ -82,13 +112,18 @@ describe('testkit/gitlab-server (the GitLab stand-in on the wire)', () => {
 
   it('records the trigger-webhook body as TRIGGER_PAYLOAD and refuses non-string variables', async () => {
     const trigger = w.standIn.model.addTriggerToken(w.s.project, w.s.maintainer.id);
-    const hook = await fetch(`${w.standIn.url}/api/v4/projects/${w.s.project.id}/ref/main/trigger/pipeline?token=${trigger.value}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Note Hook' },
-      body: '{"object_kind":"note"}',
-    });
+    const hook = await fetch(
+      `${w.standIn.url}/api/v4/projects/${w.s.project.id}/ref/main/trigger/pipeline?token=${trigger.value}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Note Hook' },
+        body: '{"object_kind":"note"}',
+      },
+    );
     expect(hook.status).to.equal(201);
-    expect(w.standIn.model.pipelines.at(-1)!.variables.TRIGGER_PAYLOAD).to.equal('{"object_kind":"note"}');
+    expect(w.standIn.model.pipelines.at(-1)!.variables.TRIGGER_PAYLOAD).to.equal(
+      '{"object_kind":"note"}',
+    );
     const bad = await fetch(`${w.standIn.url}/api/v4/projects/${w.s.project.id}/trigger/pipeline`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -19,8 +19,7 @@ import { renderPatchNote } from './patch-note.ts';
 import { pushWithOneRebase } from './push.ts';
 
 export type DeliveryTarget =
-  | { kind: 'merge_request'; mergeRequest: MergeRequest }
-  | { kind: 'issue'; issue: Issue };
+  { kind: 'merge_request'; mergeRequest: MergeRequest } | { kind: 'issue'; issue: Issue };
 
 export interface DeliveryInput {
   /** The checkout holding the agent's changes. */
@@ -108,8 +107,17 @@ export async function deliver(input: DeliveryInput): Promise<DeliveryResult> {
   const git = gitFor(input, input.project.httpUrlToRepo);
   const commit = await commitChanges(git, input);
   if (!commit) return { status: 'no-changes' };
-  const pushed = await pushWithOneRebase(git, input.project.httpUrlToRepo, mr.sourceBranch, input.redactor);
-  input.logger.info('change pushed', { branch: mr.sourceBranch, commit: pushed.commit, rebased: pushed.rebased });
+  const pushed = await pushWithOneRebase(
+    git,
+    input.project.httpUrlToRepo,
+    mr.sourceBranch,
+    input.redactor,
+  );
+  input.logger.info('change pushed', {
+    branch: mr.sourceBranch,
+    commit: pushed.commit,
+    rebased: pushed.rebased,
+  });
   return { status: 'pushed', branch: mr.sourceBranch, ...pushed, mergeRequest: undefined };
 }
 
@@ -121,7 +129,11 @@ async function deliverIssue(input: DeliveryInput, issue: Issue): Promise<Deliver
   if (!commit) return { status: 'no-changes' };
   const pushed = await pushWithOneRebase(git, input.project.httpUrlToRepo, branch, input.redactor);
   const mergeRequest = await draftMergeRequest(input, issue, branch);
-  input.logger.info('change pushed', { branch, commit: pushed.commit, mergeRequest: mergeRequest.iid });
+  input.logger.info('change pushed', {
+    branch,
+    commit: pushed.commit,
+    mergeRequest: mergeRequest.iid,
+  });
   return { status: 'pushed', branch, ...pushed, mergeRequest };
 }
 
@@ -185,8 +197,12 @@ async function postPatch(
   commit: string,
   reason: string,
 ): Promise<DeliveryResult> {
-  const diff = input.redactor.redact(await git.must(['show', '--format=', '--no-color', '--no-ext-diff', commit]));
-  const files = (await git.must(['show', '--format=', '--name-only', commit])).split('\n').filter(Boolean);
+  const diff = input.redactor.redact(
+    await git.must(['show', '--format=', '--no-color', '--no-ext-diff', commit]),
+  );
+  const files = (await git.must(['show', '--format=', '--name-only', commit]))
+    .split('\n')
+    .filter(Boolean);
   const stateDir = input.stateDir ?? '.mr-agent';
   const artifactPath = `${stateDir}/patch.diff`;
   await mkdir(path.join(input.repoDir, stateDir), { recursive: true });
@@ -200,6 +216,10 @@ async function postPatch(
     artifactPath,
   });
   const note = await input.notes.createNote(body);
-  input.logger.info('patch posted', { branch: mr.sourceBranch, noteId: note.id, files: files.length });
+  input.logger.info('patch posted', {
+    branch: mr.sourceBranch,
+    noteId: note.id,
+    files: files.length,
+  });
   return { status: 'patch-posted', branch: mr.sourceBranch, noteId: note.id, reason, commit };
 }

@@ -46,7 +46,10 @@ export interface GitOptions {
   remoteUrl?: string | undefined;
 }
 
-function authConfig(remoteUrl: string | undefined, token: string | undefined): Record<string, string> {
+function authConfig(
+  remoteUrl: string | undefined,
+  token: string | undefined,
+): Record<string, string> {
   if (!token || !remoteUrl || !/^https?:\/\//.test(remoteUrl)) return {};
   const origin = new URL(remoteUrl);
   const scope = `${origin.protocol}//${origin.host}/`;

@@ -4,9 +4,11 @@ import type { Redactor } from '../../log/redact.ts';
 import { tail } from '../../shell/port.ts';
 import type { Git, GitResult } from './git.ts';
 
-const NON_FAST_FORWARD = /non-fast-forward|\[rejected\]|fetch first|stale info|failed to update ref/i;
+const NON_FAST_FORWARD =
+  /non-fast-forward|\[rejected\]|fetch first|stale info|failed to update ref/i;
 
-const AUTH_FAILED = /could not read Username|Authentication failed|Access denied|not allowed to push|HTTP 40[13]/i;
+const AUTH_FAILED =
+  /could not read Username|Authentication failed|Access denied|not allowed to push|HTTP 40[13]/i;
 
 function pushFailure(branch: string, result: GitResult, redactor: Redactor, what: string) {
   const output = redactor.redact(tail(result.stderr, 1500));
@@ -27,7 +29,9 @@ function lastLine(text: string): string {
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean)
-      .find((l) => /rejected|denied|error|fatal/i.test(l)) ?? text.trim().split('\n').at(-1) ?? ''
+      .find((l) => /rejected|denied|error|fatal/i.test(l)) ??
+    text.trim().split('\n').at(-1) ??
+    ''
   );
 }
 
@@ -45,10 +49,22 @@ export async function pushWithOneRebase(
     throw pushFailure(branch, first, redactor, 'the push was refused');
 
   await git.must(['fetch', '--quiet', remoteUrl, `refs/heads/${branch}`]);
-  const rebase = await git.run(['-c', 'user.name=mr-agent', '-c', 'user.email=mr-agent@localhost', 'rebase', 'FETCH_HEAD']);
+  const rebase = await git.run([
+    '-c',
+    'user.name=mr-agent',
+    '-c',
+    'user.email=mr-agent@localhost',
+    'rebase',
+    'FETCH_HEAD',
+  ]);
   if (rebase.exitCode !== 0) {
     await git.run(['rebase', '--abort']);
-    throw pushFailure(branch, rebase, redactor, 'the branch moved on and the change does not rebase cleanly onto it');
+    throw pushFailure(
+      branch,
+      rebase,
+      redactor,
+      'the branch moved on and the change does not rebase cleanly onto it',
+    );
   }
   const second = await git.run(['push', '--porcelain', remoteUrl, refspec]);
   if (second.exitCode !== 0)

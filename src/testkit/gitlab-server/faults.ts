@@ -67,7 +67,9 @@ export class RequestLog {
   /** Requests matching the filter (method and/or route pattern). */
   count(filter: { method?: string; route?: string } = {}): number {
     return this.entries.filter(
-      (e) => (!filter.method || e.method === filter.method) && (!filter.route || e.route === filter.route),
+      (e) =>
+        (!filter.method || e.method === filter.method) &&
+        (!filter.route || e.route === filter.route),
     ).length;
   }
 

@@ -17,7 +17,9 @@ function basicToken(req: IncomingMessage): { user: string; token: string } | und
   if (!match) return undefined;
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  return colon === -1 ? undefined : { user: decoded.slice(0, colon), token: decoded.slice(colon + 1) };
+  return colon === -1
+    ? undefined
+    : { user: decoded.slice(0, colon), token: decoded.slice(colon + 1) };
 }
 
 function deny(res: ServerResponse, status: number, text: string): void {
@@ -50,7 +52,8 @@ export function serveGit(
   const service = url.searchParams.get('service') ?? match[2]!.slice(1);
   const credentials = basicToken(req);
   const token = credentials && model.tokens.get(credentials.token);
-  if (!project) return (deny(res, 404, 'The project you were looking for could not be found.'), true);
+  if (!project)
+    return (deny(res, 404, 'The project you were looking for could not be found.'), true);
   if (!token || token.revoked) return (deny(res, 401, 'HTTP Basic: Access denied'), true);
   const writing = service === 'git-receive-pack';
   if (writing ? !mayWrite(model, project, token) : model.accessLevel(project, token.userId) < 10)

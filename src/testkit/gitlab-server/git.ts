@@ -54,14 +54,23 @@ export async function commitFiles(
       continue;
     }
     const data = Buffer.from(content);
-    parts.push(Buffer.from(`M 100644 inline ${file}\ndata ${data.length}\n`), data, Buffer.from('\n'));
+    parts.push(
+      Buffer.from(`M 100644 inline ${file}\ndata ${data.length}\n`),
+      data,
+      Buffer.from('\n'),
+    );
   }
   await new Promise<void>((resolve, reject) => {
-    const child = spawn('git', ['fast-import', '--quiet', '--force'], { cwd: repoDir, stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn('git', ['fast-import', '--quiet', '--force'], {
+      cwd: repoDir,
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git fast-import: ${stderr}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`git fast-import: ${stderr}`)),
+    );
     child.stdin.end(Buffer.concat(parts));
   });
   return (await revParse(repoDir, `refs/heads/${branch}`))!;
@@ -73,7 +82,11 @@ export async function revParse(repoDir: string, ref: string): Promise<string | u
 }
 
 /** A file's bytes on a ref, or undefined when ref or file is missing. */
-export async function readBlob(repoDir: string, ref: string, file: string): Promise<Buffer | undefined> {
+export async function readBlob(
+  repoDir: string,
+  ref: string,
+  file: string,
+): Promise<Buffer | undefined> {
   if (ref.startsWith('-') || file.includes('\0')) return undefined;
   try {
     const { stdout } = await run('git', ['cat-file', 'blob', `${ref}:${file}`], {

@@ -115,13 +115,7 @@ export interface ProtectedBranchRec {
 }
 
 export type PipelineStatus =
-  | 'created'
-  | 'pending'
-  | 'running'
-  | 'success'
-  | 'failed'
-  | 'canceled'
-  | 'skipped';
+  'created' | 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped';
 
 export interface PipelineRec {
   id: number;

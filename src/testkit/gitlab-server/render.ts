@@ -37,7 +37,15 @@ type Author = MergeRequestSchema['author'];
 /** GitLab sends `group_saml_identity` only for SAML groups. */
 type MemberAnswer = Pick<
   MemberSchema,
-  'id' | 'username' | 'name' | 'state' | 'avatar_url' | 'web_url' | 'expires_at' | 'access_level' | 'email'
+  | 'id'
+  | 'username'
+  | 'name'
+  | 'state'
+  | 'avatar_url'
+  | 'web_url'
+  | 'expires_at'
+  | 'access_level'
+  | 'email'
 >;
 /** `GET /personal_access_tokens/self` never returns the token value. */
 type TokenAnswer = Omit<PersonalAccessTokenSchema, 'token'> &
@@ -93,7 +101,10 @@ export class Renderer {
   }
 
   project(p: ProjectRec): SimpleProjectSchema & Pick<ProjectSchema, 'visibility' | 'empty_repo'> {
-    const [group = '', name = p.path] = [p.path.split('/').slice(0, -1).join('/'), p.path.split('/').at(-1)];
+    const [group = '', name = p.path] = [
+      p.path.split('/').slice(0, -1).join('/'),
+      p.path.split('/').at(-1),
+    ];
     return {
       id: p.id,
       web_url: this.web(p.path),
@@ -170,7 +181,12 @@ export class Renderer {
       allow_collaboration: m.allowCollaboration,
       reference: `!${m.iid}`,
       references: { short: `!${m.iid}`, relative: `!${m.iid}`, full: `${project.path}!${m.iid}` },
-      time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+      time_stats: {
+        time_estimate: 0,
+        total_time_spent: 0,
+        human_time_estimate: null,
+        human_total_time_spent: null,
+      },
       squash: false,
       task_completion_status: { count: 0, completed_count: 0 },
       prepared_at: m.createdAt,
@@ -216,13 +232,17 @@ export class Renderer {
       noteable_iid: n.noteableIid,
       project_id: n.projectId,
       resolvable: false,
-      type: this.model.discussions.get(n.discussionId)?.individual === false ? 'DiscussionNote' : null,
+      type:
+        this.model.discussions.get(n.discussionId)?.individual === false ? 'DiscussionNote' : null,
     } satisfies NoteSchema;
   }
 
   discussionNote(n: NoteRec): DiscussionNoteSchema {
     const { project_id: _p, ...rest } = this.note(n);
-    return { ...rest, type: (rest.type as DiscussionNoteSchema['type']) ?? null } satisfies DiscussionNoteSchema;
+    return {
+      ...rest,
+      type: (rest.type as DiscussionNoteSchema['type']) ?? null,
+    } satisfies DiscussionNoteSchema;
   }
 
   discussion(id: string, notes: NoteRec[]): DiscussionSchema {
@@ -299,7 +319,16 @@ export class Renderer {
       created_at: j.createdAt,
       web_url: this.web(`${project.path}/-/jobs/${j.id}`),
       pipeline: this.pipeline(pipeline, project),
-      artifacts: j.artifacts ? [{ file_type: 'archive', size: j.artifacts.length, filename: 'artifacts.zip', file_format: 'zip' }] : [],
+      artifacts: j.artifacts
+        ? [
+            {
+              file_type: 'archive',
+              size: j.artifacts.length,
+              filename: 'artifacts.zip',
+              file_format: 'zip',
+            },
+          ]
+        : [],
       ...(j.artifactsExpireAt ? { artifacts_expire_at: j.artifactsExpireAt } : {}),
     } satisfies Partial<JobSchema>;
   }

@@ -25,11 +25,20 @@ function pipelineOf(ctx: Ctx, project: ProjectRec): PipelineRec {
 
 function jobsAnswer(ctx: Ctx, render: Renderer, project: ProjectRec, pipelineId?: number) {
   const jobs = ctx.model.jobs
-    .filter((j) => j.projectId === project.id && (pipelineId === undefined || j.pipelineId === pipelineId))
+    .filter(
+      (j) =>
+        j.projectId === project.id && (pipelineId === undefined || j.pipelineId === pipelineId),
+    )
     .reverse();
   return paginate(
     ctx,
-    jobs.map((j) => render.job(j, ctx.model.pipelines.find((p) => p.id === j.pipelineId)!, project)),
+    jobs.map((j) =>
+      render.job(
+        j,
+        ctx.model.pipelines.find((p) => p.id === j.pipelineId)!,
+        project,
+      ),
+    ),
   );
 }
 
@@ -50,7 +59,9 @@ async function trigger(ctx: Ctx, render: Renderer) {
   const token = stringParam(ctx, 'token', true)!;
   const variables = triggerVariables(ctx);
   const project = ctx.model.findProject(ctx.params.id ?? '');
-  const trigger = ctx.model.triggerTokens.find((t) => t.value === token && t.projectId === project?.id);
+  const trigger = ctx.model.triggerTokens.find(
+    (t) => t.value === token && t.projectId === project?.id,
+  );
   if (!project || !trigger) throw notFound();
   if (!(await revParse(project.repoDir, ref)))
     throw new HttpError(400, { message: { base: ['Reference not found'] } });
@@ -78,7 +89,10 @@ export function ciRoutes(render: Renderer): Route[] {
         .filter((p) => (!ref || p.ref === ref) && (!status || p.status === status))
         .filter((p) => !source || p.source === source)
         .reverse();
-      return paginate(ctx, list.map((p) => render.pipeline(p, project)));
+      return paginate(
+        ctx,
+        list.map((p) => render.pipeline(p, project)),
+      );
     }),
     route('GET', '/projects/:id/pipelines/:pipeline_id', (ctx) => {
       const project = projectOf(ctx, REPORTER);
@@ -87,7 +101,10 @@ export function ciRoutes(render: Renderer): Route[] {
     route('GET', '/projects/:id/pipelines/:pipeline_id/variables', (ctx) => {
       const project = projectOf(ctx, DEVELOPER);
       const vars = pipelineOf(ctx, project).variables;
-      return json(200, Object.entries(vars).map(([key, value]) => ({ key, value, variable_type: 'env_var' })));
+      return json(
+        200,
+        Object.entries(vars).map(([key, value]) => ({ key, value, variable_type: 'env_var' })),
+      );
     }),
     route('GET', '/projects/:id/pipelines/:pipeline_id/jobs', (ctx) => {
       const project = projectOf(ctx, REPORTER);
@@ -102,16 +119,27 @@ export function ciRoutes(render: Renderer): Route[] {
     route('GET', '/projects/:id/jobs', (ctx) => jobsAnswer(ctx, render, projectOf(ctx, REPORTER))),
     route('GET', '/projects/:id/jobs/:job_id', (ctx) => {
       const project = projectOf(ctx, REPORTER);
-      const job = ctx.model.jobs.find((j) => j.projectId === project.id && j.id === Number(ctx.params.job_id));
+      const job = ctx.model.jobs.find(
+        (j) => j.projectId === project.id && j.id === Number(ctx.params.job_id),
+      );
       if (!job) throw notFound();
-      return json(200, render.job(job, ctx.model.pipelines.find((p) => p.id === job.pipelineId)!, project));
+      return json(
+        200,
+        render.job(
+          job,
+          ctx.model.pipelines.find((p) => p.id === job.pipelineId)!,
+          project,
+        ),
+      );
     }),
     route(
       'GET',
       '/projects/:id/jobs/:job_id/artifacts',
       (ctx) => {
         const project = projectOf(ctx, REPORTER);
-        const job = ctx.model.jobs.find((j) => j.projectId === project.id && j.id === Number(ctx.params.job_id));
+        const job = ctx.model.jobs.find(
+          (j) => j.projectId === project.id && j.id === Number(ctx.params.job_id),
+        );
         if (!job?.artifacts) throw notFound();
         return {
           status: 200,
@@ -122,7 +150,9 @@ export function ciRoutes(render: Renderer): Route[] {
       },
       { jobToken: true },
     ),
-    route('POST', '/projects/:id/trigger/pipeline', (ctx) => trigger(ctx, render), { public: true }),
+    route('POST', '/projects/:id/trigger/pipeline', (ctx) => trigger(ctx, render), {
+      public: true,
+    }),
     route('POST', '/projects/:id/ref/:ref/trigger/pipeline', (ctx) => trigger(ctx, render), {
       public: true,
     }),

@@ -36,7 +36,10 @@ export function coreRoutes(render: Renderer): Route[] {
     route('GET', '/projects/:id/protected_branches', (ctx) => {
       const project = projectOf(ctx, DEVELOPER);
       const branches = ctx.model.protectedBranches.filter((b) => b.projectId === project.id);
-      return paginate(ctx, branches.map((b) => render.protectedBranch(b)));
+      return paginate(
+        ctx,
+        branches.map((b) => render.protectedBranch(b)),
+      );
     }),
     route('GET', '/projects/:id/protected_branches/:name', (ctx) => {
       const project = projectOf(ctx, DEVELOPER);
@@ -54,7 +57,9 @@ export function coreRoutes(render: Renderer): Route[] {
       return json(200, {
         name,
         commit: { id: sha, short_id: sha.slice(0, 8) },
-        protected: ctx.model.protectedBranches.some((b) => b.projectId === project.id && b.name === name),
+        protected: ctx.model.protectedBranches.some(
+          (b) => b.projectId === project.id && b.name === name,
+        ),
         default: name === project.defaultBranch,
       });
     }),

@@ -39,9 +39,7 @@ function createMr(ctx: Ctx, project: ProjectRec): MergeRequestRec {
   );
   if (clash)
     throw new HttpError(409, {
-      message: [
-        `Another open merge request already exists for this source branch: !${clash.iid}`,
-      ],
+      message: [`Another open merge request already exists for this source branch: !${clash.iid}`],
     });
   const labels = stringParam(ctx, 'labels');
   const mr = ctx.model.createMergeRequest({

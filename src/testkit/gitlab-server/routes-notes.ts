@@ -53,7 +53,9 @@ function noteOf(ctx: Ctx, notes: NoteRec[]): NoteRec {
 function sortNotes(ctx: Ctx, notes: NoteRec[]): NoteRec[] {
   const key = stringParam(ctx, 'order_by') === 'updated_at' ? 'updatedAt' : 'createdAt';
   const dir = stringParam(ctx, 'sort') === 'asc' ? 1 : -1;
-  return [...notes].sort((a, b) => (a[key] < b[key] ? -dir : a[key] > b[key] ? dir : dir * (a.id - b.id)));
+  return [...notes].sort((a, b) =>
+    a[key] < b[key] ? -dir : a[key] > b[key] ? dir : dir * (a.id - b.id),
+  );
 }
 
 function createNote(ctx: Ctx, render: Renderer, discussionId?: string) {
@@ -90,12 +92,21 @@ export function noteRoutes(render: Renderer): Route[] {
     route(
       'GET',
       `${BASE}/notes`,
-      (ctx) => paginate(ctx, sortNotes(ctx, notesHere(ctx).notes).map((n) => render.note(n))),
+      (ctx) =>
+        paginate(
+          ctx,
+          sortNotes(ctx, notesHere(ctx).notes).map((n) => render.note(n)),
+        ),
       { jobToken: true },
     ),
-    route('GET', `${BASE}/notes/:note_id`, (ctx) => json(200, render.note(noteOf(ctx, notesHere(ctx).notes))), {
-      jobToken: true,
-    }),
+    route(
+      'GET',
+      `${BASE}/notes/:note_id`,
+      (ctx) => json(200, render.note(noteOf(ctx, notesHere(ctx).notes))),
+      {
+        jobToken: true,
+      },
+    ),
     route('POST', `${BASE}/notes`, (ctx) => createNote(ctx, render)),
     route('PUT', `${BASE}/notes/:note_id`, (ctx) => {
       const { project, rec, notes } = notesHere(ctx);
@@ -108,7 +119,10 @@ export function noteRoutes(render: Renderer): Route[] {
     }),
     route('GET', `${BASE}/discussions`, (ctx) => {
       const groups = discussionsOf(notesHere(ctx).notes);
-      return paginate(ctx, [...groups].map(([id, notes]) => render.discussion(id, notes)));
+      return paginate(
+        ctx,
+        [...groups].map(([id, notes]) => render.discussion(id, notes)),
+      );
     }),
     route('POST', `${BASE}/discussions`, (ctx) => {
       const reply = createNote(ctx, render);
@@ -127,7 +141,10 @@ export function noteRoutes(render: Renderer): Route[] {
     route('GET', `${BASE}/notes/:note_id/award_emoji`, (ctx) => {
       const note = noteOf(ctx, notesHere(ctx).notes);
       const awards = ctx.model.awards.filter((a) => a.noteId === note.id);
-      return paginate(ctx, awards.map((a) => render.award(a, 'Note')));
+      return paginate(
+        ctx,
+        awards.map((a) => render.award(a, 'Note')),
+      );
     }),
     route('POST', `${BASE}/notes/:note_id/award_emoji`, (ctx) => {
       const { project, notes } = notesHere(ctx);
@@ -137,9 +154,17 @@ export function noteRoutes(render: Renderer): Route[] {
       const name = stringParam(ctx, 'name', true)!;
       const userId = ctx.user!.id;
       // GitLab: one award of a name per user and awardable; a second one is refused with a 404.
-      if (ctx.model.awards.some((a) => a.noteId === note.id && a.userId === userId && a.name === name))
+      if (
+        ctx.model.awards.some((a) => a.noteId === note.id && a.userId === userId && a.name === name)
+      )
         throw notFound('Award Emoji Name has already been taken');
-      const award = { id: ctx.model.nextId(), noteId: note.id, userId, name, createdAt: ctx.model.now() };
+      const award = {
+        id: ctx.model.nextId(),
+        noteId: note.id,
+        userId,
+        name,
+        createdAt: ctx.model.now(),
+      };
       ctx.model.awards.push(award);
       return json(201, render.award(award, 'Note'));
     }),

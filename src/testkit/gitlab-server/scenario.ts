@@ -44,9 +44,14 @@ export async function seedScenario(
   model.addMember(project, guest.id, 10);
   model.addMember(project, maintainer.id, 40);
   model.protectBranch(project, project.defaultBranch);
-  await model.commit(project, 'feature/greeting', {
-    'src/greet.js': "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n",
-  }, { from: project.defaultBranch, message: 'Friendlier greeting' });
+  await model.commit(
+    project,
+    'feature/greeting',
+    {
+      'src/greet.js': 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n',
+    },
+    { from: project.defaultBranch, message: 'Friendlier greeting' },
+  );
   const mergeRequest = model.createMergeRequest({
     project,
     sourceBranch: 'feature/greeting',
@@ -62,5 +67,15 @@ export async function seedScenario(
     labels: ['feature'],
     authorId: developer.id,
   });
-  return { bot, botToken, developer, developerToken, guest, maintainer, project, mergeRequest, issue };
+  return {
+    bot,
+    botToken,
+    developer,
+    developerToken,
+    guest,
+    maintainer,
+    project,
+    mergeRequest,
+    issue,
+  };
 }

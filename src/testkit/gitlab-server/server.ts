@@ -148,7 +148,9 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
     const log = (status: number) =>
       requests.record({ method, path: url.pathname, route: match?.route.pattern ?? '', status });
     if (!apiPath && options.gitHttp && serveGit(model, root, pathEnv, req, res, url)) {
-      res.on('finish', () => requests.record({ method, path: url.pathname, route: 'git', status: res.statusCode }));
+      res.on('finish', () =>
+        requests.record({ method, path: url.pathname, route: 'git', status: res.statusCode }),
+      );
       return;
     }
     const fault = faults.take(method, apiPath);
@@ -180,7 +182,8 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
     } catch (error) {
       if (error instanceof HttpError) reply = { status: error.status, json: error.body };
       else if (error && typeof error === 'object' && 'status' in error) reply = error as Reply;
-      else if (error instanceof SyntaxError) reply = { status: 400, json: { error: 'invalid JSON body' } };
+      else if (error instanceof SyntaxError)
+        reply = { status: 400, json: { error: 'invalid JSON body' } };
       else reply = { status: 500, json: { message: '500 Internal Server Error' } };
     }
     log(reply.status);
@@ -191,7 +194,12 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const render = new Renderer(model, baseUrl, options.gitHttp === true);
-  routes = [...coreRoutes(render), ...mergeRequestRoutes(render), ...noteRoutes(render), ...ciRoutes(render)];
+  routes = [
+    ...coreRoutes(render),
+    ...mergeRequestRoutes(render),
+    ...noteRoutes(render),
+    ...ciRoutes(render),
+  ];
 
   return {
     url: baseUrl,
