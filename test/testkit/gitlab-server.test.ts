@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { Gitlab } from '@gitbeaker/rest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startWorld, type World } from '../gitlab/world.ts';
 
 describe('testkit/gitlab-server (the GitLab stand-in on the wire)', () => {
@@ -146,5 +148,64 @@ describe('testkit/gitlab-server (the GitLab stand-in on the wire)', () => {
     expect(mr.source_branch).to.equal('feature/greeting');
     const notes = await api.MergeRequestNotes.all(w.s.project.id, 1);
     expect(notes).to.deep.equal([]);
+  });
+});
+
+describe('testkit/gitlab-server webhooks (Comments events for the bridge)', () => {
+  let w: World;
+  let receiver: Server;
+  let received: { headers: Record<string, unknown>; body: Record<string, unknown> }[];
+  let answer: number;
+  beforeEach(async () => {
+    w = await startWorld();
+    received = [];
+    answer = 200;
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: JSON.parse(body) as Record<string, unknown> });
+        res.writeHead(answer).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  });
+  afterEach(async () => {
+    await w.close();
+    await new Promise((r) => receiver.close(r));
+  });
+
+  const hookUrl = () => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`;
+
+  it('A2 POSTs a Note Hook with the secret token when a user comments on a merge request', async () => {
+    w.standIn.hooks.add(w.s.project, hookUrl(), 'hook-secret');
+    const dev = w.clientFor(w.s.developerToken.value);
+    const note = await dev.createNote(w.s.project.id, { type: 'merge_request', iid: 1 }, '/agent fix the typo');
+    await w.standIn.hooks.idle();
+
+    expect(received).to.have.length(1);
+    expect(received[0]!.headers).to.include({ 'x-gitlab-event': 'Note Hook', 'x-gitlab-token': 'hook-secret' });
+    const body = received[0]!.body as {
+      object_kind: string;
+      user: { id: number; username: string };
+      object_attributes: { id: number; note: string; noteable_type: string; discussion_id: string; system: boolean };
+      merge_request: { iid: number; source_branch: string; source_project_id: number; target_project_id: number };
+      project: { id: number; default_branch: string };
+    };
+    expect(body.object_kind).to.equal('note');
+    expect(body.user).to.include({ id: w.s.developer.id, username: 'dev' });
+    expect(body.object_attributes).to.include({ id: note.id, note: '/agent fix the typo', noteable_type: 'MergeRequest', system: false });
+    expect(body.merge_request).to.include({ iid: 1, source_branch: 'feature/greeting' });
+    expect(body.project).to.include({ id: w.s.project.id, default_branch: 'main' });
+  });
+
+  it('A3 disables a hook after four failed deliveries in a row, as GitLab does', async () => {
+    const hook = w.standIn.hooks.add(w.s.project, hookUrl());
+    answer = 400;
+    for (let i = 0; i < 5; i++) w.standIn.model.addNote({ on: w.s.issue, body: `c${i}`, authorId: w.s.developer.id });
+    await w.standIn.hooks.idle();
+    expect(received.length).to.be.at.least(4);
+    expect(hook.disabled).to.equal(true);
+    expect(w.standIn.hooks.deliveries.every((d) => d.status === 400)).to.equal(true);
   });
 });

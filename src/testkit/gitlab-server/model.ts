@@ -60,6 +60,8 @@ export class GitLabModel {
   readonly triggerTokens: TriggerTokenRec[] = [];
   /** Quick actions GitLab would have run from note bodies (they must stay empty for the agent's notes). */
   readonly quickActions: QuickActionRec[] = [];
+  /** Called for every note added (webhooks listen here). */
+  readonly onNote: ((note: NoteRec) => void)[] = [];
   /** Jobs a triggered pipeline gets. */
   triggeredJobs: string[] = ['mr-agent'];
   private next = { id: 100, note: 1000, pipeline: 500, job: 9000 };
@@ -248,6 +250,7 @@ export class GitLabModel {
       updatedAt: this.now(),
     };
     this.notes.push(note);
+    for (const listener of this.onNote) listener(note);
     return note;
   }
 

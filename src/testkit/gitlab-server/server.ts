@@ -11,6 +11,7 @@ import path from 'node:path';
 import { systemClock, type Clock } from '../../run/clock.ts';
 import { Faults, RequestLog } from './faults.ts';
 import { serveGit } from './git-http.ts';
+import { Hooks } from './hooks.ts';
 import {
   fromPairs,
   HttpError,
@@ -50,6 +51,8 @@ export interface GitLabStandIn {
   model: GitLabModel;
   faults: Faults;
   requests: RequestLog;
+  /** Project webhooks (Comments events) and their deliveries. */
+  hooks: Hooks;
   close(): Promise<void>;
 }
 
@@ -139,6 +142,8 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
   let routes: Route[] = [];
   let baseUrl = '';
   const pathEnv = options.pathEnv ?? '/usr/local/bin:/usr/bin:/bin';
+  let render: Renderer | undefined;
+  const hooks = new Hooks(model, () => render!);
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', baseUrl);
@@ -193,7 +198,7 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
   const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const render = new Renderer(model, baseUrl, options.gitHttp === true);
+  render = new Renderer(model, baseUrl, options.gitHttp === true);
   routes = [
     ...coreRoutes(render),
     ...mergeRequestRoutes(render),
@@ -206,7 +211,9 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
     model,
     faults,
     requests,
+    hooks,
     async close() {
+      await hooks.idle();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (ownRoot) await rm(root, { recursive: true, force: true });
