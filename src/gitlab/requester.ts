@@ -56,6 +56,13 @@ export interface RequesterDeps {
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+/** Connection failures where the request surely never reached GitLab (safe to repeat a POST). */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+function neverSent(error: unknown): boolean {
+  const code = ((error as { cause?: { code?: string } }).cause ?? {}).code;
+  return code !== undefined && NOT_SENT.has(code);
+}
 const SERVICE = 'GitLab';
 
 /** Seconds or an HTTP date → milliseconds to wait; undefined when absent or unreadable. */
@@ -145,7 +152,8 @@ class RetryingHandler {
       } catch (error) {
         this.record(a.method, path, undefined, attempt, started);
         if (a.signal?.aborted) throw error;
-        if (last || !IDEMPOTENT.has(a.method)) throw this.networkError(a, error, attempt);
+        const retryable = IDEMPOTENT.has(a.method) || neverSent(error);
+        if (last || !retryable) throw this.networkError(a, error, attempt);
         await this.wait(a, path, attempt, this.backoff(attempt), 'network error');
         continue;
       }

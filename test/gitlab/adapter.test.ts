@@ -95,7 +95,7 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
     expect(notes[1]).to.include({ body: 'comment 0', system: false });
     expect(notes.at(-1)!.body).to.equal('comment 129');
     expect(
-      w.standIn.requests.count({ method: 'GET', route: '/projects/:id/:noteables/:iid/notes' }),
+      w.standIn.requests.count({ method: 'GET', route: '/projects/:id/merge_requests/:iid/notes' }),
     ).to.equal(2);
   });
 

@@ -180,21 +180,44 @@ describe('testkit/gitlab-server webhooks (Comments events for the bridge)', () =
   it('A2 POSTs a Note Hook with the secret token when a user comments on a merge request', async () => {
     w.standIn.hooks.add(w.s.project, hookUrl(), 'hook-secret');
     const dev = w.clientFor(w.s.developerToken.value);
-    const note = await dev.createNote(w.s.project.id, { type: 'merge_request', iid: 1 }, '/agent fix the typo');
+    const note = await dev.createNote(
+      w.s.project.id,
+      { type: 'merge_request', iid: 1 },
+      '/agent fix the typo',
+    );
     await w.standIn.hooks.idle();
 
     expect(received).to.have.length(1);
-    expect(received[0]!.headers).to.include({ 'x-gitlab-event': 'Note Hook', 'x-gitlab-token': 'hook-secret' });
+    expect(received[0]!.headers).to.include({
+      'x-gitlab-event': 'Note Hook',
+      'x-gitlab-token': 'hook-secret',
+    });
     const body = received[0]!.body as {
       object_kind: string;
       user: { id: number; username: string };
-      object_attributes: { id: number; note: string; noteable_type: string; discussion_id: string; system: boolean };
-      merge_request: { iid: number; source_branch: string; source_project_id: number; target_project_id: number };
+      object_attributes: {
+        id: number;
+        note: string;
+        noteable_type: string;
+        discussion_id: string;
+        system: boolean;
+      };
+      merge_request: {
+        iid: number;
+        source_branch: string;
+        source_project_id: number;
+        target_project_id: number;
+      };
       project: { id: number; default_branch: string };
     };
     expect(body.object_kind).to.equal('note');
     expect(body.user).to.include({ id: w.s.developer.id, username: 'dev' });
-    expect(body.object_attributes).to.include({ id: note.id, note: '/agent fix the typo', noteable_type: 'MergeRequest', system: false });
+    expect(body.object_attributes).to.include({
+      id: note.id,
+      note: '/agent fix the typo',
+      noteable_type: 'MergeRequest',
+      system: false,
+    });
     expect(body.merge_request).to.include({ iid: 1, source_branch: 'feature/greeting' });
     expect(body.project).to.include({ id: w.s.project.id, default_branch: 'main' });
   });
@@ -202,7 +225,8 @@ describe('testkit/gitlab-server webhooks (Comments events for the bridge)', () =
   it('A3 disables a hook after four failed deliveries in a row, as GitLab does', async () => {
     const hook = w.standIn.hooks.add(w.s.project, hookUrl());
     answer = 400;
-    for (let i = 0; i < 5; i++) w.standIn.model.addNote({ on: w.s.issue, body: `c${i}`, authorId: w.s.developer.id });
+    for (let i = 0; i < 5; i++)
+      w.standIn.model.addNote({ on: w.s.issue, body: `c${i}`, authorId: w.s.developer.id });
     await w.standIn.hooks.idle();
     expect(received.length).to.be.at.least(4);
     expect(hook.disabled).to.equal(true);

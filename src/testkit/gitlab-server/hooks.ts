@@ -65,7 +65,9 @@ export class Hooks {
     if (!project) return;
     const payload = this.notePayload(note, project);
     for (const hook of this.hooks.filter((h) => h.projectId === project.id && !h.disabled)) {
-      const delivery = this.deliver(hook, 'Note Hook', payload).finally(() => this.pending.delete(delivery));
+      const delivery = this.deliver(hook, 'Note Hook', payload).finally(() =>
+        this.pending.delete(delivery),
+      );
       this.pending.add(delivery);
     }
   }
@@ -102,13 +104,23 @@ export class Hooks {
     const render = this.render();
     const user = render.user(note.authorId);
     const projectJson = render.project(project);
-    const mr = this.model.mergeRequests.find((m) => note.noteableType === 'MergeRequest' && m.id === note.noteableId);
-    const issue = this.model.issues.find((i) => note.noteableType === 'Issue' && i.id === note.noteableId);
+    const mr = this.model.mergeRequests.find(
+      (m) => note.noteableType === 'MergeRequest' && m.id === note.noteableId,
+    );
+    const issue = this.model.issues.find(
+      (i) => note.noteableType === 'Issue' && i.id === note.noteableId,
+    );
     const kind = mr ? 'merge_requests' : 'issues';
     return {
       object_kind: 'note',
       event_type: 'note',
-      user: { id: user.id, name: user.name, username: user.username, avatar_url: '', email: '[REDACTED]' },
+      user: {
+        id: user.id,
+        name: user.name,
+        username: user.username,
+        avatar_url: '',
+        email: '[REDACTED]',
+      },
       project_id: project.id,
       project: {
         id: project.id,
@@ -117,7 +129,8 @@ export class Hooks {
         path_with_namespace: project.path,
         default_branch: project.defaultBranch,
         git_http_url: projectJson.http_url_to_repo,
-        visibility_level: project.visibility === 'public' ? 20 : project.visibility === 'internal' ? 10 : 0,
+        visibility_level:
+          project.visibility === 'public' ? 20 : project.visibility === 'internal' ? 10 : 0,
       },
       object_attributes: {
         id: note.id,
@@ -128,7 +141,10 @@ export class Hooks {
         project_id: project.id,
         system: note.system,
         discussion_id: note.discussionId,
-        type: this.model.discussions.get(note.discussionId)?.individual === false ? 'DiscussionNote' : null,
+        type:
+          this.model.discussions.get(note.discussionId)?.individual === false
+            ? 'DiscussionNote'
+            : null,
         action: 'create',
         internal: false,
         created_at: note.createdAt,

@@ -82,7 +82,24 @@ function discussionsOf(notes: NoteRec[]): Map<string, NoteRec[]> {
   return groups;
 }
 
+/** The same routes for merge requests and issues, with the kind kept in `params.noteables`. */
 export function noteRoutes(render: Renderer): Route[] {
+  return ['merge_requests', 'issues'].flatMap((kind) =>
+    noteableRoutes(render).map((r) =>
+      route(
+        r.method,
+        r.pattern.replace(':noteables', kind),
+        (ctx) => {
+          ctx.params.noteables = kind;
+          return r.handler(ctx);
+        },
+        r.options,
+      ),
+    ),
+  );
+}
+
+function noteableRoutes(render: Renderer): Route[] {
   const notesHere = (ctx: Ctx) => {
     const project = projectOf(ctx);
     const { rec, kind } = noteableOf(ctx, project);
