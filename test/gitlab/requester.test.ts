@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { ExternalServiceError } from '../../src/errors/errors.ts';
+import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
 import { parseRetryAfter } from '../../src/gitlab/requester.ts';
+import { FakeClock } from '../../src/run/clock.ts';
 import { startWorld, type World } from './world.ts';
 
 const NOTES = /\/merge_requests\/1\/notes$/;
@@ -82,5 +84,21 @@ describe('gitlab/requester (H0 retries through the Clock)', () => {
     expect(error.message).to.contain('GET /api/v4/user answered HTTP 401: 401 Unauthorized');
     expect(error.hint).to.contain('token');
     expect(error.message).not.to.contain('glpat-wrong');
+  });
+
+  it('H0 a refused connection is retried, POST included, then reported as a network error', async () => {
+    const clock = new FakeClock();
+    const closed = w.standIn.url;
+    await w.standIn.close();
+    const client = createGitLabClient({ url: closed, token: 'x', clock });
+    const error = (await client
+      .createNote(1, { type: 'issue', iid: 1 }, 'x')
+      .catch((e: unknown) => e)) as ExternalServiceError;
+    expect(error).to.be.instanceOf(ExternalServiceError);
+    expect(error.message).to.match(
+      /^POST \/api\/v4\/projects\/1\/issues\/1\/notes failed after 5 attempt\(s\): network error/,
+    );
+    w = await startWorld();
+    expect(clock.sleeps).to.deep.equal([1000, 2000, 4000, 8000]);
   });
 });
