@@ -35,7 +35,7 @@ export class Hooks {
 
   constructor(
     private readonly model: GitLabModel,
-    private readonly render: () => Renderer,
+    private readonly render: Renderer,
     private readonly timeoutMs = 10_000,
   ) {
     model.onNote.push((note) => this.noteCreated(note));
@@ -101,7 +101,7 @@ export class Hooks {
 
   /** The *Comments* event body (the fields GitLab sends that a bridge reads). */
   notePayload(note: NoteRec, project: ProjectRec): Record<string, unknown> {
-    const render = this.render();
+    const render = this.render;
     const user = render.user(note.authorId);
     const projectJson = render.project(project);
     const mr = this.model.mergeRequests.find(

@@ -142,8 +142,6 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
   let routes: Route[] = [];
   let baseUrl = '';
   const pathEnv = options.pathEnv ?? '/usr/local/bin:/usr/bin:/bin';
-  let render: Renderer | undefined;
-  const hooks = new Hooks(model, () => render!);
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', baseUrl);
@@ -198,7 +196,8 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
   const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  render = new Renderer(model, baseUrl, options.gitHttp === true);
+  const render = new Renderer(model, baseUrl, options.gitHttp === true);
+  const hooks = new Hooks(model, render);
   routes = [
     ...coreRoutes(render),
     ...mergeRequestRoutes(render),
