@@ -60,7 +60,7 @@ async function whoAmI(gitlab: BridgeGitLab): Promise<{ id: number; username: str
   } catch (error) {
     throw new ExternalServiceError(
       'gitlab',
-      'cannot read the bridge token’s own user (GET /user)',
+      "cannot read the bridge token's own user (GET /user)",
       {
         cause: error,
         hint: `check MR_AGENT_GITLAB_URL and that MR_AGENT_GITLAB_TOKEN has api scope (${describeError(error).message})`,
