@@ -214,6 +214,7 @@ async function postPatch(
     diff,
     filesChanged: files.length,
     artifactPath,
+    redactor: input.redactor,
   });
   const note = await input.notes.createNote(body);
   input.logger.info('patch posted', {

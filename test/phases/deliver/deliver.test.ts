@@ -13,6 +13,8 @@ import {
   type DeliveryInput,
   type DeliveryTarget,
 } from '../../../src/phases/deliver/deliver.ts';
+import { renderPatchNote } from '../../../src/phases/deliver/patch-note.ts';
+import { hasUnescapedQuickAction } from '../../../src/report/markdown.ts';
 import { startWorld, type World } from '../../gitlab/world.ts';
 
 const git = (cwd: string, ...args: string[]) =>
@@ -260,5 +262,24 @@ describe('phases/deliver (H3, real git against the stand-in’s repositories ove
       status: 'disabled',
     });
     expect(git(dir, 'status', '--porcelain')).to.equal('?? x.txt');
+  });
+});
+
+describe('phases/deliver/patch-note', () => {
+  it('M3 H0 an oversized patch is cut below GitLab’s limit with its fence closed and a pointer to the artifact', () => {
+    const diff = `diff --git a/big.txt b/big.txt\n${'+line\n'.repeat(200_000)}`;
+    const body = renderPatchNote({
+      marker: { job: '1' },
+      branch: 'fix',
+      reason: 'fork',
+      diff,
+      filesChanged: 1,
+      artifactPath: '.mr-agent/patch.diff',
+      redactor: new Redactor(),
+    });
+    expect(body.length).to.be.at.most(900_000);
+    expect(body).to.contain('.mr-agent/patch.diff');
+    expect(body.match(/^```/gm)).to.have.length(2);
+    expect(hasUnescapedQuickAction(body)).to.equal(false);
   });
 });
