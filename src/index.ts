@@ -15,3 +15,10 @@ export {
   LimitReachedError,
   CancelledError,
 } from './errors/errors.ts';
+export {
+  parseAgentCommand,
+  SUB_COMMANDS,
+  type ParsedCommand,
+  type SubCommand,
+} from './trigger/command.ts';
+export { interpretTriggerPayload, type TriggerPayloadDecision } from './trigger/trigger-payload.ts';

@@ -5,6 +5,7 @@ import { VERSION } from '../version.ts';
 import { configCheck } from './commands/config-check.ts';
 import { notAvailableYet } from './commands/not-yet.ts';
 import { readTask } from './commands/run.ts';
+import { serve } from './commands/serve.ts';
 import type { CliIo } from './io.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -59,8 +60,11 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
   program
     .command('serve')
     .description('start the webhook bridge that turns comments into pipelines')
-    .option('--port <n>', 'port to listen on')
-    .action(() => notAvailableYet('serve'));
+    .option('--port <n>', 'port to listen on (default 8080, or MR_AGENT_PORT)')
+    .addOption(setOption())
+    .action(async (options: { port?: string; set?: string[] }) => {
+      result.code = await serve(io, options);
+    });
 
   program
     .command('demo')
