@@ -15,3 +15,15 @@ export {
   LimitReachedError,
   CancelledError,
 } from './errors/errors.ts';
+export {
+  detectEnvironment,
+  selectEnvironment,
+  setupEnvironment,
+  classifyFailure,
+  renderEnvironmentSection,
+  SelectedEnvironment,
+  type EnvironmentDetection,
+  type EnvironmentHandoff,
+  type EnvironmentSelection,
+  type EnvironmentSetupResult,
+} from './phases/environment/index.ts';
