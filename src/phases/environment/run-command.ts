@@ -87,6 +87,7 @@ export async function runWithRetries(
     });
     if (!result.failed) return { result, attempts, classification: undefined };
     const classification = classifyFailure(result);
+    if (deps.redactor) classification.evidence = deps.redactor.redact(classification.evidence);
     const kind = classification.kind as RetryableKind;
     const waits = classification.class === 'retryable' ? RETRY_WAITS_MS[kind] : [];
     const wait = waits[used[kind]];

@@ -128,10 +128,12 @@ const fileNames = (group: Group) =>
 
 /** Compares two groups by the documented precedence; the reason names the rule that decided. */
 function rank(a: Group, b: Group): { order: number; rule: string } {
-  if (a.depth !== b.depth)
+  const aRoot = a.depth === 0;
+  const bRoot = b.depth === 0;
+  if (aRoot !== bRoot)
     return {
-      order: a.depth - b.depth,
-      rule: 'its project is nearer the repository root (a root project wins over sub-folder projects)',
+      order: Number(bRoot) - Number(aRoot),
+      rule: 'its project is at the repository root (a root project wins over sub-folder projects)',
     };
   if (a.dependencies !== b.dependencies)
     return {
@@ -178,7 +180,7 @@ export function decide(projects: Project[]): Decision {
   let ranked = groups;
   const conda = groups.find((g) => g.environment === 'miniforge');
   const python = groups.find((g) => g.environment === 'python');
-  if (conda && python && conda.depth <= python.depth) {
+  if (conda && python && (conda.depth === 0 || python.depth > 0)) {
     ranked = groups.filter((g) => g !== python);
     reasons.push(
       'a conda environment file is present: conda is needed, so miniforge rather than python (seed 000 §4.2.1)',
