@@ -3,6 +3,7 @@ export { detectEnvironment, type DetectOptions } from './detect/detect.ts';
 export { selectEnvironment, type EnvironmentSelection, type SelectionInput } from './select.ts';
 export {
   setupEnvironment,
+  setupSettings,
   type EnvironmentSetupResult,
   type SetupDeps,
   type SetupPlan,

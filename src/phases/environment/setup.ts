@@ -1,3 +1,4 @@
+import type { Config } from '../../config/options.ts';
 import { CancelledError } from '../../errors/errors.ts';
 import { describeError } from '../../errors/catalog.ts';
 import type { LlmPort } from '../../llm/port.ts';
@@ -130,89 +131,94 @@ export async function setupEnvironment(
     records: [] as CommandRecord[],
     retries: { network: 0, 'server-error': 0, lock: 0 } as RetryCounts,
   };
-  let current = { commands: [...plan.setup_commands], checks: [...plan.verification] };
-  const base = { records: state.records, maxRegenerations: max, retries: state.retries };
+  let current: Commands = { commands: [...plan.setup_commands], checks: [...plan.verification] };
+  let regenerations = 0;
+  const partial = () => ({
+    records: state.records,
+    maxRegenerations: max,
+    retries: state.retries,
+    regenerations,
+    setupCommands: current.commands,
+    verification: current.checks,
+  });
   if (deps.enabled === false) {
     deps.logger.info('environment setup skipped', { environment: plan.name });
-    return {
-      ...base,
-      regenerations: 0,
-      setupCommands: current.commands,
-      verification: current.checks,
-      handoff: {
-        environment_ready: false,
-        environment_name: plan.name,
-        setup_status: 'skipped',
-        errors: [],
-      },
-    };
+    return { ...partial(), handoff: handoff(plan.name, 'skipped') };
   }
-  let regenerations = 0;
-  let last: NonNullable<RoundResult>;
-  let llmError: string | undefined;
   for (let round = 0; ; round += 1) {
     const outcome = await guard(deps, () => runRound(current, round, deps, state));
     if (!outcome) {
       deps.logger.info('environment ready', { environment: plan.name, regenerations });
-      return {
-        ...base,
-        regenerations,
+      return { ...partial(), handoff: handoff(plan.name, 'success') };
+    }
+    const { classification } = outcome.failure;
+    deps.logger.warn('environment setup failed', {
+      command: outcome.failure.command,
+      class: classification.class,
+      kind: classification.kind,
+    });
+    if (classification.class !== 'fixable' || regenerations >= max) {
+      return failed(plan, deps, partial(), outcome, undefined);
+    }
+    regenerations += 1;
+    const fixed = await askForFix(plan, outcome.failure, current, regenerations, max, deps);
+    if (typeof fixed === 'string') return failed(plan, deps, partial(), outcome, fixed);
+    current = fixed;
+  }
+}
+
+interface Commands {
+  commands: string[];
+  checks: VerificationCheck[];
+}
+
+function handoff(name: EnvironmentName, status: 'success' | 'skipped'): EnvironmentHandoff {
+  return {
+    environment_ready: status === 'success',
+    environment_name: name,
+    setup_status: status,
+    errors: [],
+  };
+}
+
+/** One regeneration: the corrected commands, or the error text when the model could not be asked. */
+async function askForFix(
+  plan: SetupPlan,
+  failure: SetupFailure,
+  current: Commands,
+  attempt: number,
+  max: number,
+  deps: SetupDeps,
+): Promise<Commands | string> {
+  try {
+    const reply = await regenerateSetup(
+      {
+        environment: plan.name,
+        failure,
         setupCommands: current.commands,
         verification: current.checks,
-        handoff: {
-          environment_ready: true,
-          environment_name: plan.name,
-          setup_status: 'success',
-          errors: [],
-        },
-      };
-    }
-    last = outcome;
-    const { failure } = outcome;
-    deps.logger.warn('environment setup failed', {
-      command: failure.command,
-      class: failure.classification.class,
-      kind: failure.classification.kind,
+        detectedFiles: plan.detected_files ?? [],
+        attempt,
+        maxAttempts: max,
+      },
+      {
+        llm: deps.llm,
+        ...(deps.redactor ? { redactor: deps.redactor } : {}),
+        ...(deps.promptsDir ? { promptsDir: deps.promptsDir } : {}),
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      },
+    );
+    deps.logger.info('setup commands regenerated', {
+      regeneration: attempt,
+      commands: reply.setup_commands.length,
     });
-    if (failure.classification.class !== 'fixable' || regenerations >= max) break;
-    regenerations += 1;
-    try {
-      const reply = await regenerateSetup(
-        {
-          environment: plan.name,
-          failure,
-          setupCommands: current.commands,
-          verification: current.checks,
-          detectedFiles: plan.detected_files ?? [],
-          attempt: regenerations,
-          maxAttempts: max,
-        },
-        {
-          llm: deps.llm,
-          ...(deps.redactor ? { redactor: deps.redactor } : {}),
-          ...(deps.promptsDir ? { promptsDir: deps.promptsDir } : {}),
-          ...(deps.signal ? { signal: deps.signal } : {}),
-        },
-      );
-      current = { commands: reply.setup_commands, checks: reply.verification };
-      deps.logger.info('setup commands regenerated', {
-        regeneration: regenerations,
-        commands: current.commands.length,
-      });
-    } catch (error) {
-      if (error instanceof CancelledError || deps.signal?.aborted) throw asCancelled(error);
-      llmError = describeError(error).message;
-      deps.logger.warn('setup regeneration failed', { error: llmError });
-      break;
-    }
+    return { commands: reply.setup_commands, checks: reply.verification };
+  } catch (error) {
+    if (error instanceof CancelledError || deps.signal?.aborted) throw asCancelled(error);
+    const message = describeError(error).message;
+    deps.logger.warn('setup regeneration failed', { error: message });
+    return message;
   }
-  return failed(
-    plan,
-    deps,
-    { ...base, regenerations, setupCommands: current.commands, verification: current.checks },
-    last,
-    llmError,
-  );
 }
 
 function failed(
@@ -273,4 +279,16 @@ async function guard<T>(deps: SetupDeps, work: () => Promise<T>): Promise<T> {
     if (deps.signal?.aborted) throw asCancelled(error);
     throw error;
   }
+}
+
+/** The setup settings of the configuration (`environment.*`, `prompts.directory`). */
+export function setupSettings(
+  config: Config,
+): Pick<SetupDeps, 'maxRegenerations' | 'timeoutMs' | 'enabled' | 'promptsDir'> {
+  return {
+    maxRegenerations: config.environment.max_regenerations,
+    timeoutMs: config.environment.setup_timeout_sec * 1000,
+    enabled: config.environment.setup_enabled,
+    ...(config.prompts.directory ? { promptsDir: config.prompts.directory } : {}),
+  };
 }

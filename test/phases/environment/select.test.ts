@@ -136,3 +136,19 @@ describe('environment selection (SPEC D2, seed 000 §4.2, §4.4.2)', () => {
     expect(SelectedEnvironment.safeParse({}).success).to.equal(true);
   });
 });
+
+describe('setup settings from the configuration', () => {
+  it('E2 environment.max_regenerations, setup_timeout_sec, setup_enabled and prompts.directory are read', async () => {
+    const { loadConfig } = await import('../../../src/config/load.ts');
+    const { setupSettings } = await import('../../../src/phases/environment/setup.ts');
+    const resolved = await loadConfig({
+      env: {},
+      sets: ['environment.max_regenerations=1', 'environment.setup_timeout_sec=30'],
+    });
+    expect(setupSettings(resolved.config)).to.deep.equal({
+      maxRegenerations: 1,
+      timeoutMs: 30_000,
+      enabled: true,
+    });
+  });
+});

@@ -158,6 +158,28 @@ export interface Decision {
   reasons: string[];
 }
 
+/** Workspace members, nested projects, package-manager notes and the checked version pin of the choice. */
+function detailsOf(chosen: Group, proposal: EnvironmentProposal): string[] {
+  const details: string[] = [];
+  if (chosen.members.length > 0)
+    details.push(`workspace members counted: ${where(chosen.members.map((p) => p.dir))}`);
+  if (chosen.top.length > MAX_PROJECTS)
+    details.push(
+      `${chosen.top.length} ${chosen.environment} projects; setup covers the first ${MAX_PROJECTS}`,
+    );
+  if (chosen.nested.length > 0)
+    details.push(`nested projects not set up: ${where(chosen.nested.map((p) => p.dir))}`);
+  for (const project of chosen.top.slice(0, MAX_PROJECTS)) {
+    details.push(...project.notes.map((n) => (project.dir === '.' ? n : `${project.dir}/: ${n}`)));
+  }
+  const pinned = proposal.versions.find((v) => v.minimum) ?? proposal.versions[0];
+  if (pinned)
+    details.push(
+      `${pinned.language} ${pinned.spec} from ${pinned.source}${pinned.minimum ? ` (checked as >= ${pinned.minimum})` : ''}`,
+    );
+  return details;
+}
+
 export function decide(projects: Project[]): Decision {
   const groups = ENVIRONMENT_ORDER.map((env) => projects.filter((p) => p.environment === env))
     .filter((list) => list.length > 0)
@@ -166,7 +188,7 @@ export function decide(projects: Project[]): Decision {
   for (const group of groups) proposals[group.environment] = proposalOf(group, projects);
   const reasons = groups.map(
     (g) =>
-      `${g.environment}: ${fileNames(g)} at ${where(g.top.map((p) => p.dir))}; ${g.dependencies} dependencies; ${g.top[0]!.packageManager}`,
+      `${g.environment}: ${fileNames(g)} at ${where(g.top.map((p) => p.dir))}; ${g.dependencies} ${g.dependencies === 1 ? 'dependency' : 'dependencies'}; ${g.top[0]!.packageManager}`,
   );
   if (groups.length === 0) {
     reasons.push('no environment files found: python, the default (seed 000 §4.2.3)');
@@ -200,22 +222,7 @@ export function decide(projects: Project[]): Decision {
       'polyglot repository: the planner may still pick the language the task targets (seed 000 §4.2.2 rule 1)',
     );
   }
-  if (chosen.members.length > 0)
-    reasons.push(`workspace members counted: ${where(chosen.members.map((p) => p.dir))}`);
-  if (chosen.top.length > MAX_PROJECTS)
-    reasons.push(
-      `${chosen.top.length} ${chosen.environment} projects; setup covers the first ${MAX_PROJECTS}`,
-    );
-  if (chosen.nested.length > 0)
-    reasons.push(`nested projects not set up: ${where(chosen.nested.map((p) => p.dir))}`);
-  for (const project of chosen.top.slice(0, MAX_PROJECTS)) {
-    reasons.push(...project.notes.map((n) => (project.dir === '.' ? n : `${project.dir}/: ${n}`)));
-  }
-  const pinned = proposals[chosen.environment]!.versions[0];
-  if (pinned)
-    reasons.push(
-      `${pinned.language} ${pinned.spec} from ${pinned.source}${pinned.minimum ? ` (checked as >= ${pinned.minimum})` : ''}`,
-    );
+  reasons.push(...detailsOf(chosen, proposals[chosen.environment]!));
   return {
     environment: chosen.environment,
     candidates: groups.map(candidateOf),
