@@ -1,4 +1,5 @@
-import { open, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../../errors/errors.ts';
 import type { EnvironmentDetection } from '../schema.ts';
@@ -41,26 +42,30 @@ interface FileText {
   size: number;
 }
 
+/**
+ * A cached, size-capped reader. It reads synchronously: environment files
+ * are few and small, and a synchronous read of a small file costs less than
+ * a round trip through the thread pool.
+ */
 function createReader(root: string, cap: number): (rel: string) => Promise<FileText | undefined> {
-  const cache = new Map<string, Promise<FileText | undefined>>();
-  const load = async (rel: string): Promise<FileText | undefined> => {
-    let handle;
+  const cache = new Map<string, FileText | undefined>();
+  const load = (rel: string): FileText | undefined => {
+    let fd: number | undefined;
     try {
-      handle = await open(path.join(root, rel), 'r');
-      const { size } = await handle.stat();
+      fd = openSync(path.join(root, rel), 'r');
+      const { size } = fstatSync(fd);
       const buffer = Buffer.alloc(Math.min(size, cap));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
       return { text: buffer.toString('utf8', 0, bytesRead), size };
     } catch {
       return undefined; // deleted since listing, unreadable, or a folder
     } finally {
-      await handle?.close();
+      if (fd !== undefined) closeSync(fd);
     }
   };
   return (rel) => {
-    let pending = cache.get(rel);
-    if (!pending) cache.set(rel, (pending = load(rel)));
-    return pending;
+    if (!cache.has(rel)) cache.set(rel, load(rel));
+    return Promise.resolve(cache.get(rel));
   };
 }
 

@@ -36,13 +36,30 @@ export async function listRepository(
   };
 }
 
+/** A cheap first filter on the name alone: most source files fail it without building their folder path. */
+function mayBeWanted(name: string): boolean {
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0) return true; // Makefile, gradlew, .nvmrc-like names are decided by `wanted`
+  const extension = name.slice(dot + 1);
+  return !SOURCE_EXTENSIONS.has(extension);
+}
+
+/** Extensions of files that are never environment files. */
+const SOURCE_EXTENSIONS: ReadonlySet<string> = new Set(
+  'ts tsx js jsx mjs cjs vue svelte go java kt scala pyi rb rs c h cc cpp hpp cs swift md rst html css scss less svg png jpg jpeg gif ico webp pdf sql sh bat proto snap csv tsv log map wasm jar class o so dll'.split(
+    ' ',
+  ),
+);
+
 /** Applies the walk's rules (skipped folders, depth) to the tracked paths. */
 function filterTracked(tracked: string[], wanted: Wanted, maxDepth: number): Listing {
   const files: string[] = [];
   for (const rel of tracked) {
     const slash = rel.lastIndexOf('/');
+    const name = slash < 0 ? rel : rel.slice(slash + 1);
+    if (!mayBeWanted(name)) continue;
     const dir = slash < 0 ? '' : rel.slice(0, slash);
-    if (!wanted(slash < 0 ? rel : rel.slice(slash + 1), dir)) continue;
+    if (!wanted(name, dir)) continue;
     const parts = dir ? dir.split('/') : [];
     if (parts.length > maxDepth || parts.some((p) => SKIPPED_DIRECTORIES.has(p))) continue;
     files.push(rel);
