@@ -1,3 +1,4 @@
+import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
@@ -261,6 +262,28 @@ describe('detectEnvironment on generated trees', () => {
       'conda run --no-capture-output -n lab python -m pip install -r requirements.txt -e .',
     ]);
     expect(d.reasons.join('\n')).to.include('miniforge rather than python');
+  });
+
+  it('seed 000 §4.2.1 a conda file in another sub-folder does not swallow a Python project', async () => {
+    repo = tempRepo({
+      'notebooks/environment.yml': 'dependencies:\n  - numpy\n',
+      'api/requirements.txt': 'fastapi\nuvicorn\n',
+    });
+    const d = await detectEnvironment(repo.dir);
+    expect(d.environment_type).to.equal('python');
+    expect(d.reasons.join('\n')).to.not.include('miniforge rather than python');
+  });
+
+  it('C2 symbolic links and test-data folders are not followed', async () => {
+    repo = tempRepo({ 'go.mod': 'module x\n', 'testdata/repo/package.json': '{}' });
+    const outside = tempRepo({ 'package.json': '{}' });
+    try {
+      symlinkSync(outside.dir, path.join(repo.dir, 'linked'));
+      const d = await detectEnvironment(repo.dir);
+      expect(d.candidates.map((c) => c.environment)).to.deep.equal(['go']);
+    } finally {
+      outside.cleanup();
+    }
   });
 
   it('C2 a pyproject.toml that only configures tools is not a Python project', async () => {

@@ -180,6 +180,8 @@ function detailsOf(chosen: Group, proposal: EnvironmentProposal): string[] {
   return details;
 }
 
+const sharesFolder = (a: Group, b: Group) => a.top.some((p) => b.top.some((q) => q.dir === p.dir));
+
 export function decide(projects: Project[]): Decision {
   const groups = ENVIRONMENT_ORDER.map((env) => projects.filter((p) => p.environment === env))
     .filter((list) => list.length > 0)
@@ -202,7 +204,7 @@ export function decide(projects: Project[]): Decision {
   let ranked = groups;
   const conda = groups.find((g) => g.environment === 'miniforge');
   const python = groups.find((g) => g.environment === 'python');
-  if (conda && python && (conda.depth === 0 || python.depth > 0)) {
+  if (conda && python && (conda.depth === 0 || sharesFolder(conda, python))) {
     ranked = groups.filter((g) => g !== python);
     reasons.push(
       'a conda environment file is present: conda is needed, so miniforge rather than python (seed 000 §4.2.1)',

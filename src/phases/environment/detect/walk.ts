@@ -44,6 +44,10 @@ export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
   '.idea',
   '.vscode',
   '.mr-agent',
+  // test data: repositories inside them are what a test looks at, not what to set up
+  'testdata',
+  'fixtures',
+  '__fixtures__',
 ]);
 
 /** A file in a folder whose listing contains one of these is inside a virtualenv or conda env. */
