@@ -22,3 +22,15 @@ export {
   type SubCommand,
 } from './trigger/command.ts';
 export { interpretTriggerPayload, type TriggerPayloadDecision } from './trigger/trigger-payload.ts';
+export {
+  detectEnvironment,
+  selectEnvironment,
+  setupEnvironment,
+  classifyFailure,
+  renderEnvironmentSection,
+  SelectedEnvironment,
+  type EnvironmentDetection,
+  type EnvironmentHandoff,
+  type EnvironmentSelection,
+  type EnvironmentSetupResult,
+} from './phases/environment/index.ts';

@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../errors/errors.ts';
 import { VERSION } from '../version.ts';
 import { configCheck } from './commands/config-check.ts';
+import { detectCommand } from './commands/detect.ts';
 import { notAvailableYet } from './commands/not-yet.ts';
 import { readTask } from './commands/run.ts';
 import { serve } from './commands/serve.ts';
@@ -77,7 +78,13 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .description("detect a repository's execution environment")
     .argument('[dir]', 'repository folder', '.')
     .option('--json', 'print JSON')
-    .action(() => notAvailableYet('detect'));
+    .option(
+      '--walk',
+      'walk the folder even in a git checkout (sees untracked files, applies .gitignore)',
+    )
+    .action(async (dir: string, options: { json?: boolean; walk?: boolean }) => {
+      result.code = await detectCommand(io, dir, options);
+    });
 
   const config = program.command('config').description('configuration commands');
   config
