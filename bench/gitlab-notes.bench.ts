@@ -1,15 +1,19 @@
-// GitLab API calls for a scripted note sequence (the shape of one run's
-// reporting): check the token and the bot, read the MR and its discussion,
-// look for earlier runs' notes, create the progress note once, edit it after
-// each of 20 actions, reply in a thread and award the trigger note. Prints the
-// calls by method and route as the stand-in counted them, and wall time.
+// GitLab API calls for a scripted 20-action run's reporting: check the token
+// and the bot, read the MR, its diff and discussion, look for earlier runs'
+// notes, award the trigger note, then the real progress publisher (three
+// updates per action, each action taking longer than the edit interval),
+// a reply in the thread and the final state. Prints the calls by method and
+// route as the stand-in counted them, and wall time.
 import { performance } from 'node:perf_hooks';
 import { checkTokenScopes } from '../src/gitlab/checks.ts';
 import { createGitLabClient } from '../src/gitlab/gitbeaker-adapter.ts';
 import { GitLabNoteTarget } from '../src/gitlab/note-target.ts';
 import { findPastRunNotes } from '../src/gitlab/past-runs.ts';
-import { renderMarker } from '../src/report/marker.ts';
-import { systemClock } from '../src/run/clock.ts';
+import { createSilentLogger } from '../src/log/logger.ts';
+import { Redactor } from '../src/log/redact.ts';
+import { ProgressPublisher } from '../src/report/progress/publisher.ts';
+import { initialProgress, setPhaseDetail, startPhase } from '../src/report/progress/state.ts';
+import { FakeClock, systemClock } from '../src/run/clock.ts';
 import { seedScenario, startGitLabStandIn } from '../src/testkit/gitlab-server/index.ts';
 
 const ACTIONS = 20;
@@ -38,21 +42,25 @@ try {
   await gitlab.listDiscussions(s.project.id, on);
   await findPastRunNotes({ gitlab, project: s.project.id, on, botUserId: bot.id });
   await gitlab.awardEmojiOnNote(s.project.id, on, trigger.id, 'eyes');
-  const marker = renderMarker({
-    kind: 'progress',
-    job: '1',
-    pipeline: '1',
-    task: 'bench',
-    state: 'running',
+  // A fake clock: each flush waits out the edit interval instantly (no real sleeping).
+  const clock = new FakeClock();
+  const initial = initialProgress({
+    taskId: 'bench',
+    title: 'Add farewell',
+    startedAt: clock.now(),
+    jobId: '1',
   });
-  const note = await target.createNote(`${marker}\nstarting`);
-  for (let i = 1; i <= ACTIONS; i++)
-    await target.editNote(note.id, `${marker}\naction ${i}/${ACTIONS} done`);
-  await target.createNote('Done — see the progress note.', { replyTo: String(trigger.id) });
-  await target.editNote(
-    note.id,
-    renderMarker({ kind: 'progress', job: '1', pipeline: '1', task: 'bench', state: 'success' }),
+  const publisher = await ProgressPublisher.start(
+    { target, redactor: new Redactor(), logger: createSilentLogger(), clock, editIntervalMs: 1000 },
+    startPhase(initial, 'execution', clock.now()),
   );
+  for (let i = 1; i <= ACTIONS; i++) {
+    for (const step of ['started', 'tool call', 'done'])
+      publisher.update((p) => setPhaseDetail(p, 'execution', `action ${i}/${ACTIONS} ${step}`));
+    await publisher.flush();
+  }
+  await target.createNote('Done — see the progress note.', { replyTo: String(trigger.id) });
+  await publisher.finish({ state: 'complete', summary: 'All actions done.' });
   const elapsed = performance.now() - started;
 
   const byRoute = standIn.requests.byRoute();

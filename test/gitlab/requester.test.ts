@@ -54,7 +54,7 @@ describe('gitlab/requester (H0 retries through the Clock)', () => {
 
   it('H0 a hanging GET times out and is retried; a hanging POST is not repeated', async () => {
     await w.close();
-    w = await startWorld({ timeoutMs: 150 });
+    w = await startWorld({ timeoutMs: 400 });
     w.standIn.faults.add({ method: 'GET', path: NOTES, hang: true });
     expect(await list()).to.deep.equal([]);
     expect(w.clock.sleeps).to.deep.equal([1000]);
@@ -64,7 +64,7 @@ describe('gitlab/requester (H0 retries through the Clock)', () => {
       .createNote(w.s.project.id, { type: 'merge_request', iid: 1 }, 'hello')
       .catch((e: unknown) => e)) as ExternalServiceError;
     expect(error).to.be.instanceOf(ExternalServiceError);
-    expect(error.message).to.contain('no answer within 150 ms');
+    expect(error.message).to.contain('no answer within 400 ms');
     expect(w.standIn.model.notes).to.have.length(0);
   });
 

@@ -76,11 +76,7 @@ async function commitChanges(git: Git, input: DeliveryInput): Promise<string | u
   await git.must(['add', '-A', '--', '.', `:(exclude)${stateDir}`]);
   const staged = await git.run(['diff', '--cached', '--quiet']);
   if (staged.exitCode === 0) return undefined;
-  const { name, email } = input.commit.author;
-  await git.must(
-    ['-c', `user.name=${name}`, '-c', `user.email=${email}`, 'commit', '--no-verify', '-F', '-'],
-    commitMessage(input),
-  );
+  await git.must(['commit', '--no-verify', '-F', '-'], commitMessage(input));
   return (await git.must(['rev-parse', 'HEAD'])).trim();
 }
 
@@ -92,6 +88,7 @@ function gitFor(input: DeliveryInput, remoteUrl: string): Git {
     logger: input.logger,
     token: input.token,
     remoteUrl,
+    identity: input.commit.author,
   });
 }
 

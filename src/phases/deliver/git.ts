@@ -44,6 +44,8 @@ export interface GitOptions {
   token?: string | undefined;
   /** The remote URL the token is for. */
   remoteUrl?: string | undefined;
+  /** Author and committer of commits and rebases. */
+  identity: { name: string; email: string };
 }
 
 function authConfig(
@@ -83,7 +85,9 @@ export class Git {
 
   /** Runs git; never throws for a non-zero exit (the caller decides). */
   async run(args: string[], input?: string): Promise<GitResult> {
-    const result = await execa('git', args, {
+    const { name, email } = this.options.identity;
+    const identity = ['-c', `user.name=${name}`, '-c', `user.email=${email}`];
+    const result = await execa('git', [...identity, ...args], {
       cwd: this.options.cwd,
       env: this.env,
       extendEnv: false,

@@ -49,14 +49,7 @@ export async function pushWithOneRebase(
     throw pushFailure(branch, first, redactor, 'the push was refused');
 
   await git.must(['fetch', '--quiet', remoteUrl, `refs/heads/${branch}`]);
-  const rebase = await git.run([
-    '-c',
-    'user.name=mr-agent',
-    '-c',
-    'user.email=mr-agent@localhost',
-    'rebase',
-    'FETCH_HEAD',
-  ]);
+  const rebase = await git.run(['rebase', 'FETCH_HEAD']);
   if (rebase.exitCode !== 0) {
     await git.run(['rebase', '--abort']);
     throw pushFailure(
