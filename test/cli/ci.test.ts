@@ -40,7 +40,11 @@ describe('cli/ci', () => {
 
   it("B2 the run step without the plan job's hand-off says so and exits 2", async () => {
     const result = await runCli(['ci', '--step', 'run'], {
-      env: { ...JOB, CI_PIPELINE_SOURCE: 'parent_pipeline' },
+      env: {
+        ...JOB,
+        CI_PIPELINE_SOURCE: 'parent_pipeline',
+        MR_AGENT_GITLAB_TOKEN: 'glpat-test-token',
+      },
     });
 
     expect(result.code).to.equal(2);
