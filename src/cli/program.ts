@@ -5,10 +5,8 @@ import { VERSION } from '../version.ts';
 import { CI_STEPS, type CiStep } from '../ci/context.ts';
 import { ciCommand } from './commands/ci.ts';
 import { configCheck } from './commands/config-check.ts';
-import { detectCommand } from './commands/detect.ts';
 import { notAvailableYet } from './commands/not-yet.ts';
 import { readTask } from './commands/run.ts';
-import { serve } from './commands/serve.ts';
 import type { CliIo } from './io.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -20,7 +18,11 @@ function setOption(): Option {
   ).argParser(collect);
 }
 
-/** Builds the commander program; each action stores its exit code in `result`. */
+/**
+ * Builds the commander program; each action stores its exit code in `result`.
+ * Commands with heavy dependencies (the bridge, detection) are imported when
+ * they run, so `mr-agent ci` on a comment that is not a command starts fast.
+ */
 export function buildProgram(io: CliIo, result: { code: number }): Command {
   const program = new Command('mr-agent')
     .description('A coding agent that lives in GitLab CI.')
@@ -76,6 +78,7 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .option('--port <n>', 'port to listen on (default 8080, or MR_AGENT_PORT)')
     .addOption(setOption())
     .action(async (options: { port?: string; set?: string[] }) => {
+      const { serve } = await import('./commands/serve.ts');
       result.code = await serve(io, options);
     });
 
@@ -95,6 +98,7 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
       'walk the folder even in a git checkout (sees untracked files, applies .gitignore)',
     )
     .action(async (dir: string, options: { json?: boolean; walk?: boolean }) => {
+      const { detectCommand } = await import('./commands/detect.ts');
       result.code = await detectCommand(io, dir, options);
     });
 
