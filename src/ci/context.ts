@@ -22,6 +22,11 @@ const text = z.preprocess(blank, z.string().optional());
 const requiredText = z.preprocess(blank, z.string());
 const id = z.preprocess(blank, z.coerce.number().int().positive());
 const optionalId = z.preprocess(blank, z.coerce.number().int().positive().optional());
+/** A user id GitLab may leave empty or 0 (gitlab-ci-local does): treated as unknown. */
+const userId = z.preprocess((value) => {
+  const n = Number(blank(value));
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}, z.number().optional());
 
 /** The variables read, lenient where GitLab may leave one out. */
 export const CiVariables = z.object({
@@ -38,7 +43,7 @@ export const CiVariables = z.object({
   CI_JOB_ID: id,
   CI_JOB_URL: text,
   CI_MERGE_REQUEST_IID: optionalId,
-  GITLAB_USER_ID: optionalId,
+  GITLAB_USER_ID: userId,
   GITLAB_USER_LOGIN: text,
   MR_AGENT_TASK: text,
   MR_AGENT_SOURCE: z.preprocess(blank, z.enum(['note', 'manual', 'api']).optional()),

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
+import os from 'node:os';
 import { runCli } from './helpers.ts';
 
 const JOB = {
   CI_API_V4_URL: 'https://gitlab.example.com/api/v4',
   CI_PROJECT_ID: '42',
-  CI_PROJECT_DIR: '/nonexistent/project',
+  CI_PROJECT_DIR: os.tmpdir(),
   CI_DEFAULT_BRANCH: 'main',
   CI_PIPELINE_ID: '1001',
   CI_JOB_ID: '7',

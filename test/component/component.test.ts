@@ -10,6 +10,7 @@ import {
   COMPONENT,
   createProject,
   gitlabCiLocal,
+  installCli,
   listJobs,
   requireRsync,
   tempRoot,
@@ -190,6 +191,52 @@ describe('component (gitlab-ci-local)', function () {
 
       expect(activeJobs(bridge)).to.deep.equal(['bot', 'unit']);
       expect(activeJobs(payload)).to.deep.equal(['bot', 'unit']);
+    });
+  });
+
+  describe('TRIGGER_PAYLOAD (A3)', () => {
+    let binDir: string;
+    before(async () => {
+      binDir = await installCli(temp.root);
+    });
+
+    const comment = JSON.stringify({
+      object_kind: 'note',
+      user: { id: 5, username: 'dev' },
+      project: { id: 1217, default_branch: 'main' },
+      object_attributes: { id: 77, note: 'LGTM, thanks!', noteable_type: 'MergeRequest' },
+      merge_request: { iid: 3, source_branch: 'feature/x' },
+    });
+    const trigger = [
+      '--force-shell-executor',
+      '--json-schema-validation=false',
+      '--variable',
+      'CI_PIPELINE_SOURCE=trigger',
+      '--variable',
+      `TRIGGER_PAYLOAD=${comment}`,
+    ];
+
+    it('A3 a comment that is not a command ends the one agent job with exit 0 and "not a command"', async () => {
+      const dir = createProject(temp.root, {
+        '.gitlab-ci.yml': userPipeline('    inputs:\n      environment: go\n      as: bot'),
+      });
+
+      const result = await gitlabCiLocal(dir, [...trigger, 'bot'], { binDir });
+
+      expect(result.exitCode, result.all).to.equal(0);
+      expect(result.stdout).to.contain('bot > mr-agent: not a command: ');
+      expect(result.stdout).to.match(/PASS\s+bot/);
+    });
+
+    it('A3/B2 in the two-step flow the plan job ends at once and its child pipeline only says why', async () => {
+      const dir = createProject(temp.root, { '.gitlab-ci.yml': userPipeline() });
+
+      const result = await gitlabCiLocal(dir, trigger, { binDir });
+
+      expect(result.exitCode, result.all).to.equal(0);
+      expect(result.stdout).to.contain('mr-agent-plan > mr-agent: not a command: ');
+      expect(result.stdout).to.match(/mr-agent-nothing-to-do > mr-agent: not a command: /);
+      expect(result.stdout).not.to.match(/FAIL/);
     });
   });
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { finishWithNothingToDo } from '../../ci/nothing-to-do.ts';
 import { parseCiContext, type CiStep } from '../../ci/context.ts';
 import { decideTriggerPayload } from '../../ci/payload.ts';
@@ -16,7 +17,11 @@ export interface CiOptions {
  * command ends here at once; only then is the run path loaded.
  */
 export async function ciCommand(io: CliIo, options: CiOptions): Promise<number> {
-  const context = parseCiContext(io.env, options.step);
+  const parsed = parseCiContext(io.env, options.step);
+  // The job's script starts in CI_PROJECT_DIR; a runner that reports a folder
+  // that does not exist (gitlab-ci-local's shell executor) is taken at its word
+  // about the working directory instead.
+  const context = existsSync(parsed.projectDir) ? parsed : { ...parsed, projectDir: io.cwd };
   let payload: CommandRequest | undefined;
   if (context.trigger.kind === 'payload' && context.step !== 'run') {
     const config = envConfig(io.env);
