@@ -105,6 +105,11 @@ function spanValues(
   accept: (value: unknown) => boolean,
 ): FoundJson | undefined {
   if (!span.complete) return incompleteValue(attempt, span, accept);
+  if (span.depth > MAX_JSON_DEPTH && looksLikeJsonStart(attempt.text, span.start)) {
+    // Absurdly deep JSON is skipped whole, its parts included.
+    attempt.note(span.start, () => `nests ${span.depth} levels deep (limit ${MAX_JSON_DEPTH})`);
+    return undefined;
+  }
   const whole = parseSpan(attempt, span, !span.mismatched);
   // A value that parses but is not accepted hides nothing: the spans inside it are its parts.
   if (whole) return accept(whole.value) ? whole : undefined;
