@@ -1,6 +1,8 @@
 import { jsonrepair } from 'jsonrepair';
 import {
   looksLikeJsonStart,
+  MAX_CHILDREN,
+  MAX_SCAN_DEPTH,
   scanJsonSpans,
   type JsonTop,
   type ScanSpan,
@@ -104,6 +106,12 @@ function spanValues(
   span: ScanSpan,
   accept: (value: unknown) => boolean,
 ): FoundJson | undefined {
+  if (span.dropped > 0) {
+    attempt.note(
+      span.start,
+      () => `holds more than ${MAX_CHILDREN} parts; ${span.dropped} were skipped`,
+    );
+  }
   if (!span.complete) return incompleteValue(attempt, span, accept);
   if (span.depth > MAX_JSON_DEPTH && looksLikeJsonStart(attempt.text, span.start)) {
     // Absurdly deep JSON is skipped whole, its parts included.
@@ -132,8 +140,16 @@ function incompleteValue(
   accept: (value: unknown) => boolean,
 ): FoundJson | undefined {
   const { text } = attempt;
-  const opener = span.openAtEnd.find((pos) => looksLikeJsonStart(text, pos));
-  if (opener === undefined) attempt.note(span.start, () => 'is never closed');
+  if (span.tooDeep) {
+    attempt.note(
+      span.start,
+      () => `nests ${MAX_SCAN_DEPTH} levels deep; the text after it was not examined`,
+    );
+  }
+  const opener = span.tooDeep
+    ? undefined
+    : span.openAtEnd.find((pos) => looksLikeJsonStart(text, pos));
+  if (opener === undefined && !span.tooDeep) attempt.note(span.start, () => 'is never closed');
   let tail: FoundJson | undefined;
   let triedTail = opener === undefined;
   for (const child of span.children) {

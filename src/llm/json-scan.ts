@@ -8,9 +8,11 @@
  *   `}`/`]` closes the innermost open bracket (a mismatched pair marks the
  *   span so that only repair is tried on it).
  * - For each top-level span it also keeps the *maximal* closed spans inside
- *   it, so that a stray `{` in prose does not hide the JSON that follows.
- * - Every span knows how deeply it nests. Brackets deeper than
- *   `TRACKED_DEPTH` are only counted, so absurd nesting costs no memory.
+ *   it that start like JSON (at most `MAX_CHILDREN`), so that a stray `{`
+ *   in prose does not hide the JSON that follows.
+ * - Every span knows how deeply it nests. At `MAX_SCAN_DEPTH` open
+ *   brackets the scan stops: nothing a model writes nests that deep, and
+ *   the rest of such a text is not worth a look.
  *
  * Each character is looked at once, so the scan is linear in the length of
  * the text whatever its shape.
@@ -26,20 +28,24 @@ export interface Span {
   depth: number;
 }
 
-/** A top-level span. The object is reused: read it during the visit only. */
+/** A top-level span. Its `children` array is reused: read it during the visit only. */
 export interface ScanSpan extends Span {
-  /** False when the text ended before the span closed. */
+  /** False when the text ended (or the scan stopped) before the span closed. */
   complete: boolean;
+  /** The scan stopped inside this span: it nests `MAX_SCAN_DEPTH` levels deep. */
+  tooDeep: boolean;
   /** A closer did not match its opener (`{ ... ]`). */
   mismatched: boolean;
-  /** Maximal closed spans inside this one, by position. */
+  /** Maximal closed spans inside this one that start like JSON, by position. */
   children: readonly Span[];
+  /** Such spans left out because there were more than `MAX_CHILDREN`. */
+  dropped: number;
   /** For an incomplete span: the tracked openers still open at the end, outermost first. */
   openAtEnd: readonly number[];
 }
 
-/** Brackets below this depth are tracked by position; deeper ones are only counted. */
-export const TRACKED_DEPTH = 1024;
+/** At this many open brackets the scan stops (see above). */
+export const MAX_SCAN_DEPTH = 1024;
 
 const OPEN_OBJECT = 0x7b; // {
 const CLOSE_OBJECT = 0x7d; // }
@@ -75,15 +81,53 @@ class OpenerFinder {
   }
 }
 
-/** Position of the quote that ends the string whose content starts at `from`, or -1. */
-function stringEnd(text: string, from: number): number {
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === BACKSLASH) i++;
-    else if (c === QUOTE) return i;
+const STRING_WINDOW = 64;
+
+/**
+ * Finds where strings end. Long runs without escapes are skipped with
+ * `indexOf`; where escapes are dense, a short window is walked character
+ * by character. The next backslash is remembered (the scan only moves
+ * forward), so the cost stays linear either way.
+ */
+class StringEnds {
+  private slash = -2;
+
+  constructor(private readonly text: string) {}
+
+  /** Position of the quote ending the string whose content starts at `from`, or -1. */
+  end(from: number): number {
+    const text = this.text;
+    let i = from;
+    for (;;) {
+      const quote = text.indexOf('"', i);
+      if (quote === -1) return -1;
+      if (this.slash !== -1 && this.slash < i) this.slash = text.indexOf('\\', i);
+      if (this.slash === -1 || this.slash > quote) return quote;
+      // An escape comes first: walk a window from it.
+      const stop = Math.min(text.length, this.slash + STRING_WINDOW);
+      let j = this.slash;
+      while (j < stop) {
+        const c = text.charCodeAt(j);
+        if (c === BACKSLASH) j += 2;
+        else if (c === QUOTE) return j;
+        else j++;
+      }
+      i = j;
+    }
   }
-  return -1;
 }
+
+/** Character classes for the scan: everything else is plain text. */
+const PLAIN = 0;
+const K_QUOTE = 1;
+const K_OPEN = 2;
+const K_CLOSE = 3;
+const CLASS = new Uint8Array(128);
+CLASS[QUOTE] = K_QUOTE;
+CLASS[OPEN_OBJECT] = K_OPEN;
+CLASS[OPEN_ARRAY] = K_OPEN;
+CLASS[CLOSE_OBJECT] = K_CLOSE;
+CLASS[CLOSE_ARRAY] = K_CLOSE;
 
 export interface ScanSummary {
   /** Top-level bracketed spans seen. */
@@ -93,6 +137,107 @@ export interface ScanSummary {
 }
 
 const PROSE_SAMPLES = 3;
+
+/** The bookkeeping of one top-level span while it is scanned. */
+class RootScan {
+  /** Open brackets: position (arrays as -pos-1), and the deepest level reached inside. */
+  readonly opened = new Int32Array(MAX_SCAN_DEPTH);
+  readonly deepest = new Int32Array(MAX_SCAN_DEPTH);
+  readonly children: Span[] = [];
+  /** Closed JSON-looking spans left out because `children` was full. */
+  dropped = 0;
+  /** Open brackets when the scan of the span ended. */
+  depth = 0;
+  mismatched = false;
+  /** Set when the root closes: its nesting depth. */
+  rootDepth = 0;
+  private readonly strings: StringEnds;
+
+  constructor(
+    private readonly text: string,
+    private readonly keepArrays: boolean,
+  ) {
+    this.strings = new StringEnds(text);
+  }
+
+  /**
+   * Scans the span opened at `start`. Returns the index after its closer,
+   * `END` when the text ends first, or `TOO_DEEP` when it nests too deeply.
+   */
+  run(text: string, start: number): number {
+    this.mismatched = false;
+    this.dropped = 0;
+    if (this.children.length > 0) this.children.length = 0;
+    const { opened, deepest } = this;
+    opened[0] = text.charCodeAt(start) === OPEN_OBJECT ? start : -start - 1;
+    deepest[0] = 1;
+    let depth = 1; // a local: this is the hot loop
+    const n = text.length;
+    for (let i = start + 1; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0x7d) continue;
+      const kind = CLASS[c]!;
+      if (kind === PLAIN) continue;
+      if (kind === K_OPEN) {
+        if (depth === MAX_SCAN_DEPTH) {
+          this.depth = depth;
+          return TOO_DEEP;
+        }
+        opened[depth] = c === OPEN_OBJECT ? i : -i - 1;
+        deepest[depth] = depth + 1;
+        depth++;
+      } else if (kind === K_QUOTE) {
+        i = this.strings.end(i + 1);
+        if (i === -1) break;
+      } else if (this.close(i, c, --depth)) {
+        return i + 1;
+      }
+    }
+    this.depth = depth;
+    return END;
+  }
+
+  /** Closes the bracket at `depth`; true when that closed the root. */
+  private close(i: number, c: number, depth: number): boolean {
+    const { opened, deepest } = this;
+    const enc = opened[depth]!;
+    const isArray = enc < 0;
+    const start = isArray ? -enc - 1 : enc;
+    const inner = deepest[depth]!;
+    if (isArray !== (c === CLOSE_ARRAY)) this.mismatched = true;
+    if (depth === 0) {
+      this.rootDepth = inner;
+      return true;
+    }
+    if (deepest[depth - 1]! < inner) deepest[depth - 1] = inner;
+    // Keep the maximal closed spans that may be JSON; prose such as `{x}` keeps its parts instead.
+    const children = this.children;
+    if (children.length >= MAX_CHILDREN) {
+      this.dropped++;
+    } else if ((!isArray || this.keepArrays) && looksLikeJsonStart(this.text, start)) {
+      while (children.length > 0 && children[children.length - 1]!.start > start) children.pop();
+      children.push({ start, end: i + 1, depth: inner - depth });
+    }
+    return false;
+  }
+
+  /** For a span cut off: the openers still open (outermost first) and the depth reached. */
+  openState(): { openAtEnd: number[]; depth: number } {
+    const openAtEnd: number[] = [];
+    let depth = this.depth;
+    for (let k = 0; k < this.depth; k++) {
+      const enc = this.opened[k]!;
+      openAtEnd.push(enc < 0 ? -enc - 1 : enc);
+      depth = Math.max(depth, this.deepest[k]!);
+    }
+    return { openAtEnd, depth };
+  }
+}
+
+const END = -1;
+const TOO_DEEP = -2;
+/** Closed spans kept per top-level span (a broken span with more is adversarial). */
+export const MAX_CHILDREN = 4096;
 
 /**
  * Calls `visit` for every top-level span that may hold JSON, in order, and
@@ -104,104 +249,47 @@ export function scanJsonSpans(
   top: JsonTop,
   visit: (span: ScanSpan) => boolean,
 ): ScanSummary {
-  const objects = top !== 'array';
-  const arrays = top !== 'object';
-  // Tracked openers: position (arrays as -pos-1) and the deepest level reached inside.
-  const opened = new Int32Array(TRACKED_DEPTH);
-  const deepest = new Int32Array(TRACKED_DEPTH);
-  let depth = 0;
-  let mismatched = false;
-  const children: Span[] = [];
-  const span: ScanSpan = {
-    start: 0,
-    end: 0,
-    depth: 0,
-    complete: true,
-    mismatched: false,
-    children,
-    openAtEnd: [],
-  };
   const summary: ScanSummary = { spans: 0, prose: [] };
-  let rootIsJson = false;
-  const openers = new OpenerFinder(text, objects, arrays);
-  let i = openers.next(0);
-
-  while (i !== -1 && i < text.length) {
-    const c = text.charCodeAt(i);
-    if (depth === 0) {
-      // At an opener found by the OpenerFinder.
-      opened[0] = c === OPEN_OBJECT ? i : -i - 1;
-      deepest[0] = 1;
-      depth = 1;
-      mismatched = false;
-      if (children.length > 0) children.length = 0;
-      rootIsJson = looksLikeJsonStart(text, i);
-      i++;
-      continue;
-    }
-    if (c === QUOTE) {
-      const end = stringEnd(text, i + 1);
-      if (end === -1) break;
-      i = end + 1;
-      continue;
-    }
-    if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (depth < TRACKED_DEPTH) {
-        opened[depth] = c === OPEN_OBJECT ? i : -i - 1;
-        deepest[depth] = depth + 1;
-      } else if (deepest[TRACKED_DEPTH - 1]! < depth + 1) {
-        deepest[TRACKED_DEPTH - 1] = depth + 1;
-      }
-      depth++;
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      depth--;
-      if (depth < TRACKED_DEPTH) {
-        const enc = opened[depth]!;
-        const isArray = enc < 0;
-        const start = isArray ? -enc - 1 : enc;
-        const inner = deepest[depth]!;
-        if (isArray !== (c === CLOSE_ARRAY)) mismatched = true;
-        if (depth > 0 && deepest[depth - 1]! < inner) deepest[depth - 1] = inner;
-        if (depth === 0) {
-          summary.spans++;
-          if (rootIsJson || children.length > 0) {
-            span.start = start;
-            span.end = i + 1;
-            span.depth = inner;
-            span.mismatched = mismatched;
-            if (visit(span)) return summary;
-          } else if (summary.prose.length < PROSE_SAMPLES) {
-            summary.prose.push(start);
-          }
-          i = openers.next(i + 1);
-          continue;
-        }
-        if (!isArray || arrays) {
-          // Keep only maximal closed spans: this one contains any recorded after its start.
-          while (children.length > 0 && children[children.length - 1]!.start > start) {
-            children.pop();
-          }
-          children.push({ start, end: i + 1, depth: inner - depth });
-        }
-      }
-    }
-    i++;
-  }
-  if (depth > 0) {
+  const openers = new OpenerFinder(text, top !== 'array', top !== 'object');
+  const root = new RootScan(text, top !== 'object');
+  for (let start = openers.next(0); start !== -1;) {
+    const end = root.run(text, start);
     summary.spans++;
-    const tracked = Math.min(depth, TRACKED_DEPTH);
-    const openAtEnd: number[] = [];
-    for (let k = 0; k < tracked; k++) openAtEnd.push(opened[k]! < 0 ? -opened[k]! - 1 : opened[k]!);
-    const rootDepth = Math.max(deepest[0]!, depth);
-    visit({
-      start: openAtEnd[0]!,
-      end: text.length,
-      depth: rootDepth,
-      complete: false,
-      mismatched,
-      children,
-      openAtEnd,
-    });
+    const { mismatched, children, dropped } = root;
+    if (end < 0) {
+      const { openAtEnd, depth } = root.openState();
+      const tooDeep = end === TOO_DEEP;
+      visit({
+        start,
+        end: text.length,
+        depth,
+        complete: false,
+        tooDeep,
+        mismatched,
+        children,
+        dropped,
+        openAtEnd,
+      });
+      break;
+    }
+    if (children.length > 0 || looksLikeJsonStart(text, start)) {
+      const depth = root.rootDepth;
+      const span = {
+        start,
+        end,
+        depth,
+        complete: true,
+        tooDeep: false,
+        mismatched,
+        children,
+        dropped,
+        openAtEnd: [],
+      };
+      if (visit(span)) break;
+    } else if (summary.prose.length < PROSE_SAMPLES) {
+      summary.prose.push(start);
+    }
+    start = openers.next(end);
   }
   return summary;
 }
@@ -223,7 +311,8 @@ function isIdentPart(c: number): boolean {
   return isIdentStart(c) || (c >= 0x30 && c <= 0x39);
 }
 
-const VALUE_STARTS = new Set([...'"\'{[]-0123456789'].map((ch) => ch.charCodeAt(0)));
+const VALUE_STARTS = new Uint8Array(128);
+for (const ch of '"\'{[]-0123456789') VALUE_STARTS[ch.charCodeAt(0)] = 1;
 
 /**
  * Whether the bracket at `pos` starts something shaped like JSON: an object
@@ -245,6 +334,12 @@ export function looksLikeJsonStart(text: string, pos: number): boolean {
     while (j < limit && isIdentPart(text.charCodeAt(j))) j++;
     return text.charCodeAt(skipSpace(text, j)) === 0x3a; // :
   }
-  if (VALUE_STARTS.has(next)) return true;
-  return /^(?:true|false|null)\b/.test(text.slice(i, i + 6));
+  if (next < 128 && VALUE_STARTS[next] === 1) return true;
+  if (next === 0x74) return startsWithWord(text, i, 'true');
+  if (next === 0x66) return startsWithWord(text, i, 'false');
+  return next === 0x6e && startsWithWord(text, i, 'null');
+}
+
+function startsWithWord(text: string, i: number, word: string): boolean {
+  return text.startsWith(word, i) && !isIdentPart(text.charCodeAt(i + word.length));
 }

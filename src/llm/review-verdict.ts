@@ -63,7 +63,8 @@ export function parseReviewVerdict(
   }
   const levels = findMarkers(text);
   const level = levels.findIndex((hit) => hit !== undefined);
-  const feedback = text.trim() === '' ? undefined : text.trim();
+  const trimmed = text.trim();
+  const feedback = trimmed === '' ? undefined : trimmed;
   if (level >= 0) {
     const marker = MARKER_LEVELS[level]!.name;
     const result = levels[level]!.verdict;
