@@ -1,6 +1,6 @@
 import { jsonrepair } from 'jsonrepair';
+import { looksLikeJsonStart } from './json-start.ts';
 import {
-  looksLikeJsonStart,
   MAX_CHILDREN,
   MAX_SCAN_DEPTH,
   scanJsonSpans,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MAX_SCAN_DEPTH } from '../../src/llm/json-scan.ts';
+import { MAX_CHILDREN, MAX_SCAN_DEPTH } from '../../src/llm/json-scan.ts';
 import {
   extractJson,
   findJsonValue,
@@ -159,6 +159,18 @@ describe('llm/extract-json', () => {
     expect(reason(extractJson(junk))).to.contain(
       `gave up after ${MAX_FAILED_PARSES} failed parses`,
     );
+  });
+
+  it('keeps looking inside prose in braces and stops at absurd nesting', () => {
+    expect(value(extractJson('{ notes {x} {y} {"a": 1} and more'))).to.deep.equal({ a: 1 });
+    const many = `{ ${'[1] '.repeat(MAX_CHILDREN + 5)}`;
+    expect(reason(extractJson(many, { top: 'object' }))).to.contain('is never closed');
+    const crowd = `{ x ${'{"k": 1 2} '.repeat(MAX_CHILDREN + 5)}`;
+    expect(reason(extractJson(crowd))).to.contain(`holds more than ${MAX_CHILDREN} parts`);
+    const deep = `{"ok": 1} ${'['.repeat(MAX_SCAN_DEPTH + 1)}`;
+    expect(value(extractJson(deep))).to.deep.equal({ ok: 1 });
+    const after = `${'['.repeat(MAX_SCAN_DEPTH + 1)} {"late": 1}`;
+    expect(reason(extractJson(after))).to.contain('the text after it was not examined');
   });
 
   it('findJsonValue returns the first value a predicate accepts', () => {

@@ -176,6 +176,19 @@ describe('llm/openai-llm (real SDK against the scripted server)', () => {
     );
   });
 
+  it("K1 the SDK's own retries are off: with llm.max_attempts 1 a 500 is sent once", async () => {
+    const scenario: ScenarioInput = { replies: [{ fault: 'server_error', times: 0 }] };
+    await withLlm(
+      scenario,
+      async (h) => {
+        const error = await failure(h.llm.chat(ask()));
+        expect(error.message).to.contain('failed after 1 attempt (server)');
+        expect(h.server.requests).to.have.length(1);
+      },
+      { llm: { max_attempts: 1 } },
+    );
+  });
+
   it('K1 uses llm.max_attempts: backoff doubles 1 s, 2 s, 4 s', async () => {
     const scenario: ScenarioInput = {
       replies: [{ purpose: 'planning', times: 4, fault: 'server_error' }],
