@@ -1,4 +1,4 @@
-import type { CommanderError} from 'commander';
+import type { CommanderError } from 'commander';
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors/errors.ts';
 import { VERSION } from '../version.ts';
