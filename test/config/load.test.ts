@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/config/load.ts';
+import { ConfigError } from '../../src/errors/errors.ts';
+
+async function tempRepo(configText?: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'mr-agent-config-'));
+  if (configText !== undefined) await writeFile(path.join(dir, '.mr-agent.yml'), configText);
+  return dir;
+}
+
+describe('config/load', () => {
+  it('J1 reads .mr-agent.yml from the repository and lets a flag beat the variable', async () => {
+    const repoDir = await tempRepo('planning:\n  strategy: simple\n');
+
+    const { config, origins } = await loadConfig({
+      repoDir,
+      env: { REFLECTION_INTERVAL: '5' },
+      sets: ['planning.reflection.trigger_interval=6'],
+    });
+
+    expect(config.planning.strategy).to.equal('simple');
+    expect(origins['planning.strategy']).to.deep.equal({ kind: 'file', location: '.mr-agent.yml' });
+    expect(config.planning.reflection.trigger_interval).to.equal(6);
+  });
+
+  it('J1 throws one ConfigError listing every problem', async () => {
+    const repoDir = await tempRepo('planning:\n  max_subtasks: many\n');
+
+    const error = await loadConfig({ repoDir, env: { PLANNING_ENABLED: 'perhaps' } }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(error).to.be.instanceOf(ConfigError);
+    expect((error as ConfigError).problems).to.have.length(2);
+  });
+
+  it('works without a configuration file', async () => {
+    const { config } = await loadConfig({ repoDir: await tempRepo(), env: {} });
+
+    expect(config.trigger.command_prefix).to.equal('/agent');
+  });
+
+  it('J1 applies the user-config API between the file and the environment (seed 001 §9.3)', async () => {
+    const server = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        JSON.stringify({
+          status: 'success',
+          data: { planning: { strategy: 'hierarchical', max_subtasks: 12 } },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/config`;
+    try {
+      const repoDir = await tempRepo('planning:\n  strategy: simple\n  max_subtasks: 3\n');
+
+      const { config, origins } = await loadConfig({
+        repoDir,
+        env: { USER_CONFIG_API_URL: url, PLANNING_MAX_SUBTASKS: '20' },
+      });
+
+      expect(config.planning.strategy).to.equal('hierarchical');
+      expect(origins['planning.strategy']?.kind).to.equal('api');
+      expect(config.planning.max_subtasks).to.equal(20);
+    } finally {
+      server.close();
+    }
+  });
+});
