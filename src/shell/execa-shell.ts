@@ -64,6 +64,15 @@ export class ExecaShell implements Shell {
             killer.terminate();
           }, request.timeoutMs)
         : undefined;
+    // execa stops only `sh` at maxBuffer; stop the whole group as soon as the cap is passed
+    const maxBytes = request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+    let seenBytes = 0;
+    const countBytes = (chunk: Buffer | string) => {
+      seenBytes += chunk.length;
+      if (seenBytes > maxBytes) killer.terminate();
+    };
+    subprocess.stdout?.on('data', countBytes);
+    subprocess.stderr?.on('data', countBytes);
     const onAbort = () => {
       cancelled = true;
       killer.terminate();
@@ -72,9 +81,7 @@ export class ExecaShell implements Shell {
     request.signal?.addEventListener('abort', onAbort, { once: true });
     const result = await subprocess;
     if (timer) clearTimeout(timer);
-    // a command stopped for too much output may leave children behind
-    if (result.isMaxBuffer) killer.terminate();
-    else killer.dispose();
+    killer.dispose();
     request.signal?.removeEventListener('abort', onAbort);
     const spawnError =
       result.exitCode === undefined && !timedOut && !cancelled && !result.signal
