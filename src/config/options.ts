@@ -360,6 +360,13 @@ export const OPTIONS = [
     { env: ['MR_AGENT_WORKER'] },
   ),
   opt('runner.worker.max_run_time_sec', int(1), 1800, 'Time limit of one external worker run.'),
+  opt(
+    'runner.worker.sandbox',
+    oneOf('auto', 'outer', 'cli'),
+    'auto' as 'auto' | 'outer' | 'cli',
+    "Who sandboxes an external worker CLI: 'outer' (the CI job container; the CLI's own sandbox and approvals off), 'cli' (the CLI's own sandbox, workspace writes only), 'auto' (outer when CI=true).",
+    { env: ['MR_AGENT_WORKER_SANDBOX'] },
+  ),
   // review (seed 004)
   opt('review.enabled', bool, true, 'Review planning and execution and revise on FAIL.', {
     env: ['MR_AGENT_REVIEW_ENABLED'],

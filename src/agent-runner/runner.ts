@@ -1,0 +1,251 @@
+import path from 'node:path';
+import { describeError } from '../errors/catalog.ts';
+import {
+  CancelledError,
+  CommandFailedError,
+  LimitReachedError,
+  ModelBehaviorError,
+} from '../errors/errors.ts';
+import { EXIT_SUCCESS, exitCodeFor, type ExitCode } from '../errors/exit-code.ts';
+import type { LlmPort } from '../llm/port.ts';
+import type { Logger } from '../log/logger.ts';
+import type { Redactor } from '../log/redact.ts';
+import type { Clock } from '../run/clock.ts';
+import { tail, type Shell } from '../shell/port.ts';
+import type { TaskSpec } from '../task/task-yaml.ts';
+import type { Worker } from '../workers/port.ts';
+import { newTaskContext, type TaskContext, transition, TRANSITIONS } from './context.ts';
+import { isDirectory, prepareSession, type Session } from './prepare.ts';
+import type { NextActionReply } from './protocol.ts';
+import { completionRequest, nextActionRequest, planTaskRequest } from './requests.ts';
+import { type AgentRunnerSettings, DEFAULT_SETTINGS } from './settings.ts';
+import { taskNotePath, writeTaskNote } from './task-note.ts';
+import { runTaskTest } from './validate.ts';
+
+export interface AgentRunnerDeps {
+  llm: LlmPort;
+  shell: Shell;
+  clock: Clock;
+  logger: Logger;
+  redactor: Redactor;
+  /** The host environment; the worker sees only an allow-list of it plus `runner.worker.env`. */
+  hostEnv: Readonly<Record<string, string | undefined>>;
+  /** The folder `task.repo` is resolved against. */
+  cwd: string;
+  settings?: Partial<AgentRunnerSettings>;
+  signal?: AbortSignal;
+  /** Replaces the CLI worker chosen by `runner.worker.kind` (tests, other worker kinds). */
+  worker?: Worker;
+}
+
+export interface AgentRunnerResult {
+  state: 'COMPLETE' | 'FAILED';
+  taskNotePath: string;
+  exitCode: ExitCode;
+  /** Why the task failed; print it with `describeError`. */
+  error?: unknown;
+  context: TaskContext;
+}
+
+async function plan(context: TaskContext, session: Session, deps: AgentRunnerDeps): Promise<void> {
+  const started = deps.clock.now();
+  const reply = await session.meta.call(
+    context,
+    'plan_task',
+    planTaskRequest(context, session.worker.kind),
+  );
+  context.prdSummary = reply.prd_summary;
+  context.acceptanceCriteria = reply.acceptance_criteria.map((c) => ({ ...c, passed: false }));
+  deps.logger.info('plan done', {
+    component: 'agent-runner',
+    criteriaCount: context.acceptanceCriteria.length,
+    durationMs: deps.clock.now() - started,
+  });
+}
+
+/** Carries out the meta's decision in RUNNING; infrastructure failures end the task. */
+async function act(
+  context: TaskContext,
+  session: Session,
+  decision: NextActionReply,
+  deps: AgentRunnerDeps,
+): Promise<void> {
+  const { action } = decision.decision;
+  if (action === 'mark_complete') return;
+  if (action !== 'run_worker' || !decision.worker_call) {
+    throw new ModelBehaviorError(`the meta-agent chose an unknown action "${action}"`, {
+      purpose: 'execution',
+      hint: 'the meta protocol knows only run_worker and mark_complete (seed 002 §2.3).',
+    });
+  }
+  const call = decision.worker_call;
+  const { task } = context;
+  if (call.worker_type !== session.worker.kind) {
+    context.notes.push(
+      `The meta-agent asked for worker "${call.worker_type}"; the configured ${session.worker.kind} ran instead.`,
+    );
+  }
+  const model = task.worker.model ?? call.model ?? undefined;
+  const record = await session.worker.runWorker({
+    prompt: call.prompt,
+    repoDir: context.repoDir,
+    env: session.env,
+    maxRunTimeSec: task.worker.maxRunTimeSec,
+    ...(model ? { model } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  context.workerRuns.push(record);
+  if (record.cancelled) throw new CancelledError('the run was cancelled during a worker run');
+  if (record.timedOut) {
+    throw new LimitReachedError(
+      'runner.worker.max_run_time_sec',
+      task.worker.maxRunTimeSec,
+      `the ${record.kind} worker timed out after ${task.worker.maxRunTimeSec} s`,
+      { hint: 'raise runner.worker.max_run_time_sec in the Task YAML, or split the task.' },
+    );
+  }
+  if (record.exitCode === undefined) {
+    throw new CommandFailedError(
+      record.kind,
+      `the ${record.kind} worker did not run: ${record.error}`,
+      {
+        outputTail: tail(record.rawOutput, 2000),
+      },
+    );
+  }
+}
+
+/** VALIDATING: the test command, then the meta's completion assessment. True when complete. */
+async function validate(
+  context: TaskContext,
+  session: Session,
+  deps: AgentRunnerDeps,
+): Promise<boolean> {
+  const { task } = context;
+  if (task.test) {
+    context.testResult = await runTaskTest(task.test, context.repoDir, {
+      shell: deps.shell,
+      logger: deps.logger,
+      hostEnv: deps.hostEnv,
+      timeoutSec: session.settings.testTimeoutSec,
+      killAfterMs: session.settings.killAfterMs,
+      maxOutputChars: session.settings.maxRawOutputChars,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
+  }
+  const assessment = await session.meta.call(
+    context,
+    'completion_assessment',
+    completionRequest(context),
+  );
+  context.assessment = assessment;
+  const passed = new Set(assessment.details.passed_criteria);
+  for (const criterion of context.acceptanceCriteria) criterion.passed = passed.has(criterion.id);
+  const allListed = context.acceptanceCriteria.every((c) => c.passed);
+  const testsPass = !context.testResult || context.testResult.exitCode === 0;
+  const complete = assessment.all_criteria_satisfied && allListed && testsPass;
+  deps.logger.info('completion assessed', {
+    component: 'agent-runner',
+    satisfied: assessment.all_criteria_satisfied,
+    passedCriteria: passed.size,
+    testsPass,
+    complete,
+  });
+  return complete;
+}
+
+async function loop(context: TaskContext, session: Session, deps: AgentRunnerDeps): Promise<void> {
+  const max = context.task.maxLoops;
+  for (;;) {
+    const decision = await session.meta.call(
+      context,
+      'next_action',
+      nextActionRequest(context, session.worker.kind),
+    );
+    context.lastDecision = decision;
+    await act(context, session, decision, deps);
+    transition(context, 'VALIDATING', deps.logger);
+    if (await validate(context, session, deps)) {
+      transition(context, 'COMPLETE', deps.logger);
+      return;
+    }
+    if (context.loopCount >= max) {
+      throw new LimitReachedError(
+        'runner.max_loops',
+        max,
+        `the task was not complete after ${max} loops`,
+        {
+          hint: 'raise runner.max_loops in the Task YAML, or narrow the task.',
+        },
+      );
+    }
+    context.loopCount += 1;
+    transition(context, 'RUNNING', deps.logger);
+  }
+}
+
+function fail(context: TaskContext, error: unknown, logger: Logger): void {
+  const description = describeError(error);
+  context.failure = description.message;
+  context.notes.push(`Failed: ${description.message}`, ...description.details.map((d) => d.trim()));
+  if (TRANSITIONS[context.state].includes('FAILED')) transition(context, 'FAILED', logger);
+  else context.state = 'FAILED';
+  logger.error('task failed', { component: 'agent-runner', error: description.message });
+}
+
+/**
+ * Runs one Task YAML task in AgentRunner mode (seed 002): the meta-agent
+ * plans acceptance criteria, then decides run_worker / mark_complete until
+ * its completion assessment (and the test command, if any) says the task is
+ * done or `max_loops` is spent. The Task Note is written on every outcome.
+ */
+export async function runAgentRunnerTask(
+  task: TaskSpec,
+  deps: AgentRunnerDeps,
+): Promise<AgentRunnerResult> {
+  const settings = { ...DEFAULT_SETTINGS, ...deps.settings };
+  const started = deps.clock.now();
+  const context = newTaskContext(task, path.resolve(deps.cwd, task.repo), started);
+  deps.redactor.addFromEnv(task.worker.env);
+  deps.logger.info('task started', {
+    component: 'agent-runner',
+    taskId: task.id,
+    title: task.title,
+    state: context.state,
+    worker: task.worker.kind,
+  });
+  let error: unknown;
+  try {
+    transition(context, 'PLANNING', deps.logger);
+    const session = await prepareSession(context, deps, settings);
+    await plan(context, session, deps);
+    transition(context, 'RUNNING', deps.logger);
+    await loop(context, session, deps);
+  } catch (caught) {
+    error = caught;
+    fail(context, caught, deps.logger);
+  }
+  context.finishedAt = new Date(deps.clock.now()).toISOString();
+  const noteDir = (await isDirectory(context.repoDir)) ? context.repoDir : deps.cwd;
+  const notePath = await writeTaskNote(
+    context,
+    taskNotePath(noteDir, settings.stateDir, task.id),
+    deps.redactor,
+  );
+  deps.logger.info('task finished', {
+    component: 'agent-runner',
+    finalState: context.state,
+    workerRunsCount: context.workerRuns.length,
+    metaCallsCount: context.metaCalls.length,
+    durationMs: deps.clock.now() - started,
+    taskNotePath: notePath,
+  });
+  const state = context.state === 'COMPLETE' ? 'COMPLETE' : 'FAILED';
+  return {
+    state,
+    taskNotePath: notePath,
+    exitCode: state === 'COMPLETE' ? EXIT_SUCCESS : exitCodeFor(error),
+    ...(error === undefined ? {} : { error }),
+    context,
+  };
+}

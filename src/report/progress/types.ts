@@ -1,0 +1,170 @@
+/**
+ * The progress note as plain data (SPEC H1). Phases fill it through the pure
+ * functions in `state.ts`; `render.ts` turns it into GitLab markdown and the
+ * `ProgressPublisher` posts it. Times are epoch milliseconds from the Clock.
+ */
+
+/** Progress phases in display order (seed 000 §5.4 `PHASE_ORDER`). */
+export const PHASES = [
+  'pre_planning',
+  'planning',
+  'environment_setup',
+  'execution',
+  'reflection',
+  'verification',
+  'complete',
+] as const;
+export type PhaseName = (typeof PHASES)[number];
+
+/** Seed 000 §5.4 `PHASE_DISPLAY_NAMES`. */
+export const PHASE_DISPLAY_NAMES: Readonly<Record<PhaseName, string>> = {
+  pre_planning: 'Pre Planning',
+  planning: 'Planning',
+  environment_setup: 'Environment Setup',
+  execution: 'Execution',
+  reflection: 'Reflection',
+  verification: 'Verification',
+  complete: 'Complete',
+};
+
+export type PhaseState = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
+
+export interface PhaseStatus {
+  state: PhaseState;
+  /** First start (a phase such as reflection may run several times). */
+  startedAt?: number;
+  finishedAt?: number;
+  /** Time spent in the phase over all its runs, in ms (updated when it stops). */
+  totalMs?: number;
+  /** How often the phase was entered (reflection and execution repeat). */
+  runs?: number;
+  /** A short note shown next to the state, e.g. "3/5 actions" or the failure reason. */
+  detail?: string;
+}
+
+/**
+ * One line of the plan checklist. A planner fills it from the plan's subtasks
+ * (seed 001 `task_decomposition.subtasks[]`: `id`, `description`).
+ */
+export interface ChecklistItem {
+  /** Stable id from the plan, e.g. `task_1`; used to carry progress over revisions. */
+  id: string;
+  description: string;
+  status: ChecklistStatus;
+  /** A short remark shown after the item, e.g. why it failed or was skipped. */
+  note?: string;
+}
+
+/** `running` marks the item being worked on now; the others are final. */
+export type ChecklistStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
+
+/** A plan as shown in the note: the initial plan is revision 0. */
+export interface PlanVersion {
+  revision: number;
+  /** When this plan became current. */
+  startedAt: number;
+  items: ChecklistItem[];
+  /** Why this plan replaced the previous one (revisions only). */
+  reason?: string;
+  /** Finished/total items of the plan it replaced (revisions only; seed 003 §11.4.2). */
+  previousProgress?: { done: number; total: number };
+  /** What kind of change produced it (revisions only). */
+  change?: PlanChangeKind;
+}
+
+/**
+ * What produced a new plan. The replan types of seed 003 §2.6 plus `retry`
+ * (level 1) and `reflection` (a seed 001 plan revision after reflection).
+ */
+export type PlanChangeKind =
+  | 'retry'
+  | 'partial_replan'
+  | 'action_regeneration'
+  | 'plan_revision'
+  | 'reflection'
+  | 'task_redecomposition'
+  | 'goal_revision'
+  | 'full_replan'
+  | 'clarification_request';
+
+export interface PlanProgress {
+  current: PlanVersion;
+  /** Earlier plans, oldest first, each frozen as it was when replaced. */
+  history: PlanVersion[];
+}
+
+export interface EnvironmentResult {
+  /** `python`, `node`, … as chosen by the planner. */
+  name: string;
+  status: 'ready' | 'failed_with_warnings' | 'skipped';
+  /** Setup commands that ran and verifications that passed. */
+  setupCommands?: number;
+  verificationsPassed?: number;
+  verificationsTotal?: number;
+  durationMs?: number;
+  /** A short explanation (e.g. the error classification when it failed). */
+  detail?: string;
+}
+
+export type ReviewResult = 'PASS' | 'FAIL' | 'PASS_WITH_SUGGESTIONS';
+
+/** The latest review verdict of one reviewed phase (seed 004). */
+export interface ReviewVerdict {
+  phase: string;
+  result: ReviewResult;
+  /** 1 for the first review; grows with each revise. */
+  attempt: number;
+  /** Revisions allowed for the phase, shown as `attempt/max`. */
+  maxAttempts?: number;
+  feedback?: string;
+}
+
+export interface RoleUsage {
+  promptTokens: number;
+  completionTokens: number;
+  calls: number;
+}
+
+export interface UsageSummary {
+  /** Keyed by LLM role (`planning`, `execution`, `reflection`, `review`, …). */
+  byRole: Record<string, RoleUsage>;
+  /** Estimated cost in USD, when prices are known. */
+  costUsd?: number;
+}
+
+/** How a run ended. */
+export type FinalState =
+  'complete' | 'failed' | 'cancelled' | 'interrupted' | 'awaiting_answer' | 'needs_human';
+
+export interface FinalOutcome {
+  state: FinalState;
+  summary: string;
+  finishedAt: number;
+}
+
+export interface LinkRef {
+  label: string;
+  url: string;
+}
+
+export interface ProgressState {
+  taskId: string;
+  title: string;
+  startedAt: number;
+  /** CI job and pipeline ids, written into the hidden marker (absent locally). */
+  jobId?: string;
+  pipelineId?: string;
+  jobUrl?: string;
+  phases: Record<PhaseName, PhaseStatus>;
+  plan?: PlanProgress;
+  environment?: EnvironmentResult;
+  reviews: ReviewVerdict[];
+  usage: UsageSummary;
+  /** LLM-decided replans executed so far (seed 003), shown with the plan. */
+  replans: number;
+  /** Other links: Task Note, artifacts, delivery MR, earlier runs. */
+  links: LinkRef[];
+  /** A warning line shown under the header (e.g. an earlier run was interrupted). */
+  notices: string[];
+  final?: FinalOutcome;
+}

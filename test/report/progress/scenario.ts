@@ -1,0 +1,146 @@
+import {
+  addLink,
+  addUsage,
+  countReplan,
+  endPhase,
+  finishRun,
+  initialProgress,
+  recordReview,
+  revisePlan,
+  setEnvironment,
+  setPhaseDetail,
+  setPlan,
+  startPhase,
+  updateItem,
+} from '../../../src/report/progress/state.ts';
+import type { ChecklistItem, ProgressState } from '../../../src/report/progress/types.ts';
+
+/** 2024-11-28 10:00:00 UTC */
+export const T0 = Date.UTC(2024, 10, 28, 10, 0, 0);
+export const sec = (n: number) => T0 + n * 1000;
+
+export const PLAN: ChecklistItem[] = [
+  { id: 'task_1', description: 'Read the HTTP client and its tests', status: 'pending' },
+  { id: 'task_2', description: 'Add retry with exponential backoff', status: 'pending' },
+  { id: 'task_3', description: 'Write tests for the retry logic', status: 'pending' },
+];
+
+export function started(): ProgressState {
+  return startPhase(
+    initialProgress({
+      taskId: 'mr-42-7',
+      title: 'Add retry logic to the HTTP client',
+      startedAt: T0,
+      jobId: '1234',
+      pipelineId: '567',
+      jobUrl: 'https://gitlab.example.com/group/app/-/jobs/1234',
+    }),
+    'pre_planning',
+    T0,
+  );
+}
+
+/** Planned, environment ready, executing task_2. */
+export function executing(): ProgressState {
+  let s = started();
+  s = endPhase(s, 'pre_planning', 'done', sec(4));
+  s = startPhase(s, 'planning', sec(4));
+  s = setPlan(s, PLAN, sec(20));
+  s = recordReview(s, { phase: 'planning', result: 'PASS', attempt: 1, maxAttempts: 3 });
+  s = endPhase(s, 'planning', 'done', sec(25));
+  s = startPhase(s, 'environment_setup', sec(25));
+  s = setEnvironment(s, {
+    name: 'python',
+    status: 'ready',
+    setupCommands: 2,
+    verificationsPassed: 2,
+    verificationsTotal: 2,
+    durationMs: 41_000,
+  });
+  s = endPhase(s, 'environment_setup', 'done', sec(66));
+  s = startPhase(s, 'execution', sec(66));
+  s = updateItem(s, 'task_1', 'done');
+  s = updateItem(s, 'task_2', 'running');
+  s = setPhaseDetail(s, 'execution', '1/3 actions');
+  s = addUsage(s, 'planning', { promptTokens: 3200, completionTokens: 850 });
+  s = addUsage(s, 'review', { promptTokens: 1900, completionTokens: 120 });
+  s = addUsage(s, 'execution', { promptTokens: 5400, completionTokens: 700 });
+  return s;
+}
+
+/** task_2 failed; reflection led to two revisions. */
+export function revisedTwice(): ProgressState {
+  let s = executing();
+  s = updateItem(s, 'task_2', 'failed', 'tests/test_client.py: ImportError');
+  s = startPhase(s, 'reflection', sec(120));
+  s = revisePlan(s, {
+    change: 'partial_replan',
+    reason: 'The retry helper must live in a separate module to avoid a circular import.',
+    at: sec(130),
+    items: [
+      {
+        id: 'task_2_revised',
+        description: 'Create http/retry.py with the backoff helper',
+        status: 'pending',
+      },
+      { id: 'task_3', description: 'Write tests for the retry logic', status: 'pending' },
+      { id: 'task_4_new', description: 'Use the helper in the client', status: 'pending' },
+    ],
+  });
+  s = countReplan(s);
+  s = endPhase(s, 'reflection', 'done', sec(131));
+  s = updateItem(s, 'task_2_revised', 'done');
+  s = startPhase(s, 'reflection', sec(200));
+  s = revisePlan(s, {
+    change: 'action_regeneration',
+    reason: 'pytest is not installed; tests must run through `python -m pytest`.',
+    at: sec(205),
+    items: [
+      {
+        id: 'task_3',
+        description: 'Write tests and run them with python -m pytest',
+        status: 'pending',
+      },
+      { id: 'task_4_new', description: 'Use the helper in the client', status: 'pending' },
+    ],
+  });
+  s = endPhase(s, 'reflection', 'done', sec(206));
+  s = updateItem(s, 'task_3', 'running');
+  s = addUsage(s, 'reflection', { promptTokens: 4100, completionTokens: 600 });
+  return s;
+}
+
+export function completed(): ProgressState {
+  let s = revisedTwice();
+  s = updateItem(s, 'task_3', 'done');
+  s = updateItem(s, 'task_4_new', 'done');
+  s = endPhase(s, 'execution', 'done', sec(300));
+  s = startPhase(s, 'verification', sec(300));
+  s = recordReview(s, {
+    phase: 'execution',
+    result: 'PASS_WITH_SUGGESTIONS',
+    attempt: 2,
+    maxAttempts: 3,
+    feedback: 'Consider jitter | and a max delay.',
+  });
+  s = endPhase(s, 'verification', 'done', sec(330));
+  s = addLink(s, {
+    label: 'Task Note',
+    url: 'https://gitlab.example.com/group/app/-/jobs/1234/artifacts/file/.mr-agent/task-mr-42-7.md',
+  });
+  s = { ...s, usage: { ...s.usage, costUsd: 0.0421 } };
+  return finishRun(s, {
+    state: 'complete',
+    summary:
+      'Added `http/retry.py` with exponential backoff and used it in the client.\nAll 14 tests pass.',
+    at: sec(335),
+  });
+}
+
+export function failedDuringExecution(): ProgressState {
+  return finishRun(executing(), {
+    state: 'failed',
+    summary: 'The LLM endpoint kept answering 503 after 3 attempts.',
+    at: sec(90),
+  });
+}
