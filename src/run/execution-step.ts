@@ -28,12 +28,12 @@ async function runOne(ctx: RunContext, step: PlanStep): Promise<ActionRecord> {
     turns: record.turns,
     toolCalls: record.toolCalls.length,
   });
-  await ctx.deps.history.append({
-    type: 'action',
-    key: record.key,
-    task_id: record.action.task_id,
-    status: record.status,
-    summary: record.summary,
+  await ctx.deps.history.saveExecution({
+    action_id: record.key,
+    status: record.status === 'success' ? 'success' : 'error',
+    summary: `${record.action.task_id}: ${record.summary}`,
+    tool: record.action.tool,
+    duration_ms: record.finishedAt - record.startedAt,
   });
   return record;
 }

@@ -97,16 +97,6 @@ export async function finish(ctx: RunContext, end: RunEnd): Promise<RunOutcome> 
   const { deps, logger } = ctx;
   deps.reporter.phase('complete', end.state === 'COMPLETE' ? 'done' : 'failed');
   try {
-    await deps.history.append({
-      type: 'run',
-      state: outcome.state,
-      reason: outcome.reason,
-      summary: outcome.summary,
-    });
-  } catch (error) {
-    logger.error('history could not be written', { error: (error as Error).message });
-  }
-  try {
     await deps.reporter.final(outcome);
   } catch (error) {
     logger.error('final report could not be written', { error: (error as Error).message });

@@ -1,7 +1,7 @@
 import type { ActionPlan, Plan } from '../phases/plan/schema.ts';
 import { orderSteps, type PlanStep } from '../phases/plan/steps.ts';
 import type { RunContext } from './context.ts';
-import type { ChecklistItem, ChecklistStatus } from './ports.ts';
+import type { ChecklistItem, ChecklistStatus, PlanChange } from './ports.ts';
 
 function item(step: PlanStep, status: ChecklistStatus): ChecklistItem {
   return {
@@ -21,9 +21,9 @@ function rebuildChecklist(ctx: RunContext): void {
   ];
 }
 
-function publishPlan(ctx: RunContext, comment: string): void {
+function publishPlan(ctx: RunContext, comment: string, change: PlanChange): void {
   rebuildChecklist(ctx);
-  ctx.deps.reporter.plan(ctx.state.checklist, { revision: ctx.state.revisions, comment });
+  ctx.deps.reporter.plan(ctx.state.checklist, { revision: ctx.state.revisions, comment, change });
 }
 
 function nextNumber(ctx: RunContext): () => number {
@@ -31,15 +31,24 @@ function nextNumber(ctx: RunContext): () => number {
 }
 
 /** Makes a (new) plan the current one: its actions become the queue. */
-export async function adoptPlan(ctx: RunContext, plan: Plan): Promise<void> {
+export async function adoptPlan(
+  ctx: RunContext,
+  plan: Plan,
+  change: PlanChange = 'initial',
+): Promise<void> {
   ctx.state.plan = plan;
   ctx.state.queue = orderSteps(plan.action_plan, nextNumber(ctx));
-  await ctx.deps.history.append({ type: 'plan', plan });
-  publishPlan(ctx, plan.comment);
+  await ctx.deps.history.savePlan(plan);
+  publishPlan(ctx, plan.comment, change);
 }
 
 /** A plan revision: `remaining` replaces the queue; executed actions stay as they are. */
-export function replaceRemaining(ctx: RunContext, remaining: ActionPlan, comment: string): void {
+export function replaceRemaining(
+  ctx: RunContext,
+  remaining: ActionPlan,
+  comment: string,
+  change: PlanChange,
+): void {
   const { state } = ctx;
   state.queue = orderSteps(remaining, nextNumber(ctx));
   const done = state.actions.map((a) => a.action);
@@ -50,13 +59,13 @@ export function replaceRemaining(ctx: RunContext, remaining: ActionPlan, comment
       actions: [...done, ...remaining.actions],
     },
   };
-  publishPlan(ctx, comment);
+  publishPlan(ctx, comment, change);
 }
 
 /** Runs a step again (replan level 1), under a new key. */
 export function requeue(ctx: RunContext, step: PlanStep): void {
   ctx.state.queue.unshift({ key: `A${++ctx.state.stepNumber}`, action: step.action });
-  publishPlan(ctx, `Retrying ${step.action.task_id}.`);
+  publishPlan(ctx, `Retrying ${step.action.task_id}.`, 'retry');
 }
 
 export function markItem(ctx: RunContext, key: string, status: ChecklistStatus): void {

@@ -94,6 +94,6 @@ export async function replanDuringRun(ctx: RunContext, reason: string): Promise<
     completed: ctx.state.actions,
   });
   if (planned.kind === 'end') return endWith(planned.end);
-  await adoptPlan(ctx, planned.plan);
+  await adoptPlan(ctx, planned.plan, 'replan');
   return CONTINUE;
 }

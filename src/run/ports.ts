@@ -1,5 +1,6 @@
 import type { EnvironmentInfo } from '../phases/gather/types.ts';
-import type { SelectedEnvironment } from '../phases/plan/schema.ts';
+import type { ActionPlan, Plan, SelectedEnvironment } from '../phases/plan/schema.ts';
+import type { ReflectionReply } from '../phases/reflect/schema.ts';
 import type { RunOutcome } from './outcome.ts';
 
 /** Progress phases of seed 000 §5.4 (SPEC E6). */
@@ -14,6 +15,9 @@ export const PROGRESS_PHASES = [
 ] as const;
 export type ProgressPhase = (typeof PROGRESS_PHASES)[number];
 export type PhaseStatus = 'running' | 'done' | 'failed' | 'skipped';
+
+/** Why the checklist changed: the first plan, or what replaced it (all keep finished items). */
+export type PlanChange = 'initial' | 'reflection' | 'retry' | 'replan' | 'review' | 'validation';
 
 export type ChecklistStatus = 'pending' | 'running' | 'done' | 'failed';
 export interface ChecklistItem {
@@ -32,7 +36,10 @@ export interface ChecklistItem {
 export interface RunReporter {
   phase(phase: ProgressPhase, status: PhaseStatus): void;
   /** The plan as a checklist (D5), again after every revision. */
-  plan(items: readonly ChecklistItem[], info: { revision: number; comment: string }): void;
+  plan(
+    items: readonly ChecklistItem[],
+    info: { revision: number; comment: string; change: PlanChange },
+  ): void;
   item(id: string, status: ChecklistStatus): void;
   /** The model's latest `comment`, shown in the note. */
   comment(text: string): void;
@@ -40,19 +47,29 @@ export interface RunReporter {
   final(outcome: RunOutcome): Promise<void>;
 }
 
-/** Planning-history entries (seed 001 §7.4.2, §11; SPEC I1). The store adds timestamps. */
-export type HistoryEntry =
-  | { type: 'plan'; plan: unknown }
-  | { type: 'revision'; reason: string; changes: unknown[]; updated_plan: unknown }
-  | { type: 'reflection'; evaluation: unknown }
-  | { type: 'verification'; assessment: unknown; tests: unknown[] }
-  | { type: 'action'; key: string; task_id: string; status: string; summary: string }
-  | { type: 'run'; state: string; reason: string; summary: string };
+/** One executed action (or the verification) for the history (seed 001 §7.4.2). */
+export interface ExecutionRecord {
+  action_id: string;
+  status: 'success' | 'error' | 'skipped';
+  summary: string;
+  tool?: string;
+  duration_ms?: number;
+}
 
+/**
+ * The planning history (seed 001 §7.4.2, §11; SPEC I1), backed by the JSONL
+ * `PlanningHistoryStore` (src/history/); the store adds timestamps and ids.
+ */
 export interface RunHistory {
-  /** Earlier runs on the same MR/issue, as short lines for the planner. */
+  /** Earlier runs on the same MR/issue (or task), as short lines for the planner. */
   pastExecutions(): Promise<string[]>;
-  append(entry: HistoryEntry): Promise<void>;
+  savePlan(plan: Plan): Promise<void>;
+  saveRevision(
+    updatedPlan: ActionPlan,
+    details: { reason: string; changes: unknown[]; reflection?: ReflectionReply },
+  ): Promise<void>;
+  saveReflection(reflection: ReflectionReply): Promise<void>;
+  saveExecution(record: ExecutionRecord): Promise<void>;
 }
 
 /** The hand-off of seed 000 §6.1 (SPEC E5). */

@@ -48,7 +48,7 @@ export async function reflectAndRevise(
     if (!reply) return CONTINUE;
     const { state, deps } = ctx;
     state.reflections.push(reply);
-    await deps.history.append({ type: 'reflection', evaluation: reply });
+    await deps.history.saveReflection(reply);
     if (reply.comment) deps.reporter.comment(reply.comment);
     const revision = reply.plan_revision;
     if (!reply.reflection.plan_revision_needed || !revision) return CONTINUE;
@@ -70,13 +70,14 @@ export async function reflectAndRevise(
       });
     }
     if (options.countsAsRevision) state.revisions += 1;
-    await deps.history.append({
-      type: 'revision',
+    await deps.history.saveRevision(revision.updated_action_plan, {
       reason: revision.reason,
       changes: revision.changes,
-      updated_plan: revision.updated_action_plan,
+      reflection: reply,
     });
-    replaceRemaining(ctx, revision.updated_action_plan, reply.comment || revision.reason);
+    const change =
+      input.trigger === 'review' || input.trigger === 'validation' ? input.trigger : 'reflection';
+    replaceRemaining(ctx, revision.updated_action_plan, reply.comment || revision.reason, change);
     ctx.logger.info('plan revised', {
       revision: state.revisions,
       remainingActions: state.queue.length,

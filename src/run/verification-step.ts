@@ -16,10 +16,11 @@ export async function verificationPhase(ctx: RunContext): Promise<Verified> {
   const result = await verify(ctx);
   if (result.test) state.tests.push(result.test);
   state.assessment = result.assessment;
-  await deps.history.append({
-    type: 'verification',
-    assessment: result.assessment,
-    tests: result.test ? [result.test] : [],
+  await deps.history.saveExecution({
+    action_id: 'verification',
+    status: result.complete ? 'success' : 'error',
+    summary: result.assessment.summary,
+    ...(result.test ? { tool: result.test.command, duration_ms: result.test.durationMs } : {}),
   });
   deps.reporter.comment(result.assessment.summary);
   const directive = await ctx.hooks.replan.decide(

@@ -90,12 +90,11 @@ describe('run: scenarios with a scripted model on a real git repository', () => 
     ]);
     expect(deps.history.types()).to.deep.equal([
       'plan',
-      'action',
-      'action',
-      'action',
+      'execution:A1',
+      'execution:A2',
+      'execution:A3',
       'reflection',
-      'verification',
-      'run',
+      'execution:verification',
     ]);
     expect(outcome.transitions.map((t) => `${t.from}>${t.to}`)).to.deep.equal([
       'PENDING>PLANNING',
@@ -171,12 +170,11 @@ describe('run: scenarios with a scripted model on a real git repository', () => 
       .and.contain('no such file or folder');
     expect(deps.history.types()).to.deep.equal([
       'plan',
-      'action',
+      'execution:A1',
       'reflection',
       'revision',
-      'action',
-      'verification',
-      'run',
+      'execution:A2',
+      'execution:verification',
     ]);
     const revisedPlan = deps.reporter.plans()[1]!;
     expect(revisedPlan.revision).to.equal(1);
@@ -226,7 +224,7 @@ describe('run: scenarios with a scripted model on a real git repository', () => 
     expect(summary.recommendations).to.be.an('array').with.length.above(0);
     expect(outcome.transitions.at(-1)).to.include({ from: 'RUNNING', to: 'FAILED' });
     expect(deps.reporter.outcome?.reason).to.equal('human_intervention');
-    expect(deps.history.entries.at(-1)).to.include({ type: 'run', reason: 'human_intervention' });
+    expect(deps.history.types().slice(-2)).to.deep.equal(['execution:A2', 'reflection']);
   });
 
   it('F2 interval reflection fires every 3 actions', async () => {
