@@ -1,5 +1,4 @@
 import type { ExitCode } from '../errors/exit-code.ts';
-import type { TokenUsage } from '../llm/port.ts';
 import type { Plan, UnclearGoal } from '../phases/plan/schema.ts';
 import type { ReflectionReply } from '../phases/reflect/schema.ts';
 import type { CompletionAssessment } from '../phases/verify/schema.ts';
@@ -144,13 +143,5 @@ export function humanIntervention(input: {
       recommendations,
     },
     comment: 'Automatic processing is not making progress; a person needs to step in.',
-  };
-}
-
-export function usageOnly(tokens: TokenTotals): TokenUsage {
-  return {
-    promptTokens: tokens.promptTokens,
-    completionTokens: tokens.completionTokens,
-    totalTokens: tokens.totalTokens,
   };
 }

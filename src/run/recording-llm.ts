@@ -45,8 +45,9 @@ export class RecordingLlm implements LlmPort {
   private count(purpose: string, usage: TokenUsage, chars: number): void {
     addUsage(this.tokens, usage);
     this.tokens.calls += 1;
-    const slot = (this.tokens.byPurpose[purpose] ??= emptyUsage());
+    const slot = (this.tokens.byPurpose[purpose] ??= { ...emptyUsage(), calls: 0 });
     addUsage(slot, usage);
+    slot.calls += 1;
     this.promptChars.push({ purpose, chars, promptTokens: usage.promptTokens });
   }
 

@@ -52,8 +52,12 @@ export interface TestRun {
   source: 'task' | 'config' | 'detected';
 }
 
+export interface PurposeUsage extends TokenUsage {
+  calls: number;
+}
+
 export interface TokenTotals extends TokenUsage {
-  byPurpose: Record<string, TokenUsage>;
+  byPurpose: Record<string, PurposeUsage>;
   calls: number;
 }
 

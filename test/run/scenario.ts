@@ -1,3 +1,6 @@
+import path from 'node:path';
+import { LocalNoteTarget } from '../../src/report/local-note-target.ts';
+import { startReporting } from '../../src/run/reporting/index.ts';
 import { taskFromText, type TaskSpec } from '../../src/task/task-yaml.ts';
 import { runTask } from '../../src/run/orchestrator.ts';
 import type { RunDeps } from '../../src/run/context.ts';
@@ -15,6 +18,8 @@ export interface Scenario {
   maxLoops?: number;
   overrides?: Partial<RunDeps>;
   task?: (base: TaskSpec) => TaskSpec;
+  /** Use the real report and history layers (progress note, Task Note, result.json, JSONL). */
+  realReporting?: boolean;
 }
 
 export interface ScenarioResult {
@@ -22,6 +27,8 @@ export interface ScenarioResult {
   llm: FakeLlm;
   deps: TestDeps;
   dir: string;
+  /** What the local note target printed (realReporting only). */
+  terminal: string[];
 }
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -45,12 +52,33 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     ...(scenario.test ? { test: { command: scenario.test, cwd: '.' } } : {}),
   };
   if (scenario.task) task = scenario.task(task);
-  const outcome = await runTask(deps, {
+  const terminal: string[] = [];
+  const runDeps: RunDeps = scenario.realReporting
+    ? { ...deps, ...(await realReporting(deps, task, repo.dir, terminal)) }
+    : deps;
+  const outcome = await runTask(runDeps, {
     task,
     repoDir: repo.dir,
     maxLoops: scenario.maxLoops ?? 10,
   });
-  return { outcome, llm, deps, dir: repo.dir };
+  return { outcome, llm, deps, dir: repo.dir, terminal };
+}
+
+async function realReporting(deps: TestDeps, task: TaskSpec, dir: string, terminal: string[]) {
+  const stateDir = path.join(dir, deps.config.state.directory);
+  const { reporter, history } = await startReporting({
+    repoDir: dir,
+    config: deps.config,
+    taskId: task.id,
+    title: task.title,
+    runId: 'run-1',
+    target: new LocalNoteTarget({ stateDir, write: (text) => terminal.push(text) }),
+    redactor: deps.redactor,
+    logger: deps.logger,
+    clock: deps.clock,
+    artifactUrl: (file) => file,
+  });
+  return { reporter, history };
 }
 
 /** The user message of the n-th recorded call. */
