@@ -8,7 +8,7 @@ import { expectGolden } from '../support/golden.ts';
 import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { runScenario } from './scenario.ts';
 
-const goldenDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'golden');
+const goldenDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../golden/run');
 
 /** Run-specific values (temp paths, real durations) replaced by placeholders. */
 function normalize(text: string, dir: string): string {
