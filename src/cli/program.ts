@@ -6,7 +6,7 @@ import { CI_STEPS, type CiStep } from '../ci/context.ts';
 import { ciCommand } from './commands/ci.ts';
 import { configCheck } from './commands/config-check.ts';
 import { notAvailableYet } from './commands/not-yet.ts';
-import { readTask } from './commands/run.ts';
+import type { RunOptions } from './commands/run.ts';
 import type { CliIo } from './io.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -20,7 +20,7 @@ function setOption(): Option {
 
 /**
  * Builds the commander program; each action stores its exit code in `result`.
- * Commands with heavy dependencies (the bridge, detection) are imported when
+ * Commands with heavy dependencies (the run, the bridge, detection) are imported when
  * they run, so `mr-agent ci` on a comment that is not a command starts fast.
  */
 export function buildProgram(io: CliIo, result: { code: number }): Command {
@@ -41,21 +41,14 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     )
     .option('--task <text>', 'the task as plain text')
     .option('--task-file <file>', 'a Task YAML file (seed 002 format)')
-    .option('--repo <dir>', 'repository to work in', '.')
+    .option('--repo <dir>', 'repository to work in (default: the Task YAML task.repo, or .)')
     .addOption(setOption())
     .option('--json', 'print the result as JSON')
-    .action(
-      async (options: {
-        task?: string;
-        taskFile?: string;
-        repo?: string;
-        set?: string[];
-        json?: boolean;
-      }) => {
-        await readTask(io, options);
-        notAvailableYet('run');
-      },
-    );
+    .action(async (options: RunOptions) => {
+      const { runLocal } = await import('./commands/run-local.ts');
+      const { defaultRunFactories } = await import('./commands/run-factories.ts');
+      result.code = await runLocal(io, options, defaultRunFactories());
+    });
 
   program
     .command('ci')
