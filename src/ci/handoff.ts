@@ -3,12 +3,14 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../config/options.ts';
 import { ConfigError } from '../errors/errors.ts';
+import { Plan } from '../phases/plan/schema.ts';
 import { CiRequest } from './request.ts';
 
 /**
  * What the plan job of the two-step flow (B2) leaves for the run job of the
  * child pipeline, next to the rest of `.mr-agent/` in its artifacts: the
- * request, the chosen environment and the run's own planning state.
+ * request, the chosen environment, the task and run ids, the progress note,
+ * and what the run gathered and planned.
  */
 export const HANDOFF_FILE = '.mr-agent/ci-handoff.json';
 
@@ -22,8 +24,13 @@ export const CiHandoff = z.object({
     jobId: z.number().int(),
     jobUrl: z.string().optional(),
   }),
-  /** The run's planning state; its shape belongs to src/run/. */
-  plan: z.unknown(),
+  /** The run continues under the same task and run ids (one history, one run record). */
+  task: z.object({ id: z.string().min(1), text: z.string() }),
+  runId: z.string().min(1),
+  /** The progress note the run job keeps editing (one note per run, H1). */
+  noteId: z.string().optional(),
+  /** What the plan job gathered (its shape belongs to src/phases/gather/) and the plan. */
+  work: z.object({ gathered: z.unknown(), plan: Plan }),
 });
 export type CiHandoff = z.infer<typeof CiHandoff>;
 

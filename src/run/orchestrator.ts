@@ -29,19 +29,17 @@ async function environmentPhase(ctx: RunContext): Promise<void> {
   await ctx.deps.reporter.environment(outcome);
 }
 
-/**
- * The pipeline, in the order of GUIDE.md:
- * gather → plan → environment → (execute ⇄ reflect → verify)* → finish,
- * driving the task state machine PENDING → PLANNING → RUNNING → VALIDATING
- * → RUNNING | COMPLETE | FAILED.
- */
-async function pipeline(ctx: RunContext): Promise<RunEnd> {
+/** gather → plan. Undefined when the plan is ready; an end when the run stops during planning. */
+export async function planStage(ctx: RunContext): Promise<RunEnd | undefined> {
   ctx.state.gathered = await inPhase(ctx, 'pre_planning', () => gather(ctx));
 
   ctx.fsm.to('PLANNING', 'context gathered');
   const planned = await inPhase(ctx, 'planning', () => planningPhase(ctx));
-  if (planned.kind === 'end') return planned.end;
+  return planned.kind === 'end' ? planned.end : undefined;
+}
 
+/** environment → (execute ⇄ reflect → verify)*, from a plan made by `planStage` (or handed over). */
+export async function workStage(ctx: RunContext): Promise<RunEnd> {
   await environmentPhase(ctx);
   ctx.fsm.to('RUNNING', 'plan ready');
 
@@ -58,6 +56,17 @@ async function pipeline(ctx: RunContext): Promise<RunEnd> {
     }
     ctx.fsm.to('RUNNING', 'criteria still open');
   }
+}
+
+/**
+ * The pipeline, in the order of GUIDE.md:
+ * gather → plan → environment → (execute ⇄ reflect → verify)* → finish,
+ * driving the task state machine PENDING → PLANNING → RUNNING → VALIDATING
+ * → RUNNING | COMPLETE | FAILED. The CI component's two-step flow (B2) runs
+ * the two stages in two jobs (src/ci/two-step.ts).
+ */
+async function pipeline(ctx: RunContext): Promise<RunEnd> {
+  return (await planStage(ctx)) ?? workStage(ctx);
 }
 
 /** Runs one task end to end. Never throws for run failures: they are in the outcome. */

@@ -7,6 +7,7 @@ import { HANDOFF_FILE, readHandoff, writeHandoff, type CiHandoff } from '../../s
 import { requestFromTrigger } from '../../src/ci/request.ts';
 import { excludeAgentFolders } from '../../src/ci/workspace.ts';
 import { ConfigError } from '../../src/errors/errors.ts';
+import { action, planWith } from '../support/plans.ts';
 
 describe('ci/handoff, ci/request, ci/workspace', () => {
   let dir: string;
@@ -27,7 +28,10 @@ describe('ci/handoff, ci/request, ci/workspace', () => {
     },
     environment: 'python',
     from: { pipelineId: 1001, jobId: 7, jobUrl: 'https://gitlab.example.com/j/7' },
-    plan: { goal_understanding: { main_objective: 'fix' } },
+    task: { id: 'task-1', text: 'fix the typo' },
+    runId: 'p1001-j7-abc',
+    noteId: '4242',
+    work: { gathered: { request: { title: 'x' } }, plan: planWith([action('t1', 'Fix the typo')]) },
   };
 
   it('B2 the run job reads back exactly what the plan job handed over', async () => {

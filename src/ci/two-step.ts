@@ -1,0 +1,88 @@
+import type { Gathered } from '../phases/gather/types.ts';
+import type { Plan } from '../phases/plan/schema.ts';
+import { createRunContext, type RunDeps } from '../run/context.ts';
+import { endFromError, finish } from '../run/finish.ts';
+import { planStage, workStage, type RunInput } from '../run/orchestrator.ts';
+import type { RunOutcome } from '../run/outcome.ts';
+import { adoptPlan } from '../run/plan-state.ts';
+import type { RunHistory } from '../run/ports.ts';
+import type { RunEnd } from '../run/run-end.ts';
+
+/**
+ * The run split over the two jobs of the component's `auto` flow (B2): the
+ * plan job gathers and plans in the planner image; the run job of the child
+ * pipeline carries on from that plan in the chosen environment's image. Both
+ * use the orchestrator's own stages, so the run is the same run.
+ */
+export interface PlannedWork {
+  gathered: Gathered;
+  plan: Plan;
+}
+
+export type PlanJobResult =
+  { kind: 'planned'; work: PlannedWork } | { kind: 'ended'; outcome: RunOutcome };
+
+/**
+ * Gathers and plans. With `finishAfterPlan` (the `/agent plan` command) the
+ * plan is the run's result; otherwise the run stops here without a final
+ * state, to be resumed by `resumeWork`. A run that ends during planning
+ * (clarification, review failure, error) is finished as usual.
+ */
+export async function planJob(
+  deps: RunDeps,
+  input: RunInput,
+  options: { finishAfterPlan?: string } = {},
+): Promise<PlanJobResult> {
+  const ctx = await createRunContext(deps, input.task, input);
+  let end: RunEnd | undefined;
+  try {
+    end = await planStage(ctx);
+  } catch (error) {
+    end = endFromError(ctx, error);
+  }
+  if (!end && options.finishAfterPlan !== undefined) {
+    // the plan is the result: nothing to carry out, nothing left to validate
+    ctx.fsm.to('RUNNING', 'plan only: nothing to carry out');
+    ctx.fsm.to('VALIDATING', 'plan only: the plan is the result');
+    end = { state: 'COMPLETE', reason: 'completed', summary: options.finishAfterPlan };
+  }
+  if (end) return { kind: 'ended', outcome: await finish(ctx, end) };
+  return { kind: 'planned', work: { gathered: ctx.state.gathered!, plan: ctx.state.plan! } };
+}
+
+/**
+ * Carries on from a plan made in an earlier job: the request and plan are
+ * taken as they were (the plan is already in the history), then environment
+ * setup, execution, reflection and verification run as in one job.
+ */
+export async function resumeWork(
+  deps: RunDeps,
+  input: RunInput & { work: PlannedWork; from: string },
+): Promise<RunOutcome> {
+  let adopting = true;
+  const savePlan: RunHistory['savePlan'] = async (plan) => {
+    if (!adopting) await deps.history.savePlan(plan);
+  };
+  // the same history, except that adopting the handed-over plan does not record it twice
+  const history = new Proxy(deps.history, {
+    get(target, property) {
+      if (property === 'savePlan') return savePlan;
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const ctx = await createRunContext({ ...deps, history }, input.task, input);
+  let end: RunEnd;
+  try {
+    ctx.state.gathered = input.work.gathered;
+    deps.reporter.phase('pre_planning', 'done');
+    ctx.fsm.to('PLANNING', `plan handed over by ${input.from}`);
+    await adoptPlan(ctx, input.work.plan);
+    adopting = false;
+    deps.reporter.phase('planning', 'done');
+    end = await workStage(ctx);
+  } catch (error) {
+    end = endFromError(ctx, error);
+  }
+  return finish(ctx, end);
+}
