@@ -1,4 +1,5 @@
 import type { ChangedFile, GitLabPort, Note, Noteable } from '../gitlab/port.ts';
+import type { DiscussionComment, RequestContext } from '../phases/gather/types.ts';
 import { parseMarker } from '../report/marker.ts';
 import type { CiRequest } from './request.ts';
 
@@ -7,26 +8,8 @@ import type { CiRequest } from './request.ts';
  * its labels, the merge request's changed files, and its discussion, each
  * comment marked as authorised when its author holds at least the minimum
  * role — only those count as instructions. The agent's own notes and
- * GitLab's system notes are left out. The shape is the run's
- * `RequestContext` (src/phases/gather/types.ts).
+ * GitLab's system notes are left out.
  */
-export interface CiDiscussionComment {
-  author: string;
-  body: string;
-  authorized: boolean;
-  at?: string;
-}
-
-export interface CiRequestContext {
-  source: 'task' | 'merge_request' | 'issue';
-  reference?: string;
-  title: string;
-  body: string;
-  labels: string[];
-  diffSummary?: string;
-  discussion: CiDiscussionComment[];
-}
-
 export interface GitLabRequestInput {
   gitlab: GitLabPort;
   projectId: number;
@@ -53,10 +36,7 @@ export function titleOf(task: string): string {
   return first.length > 80 ? `${first.slice(0, 79)}…` : first || 'Task';
 }
 
-async function discussionOf(
-  input: GitLabRequestInput,
-  on: Noteable,
-): Promise<CiDiscussionComment[]> {
+async function discussionOf(input: GitLabRequestInput, on: Noteable): Promise<DiscussionComment[]> {
   const discussions = await input.gitlab.listDiscussions(input.projectId, on);
   const levels = new Map<number, Promise<number>>();
   const levelOf = (userId: number) => {
@@ -67,7 +47,7 @@ async function discussionOf(
     .flatMap((d) => d.notes)
     .filter((n) => !n.system && n.author.id !== input.botUserId && !parseMarker(n.body))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  const comments: CiDiscussionComment[] = [];
+  const comments: DiscussionComment[] = [];
   for (const note of notes) {
     const authorized = (await levelOf(note.author.id)) >= input.minimumAccessLevel;
     comments.push({
@@ -80,7 +60,7 @@ async function discussionOf(
   return comments;
 }
 
-export async function loadGitLabRequest(input: GitLabRequestInput): Promise<CiRequestContext> {
+export async function loadGitLabRequest(input: GitLabRequestInput): Promise<RequestContext> {
   const { request, gitlab, projectId } = input;
   const target = request.target;
   if (target.kind === 'merge_request') {

@@ -30,7 +30,7 @@ export const CiHandoff = z.object({
   /** The progress note the run job keeps editing (one note per run, H1). */
   noteId: z.string().optional(),
   /** What the plan job gathered (its shape belongs to src/phases/gather/) and the plan. */
-  work: z.object({ gathered: z.unknown(), plan: Plan }),
+  work: z.object({ gathered: z.unknown().optional(), plan: Plan }),
 });
 export type CiHandoff = z.infer<typeof CiHandoff>;
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { loadConfig } from '../config/load.ts';
 import type { Config } from '../config/options.ts';
-import { ConfigError, UsageError } from '../errors/errors.ts';
+import { ConfigError } from '../errors/errors.ts';
 import { createGitLabClient } from '../gitlab/gitbeaker-adapter.ts';
 import type { GitLabPort } from '../gitlab/port.ts';
 import { createLogger, newTraceId, type Logger } from '../log/logger.ts';
@@ -12,13 +12,17 @@ import type { Shell } from '../shell/port.ts';
 import type { CommandRequest } from '../trigger/note-rules.ts';
 import type { CiContext } from './context.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
-import { prepareRun, type PreparedRun } from './prepare.ts';
+import { carryOut } from './carry-out.ts';
+import { prepareRun } from './prepare.ts';
+import type { SessionServices } from './session.ts';
 import { secretVariableNames, withNamedSecrets } from './secrets.ts';
 
 export interface CiStepIo {
   env: Readonly<Record<string, string | undefined>>;
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
+  /** Registers a SIGTERM/SIGINT handler; returns a function that removes it. */
+  onSignal?(handler: (signal: string) => void): () => void;
 }
 
 /** What the run path of `mr-agent ci` uses from outside; tests swap pieces. */
@@ -26,15 +30,16 @@ export interface CiServices {
   shell?: Shell;
   clock?: Clock;
   createGitLab?(options: { url: string; token: string; logger: Logger; clock: Clock }): GitLabPort;
+  createLlm?: SessionServices['createLlm'];
 }
 
-function ciLogger(io: CiStepIo, config: Config, context: CiContext, redactor: Redactor): Logger {
+function ciLogger(io: CiStepIo, config: Config, traceId: string, redactor: Redactor): Logger {
   const format =
     config.log.format === 'auto' ? (io.env.CI === 'true' ? 'json' : 'text') : config.log.format;
   return createLogger({
     level: config.log.level,
     format,
-    traceId: newTraceId({ pipelineId: String(context.pipeline.id), jobId: String(context.job.id) }),
+    traceId,
     redactor,
     stream: new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -43,26 +48,6 @@ function ciLogger(io: CiStepIo, config: Config, context: CiContext, redactor: Re
       },
     }),
   });
-}
-
-function describeRequest(run: PreparedRun): string {
-  const target = run.request.target;
-  const on =
-    target.kind === 'none'
-      ? `branch ${run.context.ref ?? run.project.defaultBranch}`
-      : `${target.kind === 'merge_request' ? '!' : '#'}${target.iid}`;
-  return `${run.request.command} on ${on} (${run.request.source})`;
-}
-
-/** Carries out the step. The run orchestrator is not part of this build yet: say so. */
-async function carryOut(run: PreparedRun): Promise<number> {
-  throw new UsageError(
-    `the agent run is not part of this build yet: the request was accepted (${describeRequest(run)}) but nothing was done`,
-    {
-      where: `mr-agent ci --step ${run.context.step}`,
-      hint: 'this build carries the CI/CD component, the request handling and the in-job checks; the run orchestrator lands separately.',
-    },
-  );
 }
 
 /**
@@ -81,7 +66,11 @@ export async function runCiStep(
   const { config: baseConfig } = await loadConfig({ env, file: null });
   const redactor = new Redactor();
   redactor.addFromEnv(env, [...baseConfig.secrets.variables, ...secretVariableNames(io.env)]);
-  const logger = ciLogger(io, baseConfig, context, redactor);
+  const traceId = newTraceId({
+    pipelineId: String(context.pipeline.id),
+    jobId: String(context.job.id),
+  });
+  const logger = ciLogger(io, baseConfig, traceId, redactor);
   const token = baseConfig.gitlab.token;
   if (!token) {
     throw new ConfigError('no GitLab token for the agent', {
@@ -96,16 +85,29 @@ export async function runCiStep(
     logger,
     clock,
   });
+  const shell = services.shell ?? new ExecaShell();
   const prepared = await prepareRun(context, payload, {
     env,
     baseConfig,
     gitlab,
-    shell: services.shell ?? new ExecaShell(),
+    shell,
     logger,
     redactor,
   });
   if (prepared.kind === 'nothing-to-do') {
     return finishWithNothingToDo(context, baseConfig.ci, prepared.reason, io.stdout);
   }
-  return carryOut(prepared.run);
+  return carryOut(prepared.run, {
+    services: {
+      shell,
+      clock,
+      ...(services.createLlm ? { createLlm: services.createLlm } : {}),
+      write: (text) => io.stdout.write(text),
+    },
+    logger,
+    redactor,
+    runId: traceId,
+    stdout: io.stdout,
+    ...(io.onSignal ? { onSignal: io.onSignal } : {}),
+  });
 }

@@ -1,9 +1,11 @@
+import { gather } from '../phases/gather/index.ts';
 import type { Gathered } from '../phases/gather/types.ts';
 import type { Plan } from '../phases/plan/schema.ts';
 import { createRunContext, type RunDeps } from '../run/context.ts';
 import { endFromError, finish } from '../run/finish.ts';
 import { planStage, workStage, type RunInput } from '../run/orchestrator.ts';
 import type { RunOutcome } from '../run/outcome.ts';
+import { inPhase } from '../run/phase-scope.ts';
 import { adoptPlan } from '../run/plan-state.ts';
 import type { RunHistory } from '../run/ports.ts';
 import type { RunEnd } from '../run/run-end.ts';
@@ -15,7 +17,8 @@ import type { RunEnd } from '../run/run-end.ts';
  * use the orchestrator's own stages, so the run is the same run.
  */
 export interface PlannedWork {
-  gathered: Gathered;
+  /** Absent for `/agent approve`: the request is gathered again, the posted plan is kept. */
+  gathered?: Gathered | undefined;
   plan: Plan;
 }
 
@@ -51,8 +54,9 @@ export async function planJob(
 }
 
 /**
- * Carries on from a plan made in an earlier job: the request and plan are
- * taken as they were (the plan is already in the history), then environment
+ * Carries on from a plan made in an earlier job (the plan job of this
+ * pipeline, or the `/agent plan` run that `/agent approve` approves): the
+ * plan is taken as it was (it is already in the history), then environment
  * setup, execution, reflection and verification run as in one job.
  */
 export async function resumeWork(
@@ -74,8 +78,12 @@ export async function resumeWork(
   const ctx = await createRunContext({ ...deps, history }, input.task, input);
   let end: RunEnd;
   try {
-    ctx.state.gathered = input.work.gathered;
-    deps.reporter.phase('pre_planning', 'done');
+    if (input.work.gathered) {
+      ctx.state.gathered = input.work.gathered;
+      deps.reporter.phase('pre_planning', 'done');
+    } else {
+      ctx.state.gathered = await inPhase(ctx, 'pre_planning', () => gather(ctx));
+    }
     ctx.fsm.to('PLANNING', `plan handed over by ${input.from}`);
     await adoptPlan(ctx, input.work.plan);
     adopting = false;

@@ -10,8 +10,37 @@ import {
   type GitLabStandIn,
   type Scenario,
 } from '../../src/testkit/gitlab-server/index.ts';
+import {
+  startScriptedOpenAiServer,
+  type ScriptedOpenAiServer,
+} from '../../src/testkit/openai-server/server.ts';
 import { runCli } from '../cli/helpers.ts';
+import { action, assessment, planWith } from '../support/plans.ts';
 import { noteHook } from '../trigger/note-hook.ts';
+
+const LLM_KEY = 'sk-ci-steps-secret-4242';
+
+/** A one-action run: write the farewell, done, criteria met. */
+const farewellRun = [
+  {
+    purpose: 'planning',
+    json: planWith([action('task_1', 'Add farewell()')], ['farewell() exists']),
+  },
+  {
+    purpose: 'execution',
+    tool_calls: [
+      {
+        name: 'write_file',
+        arguments: {
+          path: 'src/farewell.js',
+          content: 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n',
+        },
+      },
+    ],
+  },
+  { purpose: 'execution', content: 'DONE: added farewell()' },
+  { purpose: 'completion', json: assessment(true) },
+];
 
 /**
  * `mr-agent ci` up to the start of the run, over real HTTP against the GitLab
@@ -25,6 +54,7 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
   let s: Scenario;
   let root: string;
   let job: string;
+  let llm: ScriptedOpenAiServer | undefined;
 
   function git(cwd: string, ...args: string[]): string {
     return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
@@ -39,8 +69,19 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
   });
   afterEach(async () => {
     await standIn.close();
+    await llm?.close();
+    llm = undefined;
     rmSync(root, { recursive: true, force: true });
   });
+
+  /** The scripted OpenAI-compatible endpoint over HTTP; a planning refusal when no replies are given. */
+  async function model(replies: unknown[] = [{ purpose: 'planning', fault: 'bad_request' }]) {
+    llm = await startScriptedOpenAiServer({
+      apiKey: LLM_KEY,
+      scenario: { replies } as Parameters<typeof startScriptedOpenAiServer>[0]['scenario'],
+    });
+    return llm;
+  }
 
   function jobEnv(extra: Record<string, string>): Record<string, string> {
     return {
@@ -59,6 +100,12 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
       GITLAB_USER_ID: String(s.maintainer.id),
       MR_AGENT_GITLAB_TOKEN: s.botToken.value,
       MR_AGENT_LOG_FORMAT: 'json',
+      OPENAI_API_KEY: LLM_KEY,
+      ...(llm ? { OPENAI_BASE_URL: llm.url } : {}),
+      MR_AGENT_LLM_MODEL: 'scripted-model',
+      MR_AGENT_ENVIRONMENT_SETUP: 'false',
+      MR_AGENT_TEST_COMMAND: 'test -f src/farewell.js',
+      REFLECTION_INTERVAL: '0',
       ...extra,
     };
   }
@@ -103,15 +150,31 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
     expect(Object.keys(child)).to.deep.equal(['stages', 'bot-nothing-to-do']);
   });
 
-  it("A3 a Developer's command is claimed with 👀 and accepted after the in-job checks", async () => {
-    const { file, noteId } = payloadFile('/agent fix the greeting');
+  it("A3/H1/H3 a Developer's command is claimed with 👀, runs, pushes to the merge request and leaves the final progress note", async () => {
+    await model(farewellRun);
+    const { file, noteId } = payloadFile('/agent add a farewell function');
 
     const result = await runCli(['ci'], { env: jobEnv({ TRIGGER_PAYLOAD: file }) });
 
+    expect(result.code, result.stderr).to.equal(0);
+    llm!.assertAllUsed();
     expect(standIn.model.awards.filter((a) => a.noteId === noteId)).to.have.length(1);
-    expect(result.stderr).to.contain('"message":"request accepted"');
-    expect(result.stderr).to.contain(`request was accepted (run on !${s.mergeRequest.iid} (note))`);
-    expect(result.code).to.equal(2);
+    const branchHead = git(s.project.repoDir, 'rev-parse', 'refs/heads/feature/greeting');
+    expect(git(s.project.repoDir, 'show', `${branchHead}:src/farewell.js`)).to.contain('Bye');
+    expect(git(s.project.repoDir, 'show', '--name-only', '--format=', branchHead)).not.to.match(
+      /\.mr-agent/,
+    );
+    const progress = standIn.model.notes.filter(
+      (n) => n.authorId === s.bot.id && n.body.includes('mr-agent:progress'),
+    );
+    expect(progress).to.have.length(1);
+    expect(progress[0]!.body).to.match(
+      /mr-agent:progress job=901 pipeline=900 task=\S+ state=complete/,
+    );
+    expect(progress[0]!.body).to.contain(`/-/commit/${branchHead}`);
+    expect(result.stdout + result.stderr)
+      .not.to.contain(s.botToken.value)
+      .and.not.to.contain(LLM_KEY);
   });
 
   it("A3/M4 a Guest's command is refused in the job without a run, exit 0", async () => {
@@ -136,6 +199,7 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
   });
 
   it('A3 a pipeline on the default branch works on the merge request head', async () => {
+    await model();
     const mrHead = git(s.project.repoDir, 'rev-parse', 'refs/heads/feature/greeting');
     git(s.project.repoDir, 'update-ref', `refs/merge-requests/${s.mergeRequest.iid}/head`, mrHead);
     git(job, 'checkout', '-q', s.project.defaultBranch);
@@ -179,6 +243,7 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
   });
 
   it('M5 the token comes from the variable the component names, and never shows in the output', async () => {
+    await model();
     const env = jobEnv({
       CI_PIPELINE_SOURCE: 'web',
       GITLAB_USER_ID: String(s.developer.id),
@@ -192,7 +257,8 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
 
     const result = await runCli(['ci'], { env });
 
-    expect(result.stderr).to.contain(`request was accepted (run on #${s.issue.iid} (manual))`);
+    expect(result.stderr).to.contain('"message":"request accepted"');
+    expect(result.code).to.equal(1);
     expect(result.stdout + result.stderr).not.to.contain(s.botToken.value);
   });
 
@@ -207,6 +273,7 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
   });
 
   it('keeps .mr-agent/ and the caches out of the commit before the run starts', async () => {
+    await model();
     await runCli(['ci'], {
       env: jobEnv({
         CI_PIPELINE_SOURCE: 'web',

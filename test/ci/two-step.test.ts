@@ -40,7 +40,7 @@ describe('ci/two-step (B2: plan job, then the run job in the chosen image)', () 
     expect(planned.kind).to.equal('planned');
     if (planned.kind !== 'planned') return;
     expect(planned.work.plan).to.deep.equal(plan);
-    expect(planned.work.gathered.request.title).to.equal('Say hello');
+    expect(planned.work.gathered?.request.title).to.equal('Say hello');
     expect(planDeps.reporter.outcome).to.equal(undefined);
     expect(planDeps.history.types()).to.deep.equal(['plan']);
 

@@ -36,5 +36,10 @@ export async function ciCommand(io: CliIo, options: CiOptions): Promise<number> 
     payload = decision.request;
   }
   const { runCiStep } = await import('../../ci/steps.ts');
-  return runCiStep(context, payload, { env: io.env, stdout: io.stdout, stderr: io.stderr });
+  return runCiStep(context, payload, {
+    env: io.env,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    ...(io.onSignal ? { onSignal: io.onSignal } : {}),
+  });
 }

@@ -73,7 +73,9 @@ function commitMessage(input: DeliveryInput): string {
 /** Stages everything except the state folder and commits; undefined when nothing changed. */
 async function commitChanges(git: Git, input: DeliveryInput): Promise<string | undefined> {
   const stateDir = input.stateDir ?? '.mr-agent';
-  await git.must(['add', '-A', '--', '.', `:(exclude)${stateDir}`]);
+  await git.must(['add', '-A', '--', '.']);
+  // unstage the state folder again: an exclude pathspec would fail when .gitignore already ignores it
+  await git.must(['reset', '-q', '--', stateDir]);
   const staged = await git.run(['diff', '--cached', '--quiet']);
   if (staged.exitCode === 0) return undefined;
   await git.must(['commit', '--no-verify', '-F', '-'], commitMessage(input));

@@ -1,0 +1,138 @@
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { restorePastRuns } from '../gitlab/past-runs.ts';
+import type { GitLabPort } from '../gitlab/port.ts';
+import { writeFileAtomic } from '../history/atomic.ts';
+import { readHistoryFile } from '../history/planning-history.ts';
+import type { StatePaths } from '../history/paths.ts';
+import type { Logger } from '../log/logger.ts';
+import { Plan } from '../phases/plan/schema.ts';
+import { CiRequest } from './request.ts';
+
+/**
+ * History across pipelines (SPEC I1, I2) for a CI run: earlier runs on the
+ * same merge request or issue are found through their progress notes, their
+ * `.mr-agent/` artifacts are downloaded, and their planning history is merged
+ * into this checkout's, so the planner sees them, `/agent approve` finds the
+ * last plan and `/agent retry` the last request.
+ */
+
+/** What each CI run leaves next to its history: the request it worked on. */
+export const CI_REQUEST_FILE = 'ci-request.json';
+
+export const CiRequestRecord = z.object({
+  request: CiRequest,
+  task: z.object({ id: z.string(), text: z.string() }),
+  jobId: z.number().int(),
+});
+export type CiRequestRecord = z.infer<typeof CiRequestRecord>;
+
+/** `12!42` for merge request !42 of project 12, `12#7` for issue #7 (the history's issue ids). */
+export function issueIdOf(projectId: number, request: CiRequest): string | undefined {
+  const target = request.target;
+  if (target.kind === 'none') return undefined;
+  return `${projectId}${target.kind === 'merge_request' ? '!' : '#'}${target.iid}`;
+}
+
+export async function writeRequestRecord(paths: StatePaths, record: CiRequestRecord) {
+  await mkdir(paths.stateDir, { recursive: true });
+  await writeFileAtomic(
+    path.join(paths.stateDir, CI_REQUEST_FILE),
+    `${JSON.stringify(record, null, 2)}\n`,
+  );
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function readRecord(file: string): Promise<CiRequestRecord | undefined> {
+  try {
+    return CiRequestRecord.parse(JSON.parse(await readFile(file, 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Copies one restored run's history files (and, when this checkout has none, its run records). */
+async function mergeRun(dir: string, paths: StatePaths, historyRel: string): Promise<void> {
+  const from = path.join(dir, historyRel);
+  const files = await readdir(from).catch(() => [] as string[]);
+  await mkdir(paths.historyDir, { recursive: true });
+  for (const name of files.filter((f) => f.endsWith('.jsonl'))) {
+    const target = path.join(paths.historyDir, name);
+    if (!(await exists(target))) await copyFile(path.join(from, name), target);
+  }
+  const runs = path.join(dir, path.basename(paths.runs));
+  if ((await exists(runs)) && !(await exists(paths.runs))) await copyFile(runs, paths.runs);
+}
+
+export interface RestoredHistory {
+  runs: number;
+  /** The newest earlier CI request on this merge request or issue (`/agent retry`). */
+  lastRequest: CiRequestRecord | undefined;
+}
+
+export async function restoreHistory(input: {
+  gitlab: GitLabPort;
+  projectId: number;
+  request: CiRequest;
+  botUserId: number;
+  currentJobId: number;
+  paths: StatePaths;
+  logger: Logger;
+}): Promise<RestoredHistory> {
+  const target = input.request.target;
+  if (target.kind === 'none') return { runs: 0, lastRequest: undefined };
+  const into = await mkdtemp(path.join(os.tmpdir(), 'mr-agent-past-runs-'));
+  try {
+    const runs = await restorePastRuns({
+      gitlab: input.gitlab,
+      project: input.projectId,
+      on: { type: target.kind, iid: target.iid },
+      botUserId: input.botUserId,
+      currentJobId: String(input.currentJobId),
+      into,
+      stateDir: path.basename(input.paths.stateDir),
+      logger: input.logger,
+    });
+    let lastRequest: CiRequestRecord | undefined;
+    const historyRel = path.relative(input.paths.stateDir, input.paths.historyDir);
+    for (const run of runs.slice().reverse()) {
+      if (!run.dir) continue;
+      await mergeRun(run.dir, input.paths, historyRel);
+      lastRequest ??= await readRecord(path.join(run.dir, CI_REQUEST_FILE));
+    }
+    input.logger.info('earlier runs restored', {
+      runs: runs.length,
+      restored: runs.filter((r) => r.source === 'restored').length,
+    });
+    return { runs: runs.length, lastRequest };
+  } finally {
+    await rm(into, { recursive: true, force: true });
+  }
+}
+
+/** The newest plan recorded for this merge request or issue (`/agent approve`). */
+export async function lastPlan(
+  paths: StatePaths,
+  issueId: string,
+  logger: Logger,
+): Promise<Plan | undefined> {
+  const files = await readdir(paths.historyDir).catch(() => [] as string[]);
+  let newest: { at: string; plan: unknown } | undefined;
+  for (const name of files.filter((f) => f.endsWith('.jsonl'))) {
+    for (const entry of await readHistoryFile(path.join(paths.historyDir, name), logger)) {
+      if (entry.type !== 'plan' || entry.issue_id !== issueId) continue;
+      if (!newest || entry.timestamp > newest.at)
+        newest = { at: entry.timestamp, plan: entry.plan };
+    }
+  }
+  const parsed = newest ? Plan.safeParse(newest.plan) : undefined;
+  return parsed?.success ? parsed.data : undefined;
+}
