@@ -15,6 +15,7 @@ import type { ProgressPublisher } from '../../report/progress/publisher.ts';
 import {
   addLink,
   endPhase,
+  recordReview,
   revisePlan,
   setEnvironment,
   setPlan,
@@ -30,8 +31,10 @@ import type {
   ChecklistItem,
   ChecklistStatus,
   PhaseStatus,
+  PhaseStep,
   PlanChange,
   ProgressPhase,
+  ReviewRecord,
   RunReporter,
 } from '../ports.ts';
 import { finalState, taskNoteData, usageSummary, validationRuns } from './final.ts';
@@ -84,18 +87,54 @@ export class ProgressReporter implements RunReporter {
     return this.o.clock.now();
   }
 
+  private pending: Promise<unknown> = Promise.resolve();
+
   private background(what: string, work: Promise<unknown>): void {
-    work.catch((error: unknown) =>
+    const logged = work.catch((error: unknown) =>
       this.o.logger.warn('state file not updated', { what, error: (error as Error).message }),
+    );
+    this.pending = Promise.all([this.pending, logged]);
+  }
+
+  /** Resolves when every state-file write started so far has finished. */
+  async settled(): Promise<void> {
+    await this.pending;
+  }
+
+  phase(phase: ProgressPhase, status: PhaseStatus, detail?: string): void {
+    const at = this.now();
+    this.o.publisher.update((s) =>
+      status === 'running' ? startPhase(s, phase, at) : endPhase(s, phase, status, at, detail),
+    );
+    const metadataStatus = METADATA_STATUS[status];
+    this.background(
+      'metadata',
+      this.o.metadata.updatePhase(
+        phase,
+        status === 'running'
+          ? { status: metadataStatus, current_step: 'execute' }
+          : { status: metadataStatus },
+      ),
     );
   }
 
-  phase(phase: ProgressPhase, status: PhaseStatus): void {
-    const at = this.now();
-    this.o.publisher.update((s) =>
-      status === 'running' ? startPhase(s, phase, at) : endPhase(s, phase, status, at),
+  step(phase: ProgressPhase, step: PhaseStep, retryCount: number): void {
+    this.background(
+      'metadata',
+      this.o.metadata.updatePhase(phase, { current_step: step, retry_count: retryCount }),
     );
-    this.background('metadata', this.o.metadata.setStatus(phase, METADATA_STATUS[status]));
+  }
+
+  review(record: ReviewRecord): void {
+    this.o.publisher.update((s) =>
+      recordReview(s, {
+        phase: record.phase,
+        result: record.result,
+        attempt: record.attempt,
+        maxAttempts: record.maxAttempts,
+        ...(record.feedback.trim() ? { feedback: record.feedback } : {}),
+      }),
+    );
   }
 
   plan(
@@ -160,6 +199,7 @@ export class ProgressReporter implements RunReporter {
     await this.postSeparateNotes(outcome, state);
     await o.publisher.finish({ state, summary: outcome.summary });
     await o.runRecords.finish(o.runId, state, outcome.summary.slice(0, 500));
+    await this.settled();
   }
 
   private async postSeparateNotes(outcome: RunOutcome, state: ReturnType<typeof finalState>) {
