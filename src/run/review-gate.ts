@@ -30,13 +30,14 @@ function recordVerdict(ctx: RunContext, phase: ReviewedPhase, attempt: number, v
  */
 function failPhase(ctx: RunContext, phase: ReviewedPhase, feedback: string): GateResult {
   const max = ctx.config.review.max_revisions;
+  const revisions = `${max} revision${max === 1 ? '' : 's'}`;
   const { logger, deps } = ctx;
   logger.error(`Phase ${phase}: Retry limit exceeded (${max}/${max}). Marking phase as failed.`, {
     phase,
     retryCount: max,
   });
   deps.reporter.step(phase, 'review', max);
-  deps.reporter.phase(phase, 'failed', `review FAIL after ${max} revisions`);
+  deps.reporter.phase(phase, 'failed', `review FAIL after ${revisions}`);
   logger.error(`Skipping subsequent phases due to failed phase: ${phase}`, { phase });
   for (const later of laterPhases(phase))
     deps.reporter.phase(later, 'skipped', `skipped: the ${phase} phase failed`);
@@ -45,7 +46,7 @@ function failPhase(ctx: RunContext, phase: ReviewedPhase, feedback: string): Gat
     end: {
       state: 'FAILED',
       reason: 'phase_failed',
-      summary: `The ${phase} phase still failed review after ${max} revisions. Skipping subsequent phases due to failed phase: ${phase}. Last feedback: ${feedback}`,
+      summary: `The ${phase} phase still failed review after ${revisions}. Skipping subsequent phases due to failed phase: ${phase}. Last feedback: ${feedback}`,
     },
   };
 }
