@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { RunResultFile } from '../../src/report/result-file.ts';
-import { exec, json, toolCall } from '../support/fake-llm.ts';
+import { exec, json, toolCall } from '../support/script.ts';
 import { expectGolden } from '../support/golden.ts';
 import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { runScenario } from './scenario.ts';

@@ -112,6 +112,30 @@ function printOutcome(
   );
 }
 
+/**
+ * The run's result, or undefined when a termination signal came and the run
+ * did not end within `graceMs` of it (a wall-clock safety net, whatever clock
+ * the run uses).
+ */
+async function withGrace<T>(
+  run: Promise<T>,
+  signalled: Promise<void>,
+  graceMs: number,
+): Promise<T | undefined> {
+  const stop = new AbortController();
+  const grace = signalled
+    .then(() => systemClock.sleep(graceMs, stop.signal))
+    .then(
+      () => undefined,
+      () => undefined,
+    );
+  try {
+    return await Promise.race([run, grace]);
+  } finally {
+    stop.abort();
+  }
+}
+
 interface Session {
   task: TaskSpec;
   repoDir: string;
@@ -233,11 +257,17 @@ async function runBuiltin(
     },
     { task: s.task, repoDir: s.repoDir, maxLoops: maxLoopsFor(s.resolved, s.task) },
   );
-  // a wall-clock safety net, whatever clock the run uses
-  const grace = signalled.then(() => systemClock.sleep(factories.graceMs ?? 8000));
-  const outcome = await Promise.race([run, grace.then(() => undefined)]);
+  const outcome = await withGrace(run, signalled, factories.graceMs ?? 8000);
   if (!outcome) {
     s.logger.error('final state not written within the grace period');
+    // the run is stuck (e.g. a call that ignores the abort): write the note's end ourselves
+    await Promise.race([
+      reporting.publisher.finish({
+        state: 'cancelled',
+        summary: 'The run was cancelled and did not stop within its grace period.',
+      }),
+      systemClock.sleep(2000),
+    ]);
     io.exit?.(exitCodeForSignal('SIGTERM'));
     return undefined;
   }
