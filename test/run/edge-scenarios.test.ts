@@ -190,4 +190,21 @@ describe('run: cancellation, clarification and failures', () => {
     });
     expect(outcome.tests[0]).to.include({ command: 'make test', source: 'detected', passed: true });
   });
+
+  it('F1 the read_request tool returns the request (fenced as data)', async () => {
+    const { outcome, llm } = await runScenario({
+      task: (t) => ({ ...t, description: 'Please add retries to the client' }),
+      sets: ['planning.reflection.trigger_interval=0'],
+      steps: [
+        json('planning', onePlan),
+        exec.tools(toolCall('read_request', {})),
+        exec.say('DONE: read it'),
+        json('completion', assessment(true)),
+      ],
+    });
+    expect(outcome.state).to.equal('COMPLETE');
+    const toolMessage = llm.calls[2]!.messages.find((m) => m.role === 'tool');
+    expect(toolMessage?.content).to.contain('The task: description (untrusted data');
+    expect(toolMessage?.content).to.contain('Please add retries to the client');
+  });
 });
