@@ -88,4 +88,31 @@ describe('run: golden files of a complete run (H1, H4, I1, L3)', () => {
     expect(runs.runs.map((r) => r.state)).to.deep.equal(['complete']);
     expect(terminal.join('')).to.contain('● note progress-1').and.contain('● note summary-1');
   });
+
+  it('F2 max_revisions exceeded: the human-intervention note, needs_human in result.json and runs.json', async () => {
+    const { outcome, dir } = await runScenario({
+      realReporting: true,
+      sets: ['planning.revision.max_revisions=0'],
+      steps: [
+        json('planning', planWith([action('task_1', 'Edit a.js', 'apply_patch')])),
+        exec.say('FAILED: a.js is missing'),
+        json(
+          'reflection',
+          reflection('failure', { reason: 'try b.js', actions: [action('task_1', 'Edit b.js')] }),
+        ),
+      ],
+    });
+    expect(outcome).to.include({ reason: 'human_intervention', exitCode: 1 });
+    const state = path.join(dir, '.mr-agent');
+    const note = await readFile(path.join(state, 'notes/human-intervention-1.md'), 'utf8');
+    await expectGolden('run/human-intervention/note.md', normalize(note, dir));
+    const result = RunResultFile.parse(
+      JSON.parse(await readFile(path.join(state, 'result.json'), 'utf8')),
+    );
+    expect(result).to.include({ status: 'needs_human', exit_code: 1 });
+    const runs = JSON.parse(await readFile(path.join(state, 'runs.json'), 'utf8')) as {
+      runs: Array<{ state: string }>;
+    };
+    expect(runs.runs.map((r) => r.state)).to.deep.equal(['needs_human']);
+  });
 });
