@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Metadata } from '../../../src/history/metadata.ts';
+import { Metadata, type PhaseMetadata } from '../../../src/history/metadata.ts';
 import type { JsonReply, JsonRequest, LlmPort, LlmPurpose } from '../../../src/llm/port.ts';
 import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
@@ -148,4 +148,33 @@ export function promptsOf(run: ReviewRun, purpose: LlmPurpose): string[] {
   return run.llm.calls
     .filter((c) => c.purpose === purpose)
     .map((c) => c.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+}
+
+const runs: ReviewRun[] = [];
+afterEach(async () => {
+  while (runs.length) await runs.pop()!.cleanup();
+});
+
+/** `runReviewScenario`, cleaned up after the test. */
+export async function scenario(...args: Parameters<typeof runReviewScenario>): Promise<ReviewRun> {
+  const run = await runReviewScenario(...args);
+  runs.push(run);
+  return run;
+}
+
+/** A run whose planning review FAILs once with `reply`, then passes; the rest succeeds. */
+export function failOnceThenPass(reply: string) {
+  return [
+    plan(),
+    review('planning', reply),
+    plan(),
+    review('planning', PASS),
+    ...writeHello.steps(),
+    review('execution', PASS),
+    complete,
+  ];
+}
+
+export function phaseOf(run: ReviewRun, phase: string): Promise<PhaseMetadata> {
+  return run.metadata().then((m) => m.phases[phase]!);
 }
