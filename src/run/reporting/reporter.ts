@@ -34,7 +34,14 @@ import type {
   ProgressPhase,
   RunReporter,
 } from '../ports.ts';
-import { finalState, taskNoteData, usageSummary, validationRuns } from './final.ts';
+import {
+  commitLink,
+  deliveryInfo,
+  finalState,
+  taskNoteData,
+  usageSummary,
+  validationRuns,
+} from './final.ts';
 
 export interface ProgressReporterOptions {
   publisher: ProgressPublisher;
@@ -155,6 +162,8 @@ export class ProgressReporter implements RunReporter {
             ? { detail: outcome.environment.errors.join('; ').slice(0, 300) }
             : {}),
         });
+      const commit = commitLink(outcome);
+      if (commit) next = addLink(next, commit);
       return noteUrl ? addLink(next, { label: 'Task Note', url: noteUrl }) : next;
     });
     await this.postSeparateNotes(outcome, state);
@@ -187,6 +196,7 @@ export class ProgressReporter implements RunReporter {
       );
     }
     const summary = outcome.completion.summary;
+    const delivery = deliveryInfo(outcome);
     await post(
       renderSummaryNote(
         {
@@ -199,6 +209,7 @@ export class ProgressReporter implements RunReporter {
           tasksFailed: summary.tasks_failed,
           validation: validationRuns(outcome),
           changedFiles: outcome.changedFiles,
+          ...(delivery ? { delivery } : {}),
           durationMs: outcome.durationMs,
           totalTokens: outcome.tokens.totalTokens,
           links: [],

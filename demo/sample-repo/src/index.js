@@ -1,0 +1,2 @@
+export { titleCase } from './title-case.js';
+export { slugify } from './slugify.js';
