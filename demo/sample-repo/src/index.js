@@ -1,2 +1,0 @@
-export { titleCase } from './title-case.js';
-export { slugify } from './slugify.js';
