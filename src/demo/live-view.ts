@@ -119,9 +119,8 @@ export function compactProgress(body: string, width = 100): string[] {
     phases = [];
   };
   for (const line of terminalLines(body)) {
-    const heading = /^(Result|Phases|📋 Execution Plan.*|🧰 Environment|🔍 Reviews|📊 Token usage)$/.exec(
-      line,
-    );
+    const heading =
+      /^(Result|Phases|📋 Execution Plan.*|🧰 Environment|🔍 Reviews|📊 Token usage)$/.exec(line);
     if (heading) {
       flushPhases();
       section = heading[1]!.startsWith('📋') ? '📋 Execution Plan' : heading[1]!;

@@ -46,7 +46,8 @@ export async function commentAndTrigger(
     MR_AGENT_WEBHOOK_SECRET: WEBHOOK_SECRET,
     MR_AGENT_TRIGGER_TOKEN: world.triggerToken,
   };
-  deps.redactor.addFromEnv(env, Object.keys(env));
+  for (const secret of [world.botToken.value, WEBHOOK_SECRET, world.triggerToken])
+    deps.redactor.add(secret);
   const { config } = await loadConfig({
     env,
     file: null,

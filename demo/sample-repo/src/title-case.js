@@ -6,6 +6,8 @@ export function titleCase(text) {
     .toLowerCase()
     .split(/\s+/)
     .filter(Boolean)
-    .map((word, i) => (i > 0 && SMALL_WORDS.has(word) ? word : word[0].toUpperCase() + word.slice(1)))
+    .map((word, i) =>
+      i > 0 && SMALL_WORDS.has(word) ? word : word[0].toUpperCase() + word.slice(1),
+    )
     .join(' ');
 }

@@ -1,0 +1,74 @@
+/**
+ * What the demo says while the run goes on: the start checks, each setup
+ * command and verification, and each tool call the model makes — one line
+ * each, so the terminal explains what the progress note summarises.
+ */
+import type { StartCheckResult } from '../gitlab/checks.ts';
+import { accessLevelName } from '../gitlab/port.ts';
+import type { EnvironmentSetupResult } from '../phases/environment/setup.ts';
+import { briefArguments } from '../phases/execute/tool-brief.ts';
+import type { Tool } from '../tools/index.ts';
+import type { LiveView } from './live-view.ts';
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function describeChecks(checks: StartCheckResult): string[] {
+  const role =
+    checks.triggeringUserLevel === undefined
+      ? 'no triggering user'
+      : `the commenter is ${accessLevelName(checks.triggeringUserLevel)}`;
+  return [
+    `token has ${checks.token?.scopes.join(', ') ?? 'unknown'} scope · bot user @${checks.bot.username} · ${role}` +
+      ` · ${checks.configFile ? checks.configFile.location : 'no .mr-agent.yml'}`,
+  ];
+}
+
+export function describeSetup(result: EnvironmentSetupResult): string[] {
+  const lines = result.records.map((r) => {
+    const ok = r.stage === 'setup' ? r.exitCode === 0 : r.matched === true;
+    const what =
+      r.stage === 'setup'
+        ? `exit ${r.exitCode ?? 'none'}`
+        : r.matched
+          ? `printed ${JSON.stringify(r.expected)} as expected`
+          : `expected ${JSON.stringify(r.expected)}, got ${JSON.stringify(r.actual ?? '')}`;
+    return `${ok ? '✓' : '✗'} ${r.stage === 'setup' ? 'setup ' : 'verify'} $ ${r.command}  (${what}, ${seconds(r.durationMs)})`;
+  });
+  const handoff = result.handoff;
+  lines.push(
+    `→ ${handoff.environment_name} environment ${handoff.environment_ready ? 'ready' : `not ready (${handoff.setup_status})`}` +
+      (result.regenerations ? ` after ${result.regenerations} LLM regenerations` : ''),
+  );
+  return lines;
+}
+
+function commandStatus(output: string): string {
+  const match = /exit code: (\w+)/.exec(output);
+  return match ? `exit ${match[1]}` : '';
+}
+
+/** The tools, each call announced on the terminal when it finishes. */
+export function narratedTools(tools: readonly Tool[], view: LiveView, now: () => number): Tool[] {
+  return tools.map((tool) => ({
+    ...tool,
+    async run(args: unknown, ctx) {
+      const started = now();
+      const brief = briefArguments({ id: '', name: tool.name, arguments: JSON.stringify(args) });
+      const say = (ok: boolean, output: string) => {
+        const status = tool.name === 'run_command' ? commandStatus(output) : '';
+        const extra = [status, seconds(now() - started)].filter(Boolean).join(', ');
+        view.line(`      ${ok ? '·' : '✗'} ${tool.name} ${brief}  ${view.dim(`(${extra})`)}`);
+      };
+      try {
+        const output = await tool.run(args, ctx);
+        say(true, output);
+        return output;
+      } catch (error) {
+        say(false, error instanceof Error ? error.message : String(error));
+        throw error;
+      }
+    },
+  }));
+}
