@@ -60,6 +60,8 @@ export interface JobDeps {
   hooks?: Partial<RunHooks>;
   onChecks?: (checks: StartCheckResult) => void;
   onSetup?: (result: EnvironmentSetupResult) => void;
+  /** Cancels the run (Ctrl-C); it still writes its final state. */
+  signal?: AbortSignal;
 }
 
 export interface JobResult {
@@ -199,6 +201,7 @@ export async function runAgentJob(input: JobInput, deps: JobDeps): Promise<JobRe
       }),
       ...(deps.hooks ? { hooks: deps.hooks } : {}),
       ...(deps.tools ? { tools: deps.tools } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
     },
     { task, repoDir: input.checkoutDir, maxLoops: config.runner.max_loops },
   );

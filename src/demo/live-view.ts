@@ -31,6 +31,10 @@ export class LiveView {
     this.width = Math.max(40, (out.columns ?? 100) - 1);
   }
 
+  get live(): boolean {
+    return this.options.live;
+  }
+
   get color(): boolean {
     return this.options.color;
   }
@@ -87,6 +91,13 @@ export class LiveView {
   }
 }
 
+/** Markdown links as terminal text: `label` (or `label <url>`). */
+export function plainLinks(line: string, keepUrl = false): string {
+  return line.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_all, label: string, url: string) =>
+    keepUrl ? `${label} <${url}>` : label,
+  );
+}
+
 const KEPT_SECTIONS = new Set(['Result', '📋 Execution Plan']);
 
 function phaseChunk(row: string): string | undefined {
@@ -118,7 +129,7 @@ export function compactProgress(body: string, width = 100): string[] {
     out.push(line);
     phases = [];
   };
-  for (const line of terminalLines(body)) {
+  for (const line of terminalLines(body).map((l) => plainLinks(l))) {
     const heading =
       /^(Result|Phases|📋 Execution Plan.*|🧰 Environment|🔍 Reviews|📊 Token usage)$/.exec(line);
     if (heading) {
@@ -158,7 +169,7 @@ export function watchNotes(
   const bodies = new Map<string, string>();
   let progress: string | undefined;
   let version = 0;
-  const width = Math.max(40, 96);
+  const width = view.live ? 96 : Number.POSITIVE_INFINITY;
   const watched: WatchedNotes = {
     bodies,
     progressId: () => progress,

@@ -5,6 +5,7 @@
  */
 import type { StartCheckResult } from '../gitlab/checks.ts';
 import { accessLevelName } from '../gitlab/port.ts';
+import type { JsonReply, JsonRequest, LlmPort } from '../llm/port.ts';
 import type { EnvironmentSetupResult } from '../phases/environment/setup.ts';
 import { briefArguments } from '../phases/execute/tool-brief.ts';
 import type { Tool } from '../tools/index.ts';
@@ -71,4 +72,42 @@ export function narratedTools(tools: readonly Tool[], view: LiveView, now: () =>
       }
     },
   }));
+}
+
+type Fields = Record<string, unknown>;
+
+/** A few words on what a JSON reply said, by purpose. */
+export function summariseReply(purpose: string, value: unknown): string {
+  const v = (value ?? {}) as Fields;
+  const get = (key: string) => (v[key] ?? {}) as Fields;
+  if (purpose === 'planning') {
+    const subtasks = (get('task_decomposition').subtasks as unknown[] | undefined)?.length ?? 0;
+    const actions = (get('action_plan').actions as unknown[] | undefined)?.length ?? 0;
+    const env = get('selected_environment').name as string | undefined;
+    return v.error
+      ? 'the goal is unclear; asks for clarification'
+      : `a plan: ${subtasks} subtasks, ${actions} actions, environment ${env ?? '?'}`;
+  }
+  if (purpose === 'reflection') {
+    const r = get('reflection');
+    return `${String(r.status)}; ${r.plan_revision_needed ? 'revises the plan' : 'no plan revision needed'}`;
+  }
+  if (purpose === 'completion')
+    return v.all_criteria_satisfied
+      ? `all criteria satisfied (${((get('details').passed_criteria as string[]) ?? []).join(', ')})`
+      : 'criteria still open';
+  if (purpose.startsWith('review.')) return `verdict ${String(v.result)}`;
+  return 'answered';
+}
+
+/** The model, each JSON answer (plan, reflection, verdict, assessment) announced on the terminal. */
+export function narratedLlm(llm: LlmPort, view: LiveView): LlmPort {
+  return {
+    chat: (request) => llm.chat(request),
+    async json<T>(request: JsonRequest<T>): Promise<JsonReply<T>> {
+      const reply = await llm.json(request);
+      view.line(`    model (${request.purpose}): ${summariseReply(request.purpose, reply.value)}`);
+      return reply;
+    },
+  };
 }

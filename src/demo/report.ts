@@ -9,7 +9,7 @@ import { taskNotePath } from '../report/task-note.ts';
 import { parseMarker } from '../report/marker.ts';
 import { terminalLines } from '../report/terminal-render.ts';
 import { readTree } from './assets.ts';
-import type { LiveView } from './live-view.ts';
+import { plainLinks, type LiveView } from './live-view.ts';
 import type { DemoResult } from './run-demo.ts';
 import { STORY, type DemoWorld } from './world.ts';
 
@@ -88,12 +88,13 @@ export async function printReport(view: LiveView, result: DemoResult): Promise<v
       '⑤ The progress note on !1, final state (as GitLab renders it, without the diagram):',
     ),
   );
-  if (progress) indent(terminalLines(progress, view.color)).forEach((l) => view.line(l));
+  if (progress)
+    indent(terminalLines(progress, view.color)).forEach((l) => view.line(plainLinks(l, true)));
   const summary = noteOfKind(result, 'summary');
   if (summary) {
     view.line();
     view.line(view.bold('⑥ The summary note on !1:'));
-    indent(terminalLines(summary, view.color)).forEach((l) => view.line(l));
+    indent(terminalLines(summary, view.color)).forEach((l) => view.line(plainLinks(l, true)));
   }
   view.line();
   for (const line of await pushedCommit(result)) view.line(line);

@@ -28,7 +28,7 @@ import { builtinTools } from '../tools/index.ts';
 import { loadDemoAssets } from './assets.ts';
 import { runAgentJob, type JobResult } from './job.ts';
 import { LiveView, watchNotes, type TerminalOut } from './live-view.ts';
-import { describeChecks, describeSetup, narratedTools } from './narrate.ts';
+import { describeChecks, describeSetup, narratedLlm, narratedTools } from './narrate.ts';
 import { printIntro, printReport, storeArtifacts } from './report.ts';
 import { commentAndTrigger } from './trigger.ts';
 import { startDemoWorld, STORY, type DemoWorld } from './world.ts';
@@ -49,6 +49,8 @@ export interface DemoOptions {
   /** The `demo/` folder (default: the one shipped with the package). */
   assetsDir?: string;
   tmpRoot?: string;
+  /** Cancels the run (Ctrl-C); the demo still cleans up. */
+  signal?: AbortSignal;
 }
 
 export interface DemoResult {
@@ -56,6 +58,9 @@ export interface DemoResult {
   dir: string;
   kept: boolean;
   jobId: number;
+  /** Where the stand-in and the scripted model listened. */
+  gitlabUrl: string;
+  llmUrl: string;
   job: JobResult;
   checkoutDir: string;
   /** The project's bare repository (the remote the change was pushed to). */
@@ -164,12 +169,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         sets: options.sets ?? [],
       },
       {
-        llm,
+        llm: narratedLlm(llm, view),
         clock,
         logger,
         redactor,
         tools: narratedTools(builtinTools(), view, () => clock.now()),
         ...(options.hooks ? { hooks: options.hooks } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
         noteTarget: (target) => {
           notes.watched = watchNotes(target, view, (kind) => `● ${kind} note posted on !1`);
           return notes.watched.target;
@@ -190,6 +196,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       dir,
       kept: options.keep === true,
       jobId: triggered.job.id,
+      gitlabUrl: world.standIn.url,
+      llmUrl: llmServer.url,
       job,
       checkoutDir,
       remoteDir: world.project.repoDir,
