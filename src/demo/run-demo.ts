@@ -103,6 +103,8 @@ async function checkout(world: DemoWorld, dir: string, hostEnv: DemoOptions['hos
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const clock = options.clock ?? systemClock;
   const started = clock.now();
+  // a bad --set fails at once (exit 2), before anything is started
+  await loadConfig({ env: {}, file: null, sets: options.sets ?? [] });
   const dir = await mkdtemp(path.join(options.tmpRoot ?? tmpdir(), 'mr-agent-demo-'));
   const view = new LiveView(options.out, { live: options.live, color: options.color });
   const redactor = new Redactor();
