@@ -53,7 +53,11 @@ export async function gather(ctx: RunContext): Promise<Gathered> {
     recursive: true,
     limit: FILE_LIST_LIMIT,
   });
-  const files = entries.map((e) => (e.kind === 'dir' ? `${e.rel}/` : e.rel));
+  // the agent's own state folder is not part of the project
+  const stateDir = ctx.config.state.directory.replace(/^\.\//, '').replace(/\/$/, '');
+  const files = entries
+    .filter((e) => e.rel !== stateDir && !e.rel.startsWith(`${stateDir}/`))
+    .map((e) => (e.kind === 'dir' ? `${e.rel}/` : e.rel));
   if (truncated) files.push(`… (more than ${FILE_LIST_LIMIT} entries)`);
   ctx.logger.info('context gathered', {
     source: request.source,
