@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { runDemo, type DemoResult } from '../../src/demo/run-demo.ts';
 import { RunResultFile } from '../../src/report/result-file.ts';
 import { expectGolden } from '../support/golden.ts';
-import { GOLDEN_DIR, goldenArtifacts, goldenMismatches } from './golden-check.ts';
+import { goldenArtifacts, goldenMismatches } from './golden-check.ts';
 
 /** Commands and git see only these host variables (as in a CI job). */
 const hostEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
@@ -53,7 +53,7 @@ describe('A7 golden end-to-end: `mr-agent demo` on the bundled sample repository
       'metadata-phases.json',
       'result.json',
     ])
-      await expectGolden(path.join(GOLDEN_DIR, name), artifacts[name]!);
+      await expectGolden(`e2e/${name}`, artifacts[name]!);
     const parsed = RunResultFile.parse(
       JSON.parse(await readText(result.job.reporting.paths.result)),
     );
@@ -64,7 +64,7 @@ describe('A7 golden end-to-end: `mr-agent demo` on the bundled sample repository
 
   it('H3: the fix is one commit on the merge request branch in the bare remote (golden message and diff)', async () => {
     const artifacts = await goldenArtifacts(result);
-    await expectGolden(path.join(GOLDEN_DIR, 'commit.txt'), artifacts['commit.txt']!);
+    await expectGolden('e2e/commit.txt', artifacts['commit.txt']!);
     expect(artifacts['commit.txt']).to.match(/^Branch tip is the commit: true/);
   });
 
@@ -87,8 +87,8 @@ describe('A7 golden end-to-end: `mr-agent demo` on the bundled sample repository
 
   it('the exact GitLab API calls (method, path, status, count) and the model calls by purpose', async () => {
     const artifacts = await goldenArtifacts(result);
-    await expectGolden(path.join(GOLDEN_DIR, 'gitlab-api.txt'), artifacts['gitlab-api.txt']!);
-    await expectGolden(path.join(GOLDEN_DIR, 'llm-calls.txt'), artifacts['llm-calls.txt']!);
+    await expectGolden('e2e/gitlab-api.txt', artifacts['gitlab-api.txt']!);
+    await expectGolden('e2e/llm-calls.txt', artifacts['llm-calls.txt']!);
   });
 
   it('the terminal output explains what happened: the comment, the job, the phases, the commit, the artifacts', () => {
