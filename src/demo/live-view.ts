@@ -19,6 +19,38 @@ const DIM = `${ESC}2m`;
 const BOLD = `${ESC}1m`;
 const RESET = `${ESC}0m`;
 
+const COLOUR_CODE = new RegExp(`${ESC.replace('[', '\\[')}[0-9;]*m`, 'g');
+
+function zeroWidth(ch: string): boolean {
+  const code = ch.codePointAt(0)!;
+  return (code >= 0x200b && code <= 0x200f) || (code >= 0xfe00 && code <= 0xfe0f);
+}
+
+/**
+ * Columns a string takes on a terminal: pictographs count two (some terminals
+ * draw a few of them narrower; counting wide keeps the region from wrapping),
+ * colour codes, joiners and variation selectors none.
+ */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text.replace(COLOUR_CODE, '')) {
+    if (zeroWidth(ch)) continue;
+    width += /\p{Extended_Pictographic}/u.test(ch) && ch !== '©' && ch !== '®' ? 2 : 1;
+  }
+  return width;
+}
+
+/** Cuts a line to `width` terminal columns, ending in `…` when cut. */
+export function clipToWidth(line: string, width: number): string {
+  if (displayWidth(line) <= width) return line;
+  let out = '';
+  for (const ch of line) {
+    if (displayWidth(`${out}${ch}…`) > width) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
 export class LiveView {
   private region: string[] = [];
   private shown = new Set<string>();
@@ -73,9 +105,13 @@ export class LiveView {
     this.region = [];
   }
 
+  /** Terminal columns a line of the live region may take. */
+  get columns(): number {
+    return this.width;
+  }
+
   private clip(line: string): string {
-    // counts code units, which is close enough for the emoji and box characters used here
-    return line.length > this.width ? `${line.slice(0, this.width - 1)}…` : line;
+    return clipToWidth(line, this.width);
   }
 
   private clear(): void {
@@ -120,7 +156,7 @@ export function compactProgress(body: string, width = 100): string[] {
     if (phases.length === 0) return;
     let line = 'Phases:';
     for (const chunk of phases) {
-      if (`${line}  ${chunk}`.length > width) {
+      if (displayWidth(`${line}  ${chunk}`) > width) {
         out.push(line);
         line = '       ';
       }
@@ -169,7 +205,7 @@ export function watchNotes(
   const bodies = new Map<string, string>();
   let progress: string | undefined;
   let version = 0;
-  const width = view.live ? 96 : Number.POSITIVE_INFINITY;
+  const width = view.live ? view.columns : Number.POSITIVE_INFINITY;
   const watched: WatchedNotes = {
     bodies,
     progressId: () => progress,

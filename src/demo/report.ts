@@ -41,14 +41,14 @@ function noteOfKind(result: DemoResult, kind: string): string | undefined {
   return undefined;
 }
 
-async function pushedCommit(result: DemoResult): Promise<string[]> {
+async function pushedCommit(result: DemoResult, hostPath: string): Promise<string[]> {
   const delivery = result.job.outcome.delivery;
   if (delivery?.status !== 'pushed' || !delivery.commit)
     return [`Nothing was pushed (${delivery?.status ?? 'the run did not complete'}).`];
   const show = await execa(
     'git',
     ['show', '--stat', '--format=%h %s%n%an <%ae>%n%n%b', delivery.commit],
-    { cwd: result.remoteDir, reject: false, env: { PATH: process.env.PATH ?? '' } },
+    { cwd: result.remoteDir, reject: false, env: { PATH: hostPath }, extendEnv: false },
   );
   return [
     `⑦ Pushed to ${delivery.branch} in the project's remote (${result.remoteDir}):`,
@@ -79,7 +79,11 @@ function figures(result: DemoResult): string {
 }
 
 /** The end of the demo: final notes, the commit, the artifacts, the figures. */
-export async function printReport(view: LiveView, result: DemoResult): Promise<void> {
+export async function printReport(
+  view: LiveView,
+  result: DemoResult,
+  hostPath: string,
+): Promise<void> {
   const outcome = result.job.outcome;
   const progress = result.progressNoteId ? result.notes.get(result.progressNoteId) : undefined;
   view.line();
@@ -97,7 +101,7 @@ export async function printReport(view: LiveView, result: DemoResult): Promise<v
     indent(terminalLines(summary, view.color)).forEach((l) => view.line(plainLinks(l, true)));
   }
   view.line();
-  for (const line of await pushedCommit(result)) view.line(line);
+  for (const line of await pushedCommit(result, hostPath)) view.line(line);
   view.line();
   for (const line of artifactLines(result)) view.line(line);
   view.line();

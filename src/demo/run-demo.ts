@@ -211,7 +211,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       unusedReplies: llmServer.unusedReplies(),
       durationMs: clock.now() - started,
     };
-    await printReport(view, result);
+    await printReport(view, result, options.hostEnv.PATH ?? '');
     return result;
   } finally {
     for (const close of closers.reverse()) await close().catch(() => undefined);

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { compactProgress, LiveView, plainLinks, watchNotes } from '../../src/demo/live-view.ts';
+import {
+  clipToWidth,
+  compactProgress,
+  displayWidth,
+  LiveView,
+  plainLinks,
+  watchNotes,
+} from '../../src/demo/live-view.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
 import {
   endPhase,
@@ -56,7 +63,14 @@ describe('demo/live-view: the progress note on the terminal (A7)', () => {
     const lines = compactProgress(runningNote(), 60);
     const phases = lines.filter((l) => l.startsWith('Phases:') || l.startsWith('       '));
     expect(phases).to.have.length.greaterThan(1);
-    for (const line of phases) expect(line.length).to.be.at.most(60);
+    for (const line of phases) expect(displayWidth(line)).to.be.at.most(60);
+  });
+
+  it('terminal width: emoji take two columns, colour codes none; clipping keeps within the width', () => {
+    expect(displayWidth('✅ done')).to.equal(7);
+    expect(displayWidth('\u001b[2mdim\u001b[0m')).to.equal(3);
+    expect(clipToWidth('✅✅✅✅', 5)).to.equal('✅✅…');
+    expect(clipToWidth('short', 5)).to.equal('short');
   });
 
   it('plainLinks drops or keeps the URL', () => {
