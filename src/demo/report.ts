@@ -30,6 +30,11 @@ export function printIntro(view: LiveView, world: DemoWorld, llmUrl: string, ass
     `① @${world.developer.username} opened !${mr.iid} "${mr.title}" from ${STORY.sourceBranch}; one of its new tests fails.`,
   );
   view.line(`② @${world.developer.username} comments on !${mr.iid}:  ${view.bold(STORY.comment)}`);
+  view.line(
+    view.dim(
+      `   (below: the progress note on !${mr.iid} as GitLab has it — mr-agent edits it in place, at most once a second)`,
+    ),
+  );
 }
 
 function indent(lines: readonly string[], prefix = '    '): string[] {
