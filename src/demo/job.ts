@@ -14,7 +14,7 @@ import { runStartChecks, type StartCheckResult } from '../gitlab/checks.ts';
 import { createGitLabClient } from '../gitlab/gitbeaker-adapter.ts';
 import { GitLabNoteTarget } from '../gitlab/note-target.ts';
 import { restorePastRuns } from '../gitlab/past-runs.ts';
-import type { GitLabPort, Noteable } from '../gitlab/port.ts';
+import type { GitLabPort, MergeRequest, Noteable } from '../gitlab/port.ts';
 import { gitlabRequestSource } from '../gitlab/request-source.ts';
 import type { LlmPort } from '../llm/port.ts';
 import type { Logger } from '../log/logger.ts';
@@ -30,7 +30,7 @@ import type { RunOutcome } from '../run/outcome.ts';
 import { promptLibrary } from '../run/prompts.ts';
 import { startReporting, type Reporting } from '../run/reporting/index.ts';
 import { ExecaShell } from '../shell/execa-shell.ts';
-import { taskFromText } from '../task/task-yaml.ts';
+import { taskFromText, type TaskSpec } from '../task/task-yaml.ts';
 import type { Tool } from '../tools/index.ts';
 
 export interface JobInput {
@@ -114,8 +114,22 @@ async function restoreHistory(
   }
 }
 
-/** Runs the agent job for a merge request comment. Never throws for run failures. */
-export async function runAgentJob(input: JobInput, deps: JobDeps): Promise<JobResult> {
+/** What the job has learnt before the run starts. */
+interface JobContext {
+  input: JobInput;
+  deps: JobDeps;
+  gitlab: GitLabPort;
+  config: Config;
+  checks: StartCheckResult;
+  on: Noteable;
+  mergeRequest: MergeRequest;
+  task: TaskSpec;
+  notes: NoteTarget;
+  shell: ExecaShell;
+  marker: { job: string; pipeline: string; task: string };
+}
+
+async function openJob(input: JobInput, deps: JobDeps): Promise<JobContext> {
   const { logger, redactor, clock } = deps;
   redactor.add(input.botToken);
   const gitlab = createGitLabClient({ url: input.gitlabUrl, token: input.botToken, clock, logger });
@@ -123,81 +137,112 @@ export async function runAgentJob(input: JobInput, deps: JobDeps): Promise<JobRe
   const on: Noteable = { type: 'merge_request', iid: input.mergeRequestIid };
   const mergeRequest = await gitlab.getMergeRequest(input.projectId, input.mergeRequestIid);
   const taskId = `job-${input.ci.jobId}`;
-  const issueId = `mr-${input.mergeRequestIid}`;
   const task = taskFromText(input.variables.MR_AGENT_TASK ?? mergeRequest.title, {
     repo: input.checkoutDir,
     id: taskId,
     maxLoops: config.runner.max_loops,
   });
   const gitlabNotes = new GitLabNoteTarget(gitlab, input.projectId, on, mergeRequest.webUrl);
-  const notes = deps.noteTarget ? deps.noteTarget(gitlabNotes) : gitlabNotes;
+  return {
+    input,
+    deps,
+    gitlab,
+    config,
+    checks,
+    on,
+    mergeRequest,
+    task,
+    notes: deps.noteTarget ? deps.noteTarget(gitlabNotes) : gitlabNotes,
+    shell: new ExecaShell(),
+    marker: { job: input.ci.jobId, pipeline: input.ci.pipelineId, task: taskId },
+  };
+}
+
+/** The progress note on the MR, the state files, and the history of earlier runs. */
+async function openReporting(job: JobContext): Promise<Reporting> {
+  const { input, deps, config, task } = job;
   const reporting = await startReporting({
     repoDir: input.checkoutDir,
     config,
-    taskId,
+    taskId: task.id,
     title: task.title,
-    runId: taskId,
-    target: notes,
-    redactor,
-    logger,
-    clock,
+    runId: task.id,
+    target: job.notes,
+    redactor: deps.redactor,
+    logger: deps.logger,
+    clock: deps.clock,
     ci: input.ci,
-    issueId,
+    issueId: `mr-${input.mergeRequestIid}`,
     artifactUrl: (file) => `${input.ci.jobUrl}/artifacts/file/${file}`,
   });
-  await restoreHistory(gitlab, input, on, checks.bot.id, reporting.paths.historyDir, logger);
-  const shell = new ExecaShell();
-  const marker = { job: input.ci.jobId, pipeline: input.ci.pipelineId, task: taskId };
-  const environment = createEnvironmentStep({
-    config,
+  const historyDir = reporting.paths.historyDir;
+  await restoreHistory(job.gitlab, input, job.on, job.checks.bot.id, historyDir, deps.logger);
+  return reporting;
+}
+
+function environmentStep(job: JobContext) {
+  const { deps } = job;
+  return createEnvironmentStep({
+    config: job.config,
     llm: deps.llm,
-    shell,
-    clock,
-    logger,
-    redactor,
-    hostEnv: input.hostEnv,
-    notes,
-    marker,
+    shell: job.shell,
+    clock: deps.clock,
+    logger: deps.logger,
+    redactor: deps.redactor,
+    hostEnv: job.input.hostEnv,
+    notes: job.notes,
+    marker: job.marker,
     ...(deps.onSetup ? { onSetup: deps.onSetup } : {}),
   });
-  const delivery = createDeliveryStep({
+}
+
+function deliveryStep(job: JobContext) {
+  const { input, config, checks, mergeRequest } = job;
+  return createDeliveryStep({
     repoDir: input.checkoutDir,
-    gitlab,
+    gitlab: job.gitlab,
     project: checks.project,
     target: { kind: 'merge_request', mergeRequest },
-    notes,
+    notes: job.notes,
     token: input.botToken,
     hostEnv: input.hostEnv,
     author: { name: checks.bot.name, email: `${checks.bot.username}@users.noreply.gitlab.invalid` },
     branchPrefix: config.delivery.branch_prefix,
     push: config.delivery.push,
     stateDir: config.state.directory,
-    marker,
-    redactor,
-    logger,
-    footer: `Requested in !${mergeRequest.iid}: ${task.description.split('\n')[0]}`,
+    marker: job.marker,
+    redactor: job.deps.redactor,
+    logger: job.deps.logger,
+    footer: `Requested in !${mergeRequest.iid}: ${job.task.description.split('\n')[0]}`,
   });
+}
+
+/** Runs the agent job for a merge request comment. Never throws for run failures. */
+export async function runAgentJob(input: JobInput, deps: JobDeps): Promise<JobResult> {
+  const job = await openJob(input, deps);
+  const { config, task } = job;
+  const reporting = await openReporting(job);
   const outcome = await runTask(
     {
       config,
       llm: deps.llm,
-      shell,
-      clock,
-      logger,
-      redactor,
+      shell: job.shell,
+      clock: deps.clock,
+      logger: deps.logger,
+      redactor: deps.redactor,
       hostEnv: input.hostEnv,
       prompts: promptLibrary(config.prompts.directory),
       reporter: reporting.reporter,
       history: reporting.history,
-      environment,
-      delivery,
+      environment: environmentStep(job),
+      delivery: deliveryStep(job),
       request: gitlabRequestSource({
-        gitlab,
+        gitlab: job.gitlab,
         project: input.projectId,
-        on,
+        on: job.on,
         minAccessLevel: config.trigger.min_access_level,
-        botUserId: checks.bot.id,
-        logger,
+        botUserId: job.checks.bot.id,
+        logger: deps.logger,
       }),
       ...(deps.hooks ? { hooks: deps.hooks } : {}),
       ...(deps.tools ? { tools: deps.tools } : {}),
@@ -205,5 +250,5 @@ export async function runAgentJob(input: JobInput, deps: JobDeps): Promise<JobRe
     },
     { task, repoDir: input.checkoutDir, maxLoops: config.runner.max_loops },
   );
-  return { outcome, config, reporting, taskId };
+  return { outcome, config, reporting, taskId: task.id };
 }

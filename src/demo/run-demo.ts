@@ -27,10 +27,10 @@ import {
 import { builtinTools } from '../tools/index.ts';
 import { loadDemoAssets } from './assets.ts';
 import { runAgentJob, type JobResult } from './job.ts';
-import { LiveView, watchNotes, type TerminalOut } from './live-view.ts';
+import { LiveView, watchNotes, type TerminalOut, type WatchedNotes } from './live-view.ts';
 import { describeChecks, describeSetup, narratedLlm, narratedTools } from './narrate.ts';
 import { printIntro, printReport, storeArtifacts } from './report.ts';
-import { commentAndTrigger } from './trigger.ts';
+import { commentAndTrigger, type TriggeredJob } from './trigger.ts';
 import { startDemoWorld, STORY, type DemoWorld } from './world.ts';
 
 export interface DemoOptions {
@@ -99,6 +99,104 @@ async function checkout(world: DemoWorld, dir: string, hostEnv: DemoOptions['hos
   );
 }
 
+interface Session {
+  options: DemoOptions;
+  clock: Clock;
+  dir: string;
+  view: LiveView;
+  logger: Logger;
+  redactor: Redactor;
+  closers: Array<() => Promise<unknown>>;
+}
+
+interface Stage {
+  world: DemoWorld;
+  llmUrl: string;
+  llmServer: Awaited<ReturnType<typeof startScriptedOpenAiServer>>;
+  triggered: TriggeredJob;
+  checkoutDir: string;
+}
+
+/** The stand-in, the scripted model, the comment and the triggered pipeline, and the job's checkout. */
+async function setTheStage(s: Session): Promise<Stage> {
+  const { view, clock } = s;
+  const assets = await loadDemoAssets(s.options.assetsDir);
+  const world = await startDemoWorld({
+    root: path.join(s.dir, 'gitlab'),
+    sampleRepo: assets.sampleRepo,
+    clock,
+  });
+  s.closers.push(() => world.standIn.close());
+  const llmServer = await startScriptedOpenAiServer({
+    scenario: assets.llmScenario,
+    apiKey: DEMO_API_KEY,
+  });
+  s.closers.push(() => llmServer.close());
+  printIntro(view, world, llmServer.url, assets.dir);
+  const triggered = await commentAndTrigger(world, { ...s, comment: STORY.comment });
+  s.closers.push(() => triggered.bridge.close());
+  const checkoutDir = path.join(s.dir, 'job');
+  await checkout(world, checkoutDir, s.options.hostEnv);
+  world.standIn.model.setPipelineStatus(triggered.pipeline.id, 'running');
+  view.line(
+    `③ The bridge checked @${world.developer.username}'s role, put 👀 on the comment and triggered pipeline #${triggered.pipeline.id}.`,
+  );
+  view.line(
+    `④ Job #${triggered.job.id} runs on a checkout of ${STORY.sourceBranch} (${view.dim(checkoutDir)}):`,
+  );
+  return { world, llmUrl: llmServer.url, llmServer, triggered, checkoutDir };
+}
+
+/** The CI job, with the model behind the real OpenAI adapter and everything narrated. */
+async function runJob(s: Session, stage: Stage) {
+  const { options, view, clock, logger, redactor } = s;
+  const { world, triggered } = stage;
+  const env = {
+    ...triggered.variables,
+    MR_AGENT_LLM_BASE_URL: stage.llmUrl,
+    MR_AGENT_LLM_MODEL: 'demo-model',
+    OPENAI_API_KEY: DEMO_API_KEY,
+  };
+  const { config } = await loadConfig({ env, file: null, sets: options.sets ?? [] });
+  const llm = createOpenAiLlm(config, { env, logger, clock });
+  let watched: WatchedNotes | undefined;
+  const job = await runAgentJob(
+    {
+      gitlabUrl: world.standIn.url,
+      botToken: world.botToken.value,
+      projectId: world.project.id,
+      mergeRequestIid: world.mergeRequest.iid,
+      variables: env,
+      ci: {
+        jobId: String(triggered.job.id),
+        pipelineId: String(triggered.pipeline.id),
+        jobUrl: `${world.standIn.url}/${world.project.path}/-/jobs/${triggered.job.id}`,
+      },
+      checkoutDir: stage.checkoutDir,
+      hostEnv: options.hostEnv,
+      sets: options.sets ?? [],
+    },
+    {
+      llm: narratedLlm(llm, view),
+      clock,
+      logger,
+      redactor,
+      tools: narratedTools(builtinTools(), view, () => clock.now()),
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      noteTarget: (target) => {
+        watched = watchNotes(target, view, (kind) => `● ${kind} note posted on !1`);
+        return watched.target;
+      },
+      onChecks: (checks) =>
+        describeChecks(checks).forEach((l) => view.line(`    start checks: ${l}`)),
+      onSetup: (result) => describeSetup(result).forEach((l) => view.line(`    environment: ${l}`)),
+    },
+  );
+  view.release();
+  return { job, watched };
+}
+
 /** Runs the demo; resolves with what happened (the CLI prints it, tests assert on it). */
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const clock = options.clock ?? systemClock;
@@ -106,93 +204,18 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   // a bad --set fails at once (exit 2), before anything is started
   await loadConfig({ env: {}, file: null, sets: options.sets ?? [] });
   const dir = await mkdtemp(path.join(options.tmpRoot ?? tmpdir(), 'mr-agent-demo-'));
-  const view = new LiveView(options.out, { live: options.live, color: options.color });
   const redactor = new Redactor();
   redactor.add(DEMO_API_KEY);
   const log = fileLogger(path.join(dir, 'mr-agent.log'), redactor);
-  const { logger } = log;
-  const closers: Array<() => Promise<unknown>> = [];
+  const view = new LiveView(options.out, { live: options.live, color: options.color });
+  const s: Session = { options, clock, dir, view, logger: log.logger, redactor, closers: [] };
   try {
-    const assets = await loadDemoAssets(options.assetsDir);
-    const world = await startDemoWorld({
-      root: path.join(dir, 'gitlab'),
-      sampleRepo: assets.sampleRepo,
-      clock,
-    });
-    closers.push(() => world.standIn.close());
-    const llmServer = await startScriptedOpenAiServer({
-      scenario: assets.llmScenario,
-      apiKey: DEMO_API_KEY,
-    });
-    closers.push(() => llmServer.close());
-    printIntro(view, world, llmServer.url, assets.dir);
-
-    const triggered = await commentAndTrigger(world, {
-      logger,
-      redactor,
-      clock,
-      comment: STORY.comment,
-    });
-    closers.push(() => triggered.bridge.close());
-    const checkoutDir = path.join(dir, 'job');
-    await checkout(world, checkoutDir, options.hostEnv);
-    world.standIn.model.setPipelineStatus(triggered.pipeline.id, 'running');
-    const jobUrl = `${world.standIn.url}/${world.project.path}/-/jobs/${triggered.job.id}`;
-    view.line(
-      `③ The bridge checked @${world.developer.username}'s role, put 👀 on the comment and triggered pipeline #${triggered.pipeline.id}.`,
-    );
-    view.line(
-      `④ Job #${triggered.job.id} runs on a checkout of ${STORY.sourceBranch} (${view.dim(checkoutDir)}):`,
-    );
-
-    const env = {
-      ...triggered.variables,
-      MR_AGENT_LLM_BASE_URL: llmServer.url,
-      MR_AGENT_LLM_MODEL: 'demo-model',
-      OPENAI_API_KEY: DEMO_API_KEY,
-    };
-    const llmConfig = await loadConfig({ env, file: null, sets: options.sets ?? [] });
-    const llm = createOpenAiLlm(llmConfig.config, { env, logger, clock });
-    const notes = { watched: undefined as ReturnType<typeof watchNotes> | undefined };
-    const job = await runAgentJob(
-      {
-        gitlabUrl: world.standIn.url,
-        botToken: world.botToken.value,
-        projectId: world.project.id,
-        mergeRequestIid: world.mergeRequest.iid,
-        variables: env,
-        ci: {
-          jobId: String(triggered.job.id),
-          pipelineId: String(triggered.pipeline.id),
-          jobUrl,
-        },
-        checkoutDir,
-        hostEnv: options.hostEnv,
-        sets: options.sets ?? [],
-      },
-      {
-        llm: narratedLlm(llm, view),
-        clock,
-        logger,
-        redactor,
-        tools: narratedTools(builtinTools(), view, () => clock.now()),
-        ...(options.hooks ? { hooks: options.hooks } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        noteTarget: (target) => {
-          notes.watched = watchNotes(target, view, (kind) => `● ${kind} note posted on !1`);
-          return notes.watched.target;
-        },
-        onChecks: (checks) =>
-          describeChecks(checks).forEach((l) => view.line(`    start checks: ${l}`)),
-        onSetup: (result) =>
-          describeSetup(result).forEach((l) => view.line(`    environment: ${l}`)),
-      },
-    );
-    view.release();
+    const stage = await setTheStage(s);
+    const { job, watched } = await runJob(s, stage);
+    const { world, triggered, llmServer } = stage;
     const ok = job.outcome.state === 'COMPLETE';
     world.standIn.model.setPipelineStatus(triggered.pipeline.id, ok ? 'success' : 'failed');
     await storeArtifacts(world, triggered.job.id, job.reporting.paths.stateDir);
-
     const result: DemoResult = {
       exitCode: job.outcome.exitCode,
       dir,
@@ -201,11 +224,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       gitlabUrl: world.standIn.url,
       llmUrl: llmServer.url,
       job,
-      checkoutDir,
+      checkoutDir: stage.checkoutDir,
       remoteDir: world.project.repoDir,
       branch: STORY.sourceBranch,
-      notes: notes.watched?.bodies ?? new Map(),
-      progressNoteId: notes.watched?.progressId(),
+      notes: watched?.bodies ?? new Map(),
+      progressNoteId: watched?.progressId(),
       gitlabRequests: [...world.standIn.requests.entries],
       llmRequests: [...llmServer.requests],
       unusedReplies: llmServer.unusedReplies(),
@@ -214,7 +237,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     await printReport(view, result, options.hostEnv.PATH ?? '');
     return result;
   } finally {
-    for (const close of closers.reverse()) await close().catch(() => undefined);
+    for (const close of s.closers.reverse()) await close().catch(() => undefined);
     await log.close();
     if (!options.keep) await rm(dir, { recursive: true, force: true });
   }
