@@ -20,11 +20,12 @@ import type { LlmPort } from '../llm/port.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { createDeliveryStep } from '../phases/deliver/step.ts';
-import { createEnvironmentStep } from '../phases/environment/step.ts';
-import type { EnvironmentSetupResult } from '../phases/environment/setup.ts';
 import type { NoteTarget } from '../report/note-target.ts';
 import type { Clock } from '../run/clock.ts';
 import type { RunHooks } from '../run/hooks.ts';
+import type { EnvironmentSetupOutcome, EnvironmentStep } from '../run/ports.ts';
+import type { Shell } from '../shell/port.ts';
+import { environmentStep as createEnvironmentStep } from '../run/environment-step.ts';
 import { runTask } from '../run/orchestrator.ts';
 import type { RunOutcome } from '../run/outcome.ts';
 import { promptLibrary } from '../run/prompts.ts';
@@ -59,7 +60,9 @@ export interface JobDeps {
   tools?: Tool[];
   hooks?: Partial<RunHooks>;
   onChecks?: (checks: StartCheckResult) => void;
-  onSetup?: (result: EnvironmentSetupResult) => void;
+  /** The shell of the environment setup (the demo announces its commands). */
+  setupShell?: (shell: Shell) => Shell;
+  onSetup?: (outcome: EnvironmentSetupOutcome) => void;
   /** Cancels the run (Ctrl-C); it still writes its final state. */
   signal?: AbortSignal;
 }
@@ -180,20 +183,29 @@ async function openReporting(job: JobContext): Promise<Reporting> {
   return reporting;
 }
 
-function environmentStep(job: JobContext) {
+function environmentStep(job: JobContext): EnvironmentStep {
   const { deps } = job;
-  return createEnvironmentStep({
+  const step = createEnvironmentStep({
     config: job.config,
     llm: deps.llm,
-    shell: job.shell,
+    shell: deps.setupShell ? deps.setupShell(job.shell) : job.shell,
     clock: deps.clock,
     logger: deps.logger,
     redactor: deps.redactor,
     hostEnv: job.input.hostEnv,
-    notes: job.notes,
+    repoDir: job.input.checkoutDir,
     marker: job.marker,
-    ...(deps.onSetup ? { onSetup: deps.onSetup } : {}),
   });
+  const onSetup = deps.onSetup;
+  if (!onSetup) return step;
+  return {
+    ...step,
+    async setup(selected, signal) {
+      const outcome = await step.setup(selected, signal);
+      onSetup(outcome);
+      return outcome;
+    },
+  };
 }
 
 function deliveryStep(job: JobContext) {

@@ -6,8 +6,9 @@
 import type { StartCheckResult } from '../gitlab/checks.ts';
 import { accessLevelName } from '../gitlab/port.ts';
 import type { JsonReply, JsonRequest, LlmPort } from '../llm/port.ts';
-import type { EnvironmentSetupResult } from '../phases/environment/setup.ts';
 import { briefArguments } from '../phases/execute/tool-brief.ts';
+import type { EnvironmentSetupOutcome } from '../run/ports.ts';
+import type { Shell } from '../shell/port.ts';
 import type { Tool } from '../tools/index.ts';
 import type { LiveView } from './live-view.ts';
 
@@ -26,23 +27,28 @@ export function describeChecks(checks: StartCheckResult): string[] {
   ];
 }
 
-export function describeSetup(result: EnvironmentSetupResult): string[] {
-  const lines = result.records.map((r) => {
-    const ok = r.stage === 'setup' ? r.exitCode === 0 : r.matched === true;
-    const what =
-      r.stage === 'setup'
-        ? `exit ${r.exitCode ?? 'none'}`
-        : r.matched
-          ? `printed ${JSON.stringify(r.expected)} as expected`
-          : `expected ${JSON.stringify(r.expected)}, got ${JSON.stringify(r.actual ?? '')}`;
-    return `${ok ? '✓' : '✗'} ${r.stage === 'setup' ? 'setup ' : 'verify'} $ ${r.command}  (${what}, ${seconds(r.durationMs)})`;
-  });
-  const handoff = result.handoff;
-  lines.push(
-    `→ ${handoff.environment_name} environment ${handoff.environment_ready ? 'ready' : `not ready (${handoff.setup_status})`}` +
-      (result.regenerations ? ` after ${result.regenerations} LLM regenerations` : ''),
-  );
-  return lines;
+/** One line for the environment sub-phase's result. */
+export function describeEnvironment(outcome: EnvironmentSetupOutcome): string {
+  const h = outcome.handoff;
+  const checks = `verification ${outcome.verificationsPassed}/${outcome.verificationsTotal} matched exactly`;
+  return h.environment_ready
+    ? `→ ${h.environment_name} environment ready (${outcome.setupCommands} setup commands, ${checks})`
+    : `→ ${h.environment_name} environment not ready (${h.setup_status}); the run goes on with a warning`;
+}
+
+/** A shell that announces each command it runs (the environment setup's commands and checks). */
+export function narratedShell(shell: Shell, view: LiveView, prefix: string): Shell {
+  return {
+    async run(request) {
+      const result = await shell.run(request);
+      const printed =
+        result.stdout.length <= 40 ? `, printed ${JSON.stringify(result.stdout)}` : '';
+      view.line(
+        `${prefix}${result.failed ? '✗' : '✓'} $ ${request.command}  ${view.dim(`(exit ${result.exitCode ?? 'none'}${printed}, ${seconds(result.durationMs)})`)}`,
+      );
+      return result;
+    },
+  };
 }
 
 function commandStatus(output: string): string {

@@ -28,7 +28,13 @@ import { builtinTools } from '../tools/index.ts';
 import { loadDemoAssets } from './assets.ts';
 import { runAgentJob, type JobResult } from './job.ts';
 import { LiveView, watchNotes, type TerminalOut, type WatchedNotes } from './live-view.ts';
-import { describeChecks, describeSetup, narratedLlm, narratedTools } from './narrate.ts';
+import {
+  describeChecks,
+  describeEnvironment,
+  narratedLlm,
+  narratedShell,
+  narratedTools,
+} from './narrate.ts';
 import { printIntro, printReport, storeArtifacts } from './report.ts';
 import { commentAndTrigger, type TriggeredJob } from './trigger.ts';
 import { startDemoWorld, STORY, type DemoWorld } from './world.ts';
@@ -190,7 +196,8 @@ async function runJob(s: Session, stage: Stage) {
       },
       onChecks: (checks) =>
         describeChecks(checks).forEach((l) => view.line(`    start checks: ${l}`)),
-      onSetup: (result) => describeSetup(result).forEach((l) => view.line(`    environment: ${l}`)),
+      setupShell: (shell) => narratedShell(shell, view, '    environment: '),
+      onSetup: (outcome) => view.line(`    environment: ${describeEnvironment(outcome)}`),
     },
   );
   view.release();

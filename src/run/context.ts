@@ -73,6 +73,8 @@ export interface RunState {
   environment?: EnvironmentHandoff;
   tests: TestRun[];
   assessment?: CompletionAssessment;
+  /** The execution system prompt, rendered once (it is the same for every action). */
+  executionSystem?: string;
   /** Replans decided through the replan hook (bounded by max_total_replans). */
   replans: number;
   delivery?: DeliveryReport;

@@ -19,13 +19,15 @@ export interface RunInput {
 /** Environment setup between planning and execution (seed 000 §5); its hand-off feeds the execution prompt. */
 async function environmentPhase(ctx: RunContext): Promise<void> {
   const step = ctx.deps.environment;
-  if (!step || !ctx.config.environment.setup_enabled) {
+  if (!step) {
     ctx.deps.reporter.phase('environment_setup', 'skipped');
     return;
   }
-  ctx.state.environment = await inPhase(ctx, 'environment_setup', () =>
+  const outcome = await inPhase(ctx, 'environment_setup', () =>
     step.setup(ctx.state.plan!.selected_environment, ctx.signal),
   );
+  ctx.state.environment = outcome.handoff;
+  await ctx.deps.reporter.environment(outcome);
 }
 
 /**

@@ -33,15 +33,21 @@ function fakeEnvironment(calls: string[]): EnvironmentStep {
       setup_commands: ['npm install'],
     }),
     setup: async (selected) => {
-      calls.push(selected.name);
+      calls.push(selected.name ?? '?');
       return {
-        environment_ready: true,
-        environment_name: selected.name,
-        setup_status: 'success',
-        errors: [],
+        handoff: {
+          environment_ready: true,
+          environment_name: 'node',
+          setup_status: 'success',
+          errors: [],
+        },
+        setupCommands: 0,
+        verificationsPassed: 1,
+        verificationsTotal: 1,
+        durationMs: 5,
       };
     },
-    executionSection: (handoff) =>
+    executionSection: async (handoff) =>
       `## Execution Environment Information\n\n**Current environment**: ${handoff.environment_name}\n**Setup status**: ${handoff.setup_status}`,
   };
 }

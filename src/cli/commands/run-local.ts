@@ -16,6 +16,7 @@ import { exitCodeForSignal, type TerminationSignal } from '../../report/terminat
 import { systemClock, type Clock } from '../../run/clock.ts';
 import { runTask } from '../../run/orchestrator.ts';
 import type { RunOutcome } from '../../run/outcome.ts';
+import { environmentStep, type EnvironmentStepDeps } from '../../run/environment-step.ts';
 import type { EnvironmentStep } from '../../run/ports.ts';
 import { promptLibrary } from '../../run/prompts.ts';
 import { startReporting } from '../../run/reporting/index.ts';
@@ -28,7 +29,8 @@ import { readTask, type RunOptions } from './run.ts';
 /** What `mr-agent run` builds from the configuration; replaceable in tests. */
 export interface RunFactories {
   createLlm(config: Config, env: CliIo['env'], logger: Logger, clock: Clock): LlmPort;
-  createEnvironment?(config: Config, llm: LlmPort, logger: Logger): EnvironmentStep | undefined;
+  /** Default: the environment phase of src/phases/environment/. */
+  createEnvironment?(deps: EnvironmentStepDeps): EnvironmentStep | undefined;
   shell?: Shell;
   clock?: Clock;
   /** After a termination signal, the longest wait for the final state (default 8 s). */
@@ -203,7 +205,17 @@ async function runBuiltin(
     clock: s.clock,
     artifactUrl: (file) => file,
   });
-  const environment = factories.createEnvironment?.(s.config, s.llm, s.logger);
+  const environment = (factories.createEnvironment ?? environmentStep)({
+    config: s.config,
+    llm: s.llm,
+    shell: s.shell,
+    clock: s.clock,
+    logger: s.logger,
+    redactor: s.redactor,
+    hostEnv: io.env,
+    repoDir: s.repoDir,
+    marker: { task: s.task.id },
+  });
   const run = runTask(
     {
       config: s.config,

@@ -29,6 +29,7 @@ import type { RunOutcome } from '../outcome.ts';
 import type {
   ChecklistItem,
   ChecklistStatus,
+  EnvironmentSetupOutcome,
   PhaseStatus,
   PlanChange,
   ProgressPhase,
@@ -131,6 +132,28 @@ export class ProgressReporter implements RunReporter {
     this.o.logger.debug('model comment', { comment: text.slice(0, 300) });
   }
 
+  async environment(outcome: EnvironmentSetupOutcome): Promise<void> {
+    const { handoff } = outcome;
+    this.o.publisher.update((s) =>
+      setEnvironment(s, {
+        name: handoff.environment_name,
+        status:
+          handoff.setup_status === 'success'
+            ? 'ready'
+            : handoff.setup_status === 'skipped'
+              ? 'skipped'
+              : 'failed_with_warnings',
+        setupCommands: outcome.setupCommands,
+        verificationsPassed: outcome.verificationsPassed,
+        verificationsTotal: outcome.verificationsTotal,
+        durationMs: outcome.durationMs,
+        ...(outcome.detail ? { detail: outcome.detail } : {}),
+      }),
+    );
+    if (outcome.failureNote)
+      await postNote(this.o.target, outcome.failureNote, { redactor: this.o.redactor });
+  }
+
   async final(outcome: RunOutcome): Promise<void> {
     const o = this.o;
     const state = finalState(outcome);
@@ -154,14 +177,6 @@ export class ProgressReporter implements RunReporter {
     const noteUrl = o.artifactUrl?.(relativeNote);
     o.publisher.update((s) => {
       let next = { ...s, usage };
-      if (outcome.environment)
-        next = setEnvironment(next, {
-          name: outcome.environment.environment_name,
-          status: outcome.environment.environment_ready ? 'ready' : 'failed_with_warnings',
-          ...(outcome.environment.errors.length > 0
-            ? { detail: outcome.environment.errors.join('; ').slice(0, 300) }
-            : {}),
-        });
       const commit = commitLink(outcome);
       if (commit) next = addLink(next, commit);
       return noteUrl ? addLink(next, { label: 'Task Note', url: noteUrl }) : next;
