@@ -27,12 +27,16 @@ export function describeChecks(checks: StartCheckResult): string[] {
   ];
 }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /** One line for the environment sub-phase's result. */
 export function describeEnvironment(outcome: EnvironmentSetupOutcome): string {
   const h = outcome.handoff;
   const checks = `verification ${outcome.verificationsPassed}/${outcome.verificationsTotal} matched exactly`;
   return h.environment_ready
-    ? `→ ${h.environment_name} environment ready (${outcome.setupCommands} setup commands, ${checks})`
+    ? `→ ${h.environment_name} environment ready (${plural(outcome.setupCommands, 'setup command')}, ${checks})`
     : `→ ${h.environment_name} environment not ready (${h.setup_status}); the run goes on with a warning`;
 }
 

@@ -146,10 +146,8 @@ describe('A7 golden end-to-end fails when a phase is skipped', function () {
     });
 
   it('each skipped phase shows where it should: the note, the history, the commit or the model calls', () => {
-    expect(mismatches.get('environment setup')).to.include.members([
-      'progress-note.md',
-      'metadata-phases.json',
-    ]);
+    // the phase still runs but sets nothing up: the note's environment section says so
+    expect(mismatches.get('environment setup')).to.include('progress-note.md');
     expect(mismatches.get('planning')).to.include.members(['llm-calls.txt', 'result.json']);
     expect(mismatches.get('reflection')).to.include.members(['llm-calls.txt', 'history.jsonl']);
     expect(mismatches.get('delivery (push)')).to.include.members([
