@@ -6,6 +6,7 @@
 import type { StartCheckResult } from '../gitlab/checks.ts';
 import { accessLevelName } from '../gitlab/port.ts';
 import type { JsonReply, JsonRequest, LlmPort } from '../llm/port.ts';
+import { parseReviewVerdict } from '../llm/review-verdict.ts';
 import { briefArguments } from '../phases/execute/tool-brief.ts';
 import type { EnvironmentSetupOutcome } from '../run/ports.ts';
 import type { Shell } from '../shell/port.ts';
@@ -113,7 +114,14 @@ export function summariseReply(purpose: string, value: unknown): string {
 /** The model, each JSON answer (plan, reflection, verdict, assessment) announced on the terminal. */
 export function narratedLlm(llm: LlmPort, view: LiveView): LlmPort {
   return {
-    chat: (request) => llm.chat(request),
+    async chat(request) {
+      const reply = await llm.chat(request);
+      if (request.purpose.startsWith('review.')) {
+        const verdict = parseReviewVerdict(reply.content ?? '').result;
+        view.line(`    model (${request.purpose}): verdict ${verdict}`);
+      }
+      return reply;
+    },
     async json<T>(request: JsonRequest<T>): Promise<JsonReply<T>> {
       const reply = await llm.json(request);
       view.line(`    model (${request.purpose}): ${summariseReply(request.purpose, reply.value)}`);
