@@ -46,8 +46,8 @@ export function narratedShell(shell: Shell, view: LiveView, prefix: string): She
   return {
     async run(request) {
       const result = await shell.run(request);
-      const printed =
-        result.stdout.length <= 40 ? `, printed ${JSON.stringify(result.stdout)}` : '';
+      const oneWord = result.stdout.length <= 40 && !result.stdout.includes('\n');
+      const printed = oneWord ? `, printed ${JSON.stringify(result.stdout)}` : '';
       view.line(
         `${prefix}${result.failed ? '✗' : '✓'} $ ${request.command}  ${view.dim(`(exit ${result.exitCode ?? 'none'}${printed}, ${seconds(result.durationMs)})`)}`,
       );
