@@ -17,6 +17,8 @@ import { noReplan, noReview, type RunHooks } from './hooks.ts';
 import type { PromptLibrary } from './prompts.ts';
 import type {
   ChecklistItem,
+  DeliveryReport,
+  DeliveryStep,
   EnvironmentHandoff,
   EnvironmentStep,
   RunHistory,
@@ -41,6 +43,8 @@ export interface RunDeps {
   history: RunHistory;
   /** Absent: no detection, and setup is skipped (reported as such). */
   environment?: EnvironmentStep;
+  /** Absent: nothing is committed or pushed (local runs). */
+  delivery?: DeliveryStep;
   /** Absent: the request is the task itself (local runs). */
   request?: RequestSource;
   hooks?: Partial<RunHooks>;
@@ -73,6 +77,7 @@ export interface RunState {
   executionSystem?: string;
   /** Replans decided through the replan hook (bounded by max_total_replans). */
   replans: number;
+  delivery?: DeliveryReport;
 }
 
 export interface RunContext {

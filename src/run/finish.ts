@@ -79,6 +79,7 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
         }
       : {}),
     changedFiles: [...state.changedFiles],
+    ...(state.delivery ? { delivery: state.delivery } : {}),
     metaCalls: ctx.llm.metaCalls,
     tokens: ctx.llm.tokens,
     loops: ctx.fsm.loops,

@@ -35,7 +35,14 @@ import type {
   ProgressPhase,
   RunReporter,
 } from '../ports.ts';
-import { finalState, taskNoteData, usageSummary, validationRuns } from './final.ts';
+import {
+  commitLink,
+  deliveryInfo,
+  finalState,
+  taskNoteData,
+  usageSummary,
+  validationRuns,
+} from './final.ts';
 
 export interface ProgressReporterOptions {
   publisher: ProgressPublisher;
@@ -175,7 +182,9 @@ export class ProgressReporter implements RunReporter {
     await writeResultFile(o.paths.result, result, o.redactor);
     const noteUrl = o.artifactUrl?.(relativeNote);
     o.publisher.update((s) => {
-      const next = { ...s, usage };
+      let next = { ...s, usage };
+      const commit = commitLink(outcome);
+      if (commit) next = addLink(next, commit);
       return noteUrl ? addLink(next, { label: 'Task Note', url: noteUrl }) : next;
     });
     await this.postSeparateNotes(outcome, state);
@@ -209,6 +218,7 @@ export class ProgressReporter implements RunReporter {
       );
     }
     const summary = outcome.completion.summary;
+    const delivery = deliveryInfo(outcome);
     await post(
       renderSummaryNote(
         {
@@ -221,6 +231,7 @@ export class ProgressReporter implements RunReporter {
           tasksFailed: summary.tasks_failed,
           validation: validationRuns(outcome),
           changedFiles: outcome.changedFiles,
+          ...(delivery ? { delivery } : {}),
           durationMs: outcome.durationMs,
           totalTokens: outcome.tokens.totalTokens,
           links: [],
