@@ -5,6 +5,7 @@ import type { SectionWriter } from '../log/sections.ts';
 import type { Redactor } from '../log/redact.ts';
 import type { LlmPort } from '../llm/port.ts';
 import type { Gathered, RequestSource } from '../phases/gather/types.ts';
+import { reviewHook } from '../phases/review/index.ts';
 import type { Plan } from '../phases/plan/schema.ts';
 import type { PlanStep } from '../phases/plan/steps.ts';
 import type { CompletionAssessment } from '../phases/verify/schema.ts';
@@ -21,6 +22,7 @@ import type {
   DeliveryStep,
   EnvironmentHandoff,
   EnvironmentStep,
+  ReviewRecord,
   RunHistory,
   RunReporter,
 } from './ports.ts';
@@ -47,6 +49,7 @@ export interface RunDeps {
   delivery?: DeliveryStep;
   /** Absent: the request is the task itself (local runs). */
   request?: RequestSource;
+  /** Absent `review`: the review phase (src/phases/review/) when `review.enabled`. */
   hooks?: Partial<RunHooks>;
   /** GitLab collapsible log sections per phase (B4); absent outside CI. */
   sections?: SectionWriter;
@@ -78,6 +81,8 @@ export interface RunState {
   /** Replans decided through the replan hook (bounded by max_total_replans). */
   replans: number;
   delivery?: DeliveryReport;
+  /** Review verdicts, oldest first (seed 004). */
+  reviews: ReviewRecord[];
 }
 
 export interface RunContext {
@@ -105,7 +110,7 @@ export async function createRunContext(
   const logger = deps.logger.child({ task_id: task.id });
   const config = deps.config;
   const root = await repoRoot(repoDir);
-  return {
+  const ctx: RunContext = {
     deps,
     config,
     task,
@@ -135,9 +140,12 @@ export async function createRunContext(
       changedFiles: new Set(),
       tests: [],
       replans: 0,
+      reviews: [],
     },
     startedAt: deps.clock.now(),
     logger,
     signal: deps.signal,
   };
+  if (!deps.hooks?.review && config.review.enabled) ctx.hooks.review = reviewHook(ctx);
+  return ctx;
 }

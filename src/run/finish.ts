@@ -57,6 +57,7 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
     criteria: criteriaOf(state.plan, state.assessment),
     actions: state.actions,
     reflections: state.reflections,
+    reviews: state.reviews,
     ...(state.environment ? { environment: state.environment } : {}),
     tests: state.tests,
     ...(state.assessment ? { assessment: state.assessment } : {}),

@@ -2,7 +2,7 @@ import type { ExitCode } from '../errors/exit-code.ts';
 import type { Plan, UnclearGoal } from '../phases/plan/schema.ts';
 import type { ReflectionReply } from '../phases/reflect/schema.ts';
 import type { CompletionAssessment } from '../phases/verify/schema.ts';
-import type { ChecklistItem, DeliveryReport, EnvironmentHandoff } from './ports.ts';
+import type { ChecklistItem, DeliveryReport, EnvironmentHandoff, ReviewRecord } from './ports.ts';
 import type { ActionRecord, MetaCallLog, TestRun, TokenTotals } from './records.ts';
 import type { TaskState, Transition } from './state-machine.ts';
 
@@ -72,6 +72,8 @@ export interface RunOutcome {
   criteria: AcceptanceCriterion[];
   actions: ActionRecord[];
   reflections: ReflectionReply[];
+  /** Review verdicts, oldest first (seed 004). */
+  reviews: ReviewRecord[];
   environment?: EnvironmentHandoff;
   tests: TestRun[];
   assessment?: CompletionAssessment;

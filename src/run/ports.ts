@@ -17,6 +17,20 @@ export const PROGRESS_PHASES = [
 export type ProgressPhase = (typeof PROGRESS_PHASES)[number];
 export type PhaseStatus = 'running' | 'done' | 'failed' | 'skipped';
 
+/** The step inside a reviewed phase (seed 004 FR-3; `metadata.json` `current_step`). */
+export type PhaseStep = 'execute' | 'review' | 'revise';
+
+/** One review verdict of a phase (seed 004), for the progress note and the Task Note. */
+export interface ReviewRecord {
+  phase: ProgressPhase;
+  result: 'PASS' | 'FAIL' | 'PASS_WITH_SUGGESTIONS';
+  /** 1 for the first review of the phase, growing with each revise. */
+  attempt: number;
+  /** Reviews the phase may have: `review.max_revisions + 1`. */
+  maxAttempts: number;
+  feedback: string;
+}
+
 /** Why the checklist changed: the first plan, or what replaced it (all keep finished items). */
 export type PlanChange = 'initial' | 'reflection' | 'retry' | 'replan' | 'review' | 'validation';
 
@@ -35,7 +49,12 @@ export interface ChecklistItem {
  * publisher behind them throttles and coalesces.
  */
 export interface RunReporter {
-  phase(phase: ProgressPhase, status: PhaseStatus): void;
+  /** `detail`: a short reason shown next to the state (e.g. why a phase failed or was skipped). */
+  phase(phase: ProgressPhase, status: PhaseStatus, detail?: string): void;
+  /** The step a reviewed phase is in and its revisions so far (`metadata.json`, seed 004 FR-3). */
+  step(phase: ProgressPhase, step: PhaseStep, retryCount: number): void;
+  /** A review verdict (shown in the note's review table). */
+  review(record: ReviewRecord): void;
   /** The plan as a checklist (D5), again after every revision. */
   plan(
     items: readonly ChecklistItem[],

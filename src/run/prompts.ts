@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors/errors.ts';
 
 /** The prompt files of the run (English, in `prompts/`, J3). */
-export type PromptName = 'planning' | 'execution' | 'reflection' | 'completion';
+export type PromptName =
+  'planning' | 'execution' | 'reflection' | 'completion' | 'review-planning' | 'review-execution';
 
 export interface PromptLibrary {
   /** The raw template text. */

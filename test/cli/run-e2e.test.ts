@@ -34,6 +34,7 @@ describe('cli: mr-agent run end to end over HTTP (A5, K1, M1)', () => {
               ['answer.txt has 42'],
             ),
           },
+          { purpose: 'review.planning', content: '{"result": "PASS", "feedback": ""}' },
           {
             purpose: 'execution',
             tool_calls: [{ name: 'run_command', arguments: { command: 'env' } }],
@@ -45,6 +46,11 @@ describe('cli: mr-agent run end to end over HTTP (A5, K1, M1)', () => {
             ],
           },
           { purpose: 'execution', content: 'DONE: wrote answer.txt' },
+          {
+            purpose: 'review.execution',
+            contains: '+42',
+            content: '{"result": "PASS", "feedback": ""}',
+          },
           { purpose: 'completion', json: assessment(true) },
         ],
       },
@@ -79,12 +85,14 @@ describe('cli: mr-agent run end to end over HTTP (A5, K1, M1)', () => {
     expect(stdout).to.contain('mr-agent: COMPLETE (completed)');
     expect(server.requests.map((r) => r.purpose)).to.deep.equal([
       'planning',
+      'review.planning',
       'execution',
       'execution',
       'execution',
+      'review.execution',
       'completion',
     ]);
-    const toolMessage = server.requests[2]!.messages.find((m) => m.role === 'tool');
+    const toolMessage = server.requests[3]!.messages.find((m) => m.role === 'tool');
     const envOutput = String(toolMessage?.content ?? '');
     expect(envOutput).to.contain('PATH=');
     for (const secret of [SECRET_KEY, GITLAB_TOKEN, 'OPENAI_API_KEY', 'MR_AGENT_GITLAB_TOKEN'])

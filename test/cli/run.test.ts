@@ -23,7 +23,8 @@ function io(cwd: string, options: { env?: Record<string, string>; stdin?: string
   let handler: ((signal: string) => void) | undefined;
   const value: CliIo = {
     argv: [],
-    env: { PATH: process.env.PATH ?? '', ...(options.env ?? {}) },
+    // reviews have their own end-to-end tests (test/phases/review/)
+    env: { PATH: process.env.PATH ?? '', MR_AGENT_REVIEW_ENABLED: 'false', ...(options.env ?? {}) },
     cwd,
     stdout: { write: (t: string) => (out.stdout += t) },
     stderr: { write: (t: string) => (out.stderr += t) },

@@ -57,9 +57,23 @@ function workerOutput(action: RunOutcome['actions'][number]): string {
   ].join('\n');
 }
 
+/** The last verdict of each reviewed phase, when it has something to say (seed 004). */
+function reviewNotes(outcome: RunOutcome): string[] {
+  const last = new Map(outcome.reviews.map((r) => [r.phase, r]));
+  return [...last.values()].flatMap((r) => {
+    const feedback = r.feedback.trim();
+    if (r.result === 'PASS_WITH_SUGGESTIONS' && feedback)
+      return [`- Review suggestions (${r.phase}): ${feedback}`];
+    if (r.result === 'FAIL')
+      return [`- Review FAIL (${r.phase}, review ${r.attempt}/${r.maxAttempts}): ${feedback}`];
+    return [];
+  });
+}
+
 function openIssues(outcome: RunOutcome): string {
   const lines: string[] = [];
   if (outcome.error) lines.push(`- Error: ${outcome.error.message}`);
+  lines.push(...reviewNotes(outcome));
   if (outcome.completion.phase === 'completion' && 'status' in outcome.completion)
     for (const r of outcome.completion.summary.recommendations) lines.push(`- ${r}`);
   for (const q of outcome.clarification?.clarification_needed ?? []) lines.push(`- Question: ${q}`);
