@@ -15,3 +15,22 @@ export {
   LimitReachedError,
   CancelledError,
 } from './errors/errors.ts';
+export {
+  parseAgentCommand,
+  SUB_COMMANDS,
+  type ParsedCommand,
+  type SubCommand,
+} from './trigger/command.ts';
+export { interpretTriggerPayload, type TriggerPayloadDecision } from './trigger/trigger-payload.ts';
+export {
+  detectEnvironment,
+  selectEnvironment,
+  setupEnvironment,
+  classifyFailure,
+  renderEnvironmentSection,
+  SelectedEnvironment,
+  type EnvironmentDetection,
+  type EnvironmentHandoff,
+  type EnvironmentSelection,
+  type EnvironmentSetupResult,
+} from './phases/environment/index.ts';

@@ -3,8 +3,10 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../errors/errors.ts';
 import { VERSION } from '../version.ts';
 import { configCheck } from './commands/config-check.ts';
+import { detectCommand } from './commands/detect.ts';
 import { notAvailableYet } from './commands/not-yet.ts';
 import { readTask } from './commands/run.ts';
+import { serve } from './commands/serve.ts';
 import type { CliIo } from './io.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -59,8 +61,11 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
   program
     .command('serve')
     .description('start the webhook bridge that turns comments into pipelines')
-    .option('--port <n>', 'port to listen on')
-    .action(() => notAvailableYet('serve'));
+    .option('--port <n>', 'port to listen on (default 8080, or MR_AGENT_PORT)')
+    .addOption(setOption())
+    .action(async (options: { port?: string; set?: string[] }) => {
+      result.code = await serve(io, options);
+    });
 
   program
     .command('demo')
@@ -73,7 +78,13 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .description("detect a repository's execution environment")
     .argument('[dir]', 'repository folder', '.')
     .option('--json', 'print JSON')
-    .action(() => notAvailableYet('detect'));
+    .option(
+      '--walk',
+      'walk the folder even in a git checkout (sees untracked files, applies .gitignore)',
+    )
+    .action(async (dir: string, options: { json?: boolean; walk?: boolean }) => {
+      result.code = await detectCommand(io, dir, options);
+    });
 
   const config = program.command('config').description('configuration commands');
   config

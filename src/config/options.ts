@@ -301,6 +301,28 @@ export const OPTIONS = [
     env: ['MR_AGENT_PORT', 'PORT'],
   }),
   opt('serve.max_body_bytes', int(1024), 1048576, 'Largest webhook body accepted.'),
+  opt(
+    'serve.host',
+    { type: 'string', nonEmpty: true },
+    '0.0.0.0',
+    'Address the bridge listens on.',
+    {
+      env: ['MR_AGENT_HOST'],
+    },
+  ),
+  opt(
+    'serve.queue_limit',
+    int(1),
+    1000,
+    'Commands the bridge keeps waiting at most; more are dropped and logged.',
+  ),
+  opt('serve.concurrency', int(1, 64), 4, 'Commands the bridge handles at once.'),
+  opt(
+    'serve.shutdown_timeout_sec',
+    int(1),
+    25,
+    'How long the bridge finishes queued commands after SIGTERM.',
+  ),
   opt('serve.webhook_secret', str, '', 'Secret token GitLab sends in X-Gitlab-Token.', {
     env: ['MR_AGENT_WEBHOOK_SECRET'],
     secret: true,

@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { detectEnvironment } from '../../phases/environment/detect/detect.ts';
+import type { EnvironmentDetection } from '../../phases/environment/schema.ts';
+import type { CliIo } from '../io.ts';
+
+export interface DetectCommandOptions {
+  json?: boolean;
+  walk?: boolean;
+}
+
+const MAX_LISTED_DEPENDENCIES = 12;
+
+/** The human-readable report of `mr-agent detect`. */
+export function formatDetection(dir: string, d: EnvironmentDetection): string {
+  const lines = [
+    `${dir}: ${d.environment_type}${d.package_manager ? ` (${d.package_manager})` : ''}`,
+  ];
+  if (d.project_dirs.length > 0) lines.push(`project folders: ${d.project_dirs.join(', ')}`);
+  lines.push('why:', ...d.reasons.map((r) => `  - ${r}`));
+  if (d.versions.length > 0) {
+    lines.push(
+      'version pins:',
+      ...d.versions.map((v) => `  - ${v.language} ${v.spec} (${v.source})`),
+    );
+  }
+  const deps = d.dependencies;
+  const more =
+    deps.length > MAX_LISTED_DEPENDENCIES
+      ? `, … ${deps.length - MAX_LISTED_DEPENDENCIES} more`
+      : '';
+  lines.push(
+    `dependencies (${deps.length}): ${deps.slice(0, MAX_LISTED_DEPENDENCIES).join(', ') || 'none'}${more}`,
+  );
+  lines.push(
+    'setup commands:',
+    ...(d.setup_commands.length ? d.setup_commands.map((c) => `  $ ${c}`) : ['  (none)']),
+  );
+  lines.push('verification (stdout must equal the expected text):');
+  for (const check of d.verification)
+    lines.push(`  $ ${check.command}`, `    → ${JSON.stringify(check.expected_output)}`);
+  const files = Object.keys(d.detected_files).filter((f) => f !== '…');
+  lines.push(`detected files (${files.length}): ${files.join(', ') || 'none'}`);
+  lines.push(
+    `listed from the ${d.stats.source === 'git-index' ? 'git index' : 'folder walk'} in ${d.stats.duration_ms} ms`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** `mr-agent detect [dir] [--json] [--walk]`: what the agent would set up, and why. */
+export async function detectCommand(
+  io: CliIo,
+  dir: string,
+  options: DetectCommandOptions,
+): Promise<number> {
+  const root = path.resolve(io.cwd, dir);
+  const detection = await detectEnvironment(root, { listing: options.walk ? 'walk' : 'auto' });
+  if (options.json) io.stdout.write(`${JSON.stringify(detection, null, 2)}\n`);
+  else io.stdout.write(formatDetection(dir, detection));
+  return 0;
+}

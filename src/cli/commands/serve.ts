@@ -1,0 +1,71 @@
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../config/load.ts';
+import type { Config } from '../../config/options.ts';
+import { createLogger, newTraceId, type Logger } from '../../log/logger.ts';
+import { Redactor } from '../../log/redact.ts';
+import { assertBridgeConfig, startBridge } from '../../trigger/bridge.ts';
+import type { BridgeGitLab } from '../../trigger/bridge-port.ts';
+import { createBridgeGitLab } from '../../trigger/gitlab-bridge.ts';
+import type { CliIo } from '../io.ts';
+
+export interface ServeOptions {
+  port?: string;
+  set?: string[];
+}
+
+/** Lets tests swap the GitLab client; the CLI uses the gitbeaker-backed one. */
+export type BridgeGitLabFactory = (config: Config, logger: Logger) => BridgeGitLab;
+
+function serveLogger(io: CliIo, config: Config, redactor: Redactor): Logger {
+  const format =
+    config.log.format === 'auto' ? (io.env.CI === 'true' ? 'json' : 'text') : config.log.format;
+  return createLogger({
+    level: config.log.level,
+    format,
+    traceId: newTraceId(),
+    redactor,
+    stream: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        io.stderr.write(chunk.toString('utf8'));
+        done();
+      },
+    }),
+  });
+}
+
+function untilSignal(io: CliIo): Promise<string> {
+  return new Promise((resolve) => {
+    const remove = io.onSignal?.((signal) => {
+      remove?.();
+      resolve(signal);
+    });
+  });
+}
+
+/**
+ * `mr-agent serve [--port N]`: the webhook bridge (A2). Runs until SIGTERM or
+ * SIGINT, then stops accepting, finishes queued commands and exits 0.
+ */
+export async function serve(
+  io: CliIo,
+  options: ServeOptions,
+  factory: BridgeGitLabFactory = createBridgeGitLab,
+): Promise<number> {
+  const flags: Record<string, string> = options.port ? { 'serve.port': options.port } : {};
+  const { config } = await loadConfig({ env: io.env, file: null, sets: options.set ?? [], flags });
+  assertBridgeConfig(config);
+  const redactor = new Redactor();
+  redactor.addFromEnv(io.env, config.secrets.variables);
+  for (const secret of [
+    config.gitlab.token,
+    config.serve.webhook_secret,
+    config.serve.trigger_token,
+  ])
+    redactor.add(secret);
+  const logger = serveLogger(io, config, redactor);
+  const bridge = await startBridge({ config, gitlab: factory(config, logger), logger, redactor });
+  const signal = await untilSignal(io);
+  logger.info('signal received', { signal });
+  await bridge.close();
+  return 0;
+}

@@ -1,0 +1,309 @@
+/**
+ * The GitLab port over `@gitbeaker/rest`, with mr-agent's own transport
+ * (requester.ts: retries through the Clock, ExternalServiceError) plugged in
+ * through gitbeaker's `requesterFn`.
+ */
+import { Gitlab } from '@gitbeaker/rest';
+import { z } from 'zod';
+import { ExternalServiceError } from '../errors/errors.ts';
+import type { Logger } from '../log/logger.ts';
+import type { Clock } from '../run/clock.ts';
+import {
+  parseAnswer,
+  toAward,
+  toChangedFile,
+  toDiscussion,
+  toIssue,
+  toJob,
+  toMergeRequest,
+  toNote,
+  toPipeline,
+  toProject,
+  toTokenInfo,
+  toUser,
+} from './mappers.ts';
+import type {
+  AwardResult,
+  GitLabPort,
+  NewMergeRequest,
+  Noteable,
+  PipelineFilter,
+  ProjectRef,
+  TriggerRequest,
+} from './port.ts';
+import { createRetryingRequesterFn, type RequestRecord, type RetryPolicy } from './requester.ts';
+import {
+  AwardEmojiSchema,
+  DiscussionSchema,
+  GitLabUserSchema,
+  IssueSchema,
+  JobSchema,
+  MemberSchema,
+  MergeRequestDiffSchema,
+  MergeRequestSchema,
+  NoteSchema,
+  PipelineSchema,
+  PipelineVariableSchema,
+  ProjectSchema,
+  ProtectedBranchSchema,
+  TokenInfoSchema,
+} from './schemas.ts';
+
+export interface GitLabClientOptions {
+  /** Base URL of the instance, e.g. `https://gitlab.example.com` (no `/api/v4`). */
+  url: string;
+  token: string;
+  /** How the token is sent: PRIVATE-TOKEN (default), OAuth bearer, or JOB-TOKEN. */
+  tokenKind?: 'private' | 'oauth' | 'job';
+  clock: Clock;
+  logger?: Logger;
+  retry?: Partial<RetryPolicy>;
+  onAttempt?: (record: RequestRecord) => void;
+}
+
+type Api = InstanceType<typeof Gitlab<false>>;
+const PAGE = { perPage: 100 } as const;
+
+function tokenOption(kind: GitLabClientOptions['tokenKind'], token: string) {
+  if (kind === 'oauth') return { oauthToken: token };
+  if (kind === 'job') return { jobToken: token };
+  return { token };
+}
+
+/** The real GitLab port. */
+export function createGitLabClient(options: GitLabClientOptions): GitLabPort {
+  const host = options.url.replace(/\/+$/, '').replace(/\/api\/v4$/, '');
+  const api = new Gitlab({
+    host,
+    ...tokenOption(options.tokenKind, options.token),
+    queryTimeout: 0,
+    requesterFn: createRetryingRequesterFn({
+      clock: options.clock,
+      logger: options.logger,
+      policy: options.retry,
+      onAttempt: options.onAttempt,
+    }),
+  } as ConstructorParameters<typeof Gitlab<false>>[0]);
+  return new GitbeakerGitLab(api);
+}
+
+function isStatus(error: unknown, status: number): boolean {
+  return error instanceof ExternalServiceError && error.status === status;
+}
+
+async function blobToBytes(value: unknown): Promise<Uint8Array> {
+  if (value instanceof Blob) return new Uint8Array(await value.arrayBuffer());
+  if (typeof value === 'string') return new TextEncoder().encode(value);
+  throw new ExternalServiceError('GitLab', 'artifacts download returned no file');
+}
+
+class GitbeakerGitLab implements GitLabPort {
+  constructor(private readonly api: Api) {}
+
+  async currentUser() {
+    return toUser(
+      parseAnswer(GitLabUserSchema, await this.api.Users.showCurrentUser(), 'GET /user'),
+    );
+  }
+
+  async tokenInfo() {
+    const raw = await this.api.PersonalAccessTokens.show();
+    return toTokenInfo(parseAnswer(TokenInfoSchema, raw, 'GET /personal_access_tokens/self'));
+  }
+
+  async getProject(project: ProjectRef) {
+    return toProject(parseAnswer(ProjectSchema, await this.api.Projects.show(project), 'project'));
+  }
+
+  async getMergeRequest(project: ProjectRef, iid: number) {
+    const raw = await this.api.MergeRequests.show(project, iid);
+    return toMergeRequest(parseAnswer(MergeRequestSchema, raw, `merge request !${iid}`));
+  }
+
+  async listMergeRequestChanges(project: ProjectRef, iid: number) {
+    const raw = await this.api.MergeRequests.allDiffs(project, iid, PAGE);
+    return parseAnswer(z.array(MergeRequestDiffSchema), raw, `diffs of !${iid}`).map(toChangedFile);
+  }
+
+  async findMergeRequests(
+    project: ProjectRef,
+    filter: { sourceBranch?: string; state?: 'opened' | 'closed' | 'merged' | 'all' },
+  ) {
+    const raw = await this.api.MergeRequests.all({
+      projectId: project,
+      ...(filter.sourceBranch ? { sourceBranch: filter.sourceBranch } : {}),
+      ...(filter.state && filter.state !== 'all' ? { state: filter.state } : {}),
+      ...PAGE,
+      maxPages: 1,
+    });
+    return parseAnswer(z.array(MergeRequestSchema), raw, 'merge requests').map(toMergeRequest);
+  }
+
+  async createMergeRequest(project: ProjectRef, request: NewMergeRequest) {
+    const title =
+      request.draft && !/^\s*draft:/i.test(request.title)
+        ? `Draft: ${request.title}`
+        : request.title;
+    const raw = await this.api.MergeRequests.create(
+      project,
+      request.sourceBranch,
+      request.targetBranch,
+      title,
+      {
+        description: request.description,
+        removeSourceBranch: request.removeSourceBranch ?? true,
+        ...(request.labels?.length ? { labels: request.labels.join(',') } : {}),
+      },
+    );
+    return toMergeRequest(parseAnswer(MergeRequestSchema, raw, 'new merge request'));
+  }
+
+  async getIssue(project: ProjectRef, iid: number) {
+    const raw = await this.api.Issues.show(iid, { projectId: project });
+    return toIssue(parseAnswer(IssueSchema, raw, `issue #${iid}`));
+  }
+
+  async listNotes(project: ProjectRef, on: Noteable) {
+    const opts = { sort: 'asc', orderBy: 'created_at', ...PAGE } as const;
+    const raw =
+      on.type === 'merge_request'
+        ? await this.api.MergeRequestNotes.all(project, on.iid, opts)
+        : await this.api.IssueNotes.all(project, on.iid, opts);
+    return parseAnswer(z.array(NoteSchema), raw, 'notes').map(toNote);
+  }
+
+  async getNote(project: ProjectRef, on: Noteable, noteId: number) {
+    const raw =
+      on.type === 'merge_request'
+        ? await this.api.MergeRequestNotes.show(project, on.iid, noteId)
+        : await this.api.IssueNotes.show(project, on.iid, noteId);
+    return toNote(parseAnswer(NoteSchema, raw, `note ${noteId}`));
+  }
+
+  async listDiscussions(project: ProjectRef, on: Noteable) {
+    const raw =
+      on.type === 'merge_request'
+        ? await this.api.MergeRequestDiscussions.all(project, on.iid, PAGE)
+        : await this.api.IssueDiscussions.all(project, on.iid, PAGE);
+    return parseAnswer(z.array(DiscussionSchema), raw, 'discussions').map(toDiscussion);
+  }
+
+  async createNote(project: ProjectRef, on: Noteable, body: string) {
+    const raw =
+      on.type === 'merge_request'
+        ? await this.api.MergeRequestNotes.create(project, on.iid, body)
+        : await this.api.IssueNotes.create(project, on.iid, body);
+    return toNote(parseAnswer(NoteSchema, raw, 'new note'));
+  }
+
+  async editNote(project: ProjectRef, on: Noteable, noteId: number, body: string) {
+    const raw =
+      on.type === 'merge_request'
+        ? await this.api.MergeRequestNotes.edit(project, on.iid, noteId, { body })
+        : await this.api.IssueNotes.edit(project, on.iid, noteId, { body });
+    return toNote(parseAnswer(NoteSchema, raw, `edited note ${noteId}`));
+  }
+
+  async replyToDiscussion(project: ProjectRef, on: Noteable, discussionId: string, body: string) {
+    const raw =
+      on.type === 'merge_request'
+        ? await this.api.MergeRequestDiscussions.addNote(project, on.iid, discussionId, body)
+        : await this.api.IssueDiscussions.addNote(project, on.iid, discussionId, body);
+    return toNote(parseAnswer(NoteSchema, raw, 'reply'));
+  }
+
+  async awardEmojiOnNote(
+    project: ProjectRef,
+    on: Noteable,
+    noteId: number,
+    name: string,
+  ): Promise<AwardResult> {
+    try {
+      const raw =
+        on.type === 'merge_request'
+          ? await this.api.MergeRequestNoteAwardEmojis.award(project, on.iid, noteId, name)
+          : await this.api.IssueNoteAwardEmojis.award(project, on.iid, noteId, name);
+      return { awarded: true, award: toAward(parseAnswer(AwardEmojiSchema, raw, 'award')) };
+    } catch (error) {
+      // GitLab refuses the same emoji twice from the same user: 404 "… has already been taken".
+      if (isStatus(error, 404) && /has already been taken/i.test((error as Error).message))
+        return { awarded: false };
+      throw error;
+    }
+  }
+
+  async listNoteAwardEmoji(project: ProjectRef, on: Noteable, noteId: number) {
+    const raw =
+      on.type === 'merge_request'
+        ? await this.api.MergeRequestNoteAwardEmojis.all(project, on.iid, noteId, PAGE)
+        : await this.api.IssueNoteAwardEmojis.all(project, on.iid, noteId, PAGE);
+    return parseAnswer(z.array(AwardEmojiSchema), raw, 'award emoji').map(toAward);
+  }
+
+  async accessLevel(project: ProjectRef, userId: number) {
+    try {
+      const raw = await this.api.ProjectMembers.show(project, userId, { includeInherited: true });
+      return parseAnswer(MemberSchema, raw, 'member').access_level;
+    } catch (error) {
+      if (isStatus(error, 404)) return 0;
+      throw error;
+    }
+  }
+
+  async listProtectedBranches(project: ProjectRef) {
+    const raw = await this.api.ProtectedBranches.all(project, PAGE);
+    return parseAnswer(z.array(ProtectedBranchSchema), raw, 'protected branches').map((b) => ({
+      name: b.name,
+    }));
+  }
+
+  async readFile(project: ProjectRef, path: string, ref: string) {
+    try {
+      const raw: unknown = await this.api.RepositoryFiles.showRaw(project, path, ref);
+      if (typeof raw === 'string') return raw;
+      if (raw instanceof Blob) return await raw.text();
+      return JSON.stringify(raw);
+    } catch (error) {
+      if (isStatus(error, 404)) return undefined;
+      throw error;
+    }
+  }
+
+  async listPipelines(project: ProjectRef, filter: PipelineFilter = {}) {
+    const raw = await this.api.Pipelines.all(project, {
+      ...(filter.ref ? { ref: filter.ref } : {}),
+      ...(filter.status ? { status: filter.status as 'running' } : {}),
+      ...(filter.source ? { source: filter.source } : {}),
+      ...PAGE,
+      maxPages: 1,
+    });
+    return parseAnswer(z.array(PipelineSchema), raw, 'pipelines').map(toPipeline);
+  }
+
+  async pipelineVariables(project: ProjectRef, pipelineId: number) {
+    const raw = await this.api.Pipelines.allVariables(project, pipelineId);
+    const vars = parseAnswer(z.array(PipelineVariableSchema), raw, 'pipeline variables');
+    return Object.fromEntries(vars.map((v) => [v.key, v.value]));
+  }
+
+  async listPipelineJobs(project: ProjectRef, pipelineId: number) {
+    const raw = await this.api.Jobs.all(project, { pipelineId, ...PAGE });
+    return parseAnswer(z.array(JobSchema), raw, 'jobs').map(toJob);
+  }
+
+  async cancelPipeline(project: ProjectRef, pipelineId: number) {
+    const raw = await this.api.Pipelines.cancel(project, pipelineId);
+    return toPipeline(parseAnswer(PipelineSchema, raw, `cancel pipeline ${pipelineId}`));
+  }
+
+  async triggerPipeline(project: ProjectRef, request: TriggerRequest) {
+    const raw = await this.api.PipelineTriggerTokens.trigger(project, request.ref, request.token, {
+      ...(request.variables ? { variables: request.variables } : {}),
+    });
+    return toPipeline(parseAnswer(PipelineSchema, raw, 'pipeline trigger'));
+  }
+
+  async downloadJobArtifacts(project: ProjectRef, jobId: number) {
+    return blobToBytes(await this.api.JobArtifacts.downloadArchive(project, { jobId }));
+  }
+}

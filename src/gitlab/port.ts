@@ -1,0 +1,234 @@
+/**
+ * The GitLab port: everything mr-agent asks of GitLab, in its own terms. One
+ * real adapter (gitbeaker-adapter.ts, over `@gitbeaker/rest`); tests run it
+ * against the stand-in in src/testkit/gitlab-server/.
+ */
+
+/** A project id or its URL-encoded-able path (`group/project`). */
+export type ProjectRef = number | string;
+
+/** What a note hangs on. */
+export interface Noteable {
+  type: 'merge_request' | 'issue';
+  iid: number;
+}
+
+/** GitLab role numbers (members API `access_level`). */
+export const ACCESS_LEVEL = {
+  none: 0,
+  minimal: 5,
+  guest: 10,
+  reporter: 20,
+  developer: 30,
+  maintainer: 40,
+  owner: 50,
+} as const;
+export type AccessLevelName = keyof typeof ACCESS_LEVEL;
+
+export interface GitLabUser {
+  id: number;
+  username: string;
+  name: string;
+  bot: boolean;
+}
+
+export interface Project {
+  id: number;
+  pathWithNamespace: string;
+  defaultBranch: string;
+  visibility: string;
+  /** Clone/push URL (https in GitLab; file:// in the stand-in). */
+  httpUrlToRepo: string;
+  webUrl: string;
+}
+
+export interface MergeRequest {
+  id: number;
+  iid: number;
+  projectId: number;
+  title: string;
+  description: string;
+  state: string;
+  labels: string[];
+  sourceBranch: string;
+  targetBranch: string;
+  sourceProjectId: number;
+  targetProjectId: number;
+  /** The source branch lives in another project (a fork). */
+  isFork: boolean;
+  /** Members who can merge may push to the fork's source branch. */
+  allowCollaboration: boolean;
+  author: GitLabUser;
+  draft: boolean;
+  sha: string;
+  webUrl: string;
+}
+
+/** One file of a merge request's diff, summarised. */
+export interface ChangedFile {
+  oldPath: string;
+  newPath: string;
+  status: 'added' | 'deleted' | 'renamed' | 'modified';
+  additions: number;
+  deletions: number;
+  /** The unified diff text (may be empty for binary or very large files). */
+  diff: string;
+}
+
+export interface Issue {
+  id: number;
+  iid: number;
+  projectId: number;
+  title: string;
+  description: string;
+  state: string;
+  labels: string[];
+  author: GitLabUser;
+  webUrl: string;
+}
+
+export interface Note {
+  id: number;
+  body: string;
+  author: GitLabUser;
+  /** GitLab's own activity notes ("added 1 commit", label changes…). */
+  system: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Discussion {
+  id: string;
+  /** A plain comment rather than a thread. */
+  individualNote: boolean;
+  /** The first note starts the thread; the others are replies, oldest first. */
+  notes: Note[];
+}
+
+export interface AwardEmoji {
+  id: number;
+  name: string;
+  user: GitLabUser;
+}
+
+/** `awarded: false` when this user had already given that emoji (GitLab's 404 "has already been taken"). */
+export type AwardResult = { awarded: true; award: AwardEmoji } | { awarded: false };
+
+export interface Pipeline {
+  id: number;
+  iid: number;
+  projectId: number;
+  ref: string;
+  sha: string;
+  status: string;
+  source: string;
+  webUrl: string;
+  createdAt: string;
+}
+
+export interface Job {
+  id: number;
+  name: string;
+  status: string;
+  ref: string;
+  pipelineId: number;
+  webUrl: string;
+  artifactsExpireAt: string | undefined;
+}
+
+export interface ProtectedBranch {
+  /** A branch name or a wildcard pattern such as `release/*`. */
+  name: string;
+}
+
+export interface TokenInfo {
+  id: number;
+  name: string;
+  scopes: string[];
+  userId: number | undefined;
+  active: boolean;
+  expiresAt: string | undefined;
+}
+
+export interface NewMergeRequest {
+  sourceBranch: string;
+  targetBranch: string;
+  title: string;
+  description: string;
+  /** Prefixes the title with `Draft: ` (GitLab has no separate draft flag on create). */
+  draft?: boolean;
+  removeSourceBranch?: boolean;
+  labels?: string[];
+}
+
+export interface PipelineFilter {
+  ref?: string;
+  status?: string;
+  source?: string;
+}
+
+export interface TriggerRequest {
+  /** The pipeline trigger token (not the API token). */
+  token: string;
+  ref: string;
+  variables?: Record<string, string>;
+}
+
+export interface GitLabPort {
+  currentUser(): Promise<GitLabUser>;
+  /** The API token itself (`GET /personal_access_tokens/self`): its scopes. */
+  tokenInfo(): Promise<TokenInfo>;
+  getProject(project: ProjectRef): Promise<Project>;
+
+  getMergeRequest(project: ProjectRef, iid: number): Promise<MergeRequest>;
+  listMergeRequestChanges(project: ProjectRef, iid: number): Promise<ChangedFile[]>;
+  findMergeRequests(
+    project: ProjectRef,
+    filter: { sourceBranch?: string; state?: 'opened' | 'closed' | 'merged' | 'all' },
+  ): Promise<MergeRequest[]>;
+  createMergeRequest(project: ProjectRef, request: NewMergeRequest): Promise<MergeRequest>;
+  getIssue(project: ProjectRef, iid: number): Promise<Issue>;
+
+  /** Every note, oldest first (all pages). */
+  listNotes(project: ProjectRef, on: Noteable): Promise<Note[]>;
+  getNote(project: ProjectRef, on: Noteable, noteId: number): Promise<Note>;
+  /** Every discussion (thread), oldest first, replies inside. */
+  listDiscussions(project: ProjectRef, on: Noteable): Promise<Discussion[]>;
+  createNote(project: ProjectRef, on: Noteable, body: string): Promise<Note>;
+  editNote(project: ProjectRef, on: Noteable, noteId: number, body: string): Promise<Note>;
+  replyToDiscussion(
+    project: ProjectRef,
+    on: Noteable,
+    discussionId: string,
+    body: string,
+  ): Promise<Note>;
+
+  awardEmojiOnNote(
+    project: ProjectRef,
+    on: Noteable,
+    noteId: number,
+    name: string,
+  ): Promise<AwardResult>;
+  listNoteAwardEmoji(project: ProjectRef, on: Noteable, noteId: number): Promise<AwardEmoji[]>;
+
+  /** The user's effective role on the project, inherited ones included; 0 when none. */
+  accessLevel(project: ProjectRef, userId: number): Promise<number>;
+  listProtectedBranches(project: ProjectRef): Promise<ProtectedBranch[]>;
+  /** A file's text on a ref; undefined when the file (or ref) does not exist. */
+  readFile(project: ProjectRef, path: string, ref: string): Promise<string | undefined>;
+
+  listPipelines(project: ProjectRef, filter?: PipelineFilter): Promise<Pipeline[]>;
+  pipelineVariables(project: ProjectRef, pipelineId: number): Promise<Record<string, string>>;
+  listPipelineJobs(project: ProjectRef, pipelineId: number): Promise<Job[]>;
+  cancelPipeline(project: ProjectRef, pipelineId: number): Promise<Pipeline>;
+  triggerPipeline(project: ProjectRef, request: TriggerRequest): Promise<Pipeline>;
+  /** The job's artifacts archive (zip). Throws ExternalServiceError status 404 when gone. */
+  downloadJobArtifacts(project: ProjectRef, jobId: number): Promise<Uint8Array>;
+}
+
+export function accessLevelName(level: number): string {
+  const names = Object.entries(ACCESS_LEVEL)
+    .filter(([, value]) => value <= level)
+    .sort((a, b) => b[1] - a[1]);
+  return names[0]?.[0] ?? 'none';
+}

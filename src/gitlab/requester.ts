@@ -1,0 +1,258 @@
+/**
+ * The HTTP transport under gitbeaker (its `requesterFn` plug-in point): one
+ * `fetch` per attempt, retries per SPEC H0 — 429 waits for `Retry-After`,
+ * 5xx and (for idempotent methods) timeouts back off exponentially — with all
+ * waiting done through the injected Clock. Every failure leaves as an
+ * `ExternalServiceError` carrying the HTTP status and GitLab's own message;
+ * URLs in messages never carry their query string (the trigger API sends its
+ * token there).
+ */
+import {
+  createRequesterFn,
+  type FormattedResponse,
+  type RequesterType,
+  type ResourceOptions,
+} from '@gitbeaker/requester-utils';
+import { ExternalServiceError } from '../errors/errors.ts';
+import type { Logger } from '../log/logger.ts';
+import type { Clock } from '../run/clock.ts';
+
+export interface RetryPolicy {
+  /** Retries after the first attempt (default 4). */
+  maxRetries: number;
+  /** First back-off delay; doubles each retry (default 1000 ms). */
+  baseDelayMs: number;
+  /** Longest back-off delay (default 30 s). */
+  maxDelayMs: number;
+  /** A `Retry-After` longer than this is not waited for (default 120 s). */
+  maxRetryAfterMs: number;
+  /** Time limit of one attempt (default 30 s). */
+  timeoutMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 4,
+  baseDelayMs: 1000,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 120_000,
+  timeoutMs: 30_000,
+};
+
+export interface RequestRecord {
+  method: string;
+  /** Path without query string, e.g. `/api/v4/projects/1/merge_requests/2/notes`. */
+  path: string;
+  status: number | undefined;
+  attempt: number;
+  durationMs: number;
+}
+
+export interface RequesterDeps {
+  clock: Clock;
+  logger?: Logger | undefined;
+  policy?: Partial<RetryPolicy> | undefined;
+  /** Called after every attempt (metrics, tests). */
+  onAttempt?: ((record: RequestRecord) => void) | undefined;
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+/** Connection failures where the request surely never reached GitLab (safe to repeat a POST). */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+function neverSent(error: unknown): boolean {
+  const code = ((error as { cause?: { code?: string } }).cause ?? {}).code;
+  return code !== undefined && NOT_SENT.has(code);
+}
+const SERVICE = 'GitLab';
+
+/** Seconds or an HTTP date → milliseconds to wait; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value.trim());
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+async function readBody(response: Response, asStream: boolean): Promise<FormattedResponse> {
+  const headers = Object.fromEntries(response.headers.entries());
+  if (asStream) return { body: response.body as ReadableStream, headers, status: response.status };
+  if (response.status === 204) return { body: null, headers, status: response.status };
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  let body: FormattedResponse['body'];
+  if (type === 'application/json')
+    body = ((await response.json()) as Record<string, unknown>) ?? {};
+  else if (type.startsWith('text/')) body = await response.text();
+  else body = await response.blob();
+  return { body, headers, status: response.status };
+}
+
+/** GitLab's error text: `message` (string or field map) or OAuth `error_description`. */
+export function gitlabErrorMessage(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    const message = parsed.message ?? parsed.error_description ?? parsed.error;
+    if (typeof message === 'string') return message;
+    if (message !== undefined) return JSON.stringify(message);
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return text.slice(0, 300);
+}
+
+interface Attempt {
+  method: string;
+  url: URL;
+  init: RequestInit;
+  asStream: boolean;
+  signal: AbortSignal | undefined;
+}
+
+class RetryingHandler {
+  private readonly policy: RetryPolicy;
+  constructor(private readonly deps: RequesterDeps) {
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...deps.policy };
+  }
+
+  async handle(
+    endpoint: string,
+    options: Record<string, unknown> = {},
+  ): Promise<FormattedResponse> {
+    const { prefixUrl, searchParams, method, asStream, signal, headers, body } = options as {
+      prefixUrl?: string;
+      searchParams?: string;
+      method?: string;
+      asStream?: boolean;
+      signal?: AbortSignal;
+      headers?: Record<string, string>;
+      body?: string | FormData;
+    };
+    const base = prefixUrl && !prefixUrl.endsWith('/') ? `${prefixUrl}/` : prefixUrl;
+    const url = new URL(endpoint, base);
+    url.search = searchParams ?? '';
+    const verb = (method ?? 'GET').toUpperCase();
+    const attempt: Attempt = {
+      method: verb,
+      url,
+      init: { method: verb, headers: headers ?? {}, body: body ?? null },
+      asStream: asStream === true,
+      signal,
+    };
+    return this.run(attempt);
+  }
+
+  private async run(a: Attempt): Promise<FormattedResponse> {
+    const path = a.url.pathname;
+    for (let attempt = 0; ; attempt++) {
+      const started = this.deps.clock.now();
+      const last = attempt >= this.policy.maxRetries;
+      let response: Response;
+      try {
+        response = await this.fetchOnce(a);
+      } catch (error) {
+        this.record(a.method, path, undefined, attempt, started);
+        if (a.signal?.aborted) throw error;
+        const retryable = IDEMPOTENT.has(a.method) || neverSent(error);
+        if (last || !retryable) throw this.networkError(a, error, attempt);
+        await this.wait(a, path, attempt, this.backoff(attempt), 'network error');
+        continue;
+      }
+      this.record(a.method, path, response.status, attempt, started);
+      if (response.ok) return readBody(response, a.asStream);
+      const retryable = response.status === 429 || response.status >= 500;
+      if (!retryable || last) throw await this.statusError(a, response, attempt);
+      const waitMs = this.waitFor(response, attempt);
+      if (waitMs === undefined) throw await this.statusError(a, response, attempt);
+      await response.body?.cancel();
+      await this.wait(a, path, attempt, waitMs, `HTTP ${response.status}`);
+    }
+  }
+
+  private async fetchOnce(a: Attempt): Promise<Response> {
+    const timeout = AbortSignal.timeout(this.policy.timeoutMs);
+    const signal = a.signal ? AbortSignal.any([a.signal, timeout]) : timeout;
+    return fetch(new Request(a.url, { ...a.init, signal }));
+  }
+
+  /** Delay before the next attempt, or undefined when a Retry-After is too long to wait. */
+  private waitFor(response: Response, attempt: number): number | undefined {
+    if (response.status !== 429) return this.backoff(attempt);
+    const retryAfter = parseRetryAfter(response.headers.get('retry-after'), this.deps.clock.now());
+    if (retryAfter === undefined) return this.backoff(attempt);
+    return retryAfter > this.policy.maxRetryAfterMs ? undefined : retryAfter;
+  }
+
+  private backoff(attempt: number): number {
+    return Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** attempt);
+  }
+
+  private async wait(a: Attempt, path: string, attempt: number, waitMs: number, reason: string) {
+    this.deps.logger?.warn('GitLab request retried', {
+      method: a.method,
+      path,
+      reason,
+      attempt: attempt + 1,
+      waitMs,
+    });
+    await this.deps.clock.sleep(waitMs, a.signal);
+  }
+
+  private record(
+    method: string,
+    path: string,
+    status: number | undefined,
+    attempt: number,
+    started: number,
+  ) {
+    this.deps.onAttempt?.({
+      method,
+      path,
+      status,
+      attempt,
+      durationMs: this.deps.clock.now() - started,
+    });
+  }
+
+  private networkError(a: Attempt, error: unknown, attempt: number): ExternalServiceError {
+    const timedOut = (error as Error).name === 'TimeoutError';
+    const what = timedOut
+      ? `no answer within ${this.policy.timeoutMs} ms`
+      : `network error: ${(error as Error).message}`;
+    return new ExternalServiceError(
+      SERVICE,
+      `${a.method} ${a.url.pathname} failed after ${attempt + 1} attempt(s): ${what}`,
+      { where: a.url.origin, cause: error },
+    );
+  }
+
+  private async statusError(a: Attempt, response: Response, attempt: number) {
+    const text = await response.text().catch(() => '');
+    const detail = gitlabErrorMessage(text);
+    const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : '';
+    return new ExternalServiceError(
+      SERVICE,
+      `${a.method} ${a.url.pathname} answered HTTP ${response.status}${tries}: ${detail}`,
+      { status: response.status, where: a.url.origin, hint: hintFor(response.status, text) },
+    );
+  }
+}
+
+function hintFor(status: number, body: string): string | undefined {
+  if (status === 401) return 'The GitLab token is missing, wrong, expired or revoked.';
+  if (status === 403 && body.includes('insufficient_scope'))
+    return 'The GitLab token lacks a scope: mr-agent needs `api` (notes, merge requests, pushes).';
+  if (status === 403) return 'The token user lacks the role this action needs on the project.';
+  if (status === 429) return 'GitLab rate-limited the requests; try again later.';
+  return undefined;
+}
+
+/** A gitbeaker `requesterFn` using the retrying handler. */
+export function createRetryingRequesterFn(
+  deps: RequesterDeps,
+): (options: ResourceOptions) => RequesterType {
+  const handler = new RetryingHandler(deps);
+  return createRequesterFn(
+    (_service, requestOptions) => Promise.resolve(requestOptions),
+    (endpoint, options) => handler.handle(endpoint, options),
+  );
+}

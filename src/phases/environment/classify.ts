@@ -1,0 +1,127 @@
+import {
+  FATAL,
+  FIXABLE,
+  OVERRIDES,
+  RETRYABLE,
+  type FailureClass,
+  type FailureKind,
+  type RetryableKind,
+  type Signature,
+} from './signatures.ts';
+
+export interface Classification {
+  class: FailureClass;
+  kind: FailureKind;
+  /** The tool whose signature matched (`exit-code` when only the exit code told). */
+  tool: string;
+  /** The output line that matched, for the log, the prompt and the note. */
+  evidence: string;
+  hint?: string;
+}
+
+/** What classification looks at: the command result's relevant parts. */
+export interface FailedRun {
+  exitCode: number | undefined;
+  signal?: string | undefined;
+  timedOut?: boolean;
+  output: string;
+  spawnError?: string | undefined;
+}
+
+/** Waits before each retry (seed 000 §8.2.1): the length is the number of retries. */
+export const RETRY_WAITS_MS: Readonly<Record<RetryableKind, readonly number[]>> = {
+  network: [5_000, 10_000, 20_000],
+  'server-error': [10_000, 10_000, 10_000],
+  lock: [3_000, 3_000, 3_000, 3_000, 3_000],
+};
+
+/** Only the end of a long output is searched: that is where tools print their error. */
+const SEARCHED_CHARS = 64 * 1024;
+
+function classOf(kind: FailureKind): FailureClass {
+  if (kind === 'network' || kind === 'server-error' || kind === 'lock') return 'retryable';
+  if (['out-of-memory', 'disk-full', 'killed', 'security', 'container'].includes(kind))
+    return 'fatal';
+  return 'fixable';
+}
+
+function lineAround(text: string, index: number): string {
+  const start = text.lastIndexOf('\n', index) + 1;
+  const end = text.indexOf('\n', index);
+  return text
+    .slice(start, end < 0 ? undefined : end)
+    .trim()
+    .slice(0, 300);
+}
+
+function match(table: readonly Signature[], text: string): Classification | undefined {
+  for (const signature of table) {
+    const found = signature.pattern.exec(text);
+    if (!found) continue;
+    const result: Classification = {
+      class: classOf(signature.kind),
+      kind: signature.kind,
+      tool: signature.tool,
+      evidence: lineAround(text, found.index + (found[0].startsWith('\n') ? 1 : 0)),
+    };
+    if (signature.hint) result.hint = signature.hint;
+    return result;
+  }
+  return undefined;
+}
+
+function byExitCode(run: FailedRun, text: string): Classification {
+  const last = text.trim().split('\n').pop()?.trim().slice(0, 300) ?? '';
+  if (run.exitCode === 137 || run.signal === 'SIGKILL')
+    return {
+      class: 'fatal',
+      kind: 'killed',
+      tool: 'exit-code',
+      evidence: last || 'killed (exit 137, SIGKILL)',
+      hint: 'usually the out-of-memory killer',
+    };
+  if (run.exitCode === 127)
+    return {
+      class: 'fixable',
+      kind: 'command-not-found',
+      tool: 'exit-code',
+      evidence: last || 'exit 127: command not found',
+    };
+  return {
+    class: 'fixable',
+    kind: 'unknown',
+    tool: 'exit-code',
+    evidence: last || `exit ${String(run.exitCode)}`,
+  };
+}
+
+/**
+ * Classifies a failed setup or verification command (SPEC E2): system
+ * resources and security first (fatal), then failures a retry cannot fix
+ * (Maven's cached failure), then lock contention, temporary server errors
+ * and network errors (retryable), then the fixable signatures, and last the
+ * exit code alone (127 command not found, anything else fixable). Exit 137 or
+ * SIGKILL is fatal before any signature is looked at. A command the
+ * agent stopped at its timeout is fixable (`timeout`): the model may choose a
+ * lighter command.
+ */
+export function classifyFailure(run: FailedRun): Classification {
+  const text = `${run.spawnError ?? ''}\n${run.output.slice(-SEARCHED_CHARS)}`;
+  if (run.timedOut) {
+    return {
+      class: 'fixable',
+      kind: 'timeout',
+      tool: 'timeout',
+      evidence: 'the command ran past environment.setup_timeout_sec and was stopped',
+    };
+  }
+  // killed from outside (not by our timeout): the out-of-memory killer, whatever the output said before
+  if (run.exitCode === 137 || run.signal === 'SIGKILL') return byExitCode(run, text);
+  return (
+    match(FATAL, text) ??
+    match(OVERRIDES, text) ??
+    match(RETRYABLE, text) ??
+    match(FIXABLE, text) ??
+    byExitCode(run, text)
+  );
+}

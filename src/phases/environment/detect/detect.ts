@@ -1,0 +1,178 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../../../errors/errors.ts';
+import type { EnvironmentDetection } from '../schema.ts';
+import { analyzeConda } from './conda.ts';
+import { decide, defaultProposal } from './decide.ts';
+import { depthOf, describeFile, isWantedFile, ownerOf } from './files.ts';
+import { analyzeGo } from './go.ts';
+import { analyzeJava } from './java.ts';
+import { listRepository, type ListingMode } from './list.ts';
+import { analyzeNode } from './node.ts';
+import type { AnalyzeContext, Analyzer, FolderFiles, Project } from './project.ts';
+import { analyzePython } from './python.ts';
+
+export interface DetectOptions {
+  /** `auto` (git index in a checkout, else walk) or `walk`. */
+  listing?: ListingMode;
+  /** Deepest folder level searched (root = 0). */
+  maxDepth?: number;
+  /** Bytes of one file read for parsing. */
+  maxReadBytes?: number;
+  /** Bytes of one file shown in `detected_files`. */
+  maxShownBytes?: number;
+  /** Bytes of all of `detected_files` together. */
+  maxTotalShownBytes?: number;
+  /** Files listed in `detected_files`. */
+  maxShownFiles?: number;
+}
+
+const LIMITS = {
+  maxDepth: 12,
+  maxReadBytes: 512 * 1024,
+  maxShownBytes: 16 * 1024,
+  maxTotalShownBytes: 160 * 1024,
+  maxShownFiles: 120,
+};
+const ANALYZERS: Analyzer[] = [analyzePython, analyzeConda, analyzeNode, analyzeJava, analyzeGo];
+
+interface FileText {
+  text: string;
+  size: number;
+}
+
+/**
+ * A cached, size-capped reader. It reads synchronously: environment files
+ * are few and small, and a synchronous read of a small file costs less than
+ * a round trip through the thread pool.
+ */
+function createReader(root: string, cap: number): (rel: string) => Promise<FileText | undefined> {
+  const cache = new Map<string, FileText | undefined>();
+  const load = (rel: string): FileText | undefined => {
+    let fd: number | undefined;
+    try {
+      fd = openSync(path.join(root, rel), 'r');
+      const { size } = fstatSync(fd);
+      const buffer = Buffer.alloc(Math.min(size, cap));
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
+      return { text: buffer.toString('utf8', 0, bytesRead), size };
+    } catch {
+      return undefined; // deleted since listing, unreadable, or a folder
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  };
+  return (rel) => {
+    if (!cache.has(rel)) cache.set(rel, load(rel));
+    return Promise.resolve(cache.get(rel));
+  };
+}
+
+function groupByFolder(files: string[]): FolderFiles[] {
+  const folders = new Map<string, Map<string, string>>();
+  for (const rel of files) {
+    const { dir, key } = ownerOf(rel);
+    let folder = folders.get(dir);
+    if (!folder) folders.set(dir, (folder = new Map()));
+    folder.set(key, rel);
+  }
+  return [...folders].map(([dir, map]) => ({ dir, files: map }));
+}
+
+async function showFiles(
+  files: string[],
+  read: (rel: string) => Promise<FileText | undefined>,
+  limits: typeof LIMITS,
+): Promise<Record<string, string>> {
+  const shown: Record<string, string> = {};
+  const ordered = [...files].sort((a, b) => depthOf(a) - depthOf(b) || a.localeCompare(b));
+  let budget = limits.maxTotalShownBytes;
+  for (const rel of ordered.slice(0, limits.maxShownFiles)) {
+    const { role } = describeFile(ownerOf(rel).key);
+    const file = await read(rel);
+    if (!file) continue;
+    if (role === 'lockfile' || role === 'wrapper') {
+      shown[rel] = `(${role}, ${file.size} bytes; not shown)`;
+      continue;
+    }
+    const cut = Math.min(limits.maxShownBytes, budget);
+    if (cut <= 0) {
+      shown[rel] = `(${file.size} bytes; not shown: size budget reached)`;
+      continue;
+    }
+    const text =
+      file.text.length > cut
+        ? `${file.text.slice(0, cut)}\n…(cut at ${cut} characters)`
+        : file.text;
+    budget -= Math.min(file.text.length, cut);
+    shown[rel] = text;
+  }
+  if (ordered.length > limits.maxShownFiles) {
+    shown['…'] = `(${ordered.length - limits.maxShownFiles} more files not listed)`;
+  }
+  return shown;
+}
+
+/**
+ * Detects a repository's execution environment (SPEC C2, seed 000 §3, §4.2):
+ * finds the environment files, reads them size-capped, extracts dependencies
+ * and version pins, chooses the environment by the documented precedence
+ * (docs/environment.md) and proposes setup and verification commands.
+ */
+export async function detectEnvironment(
+  dir: string,
+  options: DetectOptions = {},
+): Promise<EnvironmentDetection> {
+  const started = Date.now();
+  const limits = { ...LIMITS, ...options };
+  const root = path.resolve(dir);
+  const info = await stat(root).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new UsageError(`not a directory: ${root}`, {
+      where: 'detect',
+      hint: 'pass the folder of a repository checkout.',
+    });
+  }
+  const listing = await listRepository(root, isWantedFile, {
+    mode: options.listing ?? 'auto',
+    maxDepth: limits.maxDepth,
+  });
+  const readFile = createReader(root, limits.maxReadBytes);
+  const context: AnalyzeContext = {
+    read: async (rel) => (await readFile(rel))?.text,
+    root: undefined,
+  };
+  const folders = groupByFolder(listing.files);
+  context.root = folders.find((f) => f.dir === '.');
+  const found = await Promise.all(
+    folders.flatMap((folder) => ANALYZERS.map((analyze) => analyze(folder, context))),
+  );
+  const projects = found.filter((p): p is Project => p !== undefined);
+  const decision = decide(projects);
+  const proposal =
+    decision.proposals[decision.environment] ?? defaultProposal(decision.environment);
+  if (listing.truncated)
+    decision.reasons.push(
+      'the folder walk stopped early (too many entries); some files may be missing',
+    );
+  return {
+    detected_files: await showFiles(listing.files, readFile, limits),
+    environment_type: decision.environment,
+    dependencies: proposal.dependencies,
+    setup_commands: proposal.setup_commands,
+    verification: proposal.verification,
+    versions: proposal.versions,
+    package_manager: proposal.package_manager,
+    project_dirs: proposal.project_dirs,
+    candidates: decision.candidates,
+    proposals: decision.proposals,
+    reasons: decision.reasons,
+    stats: {
+      source: listing.source,
+      entries: listing.entries,
+      truncated: listing.truncated,
+      duration_ms: Date.now() - started,
+    },
+  };
+}

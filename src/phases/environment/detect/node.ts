@@ -1,0 +1,167 @@
+import { parse as parseYaml } from 'yaml';
+import type { VerificationCheck, VersionPin } from '../schema.ts';
+import { filesOf, isPlainName, versionFile, type Analyzer, type FolderFiles } from './project.ts';
+import { firstLine, parseToolVersions, pin } from './versions.ts';
+
+const MAX_CHECKED = 5;
+
+interface PackageJson {
+  name?: unknown;
+  dependencies?: unknown;
+  devDependencies?: unknown;
+  optionalDependencies?: unknown;
+  engines?: { node?: unknown };
+  volta?: { node?: unknown };
+  packageManager?: unknown;
+  workspaces?: unknown;
+}
+
+type Manager = 'npm' | 'pnpm' | 'yarn' | 'yarn-berry' | 'bun';
+
+function entries(value: unknown): [string, string][] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value as Record<string, unknown>).filter(
+    (e): e is [string, string] => typeof e[1] === 'string',
+  );
+}
+
+/** Workspace-internal specs (`workspace:*`, `link:`) are not dependencies to install. */
+const internal = (spec: string) => /^(?:workspace:|link:|portal:)/.test(spec);
+
+function managerOf(pkg: PackageJson, folder: FolderFiles, yarnLock: string | undefined): Manager {
+  const declared = typeof pkg.packageManager === 'string' ? pkg.packageManager : '';
+  const [name, version = ''] = declared.split('@');
+  if (name === 'pnpm' || name === 'npm' || name === 'bun') return name;
+  if (name === 'yarn') return Number(version.split('.')[0]) >= 2 ? 'yarn-berry' : 'yarn';
+  const has = (key: string) => folder.files.has(key);
+  if (has('pnpm-lock.yaml')) return 'pnpm';
+  if (has('bun.lock') || has('bun.lockb')) return 'bun';
+  if (has('yarn.lock'))
+    return has('.yarnrc.yml') || yarnLock?.includes('__metadata:') ? 'yarn-berry' : 'yarn';
+  return 'npm';
+}
+
+function setupFor(manager: Manager, folder: FolderFiles): string[] {
+  const has = (key: string) => folder.files.has(key);
+  switch (manager) {
+    case 'pnpm':
+      return [
+        'corepack enable pnpm',
+        has('pnpm-lock.yaml')
+          ? 'pnpm install --frozen-lockfile'
+          : 'pnpm install --no-frozen-lockfile',
+      ];
+    case 'yarn':
+      return [
+        'corepack enable yarn',
+        has('yarn.lock') ? 'yarn install --frozen-lockfile' : 'yarn install',
+      ];
+    case 'yarn-berry':
+      return [
+        'corepack enable yarn',
+        has('yarn.lock') ? 'yarn install --immutable' : 'yarn install --no-immutable',
+      ];
+    default:
+      // bun is not one of the environments: npm reads the same package.json
+      return has('package-lock.json') || has('npm-shrinkwrap.json')
+        ? ['npm ci --no-audit --no-fund']
+        : ['npm install --no-audit --no-fund --no-package-lock'];
+  }
+}
+
+/** Node's major version as `true`/`false`, or a plain `OK` when nothing is pinned. */
+export function nodeVersionCheck(minimum: string | undefined): VerificationCheck {
+  return minimum
+    ? {
+        command: `node -e "process.stdout.write(String(Number(process.versions.node.split('.')[0]) >= ${minimum}))"`,
+        expected_output: 'true',
+      }
+    : { command: `node -e "process.stdout.write('OK')"`, expected_output: 'OK' };
+}
+
+function installedCheck(names: string[]): VerificationCheck {
+  const list = names.map((n) => `'${n}'`).join(', ');
+  return {
+    command: `node -e "const fs = require('fs'); process.stdout.write(String([${list}].every((n) => fs.existsSync('node_modules/' + n + '/package.json'))))"`,
+    expected_output: 'true',
+  };
+}
+
+async function versionsOf(
+  pkg: PackageJson,
+  folder: FolderFiles,
+  read: (rel: string) => Promise<string | undefined>,
+  root: FolderFiles | undefined,
+): Promise<VersionPin[]> {
+  const found: (VersionPin | undefined)[] = [];
+  if (typeof pkg.engines?.node === 'string')
+    found.push(pin('node', pkg.engines.node, 'package.json engines.node'));
+  if (typeof pkg.volta?.node === 'string')
+    found.push(pin('node', pkg.volta.node, 'package.json volta.node'));
+  for (const key of ['.nvmrc', '.node-version']) {
+    const rel = versionFile(folder, { read, root }, key);
+    if (rel) found.push(pin('node', firstLine((await read(rel)) ?? ''), rel));
+  }
+  const tools = versionFile(folder, { read, root }, '.tool-versions');
+  if (tools)
+    found.push(
+      ...parseToolVersions((await read(tools)) ?? '', tools).filter((p) => p.language === 'node'),
+    );
+  return found.filter((p): p is VersionPin => p !== undefined);
+}
+
+export const analyzeNode: Analyzer = async (folder, context) => {
+  const rel = folder.files.get('package.json');
+  if (!rel) return undefined;
+  const notes: string[] = [];
+  let pkg: PackageJson = {};
+  try {
+    const parsed: unknown = JSON.parse((await context.read(rel)) ?? '{}');
+    if (parsed && typeof parsed === 'object') pkg = parsed as PackageJson;
+  } catch (error) {
+    notes.push(`package.json is not valid JSON (${(error as Error).message})`);
+  }
+  const yarnLock = folder.files.get('yarn.lock');
+  const manager = managerOf(pkg, folder, yarnLock ? await context.read(yarnLock) : undefined);
+  const runtime = entries(pkg.dependencies).filter(([, spec]) => !internal(spec));
+  const dev = entries(pkg.devDependencies).filter(([, spec]) => !internal(spec));
+  const optional = entries(pkg.optionalDependencies).filter(([, spec]) => !internal(spec));
+  const workspaceFile = folder.files.get('pnpm-workspace.yaml');
+  const workspace =
+    Boolean(pkg.workspaces) ||
+    Boolean(workspaceFile && parseYaml((await context.read(workspaceFile)) ?? '')?.packages);
+  const versions = await versionsOf(pkg, folder, context.read, context.root);
+  const locks = [
+    'package-lock.json',
+    'npm-shrinkwrap.json',
+    'yarn.lock',
+    'pnpm-lock.yaml',
+    'bun.lock',
+    'bun.lockb',
+  ];
+  notes.push(
+    `package manager ${manager}${typeof pkg.packageManager === 'string' ? ` (packageManager ${pkg.packageManager})` : ''}`,
+  );
+  if (manager === 'bun')
+    notes.push('bun is not an available environment: installing with npm instead');
+  const checked = [...runtime, ...dev]
+    .map(([name]) => name)
+    .filter(isPlainName)
+    .slice(0, MAX_CHECKED);
+  // Yarn Berry's Plug'n'Play installs no node_modules folder to look into.
+  const checks = checked.length > 0 && manager !== 'yarn-berry' ? [installedCheck(checked)] : [];
+  return {
+    environment: 'node',
+    dir: folder.dir,
+    manifests: filesOf(folder, 'node'),
+    dependencies: [...runtime, ...dev, ...optional].map(([name, spec]) => `${name}@${spec}`),
+    packageManager: manager === 'yarn-berry' ? 'yarn' : manager === 'bun' ? 'npm' : manager,
+    versions,
+    hasBuildConfig: locks.some((key) => folder.files.has(key)),
+    workspace,
+    setup: setupFor(manager, folder),
+    versionCheck: nodeVersionCheck,
+    checks,
+    notes,
+  };
+};

@@ -1,0 +1,39 @@
+import type { Redactor } from '../../log/redact.ts';
+import { fence, fillTemplate, loadPrompt } from './prompt-file.ts';
+import type { EnvironmentHandoff } from './schema.ts';
+
+export const SECTION_PROMPT = 'environment-section';
+
+/** Keeps `<!-- if:name -->…<!-- end:name -->` blocks whose flag is set, drops the others. */
+export function applyConditions(
+  template: string,
+  flags: Readonly<Record<string, boolean>>,
+): string {
+  return template.replace(
+    /<!-- if:(\w+) -->\n?([\s\S]*?)<!-- end:\1 -->\n?/g,
+    (_all, name: string, body: string) => (flags[name] ? body : ''),
+  );
+}
+
+/**
+ * The environment section of the execution prompt (seed 000 §7.2, SPEC E5):
+ * environment, setup status and, after a failed setup, the warning and the
+ * errors (fenced: they hold command output).
+ */
+export async function renderEnvironmentSection(
+  handoff: EnvironmentHandoff,
+  options: { promptsDir?: string; redactor?: Redactor } = {},
+): Promise<string> {
+  const template = await loadPrompt(SECTION_PROMPT, options.promptsDir);
+  const errors = handoff.errors.map((e) => `- ${e}`).join('\n') || '- (no details recorded)';
+  const redacted = options.redactor ? options.redactor.redact(errors) : errors;
+  const text = applyConditions(template, {
+    failed: handoff.setup_status === 'failed',
+    skipped: handoff.setup_status === 'skipped',
+  });
+  return fillTemplate(text, {
+    environment_name: handoff.environment_name,
+    setup_status: handoff.setup_status,
+    error_list: fence(redacted, 'text'),
+  }).trim();
+}

@@ -1,0 +1,85 @@
+/** Injectable faults and the request log of the stand-in. */
+
+export interface Fault {
+  /** HTTP method to match (any when absent). */
+  method?: string;
+  /** API path below `/api/v4` (exact string) or a pattern tested against it; any when absent. */
+  path?: string | RegExp;
+  /** Answer status (429, 500, 403…). Ignored for `hang`. */
+  status?: number;
+  /** `Retry-After` header value (seconds) for 429 answers. */
+  retryAfter?: number | string;
+  body?: unknown;
+  /** Never answer (until the server closes). */
+  hang?: boolean;
+  /** How many matching requests it hits (default 1; Infinity for all). */
+  times?: number;
+}
+
+export class Faults {
+  private readonly active: (Fault & { left: number })[] = [];
+
+  add(fault: Fault): void {
+    this.active.push({ ...fault, left: fault.times ?? 1 });
+  }
+
+  clear(): void {
+    this.active.length = 0;
+  }
+
+  /** The fault for this request, used up by one. */
+  take(method: string, path: string): Fault | undefined {
+    const index = this.active.findIndex(
+      (f) =>
+        f.left > 0 &&
+        (!f.method || f.method.toUpperCase() === method) &&
+        (!f.path || (typeof f.path === 'string' ? f.path === path : f.path.test(path))),
+    );
+    if (index === -1) return undefined;
+    const fault = this.active[index]!;
+    fault.left--;
+    if (fault.left <= 0) this.active.splice(index, 1);
+    return fault;
+  }
+}
+
+export interface LoggedRequest {
+  method: string;
+  /** Request path without query string (never logs the trigger token). */
+  path: string;
+  /** Route pattern that served it, e.g. `/projects/:id/merge_requests/:iid/notes`; '' if none. */
+  route: string;
+  status: number;
+}
+
+/** Every request the stand-in answered, for call-count benchmarks and golden tests. */
+export class RequestLog {
+  readonly entries: LoggedRequest[] = [];
+
+  record(entry: LoggedRequest): void {
+    this.entries.push(entry);
+  }
+
+  clear(): void {
+    this.entries.length = 0;
+  }
+
+  /** Requests matching the filter (method and/or route pattern). */
+  count(filter: { method?: string; route?: string } = {}): number {
+    return this.entries.filter(
+      (e) =>
+        (!filter.method || e.method === filter.method) &&
+        (!filter.route || e.route === filter.route),
+    ).length;
+  }
+
+  /** `{ "PUT /projects/:id/merge_requests/:iid/notes/:note_id": 3, … }`, sorted by key. */
+  byRoute(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const e of this.entries) {
+      const key = `${e.method} ${e.route || e.path}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+    return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
+  }
+}

@@ -1,0 +1,112 @@
+import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
+import { RUN_COMMANDS } from './command.ts';
+import type { CommandRequest, CommandTarget } from './note-rules.ts';
+import { interpretTriggerPayload } from './trigger-payload.ts';
+
+/**
+ * How the bridge recognises the agent pipelines of one MR or issue (A6):
+ * pipelines with source `trigger` on the request's ref (the MR source branch,
+ * or the default branch for issues and fork MRs) whose variables name the
+ * same target (see `belongsTo`).
+ * The variables check matters because several issues share the default
+ * branch. Only the newest page of trigger pipelines is looked at. When GitLab
+ * will not show a pipeline's variables (they are visible to Maintainers),
+ * the pipeline is counted as the target's: a refused duplicate is better than
+ * two agents on one branch.
+ */
+export const ACTIVE_STATUSES = new Set([
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'pending',
+  'running',
+  'scheduled',
+]);
+
+/** At most this many recent pipelines have their variables read per look-up. */
+export const MAX_PIPELINES_CHECKED = 10;
+
+export function isActive(pipeline: AgentPipeline): boolean {
+  return ACTIVE_STATUSES.has(pipeline.status);
+}
+
+function sameTarget(a: CommandTarget, b: CommandTarget): boolean {
+  return a.kind === b.kind && a.iid === b.iid;
+}
+
+/**
+ * Whether a pipeline with these variables is an agent run for `target`: by
+ * `MR_AGENT_MR_IID`/`MR_AGENT_ISSUE_IID` (bridge and manual runs), or, for
+ * the zero-infrastructure trigger, by a `TRIGGER_PAYLOAD` that holds a run
+ * command for the same target (there every comment starts a pipeline).
+ */
+export function belongsTo(
+  variables: Readonly<Record<string, string>>,
+  target: CommandTarget,
+  prefix?: string,
+): boolean {
+  if (variables.MR_AGENT_MR_IID || variables.MR_AGENT_ISSUE_IID) {
+    const name = target.kind === 'merge_request' ? 'MR_AGENT_MR_IID' : 'MR_AGENT_ISSUE_IID';
+    return variables[name] === String(target.iid);
+  }
+  const payload = variables.TRIGGER_PAYLOAD;
+  if (!payload || !prefix) return false;
+  const decision = interpretTriggerPayload(payload, { prefix });
+  return (
+    decision.kind === 'command' &&
+    RUN_COMMANDS.includes(decision.request.command) &&
+    sameTarget(decision.request.target, target)
+  );
+}
+
+async function pipelineBelongs(lookup: Lookup, pipeline: AgentPipeline): Promise<boolean> {
+  const { gitlab, request } = lookup;
+  try {
+    const variables = await gitlab.pipelineVariables(request.projectId, pipeline.id);
+    return belongsTo(variables, request.target, lookup.prefix);
+  } catch (error) {
+    lookup.onUnreadable?.(pipeline, error);
+    return true;
+  }
+}
+
+interface Lookup {
+  gitlab: BridgeGitLab;
+  request: Pick<CommandRequest, 'projectId' | 'ref' | 'target'>;
+  /** Leave this pipeline out (the job's own, when `mr-agent ci` asks). */
+  excludePipelineId?: number | undefined;
+  /** The command prefix, to read TRIGGER_PAYLOAD pipelines. */
+  prefix?: string | undefined;
+  /** Told when a pipeline's variables cannot be read (it is then counted as the target's). */
+  onUnreadable?: (pipeline: AgentPipeline, error: unknown) => void;
+}
+
+async function agentPipelines(
+  lookup: Lookup,
+  keep: (pipeline: AgentPipeline) => boolean,
+  firstOnly: boolean,
+): Promise<AgentPipeline[]> {
+  const { gitlab, request } = lookup;
+  const all = await gitlab.listTriggeredPipelines(request.projectId, request.ref);
+  const candidates = all
+    .filter((p) => p.id !== lookup.excludePipelineId && keep(p))
+    .slice(0, MAX_PIPELINES_CHECKED);
+  const found: AgentPipeline[] = [];
+  for (const pipeline of candidates) {
+    if (!(await pipelineBelongs(lookup, pipeline))) continue;
+    found.push(pipeline);
+    if (firstOnly) break;
+  }
+  return found;
+}
+
+/** The target's agent pipelines that are still active, newest first. */
+export function activeAgentPipelines(lookup: Lookup): Promise<AgentPipeline[]> {
+  return agentPipelines(lookup, isActive, false);
+}
+
+/** The target's newest agent pipeline, whatever its state. */
+export async function lastAgentPipeline(lookup: Lookup): Promise<AgentPipeline | undefined> {
+  const [last] = await agentPipelines(lookup, () => true, true);
+  return last;
+}

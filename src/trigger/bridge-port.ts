@@ -1,0 +1,49 @@
+import type { CommandTarget } from './note-rules.ts';
+
+/**
+ * What the comment rules need from GitLab: a narrow port, so the dispatch
+ * logic is tested with an in-memory fake and runs in production on the GitLab
+ * port (src/gitlab/) through gitlab-bridge.ts.
+ */
+export interface AgentPipeline {
+  id: number;
+  status: string;
+  ref: string;
+  webUrl?: string | undefined;
+}
+
+/** Result of awarding an emoji: GitLab refuses the same emoji twice from one user. */
+export type AwardResult = 'awarded' | 'already-awarded';
+
+export interface BridgeGitLab {
+  /** The token's own user (`GET /user`): its notes are never commands. */
+  currentUser(): Promise<{ id: number; username: string }>;
+  /** The user's effective access level on the project (0 when not a member). */
+  accessLevel(projectId: number, userId: number): Promise<number>;
+  /** Awards `name` to the note as the token's user; the atomic idempotency claim. */
+  awardNoteEmoji(
+    projectId: number,
+    target: CommandTarget,
+    noteId: number,
+    name: string,
+  ): Promise<AwardResult>;
+  /** Replies in the note's thread (or as a new note when the thread is not known). */
+  reply(
+    projectId: number,
+    target: CommandTarget,
+    discussionId: string | undefined,
+    body: string,
+  ): Promise<void>;
+  /** `POST /projects/:id/trigger/pipeline` with a pipeline trigger token. */
+  triggerPipeline(
+    projectId: number,
+    ref: string,
+    token: string,
+    variables: Readonly<Record<string, string>>,
+  ): Promise<AgentPipeline>;
+  /** Pipelines started by a trigger token on `ref`, newest first (one page). */
+  listTriggeredPipelines(projectId: number, ref: string): Promise<AgentPipeline[]>;
+  /** `GET /projects/:id/pipelines/:pipeline_id/variables` as a map. */
+  pipelineVariables(projectId: number, pipelineId: number): Promise<Record<string, string>>;
+  cancelPipeline(projectId: number, pipelineId: number): Promise<AgentPipeline>;
+}

@@ -1,0 +1,105 @@
+import type { Config } from '../config/options.ts';
+import { describeError } from '../errors/catalog.ts';
+import { ConfigError, ExternalServiceError } from '../errors/errors.ts';
+import type { Logger } from '../log/logger.ts';
+import type { Redactor } from '../log/redact.ts';
+import { accessLevelValue } from './access.ts';
+import type { BridgeGitLab } from './bridge-port.ts';
+import { dispatchCommand } from './dispatch.ts';
+import { startBridgeServer, type RunningBridge } from './server.ts';
+import { nonEmptyVariables, pipelineVariables } from './variables.ts';
+
+/**
+ * `mr-agent serve` without the CLI: checks the configuration, learns the
+ * agent's own GitLab user, and starts the HTTP server whose accepted commands
+ * go through `dispatchCommand`, with a pipeline trigger as the way to start a
+ * run.
+ */
+export interface BridgeSetup {
+  config: Config;
+  gitlab: BridgeGitLab;
+  logger: Logger;
+  redactor?: Redactor;
+}
+
+/** Every missing setting at once, phrased as `where: what` (ConfigError style). */
+export function bridgeConfigProblems(config: Config): string[] {
+  const problems: string[] = [];
+  const need = (value: string, key: string, env: string, what: string) => {
+    if (value.trim() === '') problems.push(`${key} (${env}): ${what} is required`);
+  };
+  need(config.gitlab.url, 'gitlab.url', 'MR_AGENT_GITLAB_URL', 'the GitLab base URL');
+  need(config.gitlab.token, 'gitlab.token', 'MR_AGENT_GITLAB_TOKEN', 'a token with api scope');
+  need(
+    config.serve.webhook_secret,
+    'serve.webhook_secret',
+    'MR_AGENT_WEBHOOK_SECRET',
+    'the secret token set on the GitLab webhook',
+  );
+  need(
+    config.serve.trigger_token,
+    'serve.trigger_token',
+    'MR_AGENT_TRIGGER_TOKEN',
+    'a pipeline trigger token',
+  );
+  return problems;
+}
+
+export function assertBridgeConfig(config: Config): void {
+  const problems = bridgeConfigProblems(config);
+  if (problems.length === 0) return;
+  throw new ConfigError('the webhook bridge is not configured', {
+    problems,
+    hint: 'see docs/triggers.md for the webhook setup.',
+  });
+}
+
+async function whoAmI(gitlab: BridgeGitLab): Promise<{ id: number; username: string }> {
+  try {
+    return await gitlab.currentUser();
+  } catch (error) {
+    throw new ExternalServiceError(
+      'gitlab',
+      "cannot read the bridge token's own user (GET /user)",
+      {
+        cause: error,
+        hint: `check MR_AGENT_GITLAB_URL and that MR_AGENT_GITLAB_TOKEN has api scope (${describeError(error).message})`,
+      },
+    );
+  }
+}
+
+export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
+  const { config, gitlab, logger, redactor } = setup;
+  assertBridgeConfig(config);
+  const self = await whoAmI(gitlab);
+  logger.info('bridge user', { userId: self.id, username: self.username });
+  const prefix = config.trigger.command_prefix;
+  const token = config.serve.trigger_token;
+  const deps = {
+    gitlab,
+    logger,
+    redactor,
+    minAccessLevel: accessLevelValue(config.trigger.min_access_level),
+    prefix,
+    start: (request: Parameters<typeof pipelineVariables>[0]) =>
+      gitlab.triggerPipeline(
+        request.projectId,
+        request.ref,
+        token,
+        nonEmptyVariables(pipelineVariables(request)),
+      ),
+  };
+  return startBridgeServer(
+    {
+      port: config.serve.port,
+      host: config.serve.host,
+      maxBodyBytes: config.serve.max_body_bytes,
+      webhookSecret: config.serve.webhook_secret,
+      queueLimit: config.serve.queue_limit,
+      concurrency: config.serve.concurrency,
+      shutdownTimeoutMs: config.serve.shutdown_timeout_sec * 1000,
+    },
+    { logger, rules: { prefix, self }, handle: (request) => dispatchCommand(deps, request) },
+  );
+}

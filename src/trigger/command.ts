@@ -1,0 +1,88 @@
+import { proseLines } from './markdown-mask.ts';
+
+/**
+ * Comment commands (SPEC A1, A6). A command is the prefix (default `/agent`)
+ * at the start of a prose line of the comment — within three spaces of the
+ * line start, never inside code blocks, inline code, quotes or HTML comments —
+ * followed by a space or the end of the line. The first such line counts.
+ *
+ *   /agent <instruction>          run (free text)
+ *   /agent plan <instruction>     plan only
+ *   /agent approve                carry out the plan `/agent plan` posted
+ *   /agent retry                  run the last task again
+ *   /agent help | stop | status   control verbs
+ *
+ * `plan` always takes the rest as its instruction. `approve`, `retry`, `help`,
+ * `stop` and `status` are verbs only when nothing else follows on the line, so
+ * `/agent stop the retry loop from spinning` is an ordinary instruction. A bare
+ * `/agent` takes its request from the lines below it, or asks for help when
+ * there are none. The instruction is the rest of the command line plus
+ * every line after it (so a longer request can follow on the next lines).
+ */
+export const SUB_COMMANDS = ['run', 'plan', 'approve', 'retry', 'help', 'stop', 'status'] as const;
+export type SubCommand = (typeof SUB_COMMANDS)[number];
+
+/** Sub-commands that start a pipeline run; the rest are answered by the bridge itself. */
+export const RUN_COMMANDS: readonly SubCommand[] = ['run', 'plan', 'approve', 'retry'];
+
+export type ParsedCommand =
+  | {
+      isCommand: true;
+      command: SubCommand;
+      /** The request text (may be empty for approve/retry and the control verbs). */
+      instruction: string;
+      /** 1-based line of the comment that holds the command. */
+      line: number;
+    }
+  | { isCommand: false; reason: string };
+
+const ALONE_VERBS = new Set<SubCommand>(['approve', 'retry', 'help', 'stop', 'status']);
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `/agent` alone on its line: the request is on the next lines, or it asks for help. */
+function barePrefix(following: readonly string[], line: number): ParsedCommand {
+  const instruction = following.join('\n').trim();
+  return instruction === ''
+    ? { isCommand: true, command: 'help', instruction: '', line }
+    : { isCommand: true, command: 'run', instruction, line };
+}
+
+function splitVerb(rest: string): { command: SubCommand; remainder: string } {
+  const match = /^(\S+)\s*([\s\S]*)$/.exec(rest)!;
+  const word = match[1]!.toLowerCase().replace(/[.!?:,]+$/, '');
+  const remainder = match[2]!;
+  if (word === 'plan') return { command: 'plan', remainder };
+  if (ALONE_VERBS.has(word as SubCommand) && remainder.trim() === '') {
+    return { command: word as SubCommand, remainder: '' };
+  }
+  return { command: 'run', remainder: rest };
+}
+
+/** Parses a comment body; `prefix` is `trigger.command_prefix` (e.g. `/agent`). */
+export function parseAgentCommand(body: string, prefix = '/agent'): ParsedCommand {
+  const wanted = prefix.trim();
+  if (wanted === '') return { isCommand: false, reason: 'the command prefix is empty' };
+  if (body.trim() === '') return { isCommand: false, reason: 'the comment is empty' };
+  const notFound: ParsedCommand = {
+    isCommand: false,
+    reason: `no line starts with ${wanted} outside code, quotes and comments`,
+  };
+  // most comments never mention the prefix: skip the markdown scan for them
+  if (!body.toLowerCase().includes(wanted.toLowerCase())) return notFound;
+  const { original, prose } = proseLines(body);
+  const start = new RegExp(`^ {0,3}${escapeRegExp(wanted)}(?=\\s|$)`, 'i');
+  for (let index = 0; index < prose.length; index++) {
+    const match = start.exec(prose[index]!);
+    if (!match) continue;
+    const restOfLine = original[index]!.slice(match[0].length).trim();
+    if (restOfLine === '') return barePrefix(original.slice(index + 1), index + 1);
+    const { command, remainder } = splitVerb(restOfLine);
+    const following = ALONE_VERBS.has(command) ? [] : original.slice(index + 1);
+    const instruction = [remainder, ...following].join('\n').trim();
+    return { isCommand: true, command, instruction, line: index + 1 };
+  }
+  return notFound;
+}

@@ -1,0 +1,154 @@
+import { describeError } from '../errors/catalog.ts';
+import type { Logger } from '../log/logger.ts';
+import type { Redactor } from '../log/redact.ts';
+import { accessLevelName } from './access.ts';
+import { activeAgentPipelines, lastAgentPipeline } from './agent-runs.ts';
+import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
+import { RUN_COMMANDS } from './command.ts';
+import type { CommandRequest } from './note-rules.ts';
+import {
+  alreadyRunningText,
+  finishReply,
+  helpText,
+  nothingToStopText,
+  startFailedText,
+  statusText,
+  stoppedText,
+} from './replies.ts';
+
+/**
+ * The API half of the comment rules (A2, A6), after `decideNote` accepted a
+ * comment: check the author's access level, claim the note with 👀, then act.
+ * The bridge's `start` triggers a pipeline; `mr-agent ci` (TRIGGER_PAYLOAD)
+ * passes a `start` that returns its own pipeline and an `excludePipelineId`,
+ * and goes on with the run when the outcome is `started`.
+ */
+export const CLAIM_EMOJI = 'eyes';
+
+export interface DispatchDeps {
+  gitlab: BridgeGitLab;
+  logger: Logger;
+  redactor?: Redactor;
+  /** Least numeric access level (`trigger.min_access_level`). */
+  minAccessLevel: number;
+  prefix: string;
+  start(request: CommandRequest): Promise<AgentPipeline>;
+  excludePipelineId?: number;
+}
+
+export type DispatchOutcome =
+  | { kind: 'forbidden'; accessLevel: number }
+  | { kind: 'duplicate' }
+  | { kind: 'help' }
+  | { kind: 'status'; pipeline: AgentPipeline | undefined }
+  | { kind: 'stopped'; pipelines: AgentPipeline[] }
+  | { kind: 'nothing-to-stop' }
+  | { kind: 'already-running'; pipeline: AgentPipeline }
+  | { kind: 'started'; pipeline: AgentPipeline }
+  | { kind: 'start-failed'; message: string };
+
+export type ClaimResult =
+  { kind: 'claimed' } | { kind: 'forbidden'; accessLevel: number } | { kind: 'duplicate' };
+
+/** Access check, then the 👀 award: only the delivery whose award succeeds goes on. */
+export async function authorizeAndClaim(
+  gitlab: BridgeGitLab,
+  request: CommandRequest,
+  minAccessLevel: number,
+): Promise<ClaimResult> {
+  const accessLevel = await gitlab.accessLevel(request.projectId, request.user.id);
+  if (accessLevel < minAccessLevel) return { kind: 'forbidden', accessLevel };
+  const award = await gitlab.awardNoteEmoji(
+    request.projectId,
+    request.target,
+    request.noteId,
+    CLAIM_EMOJI,
+  );
+  return award === 'awarded' ? { kind: 'claimed' } : { kind: 'duplicate' };
+}
+
+async function reply(deps: DispatchDeps, request: CommandRequest, text: string): Promise<void> {
+  try {
+    await deps.gitlab.reply(
+      request.projectId,
+      request.target,
+      request.discussionId,
+      finishReply(text, deps.redactor),
+    );
+  } catch (error) {
+    deps.logger.warn('reply failed', {
+      noteId: request.noteId,
+      error: describeError(error).message,
+    });
+  }
+}
+
+function lookupFor(deps: DispatchDeps, request: CommandRequest) {
+  return {
+    gitlab: deps.gitlab,
+    request,
+    excludePipelineId: deps.excludePipelineId,
+    prefix: deps.prefix,
+    onUnreadable: (pipeline: AgentPipeline, error: unknown) =>
+      deps.logger.warn('pipeline variables unreadable; counting it as an agent run', {
+        pipelineId: pipeline.id,
+        error: describeError(error).message,
+      }),
+  };
+}
+
+async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
+  const lookup = lookupFor(deps, request);
+  const [active] = await activeAgentPipelines(lookup);
+  if (active) {
+    await reply(deps, request, alreadyRunningText(request.target, active, deps.prefix));
+    return { kind: 'already-running', pipeline: active };
+  }
+  try {
+    return { kind: 'started', pipeline: await deps.start(request) };
+  } catch (error) {
+    const message = describeError(error).message;
+    await reply(deps, request, startFailedText(message));
+    return { kind: 'start-failed', message };
+  }
+}
+
+async function stop(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
+  const lookup = lookupFor(deps, request);
+  const active = await activeAgentPipelines(lookup);
+  if (active.length === 0) {
+    await reply(deps, request, nothingToStopText(request.target));
+    return { kind: 'nothing-to-stop' };
+  }
+  const cancelled = await Promise.all(
+    active.map((p) => deps.gitlab.cancelPipeline(request.projectId, p.id)),
+  );
+  await reply(deps, request, stoppedText(cancelled));
+  return { kind: 'stopped', pipelines: cancelled };
+}
+
+/** Carries out one accepted command. Throws only when GitLab itself fails. */
+export async function dispatchCommand(
+  deps: DispatchDeps,
+  request: CommandRequest,
+): Promise<DispatchOutcome> {
+  const claim = await authorizeAndClaim(deps.gitlab, request, deps.minAccessLevel);
+  if (claim.kind === 'forbidden') {
+    deps.logger.info('command refused: access level too low', {
+      noteId: request.noteId,
+      userId: request.user.id,
+      accessLevel: accessLevelName(claim.accessLevel),
+    });
+    return claim;
+  }
+  if (claim.kind === 'duplicate') return claim;
+  if (RUN_COMMANDS.includes(request.command)) return runCommand(deps, request);
+  if (request.command === 'stop') return stop(deps, request);
+  if (request.command === 'status') {
+    const pipeline = await lastAgentPipeline(lookupFor(deps, request));
+    await reply(deps, request, statusText(request.target, pipeline));
+    return { kind: 'status', pipeline };
+  }
+  await reply(deps, request, helpText(deps.prefix));
+  return { kind: 'help' };
+}

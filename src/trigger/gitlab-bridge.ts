@@ -1,0 +1,64 @@
+import type { Config } from '../config/options.ts';
+import { createGitLabClient } from '../gitlab/gitbeaker-adapter.ts';
+import type { GitLabPort, Noteable, Pipeline } from '../gitlab/port.ts';
+import type { Logger } from '../log/logger.ts';
+import { systemClock } from '../run/clock.ts';
+import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
+import type { CommandTarget } from './note-rules.ts';
+
+/** The bridge's port on top of the GitLab port (gitbeaker, with retries). */
+function noteable(target: CommandTarget): Noteable {
+  return { type: target.kind, iid: target.iid };
+}
+
+function toAgentPipeline(pipeline: Pipeline): AgentPipeline {
+  return {
+    id: pipeline.id,
+    status: pipeline.status,
+    ref: pipeline.ref,
+    webUrl: pipeline.webUrl || undefined,
+  };
+}
+
+export function bridgeGitLabFromPort(port: GitLabPort): BridgeGitLab {
+  return {
+    async currentUser() {
+      const user = await port.currentUser();
+      return { id: user.id, username: user.username };
+    },
+    accessLevel: (projectId, userId) => port.accessLevel(projectId, userId),
+    async awardNoteEmoji(projectId, target, noteId, name) {
+      const result = await port.awardEmojiOnNote(projectId, noteable(target), noteId, name);
+      return result.awarded ? 'awarded' : 'already-awarded';
+    },
+    async reply(projectId, target, discussionId, body) {
+      if (discussionId)
+        await port.replyToDiscussion(projectId, noteable(target), discussionId, body);
+      else await port.createNote(projectId, noteable(target), body);
+    },
+    async triggerPipeline(projectId, ref, token, variables) {
+      return toAgentPipeline(
+        await port.triggerPipeline(projectId, { token, ref, variables: { ...variables } }),
+      );
+    },
+    async listTriggeredPipelines(projectId, ref) {
+      return (await port.listPipelines(projectId, { ref, source: 'trigger' })).map(toAgentPipeline);
+    },
+    pipelineVariables: (projectId, pipelineId) => port.pipelineVariables(projectId, pipelineId),
+    async cancelPipeline(projectId, pipelineId) {
+      return toAgentPipeline(await port.cancelPipeline(projectId, pipelineId));
+    },
+  };
+}
+
+/** What `mr-agent serve` uses: the gitbeaker adapter with the system clock. */
+export function createBridgeGitLab(config: Config, logger: Logger): BridgeGitLab {
+  return bridgeGitLabFromPort(
+    createGitLabClient({
+      url: config.gitlab.url,
+      token: config.gitlab.token,
+      clock: systemClock,
+      logger,
+    }),
+  );
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/**
+ * The GitLab *Comments* webhook event (`X-Gitlab-Event: Note Hook`), as given
+ * in GitLab's doc/user/project/integrations/webhook_events.md "Comment
+ * events". Lenient: only the fields the bridge reads, unknown keys dropped,
+ * optional where older GitLab versions leave a field out.
+ */
+const Id = z.coerce.number().int();
+
+export const NoteHookUser = z.object({
+  id: Id,
+  username: z.string(),
+  name: z.string().nullish(),
+  /** Not in GitLab's documented payload; honoured when present. */
+  bot: z.boolean().nullish(),
+});
+export type NoteHookUser = z.infer<typeof NoteHookUser>;
+
+export const NoteHookProject = z.object({
+  id: Id,
+  default_branch: z.string().nullish(),
+  path_with_namespace: z.string().nullish(),
+  web_url: z.string().nullish(),
+});
+
+export const NoteHookAttributes = z.object({
+  id: Id,
+  note: z.string(),
+  /** `MergeRequest`, `Issue`, `Commit` or `Snippet`. */
+  noteable_type: z.string(),
+  author_id: Id.nullish(),
+  system: z.boolean().nullish(),
+  /** `create` or `update` (GitLab 16.11+; absent before). */
+  action: z.string().nullish(),
+  discussion_id: z.string().nullish(),
+  url: z.string().nullish(),
+});
+
+export const NoteHookMergeRequest = z.object({
+  iid: Id,
+  source_branch: z.string(),
+  target_branch: z.string().nullish(),
+  source_project_id: Id.nullish(),
+  target_project_id: Id.nullish(),
+  state: z.string().nullish(),
+});
+
+export const NoteHookIssue = z.object({
+  iid: Id,
+  state: z.string().nullish(),
+});
+
+export const NoteHookEvent = z.object({
+  object_kind: z.literal('note'),
+  event_type: z.string().nullish(),
+  user: NoteHookUser,
+  project_id: Id.nullish(),
+  project: NoteHookProject,
+  object_attributes: NoteHookAttributes,
+  merge_request: NoteHookMergeRequest.nullish(),
+  issue: NoteHookIssue.nullish(),
+});
+export type NoteHookEvent = z.infer<typeof NoteHookEvent>;
+
+export type NoteEventParse =
+  | { ok: true; event: NoteHookEvent }
+  | { ok: false; reason: 'not-a-note-event' | 'invalid-payload'; detail: string };
+
+/** Validates a decoded JSON body; says plainly why it is not a usable note event. */
+export function parseNoteEvent(body: unknown): NoteEventParse {
+  const kind =
+    body !== null && typeof body === 'object' ? (body as Record<string, unknown>).object_kind : '';
+  if (kind !== 'note') {
+    return {
+      ok: false,
+      reason: 'not-a-note-event',
+      detail: `object_kind is ${JSON.stringify(kind ?? null)}, not "note"`,
+    };
+  }
+  const parsed = NoteHookEvent.safeParse(body);
+  if (parsed.success) return { ok: true, event: parsed.data };
+  const first = parsed.error.issues[0];
+  const where = first ? first.path.join('.') : '';
+  return {
+    ok: false,
+    reason: 'invalid-payload',
+    detail: `${where || 'payload'}: ${first?.message ?? 'invalid'}`,
+  };
+}

@@ -1,0 +1,131 @@
+import { parseMarker } from '../report/marker.ts';
+import { parseAgentCommand, type SubCommand } from './command.ts';
+import type { NoteHookEvent, NoteHookUser } from './note-event.ts';
+
+/**
+ * The cheap, pure half of the comment rules (A2, A3): everything that can be
+ * decided from the event alone. The access-level check and the 👀 claim need
+ * the API and follow in dispatch.ts. The webhook bridge and `mr-agent ci`
+ * (TRIGGER_PAYLOAD) apply the same function.
+ */
+export interface NoteRules {
+  /** `trigger.command_prefix`. */
+  prefix: string;
+  /** The agent's own GitLab user, when known: its notes are never commands. */
+  self?: { id: number; username?: string } | undefined;
+}
+
+export type CommandTarget =
+  | {
+      kind: 'merge_request';
+      iid: number;
+      sourceBranch: string;
+      /** The source branch lives in another project (a fork). */
+      fork: boolean;
+    }
+  | { kind: 'issue'; iid: number };
+
+export interface CommandRequest {
+  command: SubCommand;
+  instruction: string;
+  projectId: number;
+  noteId: number;
+  /** The thread the note belongs to (replies go there), when the event names it. */
+  discussionId: string | undefined;
+  target: CommandTarget;
+  /** Where the agent pipeline runs: the MR source branch, else the default branch. */
+  ref: string;
+  user: { id: number; username: string };
+}
+
+export type IgnoreReason =
+  | 'system-note'
+  | 'edited-note'
+  | 'own-note'
+  | 'bot-author'
+  | 'unsupported-target'
+  | 'no-ref'
+  | 'not-a-command';
+
+export type NoteDecision =
+  | { kind: 'ignore'; reason: IgnoreReason; detail: string }
+  | { kind: 'command'; request: CommandRequest };
+
+/**
+ * Usernames GitLab gives to machine users: project/group access-token bots
+ * (`project_42_bot_3f…`, older `project_42_bot1`), service accounts, and the
+ * `*-bot`/`*_bot` internal users (support-bot, alert-bot, …) and `ghost`.
+ */
+const BOT_USERNAMES = [
+  /^(project|group)_\d+_bot/i,
+  /^service_account_/i,
+  /(^|[-_])bot\d*$/i,
+  /\[bot\]$/i,
+  /^ghost$/i,
+];
+
+export function isBotUser(user: Pick<NoteHookUser, 'username' | 'bot'>): boolean {
+  return user.bot === true || BOT_USERNAMES.some((pattern) => pattern.test(user.username));
+}
+
+function ignore(reason: IgnoreReason, detail: string): NoteDecision {
+  return { kind: 'ignore', reason, detail };
+}
+
+function targetOf(
+  event: NoteHookEvent,
+  projectId: number,
+): { target: CommandTarget; ref: string | undefined } | undefined {
+  const type = event.object_attributes.noteable_type;
+  const defaultBranch = event.project.default_branch || undefined;
+  if (type === 'MergeRequest' && event.merge_request) {
+    const mr = event.merge_request;
+    const fork = mr.source_project_id != null && mr.source_project_id !== projectId;
+    // a fork's branch does not exist here: run on the default branch; the job fetches the MR
+    const ref = fork ? defaultBranch : mr.source_branch;
+    return {
+      target: { kind: 'merge_request', iid: mr.iid, sourceBranch: mr.source_branch, fork },
+      ref,
+    };
+  }
+  if (type === 'Issue' && event.issue) {
+    return { target: { kind: 'issue', iid: event.issue.iid }, ref: defaultBranch };
+  }
+  return undefined;
+}
+
+/** Decides from the event alone whether it is a command for the agent. */
+export function decideNote(event: NoteHookEvent, rules: NoteRules): NoteDecision {
+  const note = event.object_attributes;
+  if (note.system) return ignore('system-note', 'system notes are never commands');
+  if (note.action && note.action !== 'create') {
+    return ignore('edited-note', `note action is "${note.action}"; only new comments count`);
+  }
+  const authorId = note.author_id ?? event.user.id;
+  if (rules.self && (authorId === rules.self.id || event.user.id === rules.self.id)) {
+    return ignore('own-note', 'the agent does not answer its own notes');
+  }
+  if (parseMarker(note.note)) return ignore('own-note', 'the note carries the mr-agent marker');
+  if (isBotUser(event.user)) return ignore('bot-author', `@${event.user.username} is a bot`);
+  const projectId = event.project.id ?? event.project_id;
+  const found = targetOf(event, projectId);
+  if (!found) {
+    return ignore('unsupported-target', `comments on a ${note.noteable_type} are not commands`);
+  }
+  const parsed = parseAgentCommand(note.note, rules.prefix);
+  if (!parsed.isCommand) return ignore('not-a-command', parsed.reason);
+  if (!found.ref) return ignore('no-ref', 'the project has no default branch to run on');
+  return {
+    kind: 'command',
+    request: {
+      command: parsed.command,
+      instruction: parsed.instruction,
+      projectId,
+      noteId: note.id,
+      discussionId: note.discussion_id ?? undefined,
+      target: found.target,
+      ref: found.ref,
+      user: { id: authorId, username: event.user.username },
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { renderMarker } from '../report/marker.ts';
+import { Redactor } from '../log/redact.ts';
+import { prepareNoteBody } from '../report/note-body.ts';
+import type { AgentPipeline } from './bridge-port.ts';
+import type { CommandTarget } from './note-rules.ts';
+
+/**
+ * The short notes the bridge posts in a command's thread (A1, A6). Every body
+ * carries the hidden `reply` marker (so the agent never treats it as a
+ * command), is redacted, and has every line that would start with `/` escaped,
+ * so no reply can run a GitLab quick action (M3).
+ */
+export function finishReply(text: string, redactor: Redactor = new Redactor()): string {
+  return prepareNoteBody(`${renderMarker({ kind: 'reply' })}\n${text}`, { redactor });
+}
+
+function where(target: CommandTarget): string {
+  return target.kind === 'merge_request' ? 'this merge request' : 'this issue';
+}
+
+function pipelineLink(pipeline: AgentPipeline): string {
+  return pipeline.webUrl
+    ? `[pipeline #${pipeline.id}](${pipeline.webUrl})`
+    : `pipeline #${pipeline.id}`;
+}
+
+export function helpText(prefix: string): string {
+  const p = prefix;
+  return [
+    '**mr-agent commands** (write them at the start of a line, outside code and quotes):',
+    '',
+    `- \`${p} <instruction>\` — make the change you describe and push it here`,
+    `- \`${p} plan <instruction>\` — post a plan only; change nothing`,
+    `- \`${p} approve\` — carry out the plan posted by \`${p} plan\`, as written`,
+    `- \`${p} retry\` — run the last task again, with its history`,
+    `- \`${p} status\` — show the state of the last run`,
+    `- \`${p} stop\` — cancel the running agent pipeline`,
+    `- \`${p} help\` — show this list`,
+  ].join('\n');
+}
+
+export function statusText(target: CommandTarget, pipeline: AgentPipeline | undefined): string {
+  if (!pipeline) return `No agent run found for ${where(target)}.`;
+  return `The last agent run for ${where(target)} is ${pipelineLink(pipeline)}: **${pipeline.status}**.`;
+}
+
+export function alreadyRunningText(
+  target: CommandTarget,
+  pipeline: AgentPipeline,
+  prefix: string,
+): string {
+  return [
+    `An agent run is already in progress for ${where(target)}: ${pipelineLink(pipeline)} (${pipeline.status}).`,
+    `This command was not started. Wait for the run to finish, or cancel it with \`${prefix} stop\`.`,
+  ].join('\n');
+}
+
+export function stoppedText(pipelines: readonly AgentPipeline[]): string {
+  const list = pipelines.map(pipelineLink).join(', ');
+  return `Cancelled the agent run: ${list}.`;
+}
+
+export function nothingToStopText(target: CommandTarget): string {
+  return `No agent run is active for ${where(target)}; nothing to stop.`;
+}
+
+export function startFailedText(reason: string): string {
+  return [
+    'Could not start the agent pipeline.',
+    '',
+    `GitLab answered: ${reason}`,
+    '',
+    'Check that the trigger token is valid and that `workflow:rules` allow pipelines with source `trigger`.',
+  ].join('\n');
+}

@@ -1,0 +1,274 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describeError } from '../errors/catalog.ts';
+import type { Logger } from '../log/logger.ts';
+import type { DispatchOutcome } from './dispatch.ts';
+import { ByteBudget } from './byte-budget.ts';
+import {
+  declaredLength,
+  headerValue,
+  readLimitedBody,
+  sendJson,
+  tokenMatches,
+} from './http-util.ts';
+import { parseNoteEvent } from './note-event.ts';
+import { decideNote, type CommandRequest, type NoteRules } from './note-rules.ts';
+import { WorkQueue } from './work-queue.ts';
+
+/**
+ * The webhook bridge's HTTP side (A2): `POST /webhook` and `GET /healthz` on
+ * node:http. It authenticates, filters cheaply, answers at once (202 for a
+ * queued command, 200 for anything ignored) and leaves the API work to a
+ * bounded queue, because GitLab counts slow or non-2xx answers as failures
+ * and disables a hook after four of them in a row.
+ */
+export interface BridgeServerOptions {
+  port: number;
+  host?: string;
+  maxBodyBytes: number;
+  webhookSecret: string;
+  /** Commands waiting at most; more are dropped (logged) with a 200. */
+  queueLimit: number;
+  concurrency: number;
+  /** How long a graceful shutdown waits for queued commands. */
+  shutdownTimeoutMs: number;
+}
+
+export interface BridgeServerDeps {
+  logger: Logger;
+  rules: NoteRules;
+  handle(request: CommandRequest): Promise<DispatchOutcome>;
+}
+
+export interface BridgeCounters {
+  accepted: number;
+  ignored: number;
+  dropped: number;
+  unauthorized: number;
+  tooLarge: number;
+  handled: number;
+  failed: number;
+}
+
+export interface RunningBridge {
+  port: number;
+  url: string;
+  counters(): BridgeCounters & { queued: number; running: number };
+  /** Resolves when every accepted command has been handled. */
+  idle(): Promise<void>;
+  /** Graceful shutdown: stop accepting, finish in-flight work, then resolve. */
+  close(): Promise<void>;
+}
+
+/** Total body bytes buffered at once, in maximum-size bodies (16 MiB with the 1 MiB default). */
+const BODY_BUDGET_BODIES = 16;
+
+const NOTE_EVENTS = new Set(['Note Hook', 'Confidential Note Hook']);
+
+function targetKey(request: CommandRequest): string {
+  return `${request.projectId}:${request.target.kind}:${request.target.iid}`;
+}
+
+const NEW_COUNTERS: BridgeCounters = {
+  accepted: 0,
+  ignored: 0,
+  dropped: 0,
+  unauthorized: 0,
+  tooLarge: 0,
+  handled: 0,
+  failed: 0,
+};
+
+class BridgeServer {
+  readonly counters: BridgeCounters = { ...NEW_COUNTERS };
+  readonly server: Server;
+  private readonly queue: WorkQueue<CommandRequest>;
+  private readonly inFlight = new Set<string>();
+  /** Bodies buffered at once are limited to this many bytes in total. */
+  private readonly budget: ByteBudget;
+  private stopping = false;
+
+  constructor(
+    private readonly options: BridgeServerOptions,
+    private readonly deps: BridgeServerDeps,
+  ) {
+    this.queue = new WorkQueue<CommandRequest>({
+      concurrency: options.concurrency,
+      limit: options.queueLimit,
+      keyOf: targetKey,
+      run: (request) => this.handle(request),
+      onError: (request, error) => {
+        this.counters.failed++;
+        deps.logger.error('command failed', {
+          ...logFields(request),
+          error: describeError(error).message,
+        });
+      },
+    });
+    this.budget = new ByteBudget(BODY_BUDGET_BODIES * options.maxBodyBytes);
+    this.server = createServer((req, res) => this.route(req, res));
+    this.server.headersTimeout = 10_000;
+    this.server.requestTimeout = 15_000;
+  }
+
+  snapshot() {
+    return { ...this.counters, queued: this.queue.size, running: this.queue.running };
+  }
+
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  private async handle(request: CommandRequest): Promise<void> {
+    const started = Date.now();
+    try {
+      const outcome = await this.deps.handle(request);
+      this.counters.handled++;
+      this.deps.logger.info('command handled', {
+        outcome: outcome.kind,
+        ...('pipeline' in outcome && outcome.pipeline ? { pipelineId: outcome.pipeline.id } : {}),
+        ...logFields(request),
+        durationMs: Date.now() - started,
+      });
+    } finally {
+      this.inFlight.delete(`${request.projectId}:${request.noteId}`);
+    }
+  }
+
+  private route(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
+      const body = { status: this.stopping ? 'stopping' : 'ok', ...this.snapshot() };
+      return sendJson(res, this.stopping ? 503 : 200, body, this.stopping);
+    }
+    if (path !== '/webhook') {
+      return sendJson(res, 404, { error: 'not found; POST /webhook or GET /healthz' });
+    }
+    if (req.method !== 'POST') return sendJson(res, 405, { error: 'use POST' });
+    this.onWebhook(req, res).catch((error: unknown) => {
+      this.deps.logger.error('webhook handling failed', { error: describeError(error).message });
+      sendJson(res, 200, { status: 'ignored', reason: 'internal-error' }, true);
+    });
+  }
+
+  private ignore(res: ServerResponse, reason: string, detail?: string): void {
+    this.counters.ignored++;
+    this.deps.logger.debug('webhook ignored', { reason, detail });
+    sendJson(res, 200, { status: 'ignored', reason }, this.stopping);
+  }
+
+  private async onWebhook(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { logger } = this.deps;
+    if (!tokenMatches(headerValue(req, 'x-gitlab-token'), this.options.webhookSecret)) {
+      this.counters.unauthorized++;
+      logger.warn('webhook refused: bad X-Gitlab-Token', { remote: req.socket.remoteAddress });
+      return sendJson(res, 401, { error: 'missing or invalid X-Gitlab-Token' }, true);
+    }
+    const limit = this.options.maxBodyBytes;
+    const declared = declaredLength(req);
+    const release = await this.budget.reserve(
+      declared !== undefined && declared <= limit ? declared : limit,
+    );
+    try {
+      const read = await readLimitedBody(req, limit);
+      if (read.kind === 'aborted') return;
+      if (read.kind === 'too-large') {
+        this.counters.tooLarge++;
+        logger.warn('webhook refused: body too large', { limit, declared: read.declared });
+        return sendJson(res, 413, { error: `body over ${limit} bytes` }, true);
+      }
+      this.classify(req, res, read.body);
+    } finally {
+      release();
+    }
+  }
+
+  /** Decides what an authenticated body is; answers at once. */
+  private classify(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+    const event = headerValue(req, 'x-gitlab-event');
+    if (event !== undefined && !NOTE_EVENTS.has(event)) {
+      return this.ignore(res, 'not-a-note-event', event);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
+      return this.ignore(res, 'not-json');
+    }
+    const parsed = parseNoteEvent(json);
+    if (!parsed.ok) return this.ignore(res, parsed.reason, parsed.detail);
+    const decision = decideNote(parsed.event, this.deps.rules);
+    if (decision.kind === 'ignore') return this.ignore(res, decision.reason, decision.detail);
+    this.accept(res, decision.request, headerValue(req, 'x-gitlab-event-uuid'));
+  }
+
+  private accept(res: ServerResponse, request: CommandRequest, delivery?: string): void {
+    const noteKey = `${request.projectId}:${request.noteId}`;
+    if (this.inFlight.has(noteKey)) return this.ignore(res, 'duplicate-delivery');
+    if (!this.queue.push(request)) {
+      this.counters.dropped++;
+      this.deps.logger.warn('command dropped: queue full', {
+        ...logFields(request),
+        limit: this.options.queueLimit,
+      });
+      return sendJson(res, 200, { status: 'dropped', reason: 'busy' }, this.stopping);
+    }
+    this.inFlight.add(noteKey);
+    this.counters.accepted++;
+    this.deps.logger.info('command accepted', { ...logFields(request), delivery });
+    sendJson(res, 202, { status: 'accepted', command: request.command }, this.stopping);
+  }
+
+  async shutdown(): Promise<void> {
+    this.stopping = true;
+    const { logger } = this.deps;
+    logger.info('bridge stopping', this.snapshot());
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeIdleConnections();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<boolean>((resolve) => {
+      timer = setTimeout(resolve, this.options.shutdownTimeoutMs, false);
+    });
+    const finished = Promise.all([closed, this.queue.idle()]).then(() => true);
+    const drained = await Promise.race([finished, timedOut]);
+    clearTimeout(timer);
+    this.server.closeAllConnections();
+    logger.info('bridge stopped', { ...this.snapshot(), drained });
+  }
+}
+
+export async function startBridgeServer(
+  options: BridgeServerOptions,
+  deps: BridgeServerDeps,
+): Promise<RunningBridge> {
+  const bridge = new BridgeServer(options, deps);
+  const { server } = bridge;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port: options.port, host: options.host, backlog: 1024 }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  deps.logger.info('bridge listening', { port, maxBodyBytes: options.maxBodyBytes });
+  let closing: Promise<void> | undefined;
+  const host = !options.host || options.host === '0.0.0.0' ? '127.0.0.1' : options.host;
+  return {
+    port,
+    url: `http://${host}:${port}`,
+    counters: () => bridge.snapshot(),
+    idle: () => bridge.idle(),
+    close: () => (closing ??= bridge.shutdown()),
+  };
+}
+
+function logFields(request: CommandRequest): Record<string, unknown> {
+  return {
+    command: request.command,
+    projectId: request.projectId,
+    noteId: request.noteId,
+    target: `${request.target.kind}!${request.target.iid}`,
+    userId: request.user.id,
+  };
+}

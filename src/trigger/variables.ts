@@ -1,0 +1,55 @@
+import type { CommandRequest } from './note-rules.ts';
+
+/**
+ * The variables a comment-triggered pipeline receives (A2). `mr-agent ci`
+ * reads the same names for manual and API runs (A4).
+ */
+export const TRIGGER_VARIABLES = [
+  'MR_AGENT_TASK',
+  'MR_AGENT_SOURCE',
+  'MR_AGENT_COMMAND',
+  'MR_AGENT_NOTE_ID',
+  'MR_AGENT_MR_IID',
+  'MR_AGENT_ISSUE_IID',
+  'MR_AGENT_TRIGGERED_BY',
+] as const;
+export type TriggerVariable = (typeof TRIGGER_VARIABLES)[number];
+
+/**
+ * Longest task text put into MR_AGENT_TASK. Trigger variables are shown on
+ * every job page and stored with the pipeline; a longer request is cut here
+ * and the job reads the full text from the note (MR_AGENT_NOTE_ID).
+ */
+export const MAX_TASK_CHARS = 8000;
+
+export function truncateTask(text: string, max = MAX_TASK_CHARS): string {
+  if (text.length <= max) return text;
+  const marker = '\n…(truncated; the full request is in the note)';
+  return text.slice(0, max - marker.length) + marker;
+}
+
+export function pipelineVariables(
+  request: CommandRequest,
+): Partial<Record<TriggerVariable, string>> {
+  const iid = String(request.target.iid);
+  return {
+    MR_AGENT_TASK: truncateTask(request.instruction),
+    MR_AGENT_SOURCE: 'note',
+    MR_AGENT_COMMAND: request.command,
+    MR_AGENT_NOTE_ID: String(request.noteId),
+    ...(request.target.kind === 'merge_request'
+      ? { MR_AGENT_MR_IID: iid }
+      : { MR_AGENT_ISSUE_IID: iid }),
+    MR_AGENT_TRIGGERED_BY: String(request.user.id),
+  };
+}
+
+/** The variables that have a value (what is sent to the trigger API). */
+export function nonEmptyVariables(
+  variables: Readonly<Partial<Record<string, string>>>,
+): Record<string, string> {
+  const entries = Object.entries(variables).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
+  );
+  return Object.fromEntries(entries);
+}

@@ -1,0 +1,104 @@
+import { expect } from 'chai';
+import { ExternalServiceError } from '../../src/errors/errors.ts';
+import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
+import { parseRetryAfter } from '../../src/gitlab/requester.ts';
+import { FakeClock } from '../../src/run/clock.ts';
+import { startWorld, type World } from './world.ts';
+
+const NOTES = /\/merge_requests\/1\/notes$/;
+
+describe('gitlab/requester (H0 retries through the Clock)', () => {
+  let w: World;
+  beforeEach(async () => {
+    w = await startWorld();
+  });
+  afterEach(() => w.close());
+
+  const list = () => w.gitlab.listNotes(w.s.project.id, { type: 'merge_request', iid: 1 });
+
+  it('H0 waits for Retry-After on 429, then succeeds', async () => {
+    w.standIn.faults.add({ path: NOTES, status: 429, retryAfter: 7 });
+    expect(await list()).to.deep.equal([]);
+    expect(w.clock.sleeps).to.deep.equal([7000]);
+  });
+
+  it('H0 reads an HTTP-date Retry-After', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:03 GMT', now)).to.equal(3000);
+    expect(parseRetryAfter('2', now)).to.equal(2000);
+    expect(parseRetryAfter(null, now)).to.equal(undefined);
+  });
+
+  it('H0 backs off exponentially on 5xx (1 s, 2 s) and succeeds', async () => {
+    w.standIn.faults.add({ path: NOTES, status: 500, times: 2 });
+    await list();
+    expect(w.clock.sleeps).to.deep.equal([1000, 2000]);
+  });
+
+  it('H0 gives up after the retries with an ExternalServiceError carrying the status', async () => {
+    w.standIn.faults.add({ path: NOTES, status: 503, times: Infinity });
+    const error = await list().catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(ExternalServiceError);
+    expect((error as ExternalServiceError).status).to.equal(503);
+    expect((error as Error).message).to.match(/answered HTTP 503 after 5 attempts/);
+    expect(w.clock.sleeps).to.deep.equal([1000, 2000, 4000, 8000]);
+  });
+
+  it('H0 does not retry a 403 and says what to check', async () => {
+    w.standIn.faults.add({ path: NOTES, status: 403 });
+    const error = (await list().catch((e: unknown) => e)) as ExternalServiceError;
+    expect(error.status).to.equal(403);
+    expect(error.hint).to.contain('role');
+    expect(w.clock.sleeps).to.deep.equal([]);
+  });
+
+  it('H0 a hanging GET times out and is retried; a hanging POST is not repeated', async () => {
+    await w.close();
+    w = await startWorld({ timeoutMs: 400 });
+    w.standIn.faults.add({ method: 'GET', path: NOTES, hang: true });
+    expect(await list()).to.deep.equal([]);
+    expect(w.clock.sleeps).to.deep.equal([1000]);
+
+    w.standIn.faults.add({ method: 'POST', path: NOTES, hang: true });
+    const error = (await w.gitlab
+      .createNote(w.s.project.id, { type: 'merge_request', iid: 1 }, 'hello')
+      .catch((e: unknown) => e)) as ExternalServiceError;
+    expect(error).to.be.instanceOf(ExternalServiceError);
+    expect(error.message).to.contain('no answer within 400 ms');
+    expect(w.standIn.model.notes).to.have.length(0);
+  });
+
+  it('H0 a 429 asking to wait longer than allowed fails at once, clearly', async () => {
+    w.standIn.faults.add({ path: NOTES, status: 429, retryAfter: 3600 });
+    const error = (await list().catch((e: unknown) => e)) as ExternalServiceError;
+    expect(error.status).to.equal(429);
+    expect(w.clock.sleeps).to.deep.equal([]);
+  });
+
+  it('M5 a wrong token is a 401 ExternalServiceError with a hint, never retried', async () => {
+    const error = (await w
+      .clientFor('glpat-wrong')
+      .currentUser()
+      .catch((e: unknown) => e)) as ExternalServiceError;
+    expect(error.status).to.equal(401);
+    expect(error.message).to.contain('GET /api/v4/user answered HTTP 401: 401 Unauthorized');
+    expect(error.hint).to.contain('token');
+    expect(error.message).not.to.contain('glpat-wrong');
+  });
+
+  it('H0 a refused connection is retried, POST included, then reported as a network error', async () => {
+    const clock = new FakeClock();
+    const closed = w.standIn.url;
+    await w.standIn.close();
+    const client = createGitLabClient({ url: closed, token: 'x', clock });
+    const error = (await client
+      .createNote(1, { type: 'issue', iid: 1 }, 'x')
+      .catch((e: unknown) => e)) as ExternalServiceError;
+    expect(error).to.be.instanceOf(ExternalServiceError);
+    expect(error.message).to.match(
+      /^POST \/api\/v4\/projects\/1\/issues\/1\/notes failed after 5 attempt\(s\): network error/,
+    );
+    w = await startWorld();
+    expect(clock.sleeps).to.deep.equal([1000, 2000, 4000, 8000]);
+  });
+});

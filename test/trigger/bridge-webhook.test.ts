@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
+import type { GitLabPort, Noteable } from '../../src/gitlab/port.ts';
+import { FakeClock } from '../../src/run/clock.ts';
+import { startBridgeWorld, type BridgeWorld } from './bridge-world.ts';
+import { SECRET } from './http-client.ts';
+
+/**
+ * The whole path as in production: a person comments through the GitLab API,
+ * the stand-in sends its own Comments webhook (GitLab's headers, its
+ * auto-disable rule) to the bridge, and the bridge works through the API.
+ */
+describe('A2 GitLab webhook → bridge → pipeline (stand-in project webhook)', function () {
+  this.timeout(20_000);
+  let w: BridgeWorld;
+  let developer: GitLabPort;
+  let mr: Noteable;
+
+  beforeEach(async () => {
+    w = await startBridgeWorld();
+    w.standIn.hooks.add(w.s.project, `${w.bridges[0]!.url}/webhook`, SECRET);
+    developer = createGitLabClient({
+      url: w.standIn.url,
+      token: w.s.developerToken.value,
+      clock: new FakeClock(),
+    });
+    mr = { type: 'merge_request', iid: w.s.mergeRequest.iid };
+  });
+  afterEach(() => w.close());
+
+  async function settle(): Promise<void> {
+    // deliveries cause replies, and replies cause deliveries: wait for both to go quiet
+    for (let i = 0; i < 5; i++) {
+      await w.standIn.hooks.idle();
+      await w.idle();
+    }
+  }
+
+  it('a comment made through the API starts the pipeline; ordinary comments keep the hook healthy', async () => {
+    const note = await developer.createNote(w.s.project.id, mr, '/agent fix the typo');
+    for (let i = 0; i < 6; i++) await developer.createNote(w.s.project.id, mr, `nit ${i}`);
+    await settle();
+    const [pipeline, ...others] = w.triggerPipelines();
+    expect(others).to.have.length(0);
+    expect(pipeline?.variables).to.include({
+      MR_AGENT_NOTE_ID: String(note.id),
+      MR_AGENT_TASK: 'fix the typo',
+    });
+    const [hook] = w.standIn.hooks.hooks;
+    expect(hook).to.include({ disabled: false, consecutiveFailures: 0 });
+    expect(w.standIn.hooks.deliveries.every((d) => d.status === 200 || d.status === 202)).to.equal(
+      true,
+    );
+  });
+
+  it("the bridge's own replies come back as webhooks and are ignored", async () => {
+    await developer.createNote(w.s.project.id, mr, '/agent help');
+    await settle();
+    const replies = w.standIn.model.notes.filter((n) => n.authorId === w.s.bot.id);
+    expect(replies).to.have.length(1);
+    expect(w.standIn.hooks.deliveries).to.have.length(2);
+    expect(w.logLines.some((l) => l.includes('"reason":"own-note"'))).to.equal(true);
+  });
+});

@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import { parseAgentCommand, type SubCommand } from '../../src/trigger/command.ts';
+
+type Case = [title: string, body: string, command: SubCommand | null, instruction?: string];
+
+const cases: Case[] = [
+  ['free text runs with the instruction', '/agent fix the typo', 'run', 'fix the typo'],
+  ['plan takes the rest', '/agent plan add retry logic', 'plan', 'add retry logic'],
+  ['plan without text is still plan', '/agent plan', 'plan', ''],
+  ['approve alone', '/agent approve', 'approve', ''],
+  ['retry alone', '/agent retry', 'retry', ''],
+  ['help alone', '/agent help', 'help', ''],
+  ['stop alone', '/agent stop', 'stop', ''],
+  ['status with a question mark', '/agent status?', 'status', ''],
+  ['status with a full stop', '/agent status.', 'status', ''],
+  ['verbs are case-insensitive', '/Agent STOP', 'stop', ''],
+  ['a verb followed by text is free text', '/agent stop the loop', 'run', 'stop the loop'],
+  ['help followed by text is free text', '/agent help me test', 'run', 'help me test'],
+  ['bare prefix asks for help', '/agent', 'help', ''],
+  [
+    'bare prefix with the request below',
+    '/agent\nfix the typo\nin README',
+    'run',
+    'fix the typo\nin README',
+  ],
+  [
+    'later lines join the instruction',
+    '/agent fix it\n\nsee `foo()`',
+    'run',
+    'fix it\n\nsee `foo()`',
+  ],
+  ['command on a later line', 'Thanks!\n\n/agent fix the typo', 'run', 'fix the typo'],
+  ['up to three spaces of indentation', '   /agent fix', 'run', 'fix'],
+  ['CRLF line ends', 'hi\r\n/agent fix it\r\n', 'run', 'fix it'],
+  ['only the first command counts', '/agent stop\n/agent fix', 'stop', ''],
+  ['a custom prefix is not a regex', '/agent fix', null],
+  ['not a command: no prefix', 'please fix the typo', null],
+  ['not a command: prefix inside a word', '/agentfix the typo', null],
+  ['not a command: prefix mid-line', 'run /agent fix', null],
+  ['not a command: fenced code block', '```\n/agent fix the typo\n```', null],
+  ['not a command: tilde fence', '~~~sh\n/agent fix\n~~~', null],
+  ['not a command: unclosed fence', 'see:\n```\n/agent fix', null],
+  ['not a command: longer fence closes only on longer run', '````\n```\n/agent fix\n````', null],
+  ['not a command: indented code block', '    /agent fix', null],
+  ['not a command: inline code', '`/agent fix the typo`', null],
+  ['not a command: inline code spanning lines', 'use `\n/agent fix\n` here', null],
+  ['not a command: double-backtick span', '``x\n/agent fix ``', null],
+  ['not a command: blockquote', '> /agent fix the typo', null],
+  ['not a command: nested blockquote', '> > /agent fix', null],
+  ['not a command: GitLab multi-line quote', '>>>\n/agent fix\n>>>', null],
+  ['not a command: HTML comment', '<!--\n/agent fix\n-->', null],
+  ['not a command: escaped slash', '\\/agent fix', null],
+  ['not a command: empty', '   ', null],
+  ['after a closed fence it counts', '```\ncode\n```\n/agent fix', 'run', 'fix'],
+  ['after a closed quote it counts', '>>>\nold\n>>>\n/agent plan x', 'plan', 'x'],
+  ['a single backtick elsewhere does not hide it', 'a ` b\n\n/agent fix', 'run', 'fix'],
+];
+
+describe('A1 parseAgentCommand', () => {
+  for (const [title, body, command, instruction] of cases) {
+    it(title, () => {
+      const prefix = title.includes('custom prefix') ? '/a.ent' : '/agent';
+      const parsed = parseAgentCommand(body, prefix);
+      if (command === null) {
+        expect(parsed.isCommand, JSON.stringify(parsed)).to.equal(false);
+        if (!parsed.isCommand) expect(parsed.reason).to.be.a('string').and.not.equal('');
+        return;
+      }
+      expect(parsed.isCommand, JSON.stringify(parsed)).to.equal(true);
+      if (!parsed.isCommand) return;
+      expect(parsed.command).to.equal(command);
+      expect(parsed.instruction).to.equal(instruction);
+    });
+  }
+
+  it('reports the line that holds the command', () => {
+    const parsed = parseAgentCommand('hello\n\n/agent fix');
+    expect(parsed).to.deep.include({ isCommand: true, line: 3 });
+  });
+
+  it('honours a configured prefix', () => {
+    expect(parseAgentCommand('!bot fix it', '!bot')).to.deep.include({
+      isCommand: true,
+      command: 'run',
+      instruction: 'fix it',
+    });
+    expect(parseAgentCommand('/agent fix it', '!bot').isCommand).to.equal(false);
+  });
+
+  it('says why a comment is not a command', () => {
+    const parsed = parseAgentCommand('```\n/agent x\n```');
+    expect(parsed).to.deep.equal({
+      isCommand: false,
+      reason: 'no line starts with /agent outside code, quotes and comments',
+    });
+  });
+});

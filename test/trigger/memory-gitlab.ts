@@ -1,0 +1,90 @@
+import type { AgentPipeline, AwardResult, BridgeGitLab } from '../../src/trigger/bridge-port.ts';
+import type { CommandTarget } from '../../src/trigger/note-rules.ts';
+
+/**
+ * An in-memory BridgeGitLab for the dispatch tests (the bridge's HTTP tests use
+ * the real GitLab stand-in). It refuses a second identical award like GitLab.
+ */
+export class MemoryGitLab implements BridgeGitLab {
+  readonly members = new Map<number, number>();
+  readonly awards = new Set<string>();
+  readonly replies: { target: CommandTarget; discussionId: string | undefined; body: string }[] =
+    [];
+  readonly pipelines: (AgentPipeline & { variables: Record<string, string> })[] = [];
+  readonly calls: string[] = [];
+  failTrigger: Error | undefined;
+  /** Makes each trigger call take this long (real time, tens of ms). */
+  triggerDelayMs = 0;
+  /** Makes pipeline variables unreadable (GitLab shows them to Maintainers only). */
+  variablesError: Error | undefined;
+
+  async currentUser() {
+    return { id: 99, username: 'mr-agent-bot' };
+  }
+
+  async accessLevel(_projectId: number, userId: number): Promise<number> {
+    this.calls.push('accessLevel');
+    return this.members.get(userId) ?? 0;
+  }
+
+  async awardNoteEmoji(
+    projectId: number,
+    target: CommandTarget,
+    noteId: number,
+    name: string,
+  ): Promise<AwardResult> {
+    this.calls.push('award');
+    const key = `${projectId}:${target.kind}:${target.iid}:${noteId}:${name}`;
+    if (this.awards.has(key)) return 'already-awarded';
+    this.awards.add(key);
+    return 'awarded';
+  }
+
+  async reply(
+    _projectId: number,
+    target: CommandTarget,
+    discussionId: string | undefined,
+    body: string,
+  ) {
+    this.replies.push({ target, discussionId, body });
+  }
+
+  async triggerPipeline(
+    _projectId: number,
+    ref: string,
+    _token: string,
+    variables: Readonly<Record<string, string>>,
+  ): Promise<AgentPipeline> {
+    this.calls.push('trigger');
+    if (this.triggerDelayMs) await new Promise((r) => setTimeout(r, this.triggerDelayMs));
+    if (this.failTrigger) throw this.failTrigger;
+    return this.addPipeline(ref, 'created', { ...variables });
+  }
+
+  addPipeline(ref: string, status: string, variables: Record<string, string>): AgentPipeline {
+    const pipeline = { id: 100 + this.pipelines.length, status, ref, variables };
+    this.pipelines.push(pipeline);
+    return { id: pipeline.id, status, ref };
+  }
+
+  async listTriggeredPipelines(_projectId: number, ref: string): Promise<AgentPipeline[]> {
+    this.calls.push('listPipelines');
+    return this.pipelines
+      .filter((p) => p.ref === ref)
+      .map(({ id, status, ref: r }) => ({ id, status, ref: r }))
+      .reverse();
+  }
+
+  async pipelineVariables(_projectId: number, pipelineId: number) {
+    this.calls.push('pipelineVariables');
+    if (this.variablesError) throw this.variablesError;
+    return this.pipelines.find((p) => p.id === pipelineId)?.variables ?? {};
+  }
+
+  async cancelPipeline(_projectId: number, pipelineId: number): Promise<AgentPipeline> {
+    this.calls.push('cancel');
+    const pipeline = this.pipelines.find((p) => p.id === pipelineId)!;
+    pipeline.status = 'canceled';
+    return { id: pipeline.id, status: pipeline.status, ref: pipeline.ref };
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Builds Comments webhook bodies shaped like GitLab's (webhook_events.md,
+ * "Comment on a merge request" / "Comment on an issue"), including fields the
+ * bridge does not read, to prove the lenient schema drops them.
+ */
+export interface NoteHookInput {
+  note: string;
+  noteId?: number;
+  user?: { id: number; username: string; bot?: boolean };
+  projectId?: number;
+  defaultBranch?: string;
+  on?: 'merge_request' | 'issue' | 'commit';
+  iid?: number;
+  sourceBranch?: string;
+  sourceProjectId?: number;
+  system?: boolean;
+  action?: string;
+  discussionId?: string;
+}
+
+export function noteHook(input: NoteHookInput): Record<string, unknown> {
+  const projectId = input.projectId ?? 5;
+  const user = input.user ?? { id: 11, username: 'dev' };
+  const noteId = input.noteId ?? 1244;
+  const on = input.on ?? 'merge_request';
+  const noteableType = { merge_request: 'MergeRequest', issue: 'Issue', commit: 'Commit' }[on];
+  const body: Record<string, unknown> = {
+    object_kind: 'note',
+    event_type: 'note',
+    user: { ...user, name: user.username.toUpperCase(), avatar_url: null, email: '[REDACTED]' },
+    project_id: projectId,
+    project: {
+      id: projectId,
+      name: 'Demo',
+      web_url: `http://gitlab.test/group/demo`,
+      path_with_namespace: 'group/demo',
+      default_branch: input.defaultBranch ?? 'main',
+      visibility_level: 10,
+    },
+    repository: { name: 'Demo', url: 'http://gitlab.test/group/demo.git' },
+    object_attributes: {
+      id: noteId,
+      note: input.note,
+      noteable_type: noteableType,
+      author_id: user.id,
+      created_at: '2026-05-17 18:21:36 UTC',
+      updated_at: '2026-05-17 18:21:36 UTC',
+      project_id: projectId,
+      attachment: null,
+      line_code: null,
+      commit_id: '',
+      noteable_id: 7,
+      system: input.system ?? false,
+      st_diff: null,
+      action: input.action ?? 'create',
+      url: `http://gitlab.test/group/demo/-/merge_requests/1#note_${noteId}`,
+      ...(input.discussionId ? { discussion_id: input.discussionId } : {}),
+    },
+  };
+  if (on === 'merge_request') {
+    body.merge_request = {
+      id: 7,
+      iid: input.iid ?? 1,
+      source_branch: input.sourceBranch ?? 'feature/typo',
+      target_branch: 'main',
+      source_project_id: input.sourceProjectId ?? projectId,
+      target_project_id: projectId,
+      state: 'opened',
+      title: 'Fix things',
+      labels: [],
+    };
+  } else if (on === 'issue') {
+    body.issue = { id: 92, iid: input.iid ?? 17, title: 'test', state: 'opened', labels: [] };
+  } else {
+    body.commit = { id: 'cfe32cf61b73a0d5e9f13e774abde7ff789b1660', message: 'x' };
+  }
+  return body;
+}

@@ -1,0 +1,174 @@
+import { expect } from 'chai';
+import { parseNoteEvent, type NoteHookEvent } from '../../src/trigger/note-event.ts';
+import { decideNote, isBotUser } from '../../src/trigger/note-rules.ts';
+import { interpretTriggerPayload } from '../../src/trigger/trigger-payload.ts';
+import { pipelineVariables, truncateTask } from '../../src/trigger/variables.ts';
+import { noteHook, type NoteHookInput } from './note-hook.ts';
+
+const rules = { prefix: '/agent', self: { id: 99, username: 'mr-agent-bot' } };
+
+function event(input: NoteHookInput): NoteHookEvent {
+  const parsed = parseNoteEvent(noteHook(input));
+  if (!parsed.ok) throw new Error(parsed.detail);
+  return parsed.event;
+}
+
+describe('A2 note event schema (lenient)', () => {
+  it('accepts GitLab-shaped bodies and keeps only the fields it reads', () => {
+    const parsed = event({ note: 'hi' });
+    expect(parsed.object_attributes).to.not.have.property('st_diff');
+    expect(parsed).to.not.have.property('repository');
+  });
+
+  it('tells a non-note event apart from a broken note event', () => {
+    expect(parseNoteEvent({ object_kind: 'push' })).to.deep.include({
+      ok: false,
+      reason: 'not-a-note-event',
+    });
+    const broken = noteHook({ note: 'x' });
+    delete (broken.object_attributes as Record<string, unknown>).note;
+    const result = parseNoteEvent(broken);
+    expect(result).to.deep.include({ ok: false, reason: 'invalid-payload' });
+    if (!result.ok) expect(result.detail).to.match(/^object_attributes\.note: /);
+  });
+});
+
+describe('A2 decideNote', () => {
+  it('a Developer-style /agent command on an MR becomes a request on the source branch', () => {
+    const decision = decideNote(
+      event({ note: '/agent fix the typo', discussionId: 'abc', iid: 3 }),
+      rules,
+    );
+    expect(decision).to.deep.equal({
+      kind: 'command',
+      request: {
+        command: 'run',
+        instruction: 'fix the typo',
+        projectId: 5,
+        noteId: 1244,
+        discussionId: 'abc',
+        target: { kind: 'merge_request', iid: 3, sourceBranch: 'feature/typo', fork: false },
+        ref: 'feature/typo',
+        user: { id: 11, username: 'dev' },
+      },
+    });
+  });
+
+  it('an issue command runs on the default branch', () => {
+    const decision = decideNote(event({ note: '/agent plan x', on: 'issue', iid: 17 }), rules);
+    expect(decision.kind).to.equal('command');
+    if (decision.kind !== 'command') return;
+    expect(decision.request.target).to.deep.equal({ kind: 'issue', iid: 17 });
+    expect(decision.request.ref).to.equal('main');
+  });
+
+  it('a fork MR runs on the target project default branch', () => {
+    const decision = decideNote(event({ note: '/agent x', sourceProjectId: 77 }), rules);
+    expect(decision.kind === 'command' && decision.request.ref).to.equal('main');
+    expect(decision.kind === 'command' && decision.request.target).to.deep.include({ fork: true });
+  });
+
+  const ignored: [string, NoteHookInput, string][] = [
+    ['system notes', { note: '/agent x', system: true }, 'system-note'],
+    ['edited notes', { note: '/agent x', action: 'update' }, 'edited-note'],
+    ['its own notes (user id)', { note: '/agent x', user: { id: 99, username: 'x' } }, 'own-note'],
+    ['its own notes (marker)', { note: '<!-- mr-agent:reply -->\n/agent x' }, 'own-note'],
+    [
+      'project access-token bots',
+      { note: '/agent x', user: { id: 5, username: 'project_5_bot_3fa2' } },
+      'bot-author',
+    ],
+    [
+      'users flagged bot',
+      { note: '/agent x', user: { id: 5, username: 'k', bot: true } },
+      'bot-author',
+    ],
+    ['commit comments', { note: '/agent x', on: 'commit' }, 'unsupported-target'],
+    ['non-commands', { note: 'LGTM' }, 'not-a-command'],
+    ['commands in code blocks', { note: '```\n/agent x\n```' }, 'not-a-command'],
+    [
+      'an issue in an empty project',
+      { note: '/agent x', on: 'issue', defaultBranch: '' },
+      'no-ref',
+    ],
+  ];
+  for (const [what, input, reason] of ignored) {
+    it(`ignores ${what}`, () => {
+      expect(decideNote(event(input), rules)).to.deep.include({ kind: 'ignore', reason });
+    });
+  }
+
+  it('recognises bot usernames without catching ordinary names', () => {
+    for (const name of [
+      'support-bot',
+      'alert-bot',
+      'project_12_bot1',
+      'group_3_bot_ab',
+      'renovate[bot]',
+      'ghost',
+      'service_account_group_1_x',
+    ]) {
+      expect(isBotUser({ username: name }), name).to.equal(true);
+    }
+    for (const name of ['abbot', 'robot', 'bottomley', 'jane']) {
+      expect(isBotUser({ username: name }), name).to.equal(false);
+    }
+  });
+});
+
+describe('A2 pipeline variables', () => {
+  it('names the task, source, command, note, target and user', () => {
+    const decision = decideNote(event({ note: '/agent plan add retries', iid: 4 }), rules);
+    if (decision.kind !== 'command') throw new Error('expected a command');
+    expect(pipelineVariables(decision.request)).to.deep.equal({
+      MR_AGENT_TASK: 'add retries',
+      MR_AGENT_SOURCE: 'note',
+      MR_AGENT_COMMAND: 'plan',
+      MR_AGENT_NOTE_ID: '1244',
+      MR_AGENT_MR_IID: '4',
+      MR_AGENT_TRIGGERED_BY: '11',
+    });
+  });
+
+  it('cuts a very long task and says so', () => {
+    const cut = truncateTask('a'.repeat(20_000), 100);
+    expect(cut).to.have.length(100);
+    expect(cut).to.match(/truncated; the full request is in the note\)$/);
+  });
+});
+
+describe('A3 TRIGGER_PAYLOAD', () => {
+  it('turns a command comment into the same request and variables as the bridge', () => {
+    const text = JSON.stringify(noteHook({ note: '/agent fix it', on: 'issue', iid: 8 }));
+    const decision = interpretTriggerPayload(text, rules);
+    expect(decision.kind).to.equal('command');
+    if (decision.kind !== 'command') return;
+    expect(decision.variables).to.include({ MR_AGENT_ISSUE_IID: '8', MR_AGENT_TASK: 'fix it' });
+  });
+
+  it('searches for active runs on the ref the trigger URL fixed', () => {
+    const text = JSON.stringify(noteHook({ note: '/agent fix it', sourceBranch: 'feat' }));
+    const decision = interpretTriggerPayload(text, rules, { pipelineRef: 'main' });
+    expect(decision.kind === 'command' && decision.request.ref).to.equal('main');
+  });
+
+  const skips: [string, string | undefined, string][] = [
+    ['a missing payload', undefined, 'empty-payload'],
+    ['a non-JSON payload', '{nope', 'not-json'],
+    ['a push event', JSON.stringify({ object_kind: 'push' }), 'not-a-note-event'],
+    ['an ordinary comment', JSON.stringify(noteHook({ note: 'nice work' })), 'not-a-command'],
+    ['a quoted command', JSON.stringify(noteHook({ note: '> /agent x' })), 'not-a-command'],
+    [
+      "a bot's comment",
+      JSON.stringify(noteHook({ note: '/agent x', user: { id: 3, username: 'project_5_bot' } })),
+      'bot-author',
+    ],
+  ];
+  for (const [what, text, reason] of skips) {
+    it(`skips ${what} with a "not a command" message`, () => {
+      const decision = interpretTriggerPayload(text, rules);
+      expect(decision).to.deep.include({ kind: 'skip', reason });
+      if (decision.kind === 'skip') expect(decision.message).to.match(/^not a command: /);
+    });
+  }
+});

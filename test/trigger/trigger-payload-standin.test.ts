@@ -1,0 +1,110 @@
+import { expect } from 'chai';
+import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
+import { createSilentLogger } from '../../src/log/logger.ts';
+import { FakeClock } from '../../src/run/clock.ts';
+import {
+  seedScenario,
+  startGitLabStandIn,
+  type GitLabStandIn,
+  type Scenario,
+} from '../../src/testkit/gitlab-server/index.ts';
+import { dispatchCommand } from '../../src/trigger/dispatch.ts';
+import { bridgeGitLabFromPort } from '../../src/trigger/gitlab-bridge.ts';
+import { interpretTriggerPayload } from '../../src/trigger/trigger-payload.ts';
+import { noteHook } from './note-hook.ts';
+
+/**
+ * A3 over real HTTP: GitLab's webhook posts the Comments event to the
+ * pipeline-trigger URL, the stand-in starts a pipeline carrying it as
+ * TRIGGER_PAYLOAD, and "the job" applies the bridge's rules to it.
+ */
+describe('A3 TRIGGER_PAYLOAD from a webhook pointed at the trigger URL', function () {
+  this.timeout(20_000);
+  let standIn: GitLabStandIn;
+  let s: Scenario;
+  let token: string;
+
+  beforeEach(async () => {
+    standIn = await startGitLabStandIn();
+    s = await seedScenario(standIn.model);
+    token = standIn.model.addTriggerToken(s.project, s.maintainer.id).value;
+  });
+  afterEach(() => standIn.close());
+
+  /** What GitLab does for every comment when the webhook URL is the trigger URL. */
+  async function comment(body: string, author = s.developer) {
+    const note = standIn.model.addNote({ on: s.mergeRequest, body, authorId: author.id });
+    const hook = noteHook({
+      note: body,
+      noteId: note.id,
+      user: { id: author.id, username: author.username },
+      projectId: s.project.id,
+      iid: s.mergeRequest.iid,
+      sourceBranch: s.mergeRequest.sourceBranch,
+      discussionId: note.discussionId,
+    });
+    const url = `${standIn.url}/api/v4/projects/${s.project.id}/ref/${s.project.defaultBranch}/trigger/pipeline?token=${token}`;
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Note Hook' },
+      body: JSON.stringify(hook),
+    });
+    expect(response.status).to.equal(201);
+    const pipeline = standIn.model.pipelines.at(-1)!;
+    return { note, pipeline };
+  }
+
+  /** The job's side: the same rules as the bridge, with its own pipeline as the run. */
+  async function job(pipeline: { id: number; ref: string; variables: Record<string, string> }) {
+    const rules = { prefix: '/agent', self: { id: s.bot.id } };
+    const decision = interpretTriggerPayload(pipeline.variables.TRIGGER_PAYLOAD, rules, {
+      pipelineRef: pipeline.ref,
+    });
+    if (decision.kind === 'skip') return decision;
+    const port = createGitLabClient({
+      url: standIn.url,
+      token: s.botToken.value,
+      clock: new FakeClock(),
+    });
+    const own = { id: pipeline.id, status: 'running', ref: pipeline.ref };
+    return dispatchCommand(
+      {
+        gitlab: bridgeGitLabFromPort(port),
+        logger: createSilentLogger(),
+        minAccessLevel: 30,
+        prefix: '/agent',
+        start: async () => own,
+        excludePipelineId: pipeline.id,
+      },
+      decision.request,
+    );
+  }
+
+  it('every comment starts a pipeline; an ordinary one is "not a command" in the job', async () => {
+    const { pipeline } = await comment('LGTM, thanks!');
+    expect(pipeline.variables.TRIGGER_PAYLOAD).to.be.a('string');
+    const outcome = await job(pipeline);
+    expect(outcome).to.deep.include({ kind: 'skip', reason: 'not-a-command' });
+    expect(outcome.kind === 'skip' && outcome.message).to.match(/^not a command: /);
+  });
+
+  it('a Developer command goes on in its own pipeline and is claimed with 👀', async () => {
+    const { note, pipeline } = await comment('/agent fix the typo');
+    const outcome = await job(pipeline);
+    expect(outcome).to.deep.include({ kind: 'started' });
+    expect(standIn.model.awards.filter((a) => a.noteId === note.id)).to.have.length(1);
+  });
+
+  it("a Guest's command is refused in the job", async () => {
+    const { pipeline } = await comment('/agent fix the typo', s.guest);
+    expect(await job(pipeline)).to.deep.equal({ kind: 'forbidden', accessLevel: 10 });
+  });
+
+  it('a second command while the first job runs gets "already running"', async () => {
+    const first = await comment('/agent fix the typo');
+    expect((await job(first.pipeline)).kind).to.equal('started');
+    standIn.model.setPipelineStatus(first.pipeline.id, 'running');
+    const second = await comment('/agent rename greet');
+    expect((await job(second.pipeline)).kind).to.equal('already-running');
+  });
+});
