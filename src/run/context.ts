@@ -71,6 +71,8 @@ export interface RunState {
   assessment?: CompletionAssessment;
   /** Replans decided through the replan hook (bounded by max_total_replans). */
   replans: number;
+  /** Executed actions before this index belong to an earlier, replaced checklist. */
+  checklistFrom: number;
 }
 
 export interface RunContext {
@@ -128,6 +130,7 @@ export async function createRunContext(
       changedFiles: new Set(),
       tests: [],
       replans: 0,
+      checklistFrom: 0,
     },
     startedAt: deps.clock.now(),
     logger,

@@ -77,6 +77,8 @@ export interface RunOutcome {
   assessment?: CompletionAssessment;
   completion: CompletionSummary | HumanInterventionResult;
   clarification?: UnclearGoal;
+  /** The ❓ note was posted during the run (replan hook), so the final report does not repeat it. */
+  clarificationPosted?: boolean;
   error?: { message: string; blame: string; hint?: string };
   changedFiles: string[];
   metaCalls: MetaCallLog[];
