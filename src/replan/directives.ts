@@ -23,11 +23,14 @@ function line(title: string, text: string | null | undefined): string[] {
   return text ? [`${title}: ${text}`] : [];
 }
 
-/** The reason given to the planner: what the decision found and recommends. */
+/**
+ * The reason given to the planner: what the decision found and recommends.
+ * Its first line sums it up (the checklist shows it as the revision reason).
+ */
 export function reasonText(point: ReplanPoint, level: ReplanLevel, d: ReplanDecision): string {
+  const summary = d.reasoning.replace(/\s+/g, ' ').trim();
   return [
-    `Replan decided after ${PHASE_NAMES[point]}: level ${level} (${LEVEL_NAMES[level]}).`,
-    ...line('Reasoning', d.reasoning),
+    `Replan decided after ${PHASE_NAMES[point]}, level ${level} (${LEVEL_NAMES[level]}): ${summary}`,
     ...list('Issues found', d.issues_found),
     ...list('Recommended actions', d.recommended_actions),
     ...list('Missing steps', d.missing_steps),

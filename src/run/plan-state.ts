@@ -40,12 +40,13 @@ export async function adoptPlan(
   ctx: RunContext,
   plan: Plan,
   change: PlanChange = 'initial',
+  reason?: string,
 ): Promise<void> {
   ctx.state.plan = plan;
   ctx.state.queue = orderSteps(plan.action_plan, nextNumber(ctx));
   if (FRESH.has(change)) ctx.state.checklistFrom = ctx.state.actions.length;
   await ctx.deps.history.savePlan(plan);
-  publishPlan(ctx, plan.comment, change);
+  publishPlan(ctx, reason ?? plan.comment, change);
 }
 
 /** A plan revision: `remaining` replaces the queue; executed actions stay as they are. */

@@ -112,6 +112,7 @@ export async function replanDuringRun(
     completed: ctx.state.actions,
   });
   if (planned.kind === 'end') return endWith(planned.end);
-  await adoptPlan(ctx, planned.plan, CHANGE_FOR[from]);
+  // the first line of a reason sums it up: it becomes the checklist's revision reason
+  await adoptPlan(ctx, planned.plan, CHANGE_FOR[from], reason.split('\n')[0]);
   return CONTINUE;
 }
