@@ -396,7 +396,8 @@ export class ReplanManager implements ReplanHook {
 
   private async load(): Promise<void> {
     const loaded = await this.o.store.read();
-    if (isResumable(loaded)) {
+    const resumable = isResumable(loaded);
+    if (resumable) {
       this.state = { ...loaded, status: 'running' };
       this.o.logger.info('replan state resumed', { total: loaded.counters.total });
       const open = loaded.open_question;
@@ -409,11 +410,12 @@ export class ReplanManager implements ReplanHook {
         }
       }
     } else {
+      // nothing is written until the first decision: a run without one leaves no state file
       this.state = { ...freshState(this.now()), decisions: loaded.decisions };
     }
     if (this.state.in_flight) await this.settleInFlight('failure');
     this.exhausted =
       this.state.counters.total >= this.o.config.planning.replanning.global.max_total_replans;
-    await this.save();
+    if (resumable) await this.save();
   }
 }

@@ -53,7 +53,10 @@ export async function gather(ctx: RunContext): Promise<Gathered> {
     recursive: true,
     limit: FILE_LIST_LIMIT,
   });
-  const files = entries.map((e) => (e.kind === 'dir' ? `${e.rel}/` : e.rel));
+  const own = ctx.config.state.directory.replace(/^\.\/+|\/+$/g, '');
+  const files = entries
+    .filter((e) => e.rel !== own && !e.rel.startsWith(`${own}/`))
+    .map((e) => (e.kind === 'dir' ? `${e.rel}/` : e.rel));
   if (truncated) files.push(`… (more than ${FILE_LIST_LIMIT} entries)`);
   ctx.logger.info('context gathered', {
     source: request.source,
