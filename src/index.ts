@@ -34,3 +34,13 @@ export {
   type EnvironmentSelection,
   type EnvironmentSetupResult,
 } from './phases/environment/index.ts';
+export { extractJson, findJsonValue, type JsonExtraction } from './llm/extract-json.ts';
+export {
+  parseReviewVerdict,
+  ReviewVerdictReply,
+  type ParsedReviewVerdict,
+  type Verdict,
+} from './llm/review-verdict.ts';
+export { OpenAiLlm, createOpenAiLlm, type OpenAiLlmOptions } from './llm/openai-llm.ts';
+export { UsageLedger, type UsageRow, type UsageTotal } from './llm/usage-ledger.ts';
+export type { LlmPort, LlmPurpose, ChatMessage, ChatReply, JsonReply } from './llm/port.ts';

@@ -1,0 +1,270 @@
+import OpenAI from 'openai';
+import type { Config } from '../config/options.ts';
+import { CancelledError, ConfigError, ExternalServiceError } from '../errors/errors.ts';
+import type { Logger } from '../log/logger.ts';
+import { systemClock, type Clock } from '../run/clock.ts';
+import { askForJson } from './json-reply.ts';
+import type { ChatReply, ChatRequest, JsonReply, JsonRequest, LlmPort } from './port.ts';
+import {
+  allCandidates,
+  candidatesFor,
+  CoolDowns,
+  roleSettings,
+  type ModelCandidate,
+} from './profiles.ts';
+import { readPromptFile } from './prompt-file.ts';
+import { responseFormatFor, type JsonSchemaFormat } from './response-format.ts';
+import { backoffMs, classifyFailure, type Failure } from './retry-policy.ts';
+import { UsageLedger } from './usage-ledger.ts';
+import { fromCompletion, promptChars, toWireMessages, toWireTools } from './wire.ts';
+
+export interface OpenAiLlmOptions {
+  llm: Config['llm'];
+  /** Where the API keys are read from (the variables named by `api_key_variable`). */
+  env: Readonly<Record<string, string | undefined>>;
+  logger: Logger;
+  clock?: Clock;
+  ledger?: UsageLedger;
+  /** Overrides `llm.timeout_sec` (tests use tens of milliseconds). */
+  timeoutMs?: number;
+  /** `prompts.directory`: a folder whose prompt files override the built-in ones. */
+  promptsDir?: string;
+}
+
+/**
+ * The LLM port over the `openai` SDK (SPEC K1–K3): one client per
+ * endpoint/model candidate, our own retry policy (the SDK's is off), model
+ * profiles with cool-down, JSON-schema replies until the endpoint refuses
+ * them, and token usage per role and purpose in `ledger`.
+ */
+export class OpenAiLlm implements LlmPort {
+  readonly ledger: UsageLedger;
+  private readonly llm: Config['llm'];
+  private readonly logger: Logger;
+  private readonly clock: Clock;
+  private readonly coolDowns: CoolDowns;
+  private readonly clients = new Map<string, OpenAI>();
+  private readonly keys = new Map<string, string>();
+  private readonly timeoutMs: number;
+  private readonly reaskTemplate: string;
+  private structuredRefused = false;
+
+  constructor(options: OpenAiLlmOptions) {
+    this.llm = options.llm;
+    this.logger = options.logger;
+    this.clock = options.clock ?? systemClock;
+    this.ledger = options.ledger ?? new UsageLedger();
+    this.timeoutMs = options.timeoutMs ?? options.llm.timeout_sec * 1000;
+    this.coolDowns = new CoolDowns(this.clock, options.llm.cooldown_sec * 1000);
+    this.reaskTemplate = readPromptFile('json-reask.md', options.promptsDir);
+    const missing: string[] = [];
+    for (const candidate of allCandidates(options.llm)) {
+      const key = options.env[candidate.apiKeyVariable];
+      if (key) this.keys.set(candidate.apiKeyVariable, key);
+      else missing.push(`${candidate.apiKeyVariable} (for ${candidate.name})`);
+    }
+    if (missing.length > 0) {
+      throw new ConfigError(`the LLM API key variable is not set: ${missing.join(', ')}`, {
+        where: 'llm.api_key_variable',
+        problems: missing.map((m) => `llm.api_key_variable: ${m} is not set`),
+        hint: 'Set the variable (a masked CI/CD variable in GitLab), or name another one with llm.api_key_variable.',
+      });
+    }
+  }
+
+  /** Whether JSON replies still ask for a JSON-schema response format. */
+  get structuredOutput(): boolean {
+    const mode = this.llm.structured_output;
+    return mode === 'json_schema' || (mode === 'auto' && !this.structuredRefused);
+  }
+
+  chat(request: ChatRequest): Promise<ChatReply> {
+    return this.complete(request, () => undefined);
+  }
+
+  json<T>(request: JsonRequest<T>): Promise<JsonReply<T>> {
+    let format: JsonSchemaFormat | undefined;
+    const formatNow = () => {
+      if (!this.structuredOutput) return undefined;
+      format ??= responseFormatFor(request.schema, request.schemaName);
+      return format;
+    };
+    return askForJson(request, (messages) => this.complete({ ...request, messages }, formatNow), {
+      maxReasks: this.llm.max_reasks,
+      reaskTemplate: this.reaskTemplate,
+      logger: this.logger,
+    });
+  }
+
+  private async complete(
+    request: ChatRequest,
+    formatNow: () => JsonSchemaFormat | undefined,
+  ): Promise<ChatReply> {
+    const candidates = candidatesFor(request.role, this.llm);
+    let attempts = 0;
+    for (;;) {
+      const candidate = this.coolDowns.pick(candidates);
+      const format = formatNow();
+      try {
+        return await this.send(request, candidate, format);
+      } catch (error) {
+        const failure = classifyFailure(error, this.clock.now(), format !== undefined);
+        if (failure.kind === 'aborted') {
+          throw new CancelledError('the LLM request was cancelled', {
+            cause: error,
+            where: request.purpose,
+          });
+        }
+        if (failure.kind === 'format_refused' && this.llm.structured_output === 'auto') {
+          this.structuredRefused = true;
+          this.logger.warn('llm endpoint refused JSON-schema replies; plain replies from now on', {
+            purpose: request.purpose,
+            profile: candidate.name,
+            status: failure.status,
+          });
+          continue;
+        }
+        if (!failure.retryable)
+          throw serviceError(request, candidate, failure, error, attempts + 1);
+        if (failure.kind === 'rate_limit' && this.fallOver(request, candidate, candidates))
+          continue;
+        attempts++;
+        if (attempts >= this.llm.max_attempts) {
+          throw serviceError(request, candidate, failure, error, attempts);
+        }
+        const delayMs = failure.retryAfterMs ?? backoffMs(attempts);
+        this.logger.warn('llm request failed, retrying', {
+          purpose: request.purpose,
+          model: candidate.model,
+          profile: candidate.name,
+          attempt: attempts,
+          maxAttempts: this.llm.max_attempts,
+          delayMs,
+          reason: failure.kind,
+          status: failure.status,
+          error: failure.message,
+        });
+        await this.clock.sleep(delayMs, request.signal).catch((abort: unknown) => {
+          throw new CancelledError('the LLM request was cancelled', {
+            cause: abort,
+            where: request.purpose,
+          });
+        });
+      }
+    }
+  }
+
+  /** On a rate limit: cool the candidate down; true when another one is ready to take over. */
+  private fallOver(
+    request: ChatRequest,
+    limited: ModelCandidate,
+    candidates: readonly ModelCandidate[],
+  ): boolean {
+    this.coolDowns.coolDown(limited);
+    const next = this.coolDowns.pick(candidates);
+    if (next === limited || this.coolDowns.isCooling(next)) return false;
+    this.logger.warn('llm profile rate-limited, using the next one', {
+      purpose: request.purpose,
+      from: limited.name,
+      to: next.name,
+      coolDownSec: this.llm.cooldown_sec,
+    });
+    return true;
+  }
+
+  private async send(
+    request: ChatRequest,
+    candidate: ModelCandidate,
+    format: JsonSchemaFormat | undefined,
+  ): Promise<ChatReply> {
+    const settings = roleSettings(request.role, this.llm);
+    const started = this.clock.now();
+    this.logger.debug('llm request', { purpose: request.purpose, messages: request.messages });
+    const completion = await this.client(candidate).chat.completions.create(
+      {
+        model: candidate.model,
+        messages: toWireMessages(request.messages),
+        ...(request.tools?.length ? { tools: toWireTools(request.tools) } : {}),
+        ...(format ? { response_format: format } : {}),
+        ...(settings.reasoningEffort ? { reasoning_effort: settings.reasoningEffort } : {}),
+        ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+      },
+      { headers: { 'X-Agent-Purpose': request.purpose }, signal: request.signal },
+    );
+    const reply = fromCompletion(completion, candidate.model);
+    this.ledger.record(request.role, request.purpose, reply.model, reply.usage);
+    this.logger.info('llm request finished', {
+      purpose: request.purpose,
+      role: request.role,
+      model: reply.model,
+      profile: candidate.name,
+      promptChars: promptChars(request.messages),
+      replyChars: reply.content?.length ?? 0,
+      toolCalls: reply.toolCalls.length,
+      structured: format !== undefined,
+      promptTokens: reply.usage.promptTokens,
+      completionTokens: reply.usage.completionTokens,
+      durationMs: this.clock.now() - started,
+    });
+    return reply;
+  }
+
+  private client(candidate: ModelCandidate): OpenAI {
+    let client = this.clients.get(candidate.name);
+    if (!client) {
+      client = new OpenAI({
+        apiKey: this.keys.get(candidate.apiKeyVariable)!,
+        baseURL: candidate.baseURL,
+        timeout: this.timeoutMs,
+        maxRetries: 0,
+        organization: null,
+        project: null,
+        webhookSecret: null,
+        logLevel: 'off',
+      });
+      this.clients.set(candidate.name, client);
+    }
+    return client;
+  }
+}
+
+const HINTS: Record<string, string> = {
+  '401': 'Check the API key in the variable named by llm.api_key_variable.',
+  '403': 'The key has no access to this model or endpoint; check llm.model and the key.',
+  '404': 'Check llm.base_url and llm.model.',
+  retry: 'The endpoint kept failing; try again later or add another candidate in llm.profiles.',
+};
+
+function serviceError(
+  request: ChatRequest,
+  candidate: ModelCandidate,
+  failure: Failure,
+  cause: unknown,
+  attempts: number,
+): ExternalServiceError {
+  const what = failure.retryable
+    ? `failed after ${attempts} attempt${attempts === 1 ? '' : 's'} (${failure.kind})`
+    : `was refused (${failure.status ?? failure.kind})`;
+  return new ExternalServiceError(
+    'llm',
+    `the ${request.purpose} request to ${candidate.model} ${what}: ${failure.message}`,
+    {
+      status: failure.status,
+      where: `${candidate.baseURL} (${candidate.model})`,
+      hint: failure.retryable ? HINTS['retry'] : HINTS[String(failure.status)],
+      cause,
+    },
+  );
+}
+
+/** The adapter for a resolved configuration (`llm.*`, `prompts.directory`). */
+export function createOpenAiLlm(
+  config: Pick<Config, 'llm' | 'prompts'>,
+  deps: Omit<OpenAiLlmOptions, 'llm' | 'promptsDir'>,
+): OpenAiLlm {
+  return new OpenAiLlm({
+    ...deps,
+    llm: config.llm,
+    promptsDir: config.prompts.directory || undefined,
+  });
+}
