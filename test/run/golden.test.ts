@@ -1,14 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { RunResultFile } from '../../src/report/result-file.ts';
 import { exec, json, toolCall } from '../support/fake-llm.ts';
 import { expectGolden } from '../support/golden.ts';
 import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { runScenario } from './scenario.ts';
-
-const goldenDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../golden/run');
 
 /** Run-specific values (temp paths, real durations) replaced by placeholders. */
 function normalize(text: string, dir: string): string {
@@ -66,20 +63,11 @@ describe('run: golden files of a complete run (H1, H4, I1, L3)', () => {
     expect(result).to.include({ task_id: 'task-1', status: 'complete', exit_code: 0 });
     expect(result.validation).to.have.length(1);
 
-    await expectGolden(path.join(goldenDir, 'complete/result.json'), await read('result.json'));
-    await expectGolden(path.join(goldenDir, 'complete/task-note.md'), await read('task-task-1.md'));
-    await expectGolden(
-      path.join(goldenDir, 'complete/history.jsonl'),
-      await read('planning_history/task-1.jsonl'),
-    );
-    await expectGolden(
-      path.join(goldenDir, 'complete/progress-note.md'),
-      await read('notes/progress-1.md'),
-    );
-    await expectGolden(
-      path.join(goldenDir, 'complete/summary-note.md'),
-      await read('notes/summary-1.md'),
-    );
+    await expectGolden('run/complete/result.json', await read('result.json'));
+    await expectGolden('run/complete/task-note.md', await read('task-task-1.md'));
+    await expectGolden('run/complete/history.jsonl', await read('planning_history/task-1.jsonl'));
+    await expectGolden('run/complete/progress-note.md', await read('notes/progress-1.md'));
+    await expectGolden('run/complete/summary-note.md', await read('notes/summary-1.md'));
     const metadata = JSON.parse(await readFile(path.join(state, 'metadata.json'), 'utf8')) as {
       phases: Record<string, { status: string }>;
     };

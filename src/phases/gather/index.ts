@@ -53,9 +53,10 @@ export async function gather(ctx: RunContext): Promise<Gathered> {
     recursive: true,
     limit: FILE_LIST_LIMIT,
   });
-  const own = ctx.config.state.directory.replace(/^\.\/+|\/+$/g, '');
+  // the agent's own state folder is not part of the project
+  const stateDir = ctx.config.state.directory.replace(/^\.\//, '').replace(/\/$/, '');
   const files = entries
-    .filter((e) => e.rel !== own && !e.rel.startsWith(`${own}/`))
+    .filter((e) => e.rel !== stateDir && !e.rel.startsWith(`${stateDir}/`))
     .map((e) => (e.kind === 'dir' ? `${e.rel}/` : e.rel));
   if (truncated) files.push(`… (more than ${FILE_LIST_LIMIT} entries)`);
   ctx.logger.info('context gathered', {
