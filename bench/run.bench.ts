@@ -180,6 +180,7 @@ const noReporter: RunReporter = {
   plan: () => undefined,
   item: () => undefined,
   comment: () => undefined,
+  environment: async () => undefined,
   final: async () => undefined,
 };
 const noHistory: RunHistory = {

@@ -69,6 +69,8 @@ export interface RunState {
   environment?: EnvironmentHandoff;
   tests: TestRun[];
   assessment?: CompletionAssessment;
+  /** The execution system prompt, rendered once (it is the same for every action). */
+  executionSystem?: string;
   /** Replans decided through the replan hook (bounded by max_total_replans). */
   replans: number;
   /** Executed actions before this index belong to an earlier, replaced checklist. */

@@ -1,4 +1,5 @@
 import { gather } from '../phases/gather/index.ts';
+import { requestText } from '../phases/gather/render.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import { createRunContext, type RunContext, type RunDeps } from './context.ts';
 import { executionPhase } from './execution-step.ts';
@@ -18,13 +19,15 @@ export interface RunInput {
 /** Environment setup between planning and execution (seed 000 §5); its hand-off feeds the execution prompt. */
 async function environmentPhase(ctx: RunContext): Promise<void> {
   const step = ctx.deps.environment;
-  if (!step || !ctx.config.environment.setup_enabled) {
+  if (!step) {
     ctx.deps.reporter.phase('environment_setup', 'skipped');
     return;
   }
-  ctx.state.environment = await inPhase(ctx, 'environment_setup', () =>
+  const outcome = await inPhase(ctx, 'environment_setup', () =>
     step.setup(ctx.state.plan!.selected_environment, ctx.signal),
   );
+  ctx.state.environment = outcome.handoff;
+  await ctx.deps.reporter.environment(outcome);
 }
 
 /**
@@ -35,6 +38,7 @@ async function environmentPhase(ctx: RunContext): Promise<void> {
  */
 async function pipeline(ctx: RunContext): Promise<RunEnd> {
   ctx.state.gathered = await inPhase(ctx, 'pre_planning', () => gather(ctx));
+  ctx.toolContext.requestText = requestText(ctx.state.gathered);
 
   ctx.fsm.to('PLANNING', 'context gathered');
   const planned = await inPhase(ctx, 'planning', () => planningPhase(ctx));

@@ -1,4 +1,5 @@
 import type { EnvironmentInfo } from '../phases/gather/types.ts';
+import type { EnvironmentHandoff } from '../phases/environment/schema.ts';
 import type { ActionPlan, Plan, SelectedEnvironment } from '../phases/plan/schema.ts';
 import type { ReflectionReply } from '../phases/reflect/schema.ts';
 import type { RunOutcome } from './outcome.ts';
@@ -56,6 +57,8 @@ export interface RunReporter {
   item(id: string, status: ChecklistStatus): void;
   /** The model's latest `comment`, shown in the note. */
   comment(text: string): void;
+  /** The environment sub-phase's result: shown in the note; a failure note is posted (E4). */
+  environment(outcome: EnvironmentSetupOutcome): Promise<void>;
   /** The final state, always written (also on failure and cancellation): Task Note, result.json, notes. */
   final(outcome: RunOutcome): Promise<void>;
 }
@@ -85,20 +88,27 @@ export interface RunHistory {
   saveExecution(record: ExecutionRecord): Promise<void>;
 }
 
-/** The hand-off of seed 000 §6.1 (SPEC E5). */
-export interface EnvironmentHandoff {
-  environment_ready: boolean;
-  environment_name: string;
-  setup_status: 'success' | 'failed';
-  errors: string[];
+export type { EnvironmentHandoff };
+
+/** What the environment sub-phase reports (seed 000 §5, §6.1). */
+export interface EnvironmentSetupOutcome {
+  handoff: EnvironmentHandoff;
+  /** The "environment setup failed" note (seed 000 §5.3.9), posted by the reporter. */
+  failureNote?: string;
+  /** For the progress note's environment section. */
+  setupCommands: number;
+  verificationsPassed: number;
+  verificationsTotal: number;
+  durationMs: number;
+  detail?: string;
 }
 
-/** The environment helper's part of the run (seed 000 §3, §5, §7.2). */
+/** The environment phase's part of the run (seed 000 §3, §5, §7.2; src/phases/environment/). */
 export interface EnvironmentStep {
   /** Environment information for pre-planning (C2); undefined when nothing was found. */
   detect(repoDir: string, signal?: AbortSignal): Promise<EnvironmentInfo | undefined>;
-  /** Runs the setup sub-phase for the planner's choice. */
-  setup(selected: SelectedEnvironment, signal?: AbortSignal): Promise<EnvironmentHandoff>;
+  /** The setup sub-phase for the planner's choice (normalised with detection, D2). */
+  setup(selected: SelectedEnvironment, signal?: AbortSignal): Promise<EnvironmentSetupOutcome>;
   /** The environment section of the execution prompt (seed 000 §7.2). */
-  executionSection(handoff: EnvironmentHandoff): string;
+  executionSection(handoff: EnvironmentHandoff): Promise<string>;
 }

@@ -1,3 +1,4 @@
+import type { ScriptedLlm } from '../../src/testkit/scripted-llm.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -7,7 +8,7 @@ import type { RunOptions } from '../../src/cli/commands/run.ts';
 import type { ChatReply, ChatRequest, LlmPort } from '../../src/llm/port.ts';
 import { RunResultFile } from '../../src/report/result-file.ts';
 import { FakeClock } from '../../src/run/clock.ts';
-import { exec, FakeLlm, json, toolCall, type Step } from '../support/fake-llm.ts';
+import { exec, scripted, json, toolCall, type Step } from '../support/script.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { makeTempRepo } from '../support/temp-repo.ts';
 
@@ -45,8 +46,8 @@ async function run(
   options: RunOptions,
   steps: Step[],
   extra: { env?: Record<string, string>; stdin?: string } = {},
-): Promise<Captured & { llm: FakeLlm }> {
-  const llm = new FakeLlm(steps);
+): Promise<Captured & { llm: ScriptedLlm }> {
+  const llm = scripted(steps);
   const { io: cli, out } = io(cwd, extra);
   const code = await runLocal(cli, options, factories(llm));
   return { code, ...out, llm };
@@ -73,10 +74,12 @@ describe('cli: mr-agent run (A5)', () => {
       script(),
       { env: { MR_AGENT_TEST_COMMAND: 'sh check.sh' } },
     );
-    llm.assertDone();
+    llm.assertAllUsed();
     expect(code).to.equal(0);
     expect(await readFile(path.join(repo.dir, 'hello.txt'), 'utf8')).to.equal('hi\n');
     expect(stdout).to.contain('● note progress-1').and.contain('mr-agent: COMPLETE (completed)');
+    // the real environment phase ran between planning and execution (E5)
+    expect(stdout).to.match(/node: ✅ ready · 0 setup commands · verification 1\/1 passed/);
     const result = RunResultFile.parse(
       JSON.parse(await readFile(path.join(repo.dir, '.mr-agent/result.json'), 'utf8')),
     );
@@ -140,7 +143,7 @@ describe('cli: mr-agent run (A5)', () => {
       ],
       { env: { MR_AGENT_TEST_COMMAND: 'sh check.sh', REPLANNING_ENABLED: 'true' } },
     );
-    llm.assertDone();
+    llm.assertAllUsed();
     expect(code).to.equal(0);
     const [file] = await readdir(path.join(repo.dir, '.mr-agent/replan'));
     const state = JSON.parse(
@@ -151,7 +154,7 @@ describe('cli: mr-agent run (A5)', () => {
   });
 
   it('A5 a missing repository is a usage error (exit 2)', async () => {
-    const llm = new FakeLlm([]);
+    const llm = scripted([]);
     const { io: cli } = io(repo.dir);
     const error = await runLocal(cli, { task: 'x', repo: 'nope' }, factories(llm)).catch(
       (e: unknown) => e,
@@ -163,7 +166,7 @@ describe('cli: mr-agent run (A5)', () => {
 
   it('M6 SIGTERM writes the final state (cancelled) and exits 143', async () => {
     const { io: cli, out, signal } = io(repo.dir);
-    const inner = new FakeLlm([json('planning', planWith([action('task_1', 'Write hello.txt')]))]);
+    const inner = scripted([json('planning', planWith([action('task_1', 'Write hello.txt')]))]);
     const llm: LlmPort = {
       json: (request) => inner.json(request),
       chat: async (request: ChatRequest): Promise<ChatReply> => {
@@ -195,5 +198,7 @@ describe('cli: mr-agent run (A5)', () => {
     };
     const code = await runLocal(cli, { task: 'x' }, factories(llm, 50));
     expect(code).to.equal(143);
+    const note = await readFile(path.join(repo.dir, '.mr-agent/notes/progress-1.md'), 'utf8');
+    expect(note).to.contain('Cancelled').and.contain('did not stop within its grace period');
   });
 });

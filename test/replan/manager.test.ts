@@ -14,7 +14,8 @@ import { replanStateFile, replanStateStore } from '../../src/replan/state.ts';
 import { FakeClock } from '../../src/run/clock.ts';
 import { noReplan, type ReplanCheckpoint } from '../../src/run/hooks.ts';
 import type { ActionRecord } from '../../src/run/records.ts';
-import { FakeLlm, json, type Step } from '../support/fake-llm.ts';
+import type { ScriptedLlm } from '../../src/testkit/scripted-llm.ts';
+import { json, scripted, type Step } from '../support/script.ts';
 import { action, planWith } from '../support/plans.ts';
 import { RecordingTarget } from '../support/recording-target.ts';
 import { decision, ScriptedAnswers } from './support.ts';
@@ -44,7 +45,7 @@ const at = {
 /** The scripted model, taking 1.5 s of (fake) time per call. */
 class SlowLlm implements LlmPort {
   constructor(
-    readonly inner: FakeLlm,
+    readonly inner: ScriptedLlm,
     private readonly clock: FakeClock,
   ) {}
   chat: LlmPort['chat'] = (r) => this.inner.chat(r);
@@ -73,7 +74,7 @@ async function harness(options: {
   const clock = options.clock ?? new FakeClock();
   const redactor = new Redactor();
   const { logger, lines } = createMemoryLogger({ redactor, level: 'debug' });
-  const fake = new FakeLlm(options.steps);
+  const fake = scripted(options.steps);
   const recorded: ReplanDecisionInput[] = [];
   const target = options.target ?? new RecordingTarget();
   const file = replanStateFile(stateDir, '12!42');
@@ -96,7 +97,8 @@ const replanJson = (point: string, fields: Record<string, unknown>) =>
 describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
   it('§13.1 an unparseable decision means no replan, and is logged and recorded', async () => {
     const h = await harness({
-      steps: [json('replan.execution', { replan_needed: 'maybe', confidence: 'high' })],
+      // the first reply and the three re-asks all miss the schema
+      steps: [{ purpose: 'replan.execution', json: { replan_needed: 'maybe' }, times: 4 }],
     });
     expect(await h.manager.decide(at.execution)).to.deep.equal({ kind: 'continue' });
     expect(h.lines.join('\n')).to.contain('replan decision unusable; keeping the plan');
@@ -107,6 +109,22 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
       phase: 'execution',
     });
     expect(h.recorded[0]!.override_reason).to.match(/^unparseable decision: /);
+  });
+
+  it('§13.1 a decision inside a markdown code block with prose around it is read', async () => {
+    const reply = JSON.stringify(decision({ replan_needed: true, replan_level: 3 }), null, 2);
+    const h = await harness({
+      steps: [
+        {
+          purpose: 'replan.execution',
+          content: `My decision:\n\n\`\`\`json\n${reply}\n\`\`\`\nThanks.`,
+        },
+      ],
+    });
+    expect(await h.manager.decide(at.execution)).to.deep.include({
+      kind: 'replan',
+      from: 'action_sequence',
+    });
   });
 
   it('§13.1 a failing model service also means no replan; cancellation is not swallowed', async () => {
@@ -145,7 +163,7 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
       ['replan-3', false, null, 'skipped', 1500],
     ]);
     expect(h.recorded[2]!.plan_after).to.deep.equal(plan);
-    expect(h.fake.remaining).to.equal(0);
+    h.fake.assertAllUsed();
   });
 
   it('a replan still in flight when the run ends is recorded as a failure', async () => {
@@ -283,7 +301,7 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
     expect(h.recorded.at(-1)!.override_reason).to.contain('global.max_total_replans = 1');
     expect(await h.manager.decide(at.execution)).to.deep.equal({ kind: 'continue' });
     expect(await h.manager.decide(at.goal)).to.deep.equal({ kind: 'continue' });
-    expect(h.fake.remaining).to.equal(0);
+    h.fake.assertAllUsed();
   });
 
   it('after a restart only the redone planning phases are judged again', async () => {
@@ -304,7 +322,7 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
     await h.manager.decide(at.goal);
     await h.manager.decide(at.decomposition);
     await h.manager.decide(at.sequence);
-    h.fake.assertDone();
+    h.fake.assertAllUsed();
   });
 
   it('a clarification over its limit goes on with the current plan and says so', async () => {

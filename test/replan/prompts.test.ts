@@ -7,7 +7,7 @@ import { replanPrompts } from '../../src/replan/prompts.ts';
 import { decisionSchemaFor } from '../../src/replan/schema.ts';
 import type { ReplanCheckpoint, RunView } from '../../src/run/hooks.ts';
 import type { ActionRecord } from '../../src/run/records.ts';
-import { FakeLlm } from '../support/fake-llm.ts';
+import { scripted } from '../support/script.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 
 const plan = planWith([action('task_1', 'Write a.txt'), action('task_2', 'Write b.txt')]);
@@ -39,7 +39,7 @@ const run: RunView = {
   tools: ['read_file', 'write_file'],
   actions: [record('A1', 'failure', 'EACCES: permission denied'), record('A2', 'failure')],
   changedFiles: ['a.txt'],
-  llm: new FakeLlm([]),
+  llm: scripted([]),
 };
 
 const checkpoints: ReplanCheckpoint[] = [

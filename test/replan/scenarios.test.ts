@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { FakeClock } from '../../src/run/clock.ts';
-import { exec, json } from '../support/fake-llm.ts';
+import { exec, json } from '../support/script.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { RecordingTarget } from '../support/recording-target.ts';
 import {
@@ -75,7 +75,7 @@ describe('replan: scenarios through the orchestrator (seed 003, SPEC F3–F5)', 
       },
       cleanups,
     );
-    run.llm.assertDone();
+    run.llm.assertAllUsed();
     expect(run.outcome.state).to.equal('COMPLETE');
     const replanCall = purposes(run.llm).indexOf('planning', 1);
     expect(userText(run.llm, replanCall))
@@ -138,7 +138,7 @@ describe('replan: scenarios through the orchestrator (seed 003, SPEC F3–F5)', 
       },
       cleanups,
     );
-    run.llm.assertDone();
+    run.llm.assertAllUsed();
     expect(run.outcome.state).to.equal('COMPLETE');
     const note = progressNote(target);
     const current = currentPlan(note);
@@ -184,7 +184,7 @@ describe('replan: scenarios through the orchestrator (seed 003, SPEC F3–F5)', 
       },
       cleanups,
     );
-    run.llm.assertDone();
+    run.llm.assertAllUsed();
     expect(run.outcome.actions.map((a) => `${a.key}:${a.status}`)).to.deep.equal([
       'A1:failure',
       'A2:failure',
@@ -236,7 +236,7 @@ describe('replan: scenarios through the orchestrator (seed 003, SPEC F3–F5)', 
       },
       cleanups,
     );
-    run.llm.assertDone();
+    run.llm.assertAllUsed();
     expect(run.outcome.state).to.equal('COMPLETE');
     expect(userText(run.llm, 2))
       .to.contain('Which file should hold the greeting?')
@@ -278,7 +278,7 @@ describe('replan: scenarios through the orchestrator (seed 003, SPEC F3–F5)', 
       },
       cleanups,
     );
-    run.llm.assertDone();
+    run.llm.assertAllUsed();
     expect(run.outcome.state).to.equal('COMPLETE');
     const sleeps = (run.deps.clock as FakeClock).sleeps.reduce((a, b) => a + b, 0);
     expect(sleeps).to.equal(30 * 60_000);
@@ -310,7 +310,7 @@ describe('replan: scenarios through the orchestrator (seed 003, SPEC F3–F5)', 
       },
       cleanups,
     );
-    first.llm.assertDone();
+    first.llm.assertAllUsed();
     expect(first.outcome).to.include({ state: 'FAILED', reason: 'clarification_needed' });
     expect(notesOf(target, 'Clarification Needed (AI Decision)')).to.have.length(1);
     expect(progressNote(target)).to.contain('Waiting for an answer');
@@ -341,7 +341,7 @@ describe('replan: scenarios through the orchestrator (seed 003, SPEC F3–F5)', 
       },
       cleanups,
     );
-    second.llm.assertDone();
+    second.llm.assertAllUsed();
     expect(second.outcome.state).to.equal('COMPLETE');
     expect(userText(second.llm, 1)).to.contain('@dana: greeting.txt');
     const reply = target.calls.find((c) => c.replyTo === questionId);
@@ -378,7 +378,7 @@ describe('replan: scenarios through the orchestrator (seed 003, SPEC F3–F5)', 
       },
       cleanups,
     );
-    run.llm.assertDone();
+    run.llm.assertAllUsed();
     expect(run.outcome.state).to.equal('COMPLETE');
     expect(run.outcome.actions).to.have.length(11);
     const decisions = await run.decisions();

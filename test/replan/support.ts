@@ -11,7 +11,8 @@ import type { RunOutcome } from '../../src/run/outcome.ts';
 import { startReporting, type Reporting } from '../../src/run/reporting/index.ts';
 import { taskFromText } from '../../src/task/task-yaml.ts';
 import type { ReplanPoint } from '../../src/run/hooks.ts';
-import { FakeLlm, json, type Step } from '../support/fake-llm.ts';
+import type { ScriptedLlm } from '../../src/testkit/scripted-llm.ts';
+import { json, scripted, type Step } from '../support/script.ts';
 import { RecordingTarget } from '../support/recording-target.ts';
 import { testDeps, type TestDeps } from '../support/run-deps.ts';
 import { makeTempRepo } from '../support/temp-repo.ts';
@@ -83,7 +84,7 @@ export interface ReplanScenario {
 
 export interface ReplanRun {
   outcome: RunOutcome;
-  llm: FakeLlm;
+  llm: ScriptedLlm;
   deps: TestDeps;
   dir: string;
   target: NoteTarget;
@@ -109,7 +110,7 @@ export async function runWithReplanning(
     cleanups.push(repo.cleanup);
     dir = repo.dir;
   }
-  const llm = new FakeLlm(scenario.steps);
+  const llm = scripted(scenario.steps);
   const deps =
     scenario.deps ?? (await testDeps(llm, { sets: [...NO_INTERVAL, ...(scenario.sets ?? [])] }));
   deps.llm = llm;
@@ -157,11 +158,11 @@ export async function runWithReplanning(
 }
 
 /** Purposes of the model calls, in order. */
-export function purposes(llm: FakeLlm): string[] {
+export function purposes(llm: ScriptedLlm): string[] {
   return llm.calls.map((c) => c.purpose);
 }
 
-export function userText(llm: FakeLlm, index: number): string {
+export function userText(llm: ScriptedLlm, index: number): string {
   return llm.calls[index]?.messages.find((m) => m.role === 'user')?.content ?? '';
 }
 

@@ -1,6 +1,7 @@
 import type {
   ChecklistItem,
   ChecklistStatus,
+  EnvironmentSetupOutcome,
   ExecutionRecord,
   PhaseStatus,
   PlanChange,
@@ -21,6 +22,7 @@ export type ReportEvent =
 /** Records what the run reports, for assertions. */
 export class MemoryReporter implements RunReporter {
   readonly events: ReportEvent[] = [];
+  readonly environments: EnvironmentSetupOutcome[] = [];
   outcome: RunOutcome | undefined;
 
   phase(phase: ProgressPhase, status: PhaseStatus): void {
@@ -37,6 +39,9 @@ export class MemoryReporter implements RunReporter {
   }
   comment(text: string): void {
     this.events.push({ type: 'comment', text });
+  }
+  async environment(outcome: EnvironmentSetupOutcome): Promise<void> {
+    this.environments.push(outcome);
   }
   async final(outcome: RunOutcome): Promise<void> {
     this.outcome = outcome;

@@ -12,9 +12,14 @@ const REQUEST_EXCERPT_CHARS = 2000;
 
 /** The system prompt is the same for every action of a run (cache-friendly). */
 export async function executionSystemPrompt(ctx: RunContext): Promise<string> {
+  if (ctx.state.executionSystem !== undefined) return ctx.state.executionSystem;
   const env = ctx.state.environment;
-  const section = env && ctx.deps.environment ? ctx.deps.environment.executionSection(env) : '';
-  return renderPrompt(await ctx.deps.prompts.load('execution'), { environment_section: section });
+  const section =
+    env && ctx.deps.environment ? await ctx.deps.environment.executionSection(env) : '';
+  ctx.state.executionSystem = renderPrompt(await ctx.deps.prompts.load('execution'), {
+    environment_section: section,
+  });
+  return ctx.state.executionSystem;
 }
 
 function actionPrompt(ctx: RunContext, step: PlanStep): string {

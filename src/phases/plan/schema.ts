@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { SelectedEnvironment } from '../environment/schema.ts';
+
+export { SelectedEnvironment };
 
 /**
  * The plan the planning call returns (SPEC D1; seed 001 §2.1–2.3, §7.4.3;
@@ -47,22 +50,13 @@ export const ActionPlan = z.object({
 });
 export type ActionPlan = z.infer<typeof ActionPlan>;
 
-/** seed 000 §4.3 (the environment helper owns its normalisation, D2). */
-export const SelectedEnvironment = z.object({
-  name: z.string().min(1),
-  reason: z.string(),
-  detected_files: z.array(z.string()),
-  setup_commands: z.array(z.string()),
-  verification: z.array(z.object({ command: z.string().min(1), expected_output: z.string() })),
-});
-export type SelectedEnvironment = z.infer<typeof SelectedEnvironment>;
-
 export const Plan = z.object({
   phase: z.literal('planning').default('planning'),
   goal_understanding: GoalUnderstanding,
   task_decomposition: TaskDecomposition,
   action_plan: ActionPlan,
-  selected_environment: SelectedEnvironment,
+  /** seed 000 §4.3; missing parts are filled from detection (D2, src/phases/environment/). */
+  selected_environment: SelectedEnvironment.default({}),
   comment: z.string(),
 });
 export type Plan = z.infer<typeof Plan>;
@@ -132,12 +126,7 @@ export function actionPlanProblems(
   return issues;
 }
 
-const PLAN_PARTS = [
-  'goal_understanding',
-  'task_decomposition',
-  'action_plan',
-  'selected_environment',
-] as const;
+const PLAN_PARTS = ['goal_understanding', 'task_decomposition', 'action_plan'] as const;
 
 /**
  * The planning reply: a plan, or (seed 001 §10.1.1) an `error` of type
@@ -151,7 +140,7 @@ export function planReplySchema(maxSubtasks: number) {
       goal_understanding: GoalUnderstanding.optional(),
       task_decomposition: TaskDecomposition.optional(),
       action_plan: ActionPlan.optional(),
-      selected_environment: SelectedEnvironment.optional(),
+      selected_environment: SelectedEnvironment.default({}),
       error: UnclearGoal.optional(),
       comment: z.string(),
     })

@@ -29,6 +29,7 @@ import type { RunOutcome } from '../outcome.ts';
 import type {
   ChecklistItem,
   ChecklistStatus,
+  EnvironmentSetupOutcome,
   PhaseStatus,
   PlanChange,
   ProgressPhase,
@@ -81,6 +82,9 @@ function toItem(item: ChecklistItem) {
  * (L3) and the separate notes of H2.
  */
 export class ProgressReporter implements RunReporter {
+  /** State-file writes in flight; `final()` waits for them so none is lost at exit. */
+  private readonly pending = new Set<Promise<unknown>>();
+
   constructor(private readonly o: ProgressReporterOptions) {}
 
   private now(): number {
@@ -88,9 +92,12 @@ export class ProgressReporter implements RunReporter {
   }
 
   private background(what: string, work: Promise<unknown>): void {
-    work.catch((error: unknown) =>
-      this.o.logger.warn('state file not updated', { what, error: (error as Error).message }),
-    );
+    const tracked = work
+      .catch((error: unknown) =>
+        this.o.logger.warn('state file not updated', { what, error: (error as Error).message }),
+      )
+      .finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
   }
 
   phase(phase: ProgressPhase, status: PhaseStatus): void {
@@ -127,6 +134,28 @@ export class ProgressReporter implements RunReporter {
     this.o.logger.debug('model comment', { comment: text.slice(0, 300) });
   }
 
+  async environment(outcome: EnvironmentSetupOutcome): Promise<void> {
+    const { handoff } = outcome;
+    this.o.publisher.update((s) =>
+      setEnvironment(s, {
+        name: handoff.environment_name,
+        status:
+          handoff.setup_status === 'success'
+            ? 'ready'
+            : handoff.setup_status === 'skipped'
+              ? 'skipped'
+              : 'failed_with_warnings',
+        setupCommands: outcome.setupCommands,
+        verificationsPassed: outcome.verificationsPassed,
+        verificationsTotal: outcome.verificationsTotal,
+        durationMs: outcome.durationMs,
+        ...(outcome.detail ? { detail: outcome.detail } : {}),
+      }),
+    );
+    if (outcome.failureNote)
+      await postNote(this.o.target, outcome.failureNote, { redactor: this.o.redactor });
+  }
+
   async final(outcome: RunOutcome): Promise<void> {
     const o = this.o;
     const state = finalState(outcome);
@@ -149,20 +178,13 @@ export class ProgressReporter implements RunReporter {
     await writeResultFile(o.paths.result, result, o.redactor);
     const noteUrl = o.artifactUrl?.(relativeNote);
     o.publisher.update((s) => {
-      let next = { ...s, usage };
-      if (outcome.environment)
-        next = setEnvironment(next, {
-          name: outcome.environment.environment_name,
-          status: outcome.environment.environment_ready ? 'ready' : 'failed_with_warnings',
-          ...(outcome.environment.errors.length > 0
-            ? { detail: outcome.environment.errors.join('; ').slice(0, 300) }
-            : {}),
-        });
+      const next = { ...s, usage };
       return noteUrl ? addLink(next, { label: 'Task Note', url: noteUrl }) : next;
     });
     await this.postSeparateNotes(outcome, state);
     await o.publisher.finish({ state, summary: outcome.summary });
     await o.runRecords.finish(o.runId, state, outcome.summary.slice(0, 500));
+    await Promise.all([...this.pending]);
   }
 
   private async postSeparateNotes(outcome: RunOutcome, state: ReturnType<typeof finalState>) {

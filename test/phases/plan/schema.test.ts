@@ -47,9 +47,9 @@ describe('plan: schema (D1) and ordering', () => {
       /fallback_strategy/,
     ],
     [
-      'selected_environment.verification',
-      (p) => delete p.selected_environment.verification,
-      /selected_environment\.verification/,
+      'selected_environment.verification[].expected_output',
+      (p) => delete p.selected_environment.verification[0].expected_output,
+      /selected_environment\.verification\[0\]\.expected_output|selected_environment\.verification\.0\.expected_output/,
     ],
     ['action_plan', (p) => delete p.action_plan, /→ at action_plan$/m],
     ['comment', (p) => delete p.comment, /comment/],
