@@ -83,6 +83,8 @@ export interface RunState {
   delivery?: DeliveryReport;
   /** Review verdicts, oldest first (seed 004). */
   reviews: ReviewRecord[];
+  /** Executed actions before this index belong to an earlier, replaced checklist. */
+  checklistFrom: number;
 }
 
 export interface RunContext {
@@ -141,6 +143,7 @@ export async function createRunContext(
       tests: [],
       replans: 0,
       reviews: [],
+      checklistFrom: 0,
     },
     startedAt: deps.clock.now(),
     logger,

@@ -79,6 +79,8 @@ export interface RunOutcome {
   assessment?: CompletionAssessment;
   completion: CompletionSummary | HumanInterventionResult;
   clarification?: UnclearGoal;
+  /** The ❓ note was posted during the run (replan hook), so the final report does not repeat it. */
+  clarificationPosted?: boolean;
   error?: { message: string; blame: string; hint?: string };
   changedFiles: string[];
   /** What delivery did (absent when the run has no delivery step or did not complete). */

@@ -31,8 +31,21 @@ export interface ReviewRecord {
   feedback: string;
 }
 
-/** Why the checklist changed: the first plan, or what replaced it (all keep finished items). */
-export type PlanChange = 'initial' | 'reflection' | 'retry' | 'replan' | 'review' | 'validation';
+/**
+ * Why the checklist changed: the first plan, or what replaced it. Re-decomposing
+ * the task and revisiting the goal start a fresh checklist; the others keep
+ * finished items (seed 003 §11.4.3). `replan` is a partial replan.
+ */
+export type PlanChange =
+  | 'initial'
+  | 'reflection'
+  | 'retry'
+  | 'replan'
+  | 'action_regeneration'
+  | 'task_redecomposition'
+  | 'goal_revision'
+  | 'review'
+  | 'validation';
 
 export type ChecklistStatus = 'pending' | 'running' | 'done' | 'failed';
 export interface ChecklistItem {

@@ -75,6 +75,9 @@ const CHANGE_KIND: Record<Exclude<PlanChange, 'initial'>, PlanChangeKind> = {
   reflection: 'reflection',
   retry: 'retry',
   replan: 'partial_replan',
+  action_regeneration: 'action_regeneration',
+  task_redecomposition: 'task_redecomposition',
+  goal_revision: 'goal_revision',
   review: 'plan_revision',
   validation: 'plan_revision',
 };
@@ -238,7 +241,7 @@ export class ProgressReporter implements RunReporter {
           commandPrefix: o.config.trigger.command_prefix,
         }),
       );
-    if (outcome.clarification) {
+    if (outcome.clarification && !outcome.clarificationPosted) {
       // the run has ended: it waits for a reply (resuming on it is F4's part)
       await post(
         renderClarificationNote(
