@@ -7,6 +7,9 @@ import { expect } from 'chai';
  */
 const STACK_FRAME = /^\s*at\s+(?:.+\s\()?(?:file:|node:|\/|[A-Za-z]:\\).*:\d+(?::\d+)?\)?\s*$/m;
 
+/** Characters that must be escaped before they reach a terminal or a note (NUL, ESC, bidi overrides). */
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
+
 export function hasStackTrace(text: string): boolean {
   return STACK_FRAME.test(text);
 }
@@ -18,6 +21,11 @@ export function expectCleanMessage(text: string, matches: readonly string[], wha
   expect(hasStackTrace(text), `${what} holds a stack trace:\n${text.slice(0, 2000)}`).to.equal(
     false,
   );
+  const raw = RAW_CONTROL.exec(text);
+  expect(
+    raw?.[0],
+    `${what} holds a raw control or bidi character at ${raw?.index}: ${JSON.stringify(text.slice(0, 300))}`,
+  ).to.equal(undefined);
   for (const needle of matches) {
     expect(text, `${what} should name ${JSON.stringify(needle)}`).to.include(needle);
   }

@@ -41,7 +41,19 @@ interface Invocation {
 }
 
 /** Checks one CLI run against the case's outcome class. */
-function checkRun(run: CliRun, c: z.infer<typeof CliCase>, what: string): string {
+function checkRun(
+  run: CliRun,
+  c: z.infer<typeof CliCase>,
+  what: string,
+  json = false,
+): string {
+  if (c.expect === 'error' && json) {
+    expect(run.code, `${what}: exit code`).to.equal(c.exit);
+    const answer = JSON.parse(run.stdout) as { ok: boolean; error: string; details: string[] };
+    expect(answer.ok).to.equal(false);
+    expectCleanMessage([answer.error, ...answer.details].join('\n'), c.match, `${what} JSON`);
+    return `exit ${run.code}: ${answer.error}`;
+  }
   if (c.expect === 'error') {
     expect(run.code, `${what}: exit code (stderr: ${run.stderr.slice(0, 500)})`).to.equal(c.exit);
     expect(run.stderr, `${what}: stderr starts with "mr-agent: " or "error: "`).to.match(
@@ -61,7 +73,8 @@ async function runBoth(inv: Invocation, c: z.infer<typeof CliCase>): Promise<str
     cwd: inv.cwd,
     ...(inv.stdin === undefined ? {} : { stdin: inv.stdin }),
   });
-  const seen = checkRun(run, c, 'main(io)');
+  const json = inv.argv.includes('--json');
+  const seen = checkRun(run, c, 'main(io)', json);
   if (c.binary) {
     const child = await runBinary(inv.argv, {
       env: inv.env,
@@ -69,7 +82,8 @@ async function runBoth(inv: Invocation, c: z.infer<typeof CliCase>): Promise<str
       ...(inv.stdin === undefined ? {} : { stdin: inv.stdin }),
     });
     expect(child.signal, 'binary killed by a signal').to.equal(null);
-    checkRun({ code: child.code ?? -1, stdout: child.stdout, stderr: child.stderr }, c, 'binary');
+    const result = { code: child.code ?? -1, stdout: child.stdout, stderr: child.stderr };
+    checkRun(result, c, 'binary', json);
   }
   return seen;
 }
@@ -164,12 +178,12 @@ export async function runRepoCase(raw: unknown, file: string): Promise<string> {
     Object.entries(c.files).map(([name, content]) => [name, String(expand(content))]),
   );
   await writeTree(dir, files);
-  const run = await runCli(['detect', dir, '--json'], { cwd: dir });
-  const seen = checkRun(run, c, 'main(io)');
-  if (c.expect !== 'error') {
-    const detection = JSON.parse(run.stdout) as { environment_type: string };
-    if (c.environment) expect(detection.environment_type).to.equal(c.environment);
-    return `${seen}: ${detection.environment_type}`;
-  }
-  return seen;
+  const json = await runCli(['detect', dir, '--json'], { cwd: dir });
+  expect(json.code, `detect --json exit code (stderr: ${json.stderr.slice(0, 300)})`).to.equal(0);
+  // JSON is data for programs: it must parse; the human text must be clean
+  const detection = JSON.parse(json.stdout) as { environment_type: string };
+  if (c.environment) expect(detection.environment_type).to.equal(c.environment);
+  const text = await runCli(['detect', dir], { cwd: dir });
+  checkRun(text, c, 'detect (text)');
+  return `exit 0: ${detection.environment_type}`;
 }
