@@ -159,7 +159,8 @@ async function jsonCase(c: LlmCase): Promise<string> {
         expectCleanMessage((error as Error).message, c.match, 'the error');
         seen = 'ModelBehaviorError';
       }
-      expect(h.server.requests, 'one request per scripted reply').to.have.length(replies.length);
+      const answered = h.server.requests.filter((r) => r.outcome !== 'refused');
+      expect(answered, 'one request per scripted reply').to.have.length(replies.length);
     },
     { llm: { max_reasks: Math.max(0, replies.length - 1) } },
   );
