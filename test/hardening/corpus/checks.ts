@@ -8,6 +8,7 @@ import { expect } from 'chai';
 const STACK_FRAME = /^\s*at\s+(?:.+\s\()?(?:file:|node:|\/|[A-Za-z]:\\).*:\d+(?::\d+)?\)?\s*$/m;
 
 /** Characters that must be escaped before they reach a terminal or a note (NUL, ESC, bidi overrides). */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
 
 export function hasStackTrace(text: string): boolean {

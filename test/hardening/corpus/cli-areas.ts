@@ -41,12 +41,7 @@ interface Invocation {
 }
 
 /** Checks one CLI run against the case's outcome class. */
-function checkRun(
-  run: CliRun,
-  c: z.infer<typeof CliCase>,
-  what: string,
-  json = false,
-): string {
+function checkRun(run: CliRun, c: z.infer<typeof CliCase>, what: string, json = false): string {
   if (c.expect === 'error' && json) {
     expect(run.code, `${what}: exit code`).to.equal(c.exit);
     const answer = JSON.parse(run.stdout) as { ok: boolean; error: string; details: string[] };

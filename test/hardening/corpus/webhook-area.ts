@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { z } from 'zod';
-import type { IssueRec, MergeRequestRec, UserRec } from '../../../src/testkit/gitlab-server/index.ts';
+import type {
+  IssueRec,
+  MergeRequestRec,
+  UserRec,
+} from '../../../src/testkit/gitlab-server/index.ts';
+import { MAX_TASK_CHARS } from '../../../src/trigger/variables.ts';
 import { startBridgeWorld, type BridgeWorld } from '../../trigger/bridge-world.ts';
 import { SECRET } from '../../trigger/http-client.ts';
 import { BaseCase, expand, parseCase } from './case.ts';
@@ -23,16 +28,26 @@ const WebhookCase = BaseCase.extend({
   /** The body as hex bytes (invalid UTF-8). */
   hex: z.string().optional(),
   /** Header changes; null removes a header. */
-  headers: z.record(z.string(), z.string().nullable()).default({}),
+  headers: z.record(z.string(), z.unknown()).default({}),
   method: z.string().default('POST'),
+  /** Ids in the body as numeric strings. */
+  string_ids: z.boolean().default(false),
+  /** Deliveries of the same body at once (replicas, GitLab retries). */
+  repeat: z.number().int().min(1).default(1),
+  /** The refusal comes from node:http itself, without a JSON body. */
+  bodyless: z.boolean().default(false),
   path: z.string().default('/webhook'),
   status: z.number().int().optional(),
   /** The `reason` of an ignored delivery. */
   reason: z.string().optional(),
   /** Whether a pipeline must be triggered (default: only for `ok`). */
   pipeline: z.boolean().optional(),
-  /** The exact MR_AGENT_TASK the triggered pipeline must carry. */
+  /** The exact MR_AGENT_TASK the triggered pipeline must carry (CRLF read as LF). */
   task: z.unknown().optional(),
+  /** MR_AGENT_TASK must be cut to its limit with the truncation note. */
+  task_cut: z.boolean().default(false),
+  /** Whether the note gets the 👀 claim (default: when a pipeline starts). */
+  award: z.boolean().optional(),
 });
 type WebhookCase = z.infer<typeof WebhookCase>;
 
@@ -58,6 +73,14 @@ interface Answer {
   body: Record<string, unknown>;
 }
 
+function parseAnswer(text: string): Record<string, unknown> {
+  try {
+    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    return { unparsed: text };
+  }
+}
+
 function send(
   baseUrl: string,
   c: WebhookCase,
@@ -67,13 +90,21 @@ function send(
   const url = new URL(`${baseUrl}${c.path}`);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: c.method, headers },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: c.method,
+        headers,
+        // a fresh connection each time: a refused request may leave a kept-alive socket unusable
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : {} });
+          resolve({ status: res.statusCode ?? 0, body: parseAnswer(text) });
         });
       },
     );
@@ -90,12 +121,16 @@ function authorOf(w: BridgeWorld, author: WebhookCase['author']): UserRec {
 }
 
 function headersFor(c: WebhookCase, body: Buffer): Record<string, string> {
+  const changed = Object.entries(c.headers).map(([k, v]) => [
+    k,
+    v === null ? null : String(expand(v)),
+  ]);
   const headers: Record<string, string | null> = {
     'content-type': 'application/json',
     'content-length': String(body.length),
     'x-gitlab-event': 'Note Hook',
     'x-gitlab-token': SECRET,
-    ...c.headers,
+    ...Object.fromEntries(changed),
   };
   return Object.fromEntries(
     Object.entries(headers).filter((e): e is [string, string] => e[1] !== null),
@@ -116,30 +151,59 @@ export class WebhookArea {
   async run(raw: unknown, file: string): Promise<string> {
     const c = parseCase(WebhookCase, raw, file);
     const w = this.world;
-    const target: MergeRequestRec | IssueRec =
-      c.on === 'issue' ? w.s.issue : w.s.mergeRequest;
+    const target: MergeRequestRec | IssueRec = c.on === 'issue' ? w.s.issue : w.s.mergeRequest;
     const { note, hook } = w.comment(target, authorOf(w, c.author), String(expand(c.note)));
     for (const [dotted, value] of Object.entries(c.set)) setPath(hook, dotted, expand(value));
     for (const dotted of c.unset) unsetPath(hook, dotted);
+    if (c.string_ids) {
+      for (const dotted of ['user.id', 'project.id', 'project_id', 'object_attributes.id']) {
+        const parts = dotted.split('.');
+        const parent = parts.length === 1 ? hook : (hook[parts[0]!] as Record<string, unknown>);
+        parent[parts.at(-1)!] = String(parent[parts.at(-1)!]);
+      }
+    }
     const body =
       c.hex !== undefined
         ? Buffer.from(c.hex.replace(/\s+/g, ''), 'hex')
         : Buffer.from(c.raw === undefined ? JSON.stringify(hook) : String(expand(c.raw)), 'utf8');
     const pipelinesBefore = w.triggerPipelines().length;
-    const answer = await send(w.bridges[0]!.url, c, body, headersFor(c, body));
-    await w.idle();
-    const started = w.triggerPipelines().slice(pipelinesBefore);
-    this.checkAnswer(c, answer);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: c.repeat }, () =>
+          send(w.bridges[0]!.url, c, body, headersFor(c, body)),
+        ),
+      );
+      const answer = answers.find((a) => a.status === 202) ?? answers[0]!;
+      await w.idle();
+      this.checkAnswer(c, answer);
+      this.checkEffects(c, note.id, w.triggerPipelines().slice(pipelinesBefore));
+      await this.expectHealthy();
+      return `${answer.status} ${String(answer.body.reason ?? answer.body.status ?? answer.body.error ?? '')}`;
+    } finally {
+      // a finished run, so the next case is not "already running"
+      for (const p of w.triggerPipelines().slice(pipelinesBefore))
+        w.standIn.model.setPipelineStatus(p.id, 'success');
+    }
+  }
+
+  private checkEffects(
+    c: WebhookCase,
+    noteId: number,
+    started: { variables: Record<string, string> }[],
+  ): void {
     const wantPipeline = c.pipeline ?? c.expect === 'ok';
     expect(started, 'pipelines triggered').to.have.length(wantPipeline ? 1 : 0);
-    if (c.task !== undefined) expect(started[0]?.variables.MR_AGENT_TASK).to.equal(expand(c.task));
-    if (!wantPipeline) {
-      const awards = w.standIn.model.awards.filter((a) => a.noteId === note.id);
-      expect(awards, '👀 on an ignored or refused note').to.have.length(0);
+    if (c.task !== undefined) {
+      const task = started[0]?.variables.MR_AGENT_TASK?.replace(/\r\n/g, '\n');
+      expect(task, 'MR_AGENT_TASK').to.equal(expand(c.task));
     }
-    for (const pipeline of started) w.standIn.model.setPipelineStatus(pipeline.id, 'success');
-    await this.expectHealthy();
-    return `${answer.status} ${String(answer.body.reason ?? answer.body.status ?? answer.body.error ?? '')}`;
+    if (c.task_cut) {
+      const task = (started[0]?.variables.MR_AGENT_TASK ?? '').replace(/\r\n/g, '\n');
+      expect(task.length, 'MR_AGENT_TASK length').to.be.at.most(MAX_TASK_CHARS);
+      expect(task).to.match(/…\(truncated; the full request is in the note\)$/);
+    }
+    const awards = this.world.standIn.model.awards.filter((a) => a.noteId === noteId);
+    expect(awards, '👀 claims on the note').to.have.length((c.award ?? wantPipeline) ? 1 : 0);
   }
 
   private checkAnswer(c: WebhookCase, answer: Answer): void {
@@ -147,7 +211,9 @@ export class WebhookArea {
     expect(answer.status, `status (body ${JSON.stringify(answer.body)})`).to.equal(
       c.status ?? defaultStatus,
     );
-    if (c.expect === 'error') {
+    if (c.expect === 'error' && c.bodyless) {
+      expect(answer.body, 'node:http refusal').to.deep.equal({});
+    } else if (c.expect === 'error') {
       expectCleanMessage(String(answer.body.error ?? ''), c.match, 'the error answer');
     } else if (c.expect === 'ignore' && answer.status === 200) {
       expect(answer.body.status).to.be.oneOf(['ignored', 'dropped']);
@@ -165,11 +231,21 @@ export class WebhookArea {
 
   /** After all cases: no quick action ran, no log line carries a stack trace. */
   finalChecks(): { requests: number; logLines: number } {
-    expect(this.world.standIn.model.quickActions, 'quick actions run by bridge notes').to.deep.equal(
-      [],
+    expect(
+      this.world.standIn.model.quickActions,
+      'quick actions run by bridge notes',
+    ).to.deep.equal([]);
+    const stacks = this.world.logLines.filter((line) =>
+      hasStackTrace(
+        Object.values(JSON.parse(line) as Record<string, unknown>)
+          .map(String)
+          .join('\n'),
+      ),
     );
-    const stacks = this.world.logLines.filter((line) => hasStackTrace(JSON.parse(line).error ?? ''));
     expect(stacks, 'log lines with stack traces').to.deep.equal([]);
-    return { requests: this.world.standIn.requests.entries.length, logLines: this.world.logLines.length };
+    return {
+      requests: this.world.standIn.requests.entries.length,
+      logLines: this.world.logLines.length,
+    };
   }
 }
