@@ -86,8 +86,8 @@ export const GITLAB_CREDENTIALS: ReadonlySet<string> = new Set([
 /** Never passed to the agent's commands: GitLab credentials and the LLM key. */
 const COMMAND_DENIED: ReadonlySet<string> = new Set([...GITLAB_CREDENTIALS, 'OPENAI_API_KEY']);
 
-/** `scheme://user:password@host` — credentials inside a URL-valued variable (PIP_INDEX_URL…). */
-const URL_CREDENTIALS = /[a-z][a-z0-9+.-]*:\/\/[^/\s@]*:[^/\s@]*@/i;
+/** `scheme://user:password@host` or `scheme://token@host` — credentials in a URL-valued variable. */
+const URL_CREDENTIALS = /[a-z][a-z0-9+.-]*:\/\/[^/\s@]+@/i;
 
 export function hasUrlCredentials(value: string): boolean {
   return URL_CREDENTIALS.test(value);

@@ -42,7 +42,9 @@ describe('shell/sandbox-env (M1)', () => {
     const env = sandboxEnv({ ...HOST, PIP_INDEX_URL: 'https://user:s3cret@pypi.example/simple' });
     expect(env).not.to.have.property('PIP_INDEX_URL');
     expect(hasUrlCredentials('https://gitlab-ci-token:abc@gitlab.example/x.git')).to.equal(true);
+    expect(hasUrlCredentials('https://__token__@pypi.example/simple')).to.equal(true);
     expect(hasUrlCredentials('https://pypi.example/simple')).to.equal(false);
+    expect(hasUrlCredentials('https://pypi.example/a@b')).to.equal(false);
     expect(hasUrlCredentials('git@gitlab.example:a/b.git')).to.equal(false);
   });
 
