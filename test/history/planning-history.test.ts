@@ -206,7 +206,7 @@ describe('history/atomic', () => {
     const history = new PlanningHistoryStore({
       directory: dir,
       taskId: 'disk-full',
-      logger: createMemoryLogger({}).logger,
+      logger: createMemoryLogger({ redactor: new Redactor() }).logger,
     });
     await history.savePlan(plan);
     const before = await readFile(history.file, 'utf8');
