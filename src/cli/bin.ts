@@ -22,6 +22,7 @@ process.exitCode = await main({
   stdout: process.stdout,
   stderr: process.stderr,
   readStdin,
+  exit: (code) => process.exit(code),
   onSignal(handler) {
     const listener = (signal: NodeJS.Signals) => handler(signal);
     process.on('SIGTERM', listener);

@@ -9,6 +9,8 @@ export interface CliIo {
   readStdin(): Promise<string | undefined>;
   /** Registers a SIGTERM/SIGINT handler; returns a function that removes it. */
   onSignal?(handler: (signal: string) => void): () => void;
+  /** Ends the process at once (used when a run does not stop within its grace period). */
+  exit?(code: number): void;
 }
 
 export function useColor(io: CliIo): boolean {

@@ -5,7 +5,9 @@ import { VERSION } from '../version.ts';
 import { configCheck } from './commands/config-check.ts';
 import { detectCommand } from './commands/detect.ts';
 import { notAvailableYet } from './commands/not-yet.ts';
-import { readTask } from './commands/run.ts';
+import type { RunOptions } from './commands/run.ts';
+import { defaultRunFactories } from './commands/run-factories.ts';
+import { runLocal } from './commands/run-local.ts';
 import { serve } from './commands/serve.ts';
 import type { CliIo } from './io.ts';
 
@@ -37,21 +39,12 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     )
     .option('--task <text>', 'the task as plain text')
     .option('--task-file <file>', 'a Task YAML file (seed 002 format)')
-    .option('--repo <dir>', 'repository to work in', '.')
+    .option('--repo <dir>', 'repository to work in (default: the Task YAML task.repo, or .)')
     .addOption(setOption())
     .option('--json', 'print the result as JSON')
-    .action(
-      async (options: {
-        task?: string;
-        taskFile?: string;
-        repo?: string;
-        set?: string[];
-        json?: boolean;
-      }) => {
-        await readTask(io, options);
-        notAvailableYet('run');
-      },
-    );
+    .action(async (options: RunOptions) => {
+      result.code = await runLocal(io, options, defaultRunFactories());
+    });
 
   program
     .command('ci')

@@ -7,6 +7,7 @@ import type { CliIo } from '../io.ts';
 export interface RunOptions {
   task?: string;
   taskFile?: string;
+  /** Overrides Task YAML `task.repo`; relative to the working folder. */
   repo?: string;
   set?: string[];
   json?: boolean;

@@ -1,0 +1,52 @@
+/** What the pre-planning phase gathers (SPEC C1–C4; seed 001 §2.1 inputs). */
+export interface DiscussionComment {
+  author: string;
+  body: string;
+  /** Only authorised users' comments count as instructions (C4). */
+  authorized: boolean;
+  at?: string;
+}
+
+/** The request being worked on: a task text, or a merge request / issue. */
+export interface RequestContext {
+  source: 'task' | 'merge_request' | 'issue';
+  /** e.g. `!12` or `#34` for GitLab items. */
+  reference?: string;
+  title: string;
+  body: string;
+  labels: string[];
+  /** Files changed by a merge request, one per line (C1). */
+  diffSummary?: string;
+  discussion: DiscussionComment[];
+}
+
+/** Loads the request (GitLab layer in CI; the task itself for local runs). */
+export interface RequestSource {
+  load(signal?: AbortSignal): Promise<RequestContext>;
+}
+
+/** seed 000 §3.2.1 / SPEC C2 shape, produced by the environment helper. */
+export interface EnvironmentInfo {
+  detected_files: Record<string, string>;
+  environment_type: string;
+  dependencies: string[];
+  setup_commands: string[];
+}
+
+export interface GuidanceFile {
+  path: string;
+  content: string;
+  truncated: boolean;
+}
+
+export interface Gathered {
+  request: RequestContext;
+  /** The PRD text of a Task YAML (`task.prd.path` or `.text`). */
+  prd?: string;
+  guidance: GuidanceFile[];
+  environment?: EnvironmentInfo;
+  /** Earlier runs on the same MR/issue, already summarised (seed 001 §7.4.2). */
+  history: string[];
+  /** Top of the repository's file tree. */
+  files: string[];
+}

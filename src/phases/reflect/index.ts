@@ -1,0 +1,100 @@
+import type { Config } from '../../config/options.ts';
+import type { RunContext } from '../../run/context.ts';
+import { fenceData, renderPrompt } from '../../run/prompts.ts';
+import type { ActionRecord } from '../../run/records.ts';
+import { progressDigest } from '../execute/budget.ts';
+import type { CompletionAssessment } from '../verify/schema.ts';
+import { ReflectionReply } from './schema.ts';
+
+export type ReflectionTrigger = 'error' | 'interval' | 'validation' | 'review';
+
+const REMAINING_SHOWN = 30;
+
+/** seed 001 §7.4.1 `_should_reflect`: on error (if enabled) and every `trigger_interval` actions. */
+export function reflectionTrigger(
+  config: Config,
+  record: ActionRecord,
+  actionCount: number,
+): ReflectionTrigger | undefined {
+  const settings = config.planning.reflection;
+  if (!settings.enabled) return undefined;
+  if (record.status === 'failure' && settings.trigger_on_error) return 'error';
+  if (settings.trigger_interval > 0 && actionCount % settings.trigger_interval === 0)
+    return 'interval';
+  return undefined;
+}
+
+export interface ReflectInput {
+  trigger: ReflectionTrigger;
+  record?: ActionRecord;
+  assessment?: CompletionAssessment;
+  /** Review feedback or other notes for the reflection. */
+  feedback?: string;
+}
+
+function describeRecord(record: ActionRecord): string {
+  const calls = record.toolCalls.map(
+    (c) =>
+      `- ${c.name}(${c.brief}) ${c.ok ? 'ok' : 'FAILED'}: ${c.outputHead.replace(/\n/g, ' ').slice(0, 200)}`,
+  );
+  return [
+    `${record.key} ${JSON.stringify(record.action)}`,
+    `Status: ${record.status}${record.error ? ` (${record.error.slice(0, 300)})` : ''}`,
+    `Closing message: ${record.summary.slice(0, 600)}`,
+    calls.length ? fenceData('tool calls', calls.slice(-12).join('\n')) : 'No tool calls.',
+  ].join('\n');
+}
+
+function userPrompt(ctx: RunContext, input: ReflectInput): string {
+  const { state } = ctx;
+  const goal = state.plan!.goal_understanding;
+  const remaining = state.queue.slice(0, REMAINING_SHOWN).map((s) => s.action);
+  const parts = [
+    `Reflection trigger: ${input.trigger}`,
+    `## Goal\n\n${goal.main_objective}\n\n${goal.success_criteria.map((c, i) => `AC-${i + 1}: ${c}`).join('\n')}`,
+    `## Progress\n\n${progressDigest({ actions: state.actions, upcoming: [], changedFiles: state.changedFiles })}`,
+  ];
+  if (input.record) parts.push(`## Action to evaluate\n\n${describeRecord(input.record)}`);
+  if (input.assessment) {
+    const tests = state.tests
+      .slice(-1)
+      .map(
+        (t) =>
+          `${t.command} → exit ${t.exitCode ?? 'none'}${t.timedOut ? ' (timed out)' : ''}\n${t.outputTail}`,
+      );
+    parts.push(
+      `## Verification result\n\n${JSON.stringify(input.assessment, null, 2)}${tests.length ? `\n\n${fenceData('test output', tests.join('\n'))}` : ''}`,
+    );
+  }
+  if (input.feedback) parts.push(`## Review feedback to address\n\n${input.feedback}`);
+  parts.push(
+    `## Remaining actions (${state.queue.length})\n\n${remaining.length ? JSON.stringify(remaining, null, 2) : '(none)'}${state.queue.length > REMAINING_SHOWN ? `\n… and ${state.queue.length - REMAINING_SHOWN} more` : ''}`,
+  );
+  return parts.join('\n\n');
+}
+
+/** The reflection call (seed 001 §2.5, §7.4.1 `_execute_reflection_phase`). */
+export async function reflect(ctx: RunContext, input: ReflectInput): Promise<ReflectionReply> {
+  const max = ctx.config.planning.revision.max_revisions;
+  const system = renderPrompt(await ctx.deps.prompts.load('reflection'), {
+    reflection_interval: String(ctx.config.planning.reflection.trigger_interval),
+    max_revisions: String(max),
+    revisions_left: String(Math.max(0, max - ctx.state.revisions)),
+  });
+  const reply = await ctx.llm.json({
+    purpose: 'reflection',
+    role: 'reflection',
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: userPrompt(ctx, input) },
+    ],
+    schema: ReflectionReply,
+    schemaName: 'reflection',
+  });
+  ctx.logger.info('reflection done', {
+    trigger: input.trigger,
+    status: reply.value.reflection.status,
+    revisionNeeded: reply.value.reflection.plan_revision_needed,
+  });
+  return reply.value;
+}

@@ -1,0 +1,116 @@
+import type { RunContext } from '../../run/context.ts';
+import { fenceData, renderPrompt } from '../../run/prompts.ts';
+import type { TestRun } from '../../run/records.ts';
+import { sandboxEnv } from '../../shell/sandbox-env.ts';
+import { tail } from '../../shell/port.ts';
+import { COMMAND_OUTPUT_BYTES, KILL_AFTER_MS } from '../../tools/command.ts';
+import { resolveInRepo } from '../../tools/sandbox.ts';
+import { progressDigest } from '../execute/budget.ts';
+import { CompletionAssessment } from './schema.ts';
+import { resolveTestCommand } from './test-command.ts';
+
+const TEST_TAIL_CHARS = 4000;
+
+export interface VerifyResult {
+  test?: TestRun;
+  assessment: CompletionAssessment;
+  /** All criteria satisfied and the tests (if any) passed. */
+  complete: boolean;
+}
+
+async function runShell(ctx: RunContext, command: string, cwd: string) {
+  return ctx.deps.shell.run({
+    command,
+    cwd,
+    env: sandboxEnv(ctx.deps.hostEnv),
+    timeoutMs: ctx.config.execution.command_timeout_sec * 1000,
+    killAfterMs: KILL_AFTER_MS,
+    maxOutputBytes: COMMAND_OUTPUT_BYTES,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+}
+
+/** Runs the task's test command (Task YAML, config or detected), if there is one. */
+export async function runTests(ctx: RunContext): Promise<TestRun | undefined> {
+  const test = await resolveTestCommand(ctx.task, ctx.config, ctx.repoDir);
+  if (!test) {
+    ctx.logger.info('no test command found');
+    return undefined;
+  }
+  const cwd = await resolveInRepo(ctx.toolContext.root, test.cwd);
+  const result = await runShell(ctx, test.command, cwd);
+  ctx.logger.info('command finished', {
+    command: test.command,
+    exitCode: result.exitCode,
+    outputLength: result.output.length,
+    durationMs: result.durationMs,
+    kind: 'test',
+  });
+  return {
+    command: test.command,
+    cwd: test.cwd,
+    exitCode: result.exitCode,
+    passed: !result.failed,
+    timedOut: result.timedOut,
+    durationMs: result.durationMs,
+    outputTail: ctx.deps.redactor.redact(tail(result.output, TEST_TAIL_CHARS)),
+    source: test.source,
+  };
+}
+
+async function gitStatus(ctx: RunContext): Promise<string | undefined> {
+  const result = await runShell(ctx, 'git status --short', ctx.repoDir);
+  return result.failed ? undefined : result.stdout.slice(0, 4000);
+}
+
+async function userPrompt(ctx: RunContext, test: TestRun | undefined): Promise<string> {
+  const { state } = ctx;
+  const goal = state.plan!.goal_understanding;
+  const status = await gitStatus(ctx);
+  return [
+    `## Goal\n\n${goal.main_objective}`,
+    `## Acceptance criteria\n\n${goal.success_criteria.map((c, i) => `AC-${i + 1}: ${c}`).join('\n')}`,
+    `## Execution\n\n${progressDigest({ actions: state.actions, upcoming: state.queue, changedFiles: state.changedFiles })}`,
+    test
+      ? `## Tests\n\nCommand: ${test.command} (exit code ${test.exitCode ?? 'none'}${test.timedOut ? ', timed out' : ''}, ${test.passed ? 'passed' : 'FAILED'})\n\n${fenceData('test output (end)', test.outputTail)}`
+      : '## Tests\n\nNo test command is configured or detected; judge from the other evidence.',
+    status !== undefined
+      ? `## Working tree changes (git status --short)\n\n${fenceData('git status', status || '(no changes)')}`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/**
+ * Verification (seed 002 core §4 VALIDATING, meta §5): run the tests, then
+ * ask for the completion assessment. Failing tests always leave the task
+ * incomplete, whatever the model says.
+ */
+export async function verify(ctx: RunContext): Promise<VerifyResult> {
+  const test = await runTests(ctx);
+  const system = renderPrompt(await ctx.deps.prompts.load('completion'), {
+    extra_instructions: ctx.task.meta.systemPrompt
+      ? `\n## Additional instructions from the task file\n\n${ctx.task.meta.systemPrompt}`
+      : '',
+  });
+  const reply = await ctx.llm.json({
+    purpose: 'completion',
+    role: 'planning',
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: await userPrompt(ctx, test) },
+    ],
+    schema: CompletionAssessment,
+    schemaName: 'completion_assessment',
+  });
+  const assessment = reply.value;
+  const testsOk = test === undefined || test.passed;
+  if (assessment.all_criteria_satisfied && !testsOk)
+    ctx.logger.warn('completion claimed although tests failed', { command: test?.command });
+  return {
+    ...(test ? { test } : {}),
+    assessment,
+    complete: assessment.all_criteria_satisfied && testsOk,
+  };
+}

@@ -1,0 +1,114 @@
+import { describeError } from '../errors/catalog.ts';
+import { CancelledError, isAgentError } from '../errors/errors.ts';
+import { exitCodeFor } from '../errors/exit-code.ts';
+import type { RunContext } from './context.ts';
+import { completionSummary, criteriaOf, type RunOutcome } from './outcome.ts';
+import type { RunEnd } from './run-end.ts';
+
+/** The one place where a thrown error becomes the end of the run. */
+export function endFromError(ctx: RunContext, error: unknown): RunEnd {
+  const cancelled = ctx.signal?.aborted === true || error instanceof CancelledError;
+  const described = describeError(error);
+  if (cancelled) {
+    return {
+      state: 'FAILED',
+      reason: 'cancelled',
+      summary: `The run was cancelled while ${ctx.fsm.state}.`,
+      error: error instanceof CancelledError ? error : new CancelledError('the run was cancelled'),
+    };
+  }
+  ctx.logger.error('run failed', {
+    state: ctx.fsm.state,
+    error: described.message,
+    blame: isAgentError(error) ? error.blame : 'internal',
+  });
+  return { state: 'FAILED', reason: 'error', summary: described.message, error };
+}
+
+function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
+  const { state, task } = ctx;
+  const finishedAt = ctx.deps.clock.now();
+  const request = state.gathered?.request;
+  const goalAchieved = end.state === 'COMPLETE';
+  const errorInfo = end.error === undefined ? undefined : describeError(end.error);
+  return {
+    taskId: task.id,
+    title: task.title,
+    state: end.state,
+    reason: end.reason,
+    summary: ctx.deps.redactor.redact(end.summary),
+    exitCode: goalAchieved
+      ? 0
+      : end.error !== undefined && end.reason === 'error'
+        ? exitCodeFor(end.error)
+        : 1,
+    startedAt: ctx.startedAt,
+    finishedAt,
+    durationMs: finishedAt - ctx.startedAt,
+    request: {
+      source: request?.source ?? 'task',
+      ...(request?.reference ? { reference: request.reference } : {}),
+      title: request?.title ?? task.title,
+      text: request?.body ?? task.description,
+    },
+    ...(state.plan ? { plan: state.plan } : {}),
+    revisions: state.revisions,
+    checklist: state.checklist,
+    criteria: criteriaOf(state.plan, state.assessment),
+    actions: state.actions,
+    reflections: state.reflections,
+    ...(state.environment ? { environment: state.environment } : {}),
+    tests: state.tests,
+    ...(state.assessment ? { assessment: state.assessment } : {}),
+    completion:
+      end.humanIntervention ??
+      completionSummary(
+        state.actions,
+        goalAchieved,
+        state.assessment?.details.passed_criteria.map((id) => `${id} passed`) ?? [],
+        end.summary,
+      ),
+    ...(end.clarification ? { clarification: end.clarification } : {}),
+    ...(errorInfo
+      ? {
+          error: {
+            message: errorInfo.message,
+            blame: isAgentError(end.error) ? end.error.blame : 'internal',
+            ...(isAgentError(end.error) && end.error.hint ? { hint: end.error.hint } : {}),
+          },
+        }
+      : {}),
+    changedFiles: [...state.changedFiles],
+    metaCalls: ctx.llm.metaCalls,
+    tokens: ctx.llm.tokens,
+    loops: ctx.fsm.loops,
+    transitions: ctx.fsm.transitions,
+  };
+}
+
+/**
+ * Writes the final state — always, also on failure and cancellation (H1, M6):
+ * the last transition, the history record, the final report. A failing
+ * reporter or history store is logged and does not change the result.
+ */
+export async function finish(ctx: RunContext, end: RunEnd): Promise<RunOutcome> {
+  if (!ctx.fsm.finished) ctx.fsm.to(end.state, end.reason);
+  const outcome = buildOutcome(ctx, end);
+  const { deps, logger } = ctx;
+  deps.reporter.phase('complete', end.state === 'COMPLETE' ? 'done' : 'failed');
+  try {
+    await deps.reporter.final(outcome);
+  } catch (error) {
+    logger.error('final report could not be written', { error: (error as Error).message });
+  }
+  logger.info('run finished', {
+    state: outcome.state,
+    reason: outcome.reason,
+    actions: outcome.actions.length,
+    revisions: outcome.revisions,
+    loops: outcome.loops,
+    tokens: outcome.tokens.totalTokens,
+    durationMs: outcome.durationMs,
+  });
+  return outcome;
+}

@@ -1,0 +1,75 @@
+import type { CompletionAssessment } from '../phases/verify/schema.ts';
+import type { Plan } from '../phases/plan/schema.ts';
+import type { PlanStep } from '../phases/plan/steps.ts';
+import type { ActionRecord, TestRun } from './records.ts';
+
+/**
+ * Seams for two later features, so they plug in without rewrites:
+ * - seed 003 LLM-decided replanning: a decision after goal understanding,
+ *   task decomposition, action-sequence generation, each action and the
+ *   final evaluation (`ReplanHook`);
+ * - seed 004 review → revise cycles per phase (`ReviewHook`).
+ * The defaults do nothing: `continue` and `PASS`.
+ */
+export type ReplanCheckpoint =
+  | { point: 'goal_understanding' | 'task_decomposition' | 'action_sequence'; plan: Plan }
+  | { point: 'execution'; plan: Plan; action: ActionRecord; remaining: readonly PlanStep[] }
+  | {
+      point: 'final_evaluation';
+      plan: Plan;
+      assessment: CompletionAssessment;
+      tests: readonly TestRun[];
+    };
+export type ReplanPoint = ReplanCheckpoint['point'];
+
+/** Where a replan restarts (seed 003 levels 2–5). */
+export type ReplanFrom =
+  'remaining_actions' | 'action_sequence' | 'task_decomposition' | 'goal_understanding';
+
+export type ReplanDirective =
+  | { kind: 'continue' }
+  /** Level 1: run the same action again (execution checkpoint only). */
+  | { kind: 'retry_action'; reason: string }
+  /** Levels 2–5: plan again from `from`, with the reason given to the planner. */
+  | { kind: 'replan'; from: ReplanFrom; reason: string }
+  /** Ask the people on the MR/issue; the run ends waiting for an answer. */
+  | { kind: 'clarify'; questions: string[]; assumptions: string[] }
+  /** A limit was reached or the hook decided the run cannot go on. */
+  | { kind: 'stop'; reason: string };
+
+export interface ReplanHook {
+  decide(checkpoint: ReplanCheckpoint, signal?: AbortSignal): Promise<ReplanDirective>;
+}
+
+export const noReplan: ReplanHook = {
+  decide: async () => ({ kind: 'continue' }),
+};
+
+export type ReviewedPhase = 'planning' | 'execution';
+
+/** What a reviewer sees: the phase's result as text (plan JSON, change summary). */
+export interface ReviewSubject {
+  phase: ReviewedPhase;
+  /** 0 for the first attempt, then 1, 2 … after each revise. */
+  attempt: number;
+  text: string;
+}
+
+/** The review verdict (SPEC contracts; seed 004). */
+export interface ReviewVerdict {
+  result: 'PASS' | 'FAIL' | 'PASS_WITH_SUGGESTIONS';
+  feedback: string;
+}
+
+export interface ReviewHook {
+  review(subject: ReviewSubject, signal?: AbortSignal): Promise<ReviewVerdict>;
+}
+
+export const noReview: ReviewHook = {
+  review: async () => ({ result: 'PASS', feedback: '' }),
+};
+
+export interface RunHooks {
+  replan: ReplanHook;
+  review: ReviewHook;
+}

@@ -1,0 +1,79 @@
+import { gather } from '../phases/gather/index.ts';
+import type { TaskSpec } from '../task/task-yaml.ts';
+import { createRunContext, type RunContext, type RunDeps } from './context.ts';
+import { executionPhase } from './execution-step.ts';
+import { endFromError, finish } from './finish.ts';
+import type { RunOutcome } from './outcome.ts';
+import { inPhase } from './phase-scope.ts';
+import { planningPhase } from './planning-step.ts';
+import type { RunEnd } from './run-end.ts';
+import { verificationPhase } from './verification-step.ts';
+
+export interface RunInput {
+  task: TaskSpec;
+  repoDir: string;
+  maxLoops: number;
+}
+
+/** Environment setup between planning and execution (seed 000 §5); its hand-off feeds the execution prompt. */
+async function environmentPhase(ctx: RunContext): Promise<void> {
+  const step = ctx.deps.environment;
+  if (!step) {
+    ctx.deps.reporter.phase('environment_setup', 'skipped');
+    return;
+  }
+  const outcome = await inPhase(ctx, 'environment_setup', () =>
+    step.setup(ctx.state.plan!.selected_environment, ctx.signal),
+  );
+  ctx.state.environment = outcome.handoff;
+  await ctx.deps.reporter.environment(outcome);
+}
+
+/**
+ * The pipeline, in the order of GUIDE.md:
+ * gather → plan → environment → (execute ⇄ reflect → verify)* → finish,
+ * driving the task state machine PENDING → PLANNING → RUNNING → VALIDATING
+ * → RUNNING | COMPLETE | FAILED.
+ */
+async function pipeline(ctx: RunContext): Promise<RunEnd> {
+  ctx.state.gathered = await inPhase(ctx, 'pre_planning', () => gather(ctx));
+
+  ctx.fsm.to('PLANNING', 'context gathered');
+  const planned = await inPhase(ctx, 'planning', () => planningPhase(ctx));
+  if (planned.kind === 'end') return planned.end;
+
+  await environmentPhase(ctx);
+  ctx.fsm.to('RUNNING', 'plan ready');
+
+  for (;;) {
+    const executed = await inPhase(ctx, 'execution', () => executionPhase(ctx));
+    if (executed.kind === 'end') return executed.end;
+
+    ctx.fsm.to('VALIDATING', 'planned actions done');
+    const verified = await inPhase(ctx, 'verification', () => verificationPhase(ctx));
+    if (verified.kind === 'end') return verified.end;
+    if (verified.kind === 'complete') {
+      ctx.fsm.to('COMPLETE', 'all criteria satisfied');
+      return { state: 'COMPLETE', reason: 'completed', summary: ctx.state.assessment!.summary };
+    }
+    ctx.fsm.to('RUNNING', 'criteria still open');
+  }
+}
+
+/** Runs one task end to end. Never throws for run failures: they are in the outcome. */
+export async function runTask(deps: RunDeps, input: RunInput): Promise<RunOutcome> {
+  const ctx = await createRunContext(deps, input.task, input);
+  ctx.logger.info('run started', {
+    repo: ctx.repoDir,
+    title: input.task.title,
+    maxLoops: input.maxLoops,
+    strategy: ctx.config.planning.strategy,
+  });
+  let end: RunEnd;
+  try {
+    end = await pipeline(ctx);
+  } catch (error) {
+    end = endFromError(ctx, error);
+  }
+  return finish(ctx, end);
+}

@@ -1,0 +1,99 @@
+import { planTask, type PlanInput } from '../phases/plan/index.ts';
+import type { Plan } from '../phases/plan/schema.ts';
+import type { RunContext } from './context.ts';
+import type { ReplanDirective } from './hooks.ts';
+import { adoptPlan } from './plan-state.ts';
+import { reviewGate } from './review-gate.ts';
+import { CONTINUE, endWith, type RunEnd, type StepResult } from './run-end.ts';
+
+const PLANNING_POINTS = ['goal_understanding', 'task_decomposition', 'action_sequence'] as const;
+
+type Planned = { kind: 'plan'; plan: Plan } | { kind: 'end'; end: RunEnd };
+
+/** Ends for replan directives that stop the run (clarify, stop). */
+export function directiveEnd(directive: ReplanDirective): RunEnd | undefined {
+  if (directive.kind === 'clarify')
+    return {
+      state: 'FAILED',
+      reason: 'clarification_needed',
+      summary: `Questions for the people on the request: ${directive.questions.join(' ')}`,
+      clarification: {
+        type: 'unclear_goal',
+        message: 'The agent needs answers before it can go on.',
+        clarification_needed: directive.questions,
+      },
+    };
+  if (directive.kind === 'stop')
+    return { state: 'FAILED', reason: 'stopped', summary: directive.reason };
+  return undefined;
+}
+
+/** True while the replan hook may still ask for another replan (max_total_replans). */
+export function replanAllowed(ctx: RunContext): boolean {
+  const max = ctx.config.planning.replanning.global.max_total_replans;
+  if (ctx.state.replans < max) return true;
+  ctx.logger.warn('replan limit reached; keeping the plan', { replans: ctx.state.replans, max });
+  return false;
+}
+
+/** One planning call, then the replan checkpoints of the three planning sub-phases (seed 003). */
+async function planWithCheckpoints(ctx: RunContext, input: PlanInput): Promise<Planned> {
+  let feedback = input.feedback;
+  for (;;) {
+    const result = await planTask(ctx, { ...input, ...(feedback ? { feedback } : {}) });
+    if (result.kind === 'clarification')
+      return {
+        kind: 'end',
+        end: {
+          state: 'FAILED',
+          reason: 'clarification_needed',
+          summary: `The goal is unclear: ${result.error.message}`,
+          clarification: result.error,
+        },
+      };
+    let replan: string | undefined;
+    for (const point of PLANNING_POINTS) {
+      const directive = await ctx.hooks.replan.decide({ point, plan: result.plan }, ctx.signal);
+      const end = directiveEnd(directive);
+      if (end) return { kind: 'end', end };
+      if (directive.kind === 'replan' && replanAllowed(ctx)) {
+        replan = directive.reason;
+        break;
+      }
+    }
+    if (replan === undefined) return { kind: 'plan', plan: result.plan };
+    ctx.state.replans += 1;
+    feedback = replan;
+  }
+}
+
+/**
+ * The planning phase: plan (with replan checkpoints), then the planning
+ * review → revise cycle (seed 004), then the plan becomes the queue.
+ */
+export async function planningPhase(ctx: RunContext): Promise<StepResult> {
+  let feedback: string | undefined;
+  for (let attempt = 0; ; attempt++) {
+    const planned = await planWithCheckpoints(ctx, feedback ? { feedback } : {});
+    if (planned.kind === 'end') return endWith(planned.end);
+    const gate = await reviewGate(ctx, 'planning', attempt, JSON.stringify(planned.plan, null, 2));
+    if (gate.kind === 'pass') {
+      await adoptPlan(ctx, planned.plan);
+      return CONTINUE;
+    }
+    if (gate.kind === 'end') return endWith(gate.end);
+    feedback = gate.feedback;
+  }
+}
+
+/** A replan decided during execution or evaluation: plan again, keeping executed actions. */
+export async function replanDuringRun(ctx: RunContext, reason: string): Promise<StepResult> {
+  ctx.state.replans += 1;
+  const planned = await planWithCheckpoints(ctx, {
+    feedback: reason,
+    completed: ctx.state.actions,
+  });
+  if (planned.kind === 'end') return endWith(planned.end);
+  await adoptPlan(ctx, planned.plan, 'replan');
+  return CONTINUE;
+}

@@ -1,0 +1,101 @@
+import type { EnvironmentInfo } from '../phases/gather/types.ts';
+import type { EnvironmentHandoff } from '../phases/environment/schema.ts';
+import type { ActionPlan, Plan, SelectedEnvironment } from '../phases/plan/schema.ts';
+import type { ReflectionReply } from '../phases/reflect/schema.ts';
+import type { RunOutcome } from './outcome.ts';
+
+/** Progress phases of seed 000 §5.4 (SPEC E6). */
+export const PROGRESS_PHASES = [
+  'pre_planning',
+  'planning',
+  'environment_setup',
+  'execution',
+  'reflection',
+  'verification',
+  'complete',
+] as const;
+export type ProgressPhase = (typeof PROGRESS_PHASES)[number];
+export type PhaseStatus = 'running' | 'done' | 'failed' | 'skipped';
+
+/** Why the checklist changed: the first plan, or what replaced it (all keep finished items). */
+export type PlanChange = 'initial' | 'reflection' | 'retry' | 'replan' | 'review' | 'validation';
+
+export type ChecklistStatus = 'pending' | 'running' | 'done' | 'failed';
+export interface ChecklistItem {
+  id: string;
+  /** `task_1: purpose` */
+  label: string;
+  taskId: string;
+  status: ChecklistStatus;
+}
+
+/**
+ * Where the run reports progress: the progress note (GitLab) or the terminal
+ * and `.mr-agent/` (local). Calls other than `final` are fire-and-forget; the
+ * publisher behind them throttles and coalesces.
+ */
+export interface RunReporter {
+  phase(phase: ProgressPhase, status: PhaseStatus): void;
+  /** The plan as a checklist (D5), again after every revision. */
+  plan(
+    items: readonly ChecklistItem[],
+    info: { revision: number; comment: string; change: PlanChange },
+  ): void;
+  item(id: string, status: ChecklistStatus): void;
+  /** The model's latest `comment`, shown in the note. */
+  comment(text: string): void;
+  /** The environment sub-phase's result: shown in the note; a failure note is posted (E4). */
+  environment(outcome: EnvironmentSetupOutcome): Promise<void>;
+  /** The final state, always written (also on failure and cancellation): Task Note, result.json, notes. */
+  final(outcome: RunOutcome): Promise<void>;
+}
+
+/** One executed action (or the verification) for the history (seed 001 §7.4.2). */
+export interface ExecutionRecord {
+  action_id: string;
+  status: 'success' | 'error' | 'skipped';
+  summary: string;
+  tool?: string;
+  duration_ms?: number;
+}
+
+/**
+ * The planning history (seed 001 §7.4.2, §11; SPEC I1), backed by the JSONL
+ * `PlanningHistoryStore` (src/history/); the store adds timestamps and ids.
+ */
+export interface RunHistory {
+  /** Earlier runs on the same MR/issue (or task), as short lines for the planner. */
+  pastExecutions(): Promise<string[]>;
+  savePlan(plan: Plan): Promise<void>;
+  saveRevision(
+    updatedPlan: ActionPlan,
+    details: { reason: string; changes: unknown[]; reflection?: ReflectionReply },
+  ): Promise<void>;
+  saveReflection(reflection: ReflectionReply): Promise<void>;
+  saveExecution(record: ExecutionRecord): Promise<void>;
+}
+
+export type { EnvironmentHandoff };
+
+/** What the environment sub-phase reports (seed 000 §5, §6.1). */
+export interface EnvironmentSetupOutcome {
+  handoff: EnvironmentHandoff;
+  /** The "environment setup failed" note (seed 000 §5.3.9), posted by the reporter. */
+  failureNote?: string;
+  /** For the progress note's environment section. */
+  setupCommands: number;
+  verificationsPassed: number;
+  verificationsTotal: number;
+  durationMs: number;
+  detail?: string;
+}
+
+/** The environment phase's part of the run (seed 000 §3, §5, §7.2; src/phases/environment/). */
+export interface EnvironmentStep {
+  /** Environment information for pre-planning (C2); undefined when nothing was found. */
+  detect(repoDir: string, signal?: AbortSignal): Promise<EnvironmentInfo | undefined>;
+  /** The setup sub-phase for the planner's choice (normalised with detection, D2). */
+  setup(selected: SelectedEnvironment, signal?: AbortSignal): Promise<EnvironmentSetupOutcome>;
+  /** The environment section of the execution prompt (seed 000 §7.2). */
+  executionSection(handoff: EnvironmentHandoff): Promise<string>;
+}

@@ -1,0 +1,110 @@
+import type { FinalState, UsageSummary } from '../../report/progress/types.ts';
+import type { ValidationRun } from '../../report/notes/summary-note.ts';
+import type { TaskNoteData } from '../../report/task-note.ts';
+import type { RunOutcome } from '../outcome.ts';
+
+/** How the note and result.json name the end of a run. */
+export function finalState(outcome: RunOutcome): FinalState {
+  if (outcome.state === 'COMPLETE') return 'complete';
+  switch (outcome.reason) {
+    case 'cancelled':
+      return 'cancelled';
+    case 'human_intervention':
+      return 'needs_human';
+    case 'clarification_needed':
+      return 'awaiting_answer';
+    default:
+      return 'failed';
+  }
+}
+
+export function usageSummary(outcome: RunOutcome): UsageSummary {
+  const byRole = Object.fromEntries(
+    Object.entries(outcome.tokens.byPurpose).map(([purpose, u]) => [
+      purpose,
+      { promptTokens: u.promptTokens, completionTokens: u.completionTokens, calls: u.calls },
+    ]),
+  );
+  return { byRole };
+}
+
+export function validationRuns(outcome: RunOutcome): ValidationRun[] {
+  return outcome.tests.map((t) => ({
+    command: t.command,
+    exitCode: t.exitCode ?? null,
+    durationMs: t.durationMs,
+    timedOut: t.timedOut,
+  }));
+}
+
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function workerOutput(action: RunOutcome['actions'][number]): string {
+  const calls = action.toolCalls.map(
+    (c) =>
+      `$ ${c.name} ${c.brief} → ${c.ok ? 'ok' : 'error'} (${c.durationMs} ms)\n${c.outputHead}`,
+  );
+  return [
+    `${action.action.task_id}: ${action.action.purpose}`,
+    ...calls,
+    `${action.status === 'success' ? 'DONE' : 'FAILED'} after ${action.turns} turns: ${action.summary}`,
+  ].join('\n');
+}
+
+function openIssues(outcome: RunOutcome): string {
+  const lines: string[] = [];
+  if (outcome.error) lines.push(`- Error: ${outcome.error.message}`);
+  if (outcome.completion.phase === 'completion' && 'status' in outcome.completion)
+    for (const r of outcome.completion.summary.recommendations) lines.push(`- ${r}`);
+  for (const q of outcome.clarification?.clarification_needed ?? []) lines.push(`- Question: ${q}`);
+  for (const r of outcome.assessment?.details.remaining_risks ?? []) lines.push(`- Risk: ${r}`);
+  if (outcome.environment?.setup_status === 'failed')
+    lines.push(`- Environment setup failed: ${outcome.environment.errors.join('; ')}`);
+  return lines.length > 0 ? lines.join('\n') : 'None.';
+}
+
+/** The Task Note (H4; seed 002 core §5) from the run's outcome. */
+export function taskNoteData(outcome: RunOutcome): TaskNoteData {
+  const last = outcome.tests.at(-1);
+  return {
+    id: outcome.taskId,
+    title: outcome.title,
+    startedAt: outcome.startedAt,
+    finishedAt: outcome.finishedAt,
+    state: outcome.state,
+    summary: outcome.summary,
+    prdSummary: outcome.plan?.goal_understanding.main_objective ?? outcome.request.title,
+    prdText: outcome.request.text,
+    acceptanceCriteria: outcome.criteria,
+    metaCalls: outcome.metaCalls.map((c) => ({
+      type: c.purpose,
+      timestamp: c.at,
+      request: { messages: c.request.messages, characters: c.request.chars, reasks: c.reasks },
+      response: parsedOrText(c.response),
+    })),
+    workerRuns: outcome.actions.map((a) => ({
+      id: a.key,
+      startedAt: a.startedAt,
+      finishedAt: a.finishedAt,
+      exitCode: a.status === 'success' ? 0 : 1,
+      rawOutput: workerOutput(a),
+    })),
+    ...(last
+      ? {
+          testResult: {
+            command: last.command,
+            exitCode: last.exitCode ?? null,
+            summary: last.timedOut ? 'timed out' : last.passed ? 'passed' : 'failed',
+            rawOutput: last.outputTail,
+          },
+        }
+      : {}),
+    notes: openIssues(outcome),
+  };
+}

@@ -1,0 +1,110 @@
+import type { Config } from '../../config/options.ts';
+import { MetadataStore } from '../../history/metadata.ts';
+import { statePaths, type StatePaths } from '../../history/paths.ts';
+import { PlanningHistoryStore } from '../../history/planning-history.ts';
+import { interruptedNotice, RunRecords } from '../../history/run-records.ts';
+import type { Logger } from '../../log/logger.ts';
+import type { Redactor } from '../../log/redact.ts';
+import type { NoteTarget } from '../../report/note-target.ts';
+import { ProgressPublisher } from '../../report/progress/publisher.ts';
+import type { Scheduler } from '../../report/progress/scheduler.ts';
+import { addNotice, initialProgress } from '../../report/progress/state.ts';
+import type { Clock } from '../clock.ts';
+import type { RunHistory, RunReporter } from '../ports.ts';
+import { storeHistory } from './history.ts';
+import { ProgressReporter } from './reporter.ts';
+
+export interface ReportingOptions {
+  repoDir: string;
+  config: Config;
+  taskId: string;
+  title: string;
+  runId: string;
+  target: NoteTarget;
+  redactor: Redactor;
+  logger: Logger;
+  clock: Clock;
+  scheduler?: Scheduler;
+  /** CI facts for the note marker and links (absent locally). */
+  ci?: { jobId?: string; pipelineId?: string; jobUrl?: string };
+  /** The MR/issue the run belongs to (history continuity, I1). */
+  issueId?: string;
+  artifactUrl?: (file: string) => string | undefined;
+}
+
+export interface Reporting {
+  reporter: RunReporter;
+  history: RunHistory;
+  publisher: ProgressPublisher;
+  paths: StatePaths;
+}
+
+/**
+ * Wires the report and history layers for one run: records the run start
+ * (an earlier unfinished run is shown as interrupted, I3), creates the
+ * progress note, and returns the reporter and history ports the run uses.
+ */
+export async function startReporting(options: ReportingOptions): Promise<Reporting> {
+  const { config, logger, clock } = options;
+  const paths = statePaths(
+    options.repoDir,
+    config.state.directory,
+    config.planning.history.directory,
+  );
+  const ci = options.ci ?? {};
+  const runRecords = new RunRecords({ file: paths.runs, logger, clock });
+  const { interrupted } = await runRecords.begin({
+    runId: options.runId,
+    taskId: options.taskId,
+    ...(options.issueId ? { issueId: options.issueId } : {}),
+    ...(ci.jobId ? { jobId: ci.jobId } : {}),
+    ...(ci.pipelineId ? { pipelineId: ci.pipelineId } : {}),
+  });
+  let initial = initialProgress({
+    taskId: options.taskId,
+    title: options.title,
+    startedAt: clock.now(),
+    ...ci,
+  });
+  const notice = interruptedNotice(interrupted);
+  if (notice) initial = addNotice(initial, notice);
+  const publisher = await ProgressPublisher.start(
+    {
+      target: options.target,
+      redactor: options.redactor,
+      logger,
+      clock,
+      editIntervalMs: config.gitlab.note_edit_interval_ms,
+      ...(options.scheduler ? { scheduler: options.scheduler } : {}),
+    },
+    initial,
+  );
+  const store = new PlanningHistoryStore({
+    directory: paths.historyDir,
+    taskId: options.taskId,
+    runId: options.runId,
+    logger,
+    clock,
+    ...(options.issueId ? { issueId: options.issueId } : {}),
+  });
+  const reporter = new ProgressReporter({
+    publisher,
+    target: options.target,
+    metadata: new MetadataStore({ file: paths.metadata, taskId: options.taskId, logger, clock }),
+    runRecords,
+    runId: options.runId,
+    paths,
+    repoDir: options.repoDir,
+    config,
+    context: {
+      taskId: options.taskId,
+      ...(ci.jobId ? { jobId: ci.jobId } : {}),
+      ...(ci.pipelineId ? { pipelineId: ci.pipelineId } : {}),
+    },
+    redactor: options.redactor,
+    logger,
+    clock,
+    ...(options.artifactUrl ? { artifactUrl: options.artifactUrl } : {}),
+  });
+  return { reporter, history: storeHistory(store, options.issueId), publisher, paths };
+}

@@ -1,0 +1,225 @@
+import path from 'node:path';
+import type { Config } from '../../config/options.ts';
+import type { MetadataStore, PhaseStatusValue } from '../../history/metadata.ts';
+import type { StatePaths } from '../../history/paths.ts';
+import type { RunRecords } from '../../history/run-records.ts';
+import type { Logger } from '../../log/logger.ts';
+import type { Redactor } from '../../log/redact.ts';
+import { postNote } from '../../report/note-body.ts';
+import type { NoteTarget } from '../../report/note-target.ts';
+import { renderClarificationNote } from '../../report/notes/clarification-note.ts';
+import type { NoteContext } from '../../report/notes/context.ts';
+import { renderHumanInterventionNote } from '../../report/notes/human-intervention-note.ts';
+import { renderSummaryNote } from '../../report/notes/summary-note.ts';
+import type { ProgressPublisher } from '../../report/progress/publisher.ts';
+import {
+  addLink,
+  endPhase,
+  revisePlan,
+  setEnvironment,
+  setPlan,
+  startPhase,
+  updateItem,
+} from '../../report/progress/state.ts';
+import type { PlanChangeKind } from '../../report/progress/types.ts';
+import { buildRunResult, writeResultFile } from '../../report/result-file.ts';
+import { writeTaskNote } from '../../report/task-note.ts';
+import type { Clock } from '../clock.ts';
+import type { RunOutcome } from '../outcome.ts';
+import type {
+  ChecklistItem,
+  ChecklistStatus,
+  EnvironmentSetupOutcome,
+  PhaseStatus,
+  PlanChange,
+  ProgressPhase,
+  RunReporter,
+} from '../ports.ts';
+import { finalState, taskNoteData, usageSummary, validationRuns } from './final.ts';
+
+export interface ProgressReporterOptions {
+  publisher: ProgressPublisher;
+  target: NoteTarget;
+  metadata: MetadataStore;
+  runRecords: RunRecords;
+  runId: string;
+  paths: StatePaths;
+  repoDir: string;
+  config: Config;
+  context: NoteContext;
+  redactor: Redactor;
+  logger: Logger;
+  clock: Clock;
+  /** Turns the Task Note's path into a link (CI: the artifact URL). */
+  artifactUrl?: (file: string) => string | undefined;
+}
+
+const METADATA_STATUS: Record<PhaseStatus, PhaseStatusValue> = {
+  running: 'in_progress',
+  done: 'completed',
+  failed: 'failed',
+  skipped: 'skipped',
+};
+
+const CHANGE_KIND: Record<Exclude<PlanChange, 'initial'>, PlanChangeKind> = {
+  reflection: 'reflection',
+  retry: 'retry',
+  replan: 'partial_replan',
+  review: 'plan_revision',
+  validation: 'plan_revision',
+};
+
+function toItem(item: ChecklistItem) {
+  return { id: item.id, description: item.label, status: item.status };
+}
+
+/**
+ * The run's reporter over the progress note publisher (H1), `metadata.json`
+ * (I4), `runs.json` (I3), and at the end the Task Note (H4), `result.json`
+ * (L3) and the separate notes of H2.
+ */
+export class ProgressReporter implements RunReporter {
+  constructor(private readonly o: ProgressReporterOptions) {}
+
+  private now(): number {
+    return this.o.clock.now();
+  }
+
+  private background(what: string, work: Promise<unknown>): void {
+    work.catch((error: unknown) =>
+      this.o.logger.warn('state file not updated', { what, error: (error as Error).message }),
+    );
+  }
+
+  phase(phase: ProgressPhase, status: PhaseStatus): void {
+    const at = this.now();
+    this.o.publisher.update((s) =>
+      status === 'running' ? startPhase(s, phase, at) : endPhase(s, phase, status, at),
+    );
+    this.background('metadata', this.o.metadata.setStatus(phase, METADATA_STATUS[status]));
+  }
+
+  plan(
+    items: readonly ChecklistItem[],
+    info: { revision: number; comment: string; change: PlanChange },
+  ): void {
+    const at = this.now();
+    const mapped = items.map(toItem);
+    this.o.publisher.update((s) =>
+      info.change === 'initial' && !s.plan
+        ? setPlan(s, mapped, at)
+        : revisePlan(s, {
+            items: mapped,
+            reason: info.comment,
+            change: info.change === 'initial' ? 'full_replan' : CHANGE_KIND[info.change],
+            at,
+          }),
+    );
+  }
+
+  item(id: string, status: ChecklistStatus): void {
+    this.o.publisher.update((s) => updateItem(s, id, status));
+  }
+
+  comment(text: string): void {
+    this.o.logger.debug('model comment', { comment: text.slice(0, 300) });
+  }
+
+  async environment(outcome: EnvironmentSetupOutcome): Promise<void> {
+    const { handoff } = outcome;
+    this.o.publisher.update((s) =>
+      setEnvironment(s, {
+        name: handoff.environment_name,
+        status:
+          handoff.setup_status === 'success'
+            ? 'ready'
+            : handoff.setup_status === 'skipped'
+              ? 'skipped'
+              : 'failed_with_warnings',
+        setupCommands: outcome.setupCommands,
+        verificationsPassed: outcome.verificationsPassed,
+        verificationsTotal: outcome.verificationsTotal,
+        durationMs: outcome.durationMs,
+        ...(outcome.detail ? { detail: outcome.detail } : {}),
+      }),
+    );
+    if (outcome.failureNote)
+      await postNote(this.o.target, outcome.failureNote, { redactor: this.o.redactor });
+  }
+
+  async final(outcome: RunOutcome): Promise<void> {
+    const o = this.o;
+    const state = finalState(outcome);
+    const usage = usageSummary(outcome);
+    const taskNote = await writeTaskNote(o.paths.stateDir, taskNoteData(outcome), o.redactor);
+    const relativeNote = path.relative(o.repoDir, taskNote);
+    const result = buildRunResult({
+      taskId: outcome.taskId,
+      status: state,
+      exitCode: outcome.exitCode,
+      summary: outcome.summary,
+      startedAt: outcome.startedAt,
+      finishedAt: outcome.finishedAt,
+      validation: validationRuns(outcome),
+      usage,
+      taskNote: relativeNote,
+      ...(o.context.jobId ? { jobId: o.context.jobId } : {}),
+      ...(o.context.pipelineId ? { pipelineId: o.context.pipelineId } : {}),
+    });
+    await writeResultFile(o.paths.result, result, o.redactor);
+    const noteUrl = o.artifactUrl?.(relativeNote);
+    o.publisher.update((s) => {
+      const next = { ...s, usage };
+      return noteUrl ? addLink(next, { label: 'Task Note', url: noteUrl }) : next;
+    });
+    await this.postSeparateNotes(outcome, state);
+    await o.publisher.finish({ state, summary: outcome.summary });
+    await o.runRecords.finish(o.runId, state, outcome.summary.slice(0, 500));
+  }
+
+  private async postSeparateNotes(outcome: RunOutcome, state: ReturnType<typeof finalState>) {
+    const o = this.o;
+    const post = (body: string) => postNote(o.target, body, { redactor: o.redactor });
+    if (outcome.completion.phase === 'completion' && 'status' in outcome.completion)
+      await post(
+        renderHumanInterventionNote(outcome.completion, o.context, {
+          commandPrefix: o.config.trigger.command_prefix,
+        }),
+      );
+    if (outcome.clarification) {
+      // the run has ended: it waits for a reply (resuming on it is F4's part)
+      await post(
+        renderClarificationNote(
+          {
+            questions: outcome.clarification.clarification_needed,
+            context: outcome.clarification.message,
+            assumptions: [],
+            waitMinutes: 0,
+            autoAssume: false,
+          },
+          o.context,
+        ),
+      );
+    }
+    const summary = outcome.completion.summary;
+    await post(
+      renderSummaryNote(
+        {
+          state,
+          title: outcome.title,
+          summary: outcome.summary,
+          goalAchieved: outcome.state === 'COMPLETE',
+          keyOutcomes: 'key_outcomes' in summary ? summary.key_outcomes : [],
+          tasksCompleted: summary.tasks_completed,
+          tasksFailed: summary.tasks_failed,
+          validation: validationRuns(outcome),
+          changedFiles: outcome.changedFiles,
+          durationMs: outcome.durationMs,
+          totalTokens: outcome.tokens.totalTokens,
+          links: [],
+        },
+        o.context,
+      ),
+    );
+  }
+}

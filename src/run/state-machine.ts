@@ -1,0 +1,66 @@
+import type { Logger } from '../log/logger.ts';
+
+/** The task states of seed 002 core §4 (SPEC F6). */
+export type TaskState = 'PENDING' | 'PLANNING' | 'RUNNING' | 'VALIDATING' | 'COMPLETE' | 'FAILED';
+
+const ALLOWED: Readonly<Record<TaskState, readonly TaskState[]>> = {
+  PENDING: ['PLANNING', 'FAILED'],
+  PLANNING: ['RUNNING', 'FAILED'],
+  RUNNING: ['VALIDATING', 'FAILED'],
+  VALIDATING: ['RUNNING', 'COMPLETE', 'FAILED'],
+  COMPLETE: [],
+  FAILED: [],
+};
+
+export interface Transition {
+  from: TaskState;
+  to: TaskState;
+  reason: string;
+  at: number;
+}
+
+/**
+ * The task state machine. Every transition is checked against the table
+ * above and logged (L2). `max_loops` bounds VALIDATING → RUNNING: the loop
+ * counter grows on every validation that leaves criteria open, and the run
+ * fails once it reaches the limit (seed 002: FAILED when loopCount ≥ max_loops).
+ */
+export class TaskStateMachine {
+  private current: TaskState = 'PENDING';
+  private loopCount = 0;
+  readonly transitions: Transition[] = [];
+
+  constructor(
+    readonly maxLoops: number,
+    private readonly logger: Logger,
+    private readonly now: () => number,
+  ) {}
+
+  get state(): TaskState {
+    return this.current;
+  }
+
+  get loops(): number {
+    return this.loopCount;
+  }
+
+  get finished(): boolean {
+    return this.current === 'COMPLETE' || this.current === 'FAILED';
+  }
+
+  to(next: TaskState, reason: string): void {
+    if (!ALLOWED[this.current].includes(next)) {
+      throw new Error(`internal: the task cannot go from ${this.current} to ${next}`);
+    }
+    const transition = { from: this.current, to: next, reason, at: this.now() };
+    this.transitions.push(transition);
+    this.logger.info('state transition', { from: transition.from, to: next, reason });
+    this.current = next;
+  }
+
+  /** Counts an unsatisfied validation; true when another RUNNING round is allowed. */
+  countLoop(): boolean {
+    this.loopCount += 1;
+    return this.loopCount < this.maxLoops;
+  }
+}

@@ -1,0 +1,73 @@
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { sandboxEnv } from '../shell/sandbox-env.ts';
+import { capText } from './cap.ts';
+import { defineTool, ToolError } from './registry.ts';
+import { resolveInRepo } from './sandbox.ts';
+
+/** After a timeout: SIGTERM, then SIGKILL after this long (M1, seed 002 meta §6.3). */
+export const KILL_AFTER_MS = 5000;
+/** Output kept in memory per command; beyond it the command is stopped. */
+export const COMMAND_OUTPUT_BYTES = 16 * 1024 * 1024;
+
+function statusLine(result: {
+  exitCode: number | undefined;
+  timedOut: boolean;
+  cancelled: boolean;
+  outputTruncated: boolean;
+  signal: string | undefined;
+  durationMs: number;
+  spawnError: string | undefined;
+}): string {
+  if (result.spawnError) return `could not start: ${result.spawnError}`;
+  const parts = [`exit code: ${result.exitCode ?? 'none'}`];
+  if (result.timedOut) parts.push('timed out and was stopped');
+  if (result.cancelled) parts.push('cancelled');
+  if (result.outputTruncated) parts.push('stopped: too much output');
+  if (result.signal && !result.timedOut) parts.push(`ended by ${result.signal}`);
+  parts.push(`${result.durationMs} ms`);
+  return parts.join(', ');
+}
+
+export const runCommand = defineTool({
+  name: 'run_command',
+  description:
+    'Run a shell command in the repository (sh -c) and return its exit code and output. The environment has no tokens or keys. Long-running commands are stopped at the timeout.',
+  args: z.strictObject({
+    command: z.string().min(1),
+    cwd: z.string().default('.').describe('Working folder, relative to the repository root.'),
+    timeout_sec: z.number().int().min(1).optional().describe('Lower than the configured limit.'),
+  }),
+  async run(args, ctx) {
+    const cwd = await resolveInRepo(ctx.root, args.cwd);
+    const isDir = await stat(cwd).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    if (!isDir) throw new ToolError(`${args.cwd}: is not a folder of the repository`);
+    const timeoutMs = Math.min(
+      ctx.commandTimeoutMs,
+      args.timeout_sec ? args.timeout_sec * 1000 : Infinity,
+    );
+    const result = await ctx.shell.run({
+      command: args.command,
+      cwd,
+      env: sandboxEnv(ctx.hostEnv),
+      timeoutMs,
+      killAfterMs: KILL_AFTER_MS,
+      maxOutputBytes: COMMAND_OUTPUT_BYTES,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    ctx.logger.info('command finished', {
+      command: args.command,
+      exitCode: result.exitCode,
+      outputLength: result.output.length,
+      durationMs: result.durationMs,
+      timedOut: result.timedOut,
+    });
+    const output = capText(result.output, ctx.maxOutputChars);
+    const text = `${statusLine(result)}\n${output === '' ? '(no output)' : output}`;
+    if (result.failed) throw new ToolError(`the command failed — ${text}`);
+    return text;
+  },
+});

@@ -1,0 +1,99 @@
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { fsProblem, looksBinary, walk } from './fs-walk.ts';
+import { defineTool, ToolError } from './registry.ts';
+import { displayPath, resolveInRepo } from './sandbox.ts';
+
+const MAX_READ_BYTES = 20 * 1024 * 1024;
+
+export const listFiles = defineTool({
+  name: 'list_files',
+  description:
+    'List files and folders of the repository. Folders end with "/". `.git` and dependency folders are not descended into.',
+  args: z.strictObject({
+    path: z.string().default('.').describe('Folder, relative to the repository root.'),
+    recursive: z.boolean().default(false).describe('Also list sub-folders.'),
+    max_entries: z.number().int().min(1).max(5000).default(500),
+  }),
+  async run(args, ctx) {
+    const dir = await resolveInRepo(ctx.root, args.path);
+    const shown = displayPath(ctx.root, dir);
+    const info = await stat(dir).catch((error: unknown) => {
+      throw fsProblem(error, args.path);
+    });
+    if (!info.isDirectory()) throw new ToolError(`${args.path}: is a file; use read_file`);
+    const { entries, truncated } = await walk(dir, shown, {
+      recursive: args.recursive,
+      limit: args.max_entries,
+    });
+    const lines = entries.map((e) =>
+      e.kind === 'dir' ? `${e.rel}/` : e.kind === 'link' ? `${e.rel} (symbolic link)` : e.rel,
+    );
+    if (truncated) lines.push(`… stopped after ${args.max_entries} entries`);
+    return lines.length > 0 ? lines.join('\n') : `${shown}/ is empty`;
+  },
+});
+
+export const readFileTool = defineTool({
+  name: 'read_file',
+  description:
+    'Read a text file of the repository, optionally only lines start_line..end_line (1-based, inclusive).',
+  args: z
+    .strictObject({
+      path: z.string().describe('File path relative to the repository root.'),
+      start_line: z.number().int().min(1).optional(),
+      end_line: z.number().int().min(1).optional(),
+    })
+    .refine((a) => !a.start_line || !a.end_line || a.end_line >= a.start_line, {
+      message: 'end_line must not be before start_line',
+    }),
+  async run(args, ctx) {
+    const file = await resolveInRepo(ctx.root, args.path);
+    const info = await stat(file).catch((error: unknown) => {
+      throw fsProblem(error, args.path);
+    });
+    if (info.isDirectory()) throw new ToolError(`${args.path}: is a folder; use list_files`);
+    if (info.size > MAX_READ_BYTES)
+      throw new ToolError(`${args.path}: is ${info.size} bytes, too large to read`);
+    const bytes = await readFile(file);
+    if (looksBinary(bytes)) return `${args.path}: binary file, ${bytes.length} bytes`;
+    const lines = bytes.toString('utf8').split('\n');
+    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+    const total = lines.length;
+    if (args.start_line === undefined && args.end_line === undefined)
+      return `${args.path} (${total} lines)\n${lines.join('\n')}`;
+    const from = args.start_line ?? 1;
+    const to = Math.min(args.end_line ?? total, total);
+    if (from > total) throw new ToolError(`${args.path}: has only ${total} lines`);
+    return `${args.path} (lines ${from}-${to} of ${total})\n${lines.slice(from - 1, to).join('\n')}`;
+  },
+});
+
+export const writeFileTool = defineTool({
+  name: 'write_file',
+  description:
+    'Create or replace a file of the repository with the given content. Parent folders are created.',
+  args: z.strictObject({
+    path: z.string().describe('File path relative to the repository root.'),
+    content: z.string().describe('The complete new content of the file.'),
+  }),
+  async run(args, ctx) {
+    const file = await resolveInRepo(ctx.root, args.path);
+    const existed = await stat(file).then(
+      (s) => {
+        if (s.isDirectory()) throw new ToolError(`${args.path}: is a folder`);
+        return true;
+      },
+      () => false,
+    );
+    try {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, args.content, 'utf8');
+    } catch (error) {
+      throw fsProblem(error, args.path);
+    }
+    const bytes = Buffer.byteLength(args.content, 'utf8');
+    return `${existed ? 'replaced' : 'created'} ${displayPath(ctx.root, file)} (${bytes} bytes)`;
+  },
+});

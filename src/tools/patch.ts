@@ -1,0 +1,112 @@
+import { readFile, rm, stat } from 'node:fs/promises';
+import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
+import { z } from 'zod';
+import { writeFileTool } from './files.ts';
+import { fsProblem } from './fs-walk.ts';
+import { defineTool, ToolError, type ToolContext } from './registry.ts';
+import { displayPath, resolveInRepo } from './sandbox.ts';
+
+const DEV_NULL = '/dev/null';
+
+interface FileChange {
+  kind: 'create' | 'modify' | 'delete';
+  /** Absolute target path (for delete: the removed file). */
+  target: string;
+  /** Set when a rename removes the old file. */
+  removeOld?: string;
+  content: string;
+}
+
+/** Strips git's `a/` and `b/` prefixes when the patch uses them. */
+function fileNames(patch: StructuredPatch): { oldName?: string; newName?: string } {
+  const strip = (name: string | undefined, prefix: string) => {
+    if (name === undefined || name === DEV_NULL) return name;
+    return name.startsWith(prefix) ? name.slice(prefix.length) : name;
+  };
+  const prefixed =
+    (patch.oldFileName ?? DEV_NULL).match(/^(a\/|\/dev\/null$)/) &&
+    (patch.newFileName ?? DEV_NULL).match(/^(b\/|\/dev\/null$)/);
+  const oldName = prefixed ? strip(patch.oldFileName, 'a/') : patch.oldFileName;
+  const newName = prefixed ? strip(patch.newFileName, 'b/') : patch.newFileName;
+  return {
+    ...(oldName ? { oldName } : {}),
+    ...(newName ? { newName } : {}),
+  };
+}
+
+async function exists(ctx: ToolContext, name: string): Promise<boolean> {
+  return stat(await resolveInRepo(ctx.root, name)).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function readSource(file: string, shown: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw fsProblem(error, shown);
+  }
+}
+
+async function planChange(patch: StructuredPatch, ctx: ToolContext): Promise<FileChange> {
+  const { oldName, newName } = fileNames(patch);
+  if (!oldName && !newName) throw new ToolError('a file section of the patch names no file');
+  if (newName === DEV_NULL || (!newName && oldName)) {
+    const target = await resolveInRepo(ctx.root, oldName!);
+    await readSource(target, oldName!);
+    return { kind: 'delete', target, content: '' };
+  }
+  const target = await resolveInRepo(ctx.root, newName!);
+  const creating =
+    !oldName ||
+    oldName === DEV_NULL ||
+    (patch.hunks.every((h) => h.oldLines === 0) && !(await exists(ctx, oldName)));
+  const sourcePath = creating ? undefined : await resolveInRepo(ctx.root, oldName);
+  const source = sourcePath ? await readSource(sourcePath, oldName!) : '';
+  const result = applyPatch(source, patch, { fuzzFactor: 2 });
+  if (result === false) {
+    throw new ToolError(
+      `the patch does not apply to ${newName}: its context lines do not match the file; read the file again and send a patch against its current content (or use write_file)`,
+    );
+  }
+  return {
+    kind: creating ? 'create' : 'modify',
+    target,
+    content: result,
+    ...(sourcePath && sourcePath !== target ? { removeOld: sourcePath } : {}),
+  };
+}
+
+export const applyPatchTool = defineTool({
+  name: 'apply_patch',
+  description:
+    'Apply a unified diff (as produced by `diff -u` or `git diff`) to one or more files. Paths are relative to the repository root; new files use /dev/null as the old name. Either every file is changed or none.',
+  args: z.strictObject({ patch: z.string().min(1).describe('The unified diff text.') }),
+  async run(args, ctx) {
+    let patches: StructuredPatch[];
+    try {
+      patches = parsePatch(args.patch);
+    } catch (error) {
+      throw new ToolError(`the patch cannot be parsed: ${(error as Error).message}`);
+    }
+    patches = patches.filter((p) => p.hunks.length > 0 || p.newFileName === DEV_NULL);
+    if (patches.length === 0) throw new ToolError('the patch contains no hunks');
+    const changes: FileChange[] = [];
+    for (const patch of patches) changes.push(await planChange(patch, ctx));
+    const report: string[] = [];
+    for (const change of changes) {
+      const shown = displayPath(ctx.root, change.target);
+      if (change.kind === 'delete') {
+        await rm(change.target).catch((error: unknown) => {
+          throw fsProblem(error, shown);
+        });
+      } else {
+        await writeFileTool.run({ path: shown, content: change.content }, ctx);
+        if (change.removeOld) await rm(change.removeOld, { force: true });
+      }
+      report.push(`${change.kind === 'modify' ? 'modified' : `${change.kind}d`} ${shown}`);
+    }
+    return report.join('\n');
+  },
+});

@@ -1,0 +1,95 @@
+import type {
+  ChecklistItem,
+  ChecklistStatus,
+  EnvironmentSetupOutcome,
+  ExecutionRecord,
+  PhaseStatus,
+  PlanChange,
+  ProgressPhase,
+  RunHistory,
+  RunReporter,
+} from '../../src/run/ports.ts';
+import type { RunOutcome } from '../../src/run/outcome.ts';
+import type { ActionPlan, Plan } from '../../src/phases/plan/schema.ts';
+import type { ReflectionReply } from '../../src/phases/reflect/schema.ts';
+
+export type ReportEvent =
+  | { type: 'phase'; phase: ProgressPhase; status: PhaseStatus }
+  | { type: 'plan'; items: ChecklistItem[]; revision: number; comment: string; change: string }
+  | { type: 'item'; id: string; status: ChecklistStatus }
+  | { type: 'comment'; text: string };
+
+/** Records what the run reports, for assertions. */
+export class MemoryReporter implements RunReporter {
+  readonly events: ReportEvent[] = [];
+  readonly environments: EnvironmentSetupOutcome[] = [];
+  outcome: RunOutcome | undefined;
+
+  phase(phase: ProgressPhase, status: PhaseStatus): void {
+    this.events.push({ type: 'phase', phase, status });
+  }
+  plan(
+    items: readonly ChecklistItem[],
+    info: { revision: number; comment: string; change: PlanChange },
+  ): void {
+    this.events.push({ type: 'plan', items: items.map((i) => ({ ...i })), ...info });
+  }
+  item(id: string, status: ChecklistStatus): void {
+    this.events.push({ type: 'item', id, status });
+  }
+  comment(text: string): void {
+    this.events.push({ type: 'comment', text });
+  }
+  async environment(outcome: EnvironmentSetupOutcome): Promise<void> {
+    this.environments.push(outcome);
+  }
+  async final(outcome: RunOutcome): Promise<void> {
+    this.outcome = outcome;
+  }
+
+  phases(): string[] {
+    return this.events.flatMap((e) => (e.type === 'phase' ? [`${e.phase}:${e.status}`] : []));
+  }
+  plans(): Array<Extract<ReportEvent, { type: 'plan' }>> {
+    return this.events.filter(
+      (e): e is Extract<ReportEvent, { type: 'plan' }> => e.type === 'plan',
+    );
+  }
+}
+
+export type MemoryHistoryEntry =
+  | { type: 'plan'; plan: Plan }
+  | { type: 'revision'; updated_plan: ActionPlan; reason: string; changes: unknown[] }
+  | { type: 'reflection'; evaluation: ReflectionReply }
+  | ({ type: 'execution' } & ExecutionRecord);
+
+export class MemoryHistory implements RunHistory {
+  readonly entries: MemoryHistoryEntry[] = [];
+  constructor(private readonly past: string[] = []) {}
+  async pastExecutions(): Promise<string[]> {
+    return this.past;
+  }
+  async savePlan(plan: Plan): Promise<void> {
+    this.entries.push({ type: 'plan', plan: structuredClone(plan) });
+  }
+  async saveRevision(
+    updatedPlan: ActionPlan,
+    details: { reason: string; changes: unknown[] },
+  ): Promise<void> {
+    this.entries.push({
+      type: 'revision',
+      updated_plan: updatedPlan,
+      reason: details.reason,
+      changes: details.changes,
+    });
+  }
+  async saveReflection(reflection: ReflectionReply): Promise<void> {
+    this.entries.push({ type: 'reflection', evaluation: reflection });
+  }
+  async saveExecution(record: ExecutionRecord): Promise<void> {
+    this.entries.push({ type: 'execution', ...record });
+  }
+  types(): string[] {
+    return this.entries.map((e) => (e.type === 'execution' ? `execution:${e.action_id}` : e.type));
+  }
+}

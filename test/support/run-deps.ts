@@ -1,0 +1,43 @@
+import { loadConfig } from '../../src/config/load.ts';
+import { FakeClock } from '../../src/run/clock.ts';
+import type { RunDeps } from '../../src/run/context.ts';
+import { promptLibrary } from '../../src/run/prompts.ts';
+import { createMemoryLogger } from '../../src/log/logger.ts';
+import { Redactor } from '../../src/log/redact.ts';
+import { ExecaShell } from '../../src/shell/execa-shell.ts';
+import type { LlmPort } from '../../src/llm/port.ts';
+import { MemoryHistory, MemoryReporter } from './memory-ports.ts';
+
+export interface TestDeps extends RunDeps {
+  reporter: MemoryReporter;
+  history: MemoryHistory;
+  logLines: string[];
+}
+
+/** Run dependencies for tests: real shell, real prompts, in-memory reporter and history. */
+export async function testDeps(
+  llm: LlmPort,
+  options: { sets?: string[]; env?: Record<string, string>; overrides?: Partial<RunDeps> } = {},
+): Promise<TestDeps> {
+  const { config } = await loadConfig({
+    env: options.env ?? {},
+    file: null,
+    sets: options.sets ?? [],
+  });
+  const redactor = new Redactor();
+  const { logger, lines } = createMemoryLogger({ level: 'debug', redactor });
+  return {
+    config,
+    llm,
+    shell: new ExecaShell(),
+    clock: new FakeClock(),
+    logger,
+    redactor,
+    hostEnv: { PATH: process.env.PATH, HOME: process.env.HOME, ...(options.env ?? {}) },
+    prompts: promptLibrary(),
+    reporter: new MemoryReporter(),
+    history: new MemoryHistory(),
+    ...options.overrides,
+    logLines: lines,
+  } as TestDeps;
+}
