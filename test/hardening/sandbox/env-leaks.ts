@@ -4,6 +4,8 @@ import path from 'node:path';
 import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 import { sandboxEnv } from '../../../src/shell/sandbox-env.ts';
 import { workerEnv } from '../../../src/workers/env.ts';
+import { toolContext } from '../../support/tool-context.ts';
+import { call } from '../../tools/call.ts';
 import { SECRETS, SecretScanner, secretEnv } from '../support/secrets.ts';
 
 /**
@@ -61,6 +63,13 @@ export async function probeEnvironments(): Promise<EnvLeakResult> {
       attempts++;
       scanner.scan('command output', `${label}: ${command}`, result.output);
     }
+  }
+  // and through the agent's own run_command tool, whose context holds the whole host environment
+  const ctx = await toolContext(dir, { hostEnv: host, commandTimeoutMs: 10_000 });
+  for (const command of ENV_PROBES) {
+    const outcome = await call(ctx, 'run_command', { command });
+    attempts++;
+    scanner.scan('run_command tool output', command, outcome.output);
   }
   const control = new SecretScanner();
   for (const command of ENV_PROBES.slice(0, 6)) {
