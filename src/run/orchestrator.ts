@@ -1,4 +1,5 @@
 import { gather } from '../phases/gather/index.ts';
+import { requestText } from '../phases/gather/render.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import { createRunContext, type RunContext, type RunDeps } from './context.ts';
 import { executionPhase } from './execution-step.ts';
@@ -37,6 +38,7 @@ async function environmentPhase(ctx: RunContext): Promise<void> {
  */
 async function pipeline(ctx: RunContext): Promise<RunEnd> {
   ctx.state.gathered = await inPhase(ctx, 'pre_planning', () => gather(ctx));
+  ctx.toolContext.requestText = requestText(ctx.state.gathered);
 
   ctx.fsm.to('PLANNING', 'context gathered');
   const planned = await inPhase(ctx, 'planning', () => planningPhase(ctx));

@@ -1,3 +1,4 @@
+import type { ScriptedLlm } from '../../src/testkit/scripted-llm.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -7,7 +8,7 @@ import type { RunOptions } from '../../src/cli/commands/run.ts';
 import type { ChatReply, ChatRequest, LlmPort } from '../../src/llm/port.ts';
 import { RunResultFile } from '../../src/report/result-file.ts';
 import { FakeClock } from '../../src/run/clock.ts';
-import { exec, FakeLlm, json, toolCall, type Step } from '../support/fake-llm.ts';
+import { exec, scripted, json, toolCall, type Step } from '../support/script.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { makeTempRepo } from '../support/temp-repo.ts';
 
@@ -44,8 +45,8 @@ async function run(
   options: RunOptions,
   steps: Step[],
   extra: { env?: Record<string, string>; stdin?: string } = {},
-): Promise<Captured & { llm: FakeLlm }> {
-  const llm = new FakeLlm(steps);
+): Promise<Captured & { llm: ScriptedLlm }> {
+  const llm = scripted(steps);
   const { io: cli, out } = io(cwd, extra);
   const code = await runLocal(cli, options, factories(llm));
   return { code, ...out, llm };
@@ -72,7 +73,7 @@ describe('cli: mr-agent run (A5)', () => {
       script(),
       { env: { MR_AGENT_TEST_COMMAND: 'sh check.sh' } },
     );
-    llm.assertDone();
+    llm.assertAllUsed();
     expect(code).to.equal(0);
     expect(await readFile(path.join(repo.dir, 'hello.txt'), 'utf8')).to.equal('hi\n');
     expect(stdout).to.contain('● note progress-1').and.contain('mr-agent: COMPLETE (completed)');
@@ -119,7 +120,7 @@ describe('cli: mr-agent run (A5)', () => {
   });
 
   it('A5 a missing repository is a usage error (exit 2)', async () => {
-    const llm = new FakeLlm([]);
+    const llm = scripted([]);
     const { io: cli } = io(repo.dir);
     const error = await runLocal(cli, { task: 'x', repo: 'nope' }, factories(llm)).catch(
       (e: unknown) => e,
@@ -131,7 +132,7 @@ describe('cli: mr-agent run (A5)', () => {
 
   it('M6 SIGTERM writes the final state (cancelled) and exits 143', async () => {
     const { io: cli, out, signal } = io(repo.dir);
-    const inner = new FakeLlm([json('planning', planWith([action('task_1', 'Write hello.txt')]))]);
+    const inner = scripted([json('planning', planWith([action('task_1', 'Write hello.txt')]))]);
     const llm: LlmPort = {
       json: (request) => inner.json(request),
       chat: async (request: ChatRequest): Promise<ChatReply> => {
@@ -163,5 +164,7 @@ describe('cli: mr-agent run (A5)', () => {
     };
     const code = await runLocal(cli, { task: 'x' }, factories(llm, 50));
     expect(code).to.equal(143);
+    const note = await readFile(path.join(repo.dir, '.mr-agent/notes/progress-1.md'), 'utf8');
+    expect(note).to.contain('Cancelled').and.contain('did not stop within its grace period');
   });
 });

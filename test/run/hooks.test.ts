@@ -7,7 +7,7 @@ import type {
   ReviewSubject,
   ReviewVerdict,
 } from '../../src/run/hooks.ts';
-import { exec, json } from '../support/fake-llm.ts';
+import { exec, json } from '../support/script.ts';
 import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { runScenario, userMessage } from './scenario.ts';
 

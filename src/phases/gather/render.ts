@@ -56,3 +56,9 @@ export function renderGathered(gathered: Gathered): string {
   sections.push(`## Repository files\n\n${fenceData('file list', gathered.files.join('\n'))}`);
   return sections.join('\n\n');
 }
+
+/** What the `read_request` tool returns: the request, its discussion and the PRD, fenced. */
+export function requestText(gathered: Gathered): string {
+  const prd = gathered.prd ? `\n\n${fenceData('PRD', gathered.prd)}` : '';
+  return `${renderRequest(gathered.request, 100_000)}${prd}`;
+}

@@ -79,6 +79,9 @@ function toItem(item: ChecklistItem) {
  * (L3) and the separate notes of H2.
  */
 export class ProgressReporter implements RunReporter {
+  /** State-file writes in flight; `final()` waits for them so none is lost at exit. */
+  private readonly pending = new Set<Promise<unknown>>();
+
   constructor(private readonly o: ProgressReporterOptions) {}
 
   private now(): number {
@@ -86,9 +89,12 @@ export class ProgressReporter implements RunReporter {
   }
 
   private background(what: string, work: Promise<unknown>): void {
-    work.catch((error: unknown) =>
-      this.o.logger.warn('state file not updated', { what, error: (error as Error).message }),
-    );
+    const tracked = work
+      .catch((error: unknown) =>
+        this.o.logger.warn('state file not updated', { what, error: (error as Error).message }),
+      )
+      .finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
   }
 
   phase(phase: ProgressPhase, status: PhaseStatus): void {
@@ -175,6 +181,7 @@ export class ProgressReporter implements RunReporter {
     await this.postSeparateNotes(outcome, state);
     await o.publisher.finish({ state, summary: outcome.summary });
     await o.runRecords.finish(o.runId, state, outcome.summary.slice(0, 500));
+    await Promise.all([...this.pending]);
   }
 
   private async postSeparateNotes(outcome: RunOutcome, state: ReturnType<typeof finalState>) {
