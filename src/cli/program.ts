@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../errors/errors.ts';
 import { VERSION } from '../version.ts';
 import { configCheck } from './commands/config-check.ts';
+import { demoCommand } from './commands/demo.ts';
 import { detectCommand } from './commands/detect.ts';
 import { notAvailableYet } from './commands/not-yet.ts';
 import type { RunOptions } from './commands/run.ts';
@@ -64,7 +65,10 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .command('demo')
     .description('run the whole pipeline offline on a bundled sample repository')
     .option('--keep', 'keep the temporary directory')
-    .action(() => notAvailableYet('demo'));
+    .addOption(setOption())
+    .action(async (options: { keep?: boolean; set?: string[] }) => {
+      result.code = await demoCommand(io, options);
+    });
 
   program
     .command('detect')

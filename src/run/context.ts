@@ -18,6 +18,8 @@ import { noReplan, noReview, type RunHooks } from './hooks.ts';
 import type { PromptLibrary } from './prompts.ts';
 import type {
   ChecklistItem,
+  DeliveryReport,
+  DeliveryStep,
   EnvironmentHandoff,
   EnvironmentStep,
   ReviewRecord,
@@ -43,6 +45,8 @@ export interface RunDeps {
   history: RunHistory;
   /** Absent: no detection, and setup is skipped (reported as such). */
   environment?: EnvironmentStep;
+  /** Absent: nothing is committed or pushed (local runs). */
+  delivery?: DeliveryStep;
   /** Absent: the request is the task itself (local runs). */
   request?: RequestSource;
   /** Absent `review`: the review phase (src/phases/review/) when `review.enabled`. */
@@ -76,8 +80,11 @@ export interface RunState {
   executionSystem?: string;
   /** Replans decided through the replan hook (bounded by max_total_replans). */
   replans: number;
+  delivery?: DeliveryReport;
   /** Review verdicts, oldest first (seed 004). */
   reviews: ReviewRecord[];
+  /** Executed actions before this index belong to an earlier, replaced checklist. */
+  checklistFrom: number;
 }
 
 export interface RunContext {
@@ -136,6 +143,7 @@ export async function createRunContext(
       tests: [],
       replans: 0,
       reviews: [],
+      checklistFrom: 0,
     },
     startedAt: deps.clock.now(),
     logger,

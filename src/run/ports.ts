@@ -31,8 +31,21 @@ export interface ReviewRecord {
   feedback: string;
 }
 
-/** Why the checklist changed: the first plan, or what replaced it (all keep finished items). */
-export type PlanChange = 'initial' | 'reflection' | 'retry' | 'replan' | 'review' | 'validation';
+/**
+ * Why the checklist changed: the first plan, or what replaced it. Re-decomposing
+ * the task and revisiting the goal start a fresh checklist; the others keep
+ * finished items (seed 003 §11.4.3). `replan` is a partial replan.
+ */
+export type PlanChange =
+  | 'initial'
+  | 'reflection'
+  | 'retry'
+  | 'replan'
+  | 'action_regeneration'
+  | 'task_redecomposition'
+  | 'goal_revision'
+  | 'review'
+  | 'validation';
 
 export type ChecklistStatus = 'pending' | 'running' | 'done' | 'failed';
 export interface ChecklistItem {
@@ -117,4 +130,35 @@ export interface EnvironmentStep {
   setup(selected: SelectedEnvironment, signal?: AbortSignal): Promise<EnvironmentSetupOutcome>;
   /** The environment section of the execution prompt (seed 000 §7.2). */
   executionSection(handoff: EnvironmentHandoff): Promise<string>;
+}
+
+/** What delivery did with the finished change (SPEC H3), for the notes and result.json. */
+export interface DeliveryReport {
+  status: 'pushed' | 'no-changes' | 'disabled' | 'patch-posted';
+  branch?: string;
+  commit?: string;
+  /** A page showing the pushed commit (GitLab), when known. */
+  commitUrl?: string;
+  mergeRequestUrl?: string;
+  patchNoteUrl?: string;
+  /** Why nothing was pushed, when nothing was. */
+  notPushedReason?: string;
+}
+
+/** The finished change as delivery sees it. */
+export interface ChangeToDeliver {
+  /** The goal as the plan understood it (the commit title comes from it). */
+  objective: string;
+  /** The completion assessment's summary (the commit body). */
+  summary: string;
+  changedFiles: readonly string[];
+}
+
+/**
+ * Delivery after a complete run (GUIDE: … → review → deliver): commit and
+ * push, or a patch note. Absent: the change stays in the working tree
+ * (local runs).
+ */
+export interface DeliveryStep {
+  deliver(change: ChangeToDeliver, signal?: AbortSignal): Promise<DeliveryReport>;
 }

@@ -61,4 +61,9 @@ describe('run: prompt files (J3) and data fencing (C4)', () => {
     );
     expect(fenceData('x', 'plain')).to.contain('```text\nplain\n```');
   });
+
+  it('C4 fences an issue body of 300 000 backtick runs (once a stack overflow)', () => {
+    const fenced = fenceData('issue', `${'`a'.repeat(300_000)}\`\`\`\``);
+    expect(fenced.split('\n')[1]).to.equal('`````text');
+  });
 });

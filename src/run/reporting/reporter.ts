@@ -38,7 +38,14 @@ import type {
   ReviewRecord,
   RunReporter,
 } from '../ports.ts';
-import { finalState, taskNoteData, usageSummary, validationRuns } from './final.ts';
+import {
+  commitLink,
+  deliveryInfo,
+  finalState,
+  taskNoteData,
+  usageSummary,
+  validationRuns,
+} from './final.ts';
 
 export interface ProgressReporterOptions {
   publisher: ProgressPublisher;
@@ -68,6 +75,9 @@ const CHANGE_KIND: Record<Exclude<PlanChange, 'initial'>, PlanChangeKind> = {
   reflection: 'reflection',
   retry: 'retry',
   replan: 'partial_replan',
+  action_regeneration: 'action_regeneration',
+  task_redecomposition: 'task_redecomposition',
+  goal_revision: 'goal_revision',
   review: 'plan_revision',
   validation: 'plan_revision',
 };
@@ -211,7 +221,9 @@ export class ProgressReporter implements RunReporter {
     await writeResultFile(o.paths.result, result, o.redactor);
     const noteUrl = o.artifactUrl?.(relativeNote);
     o.publisher.update((s) => {
-      const next = { ...s, usage };
+      let next = { ...s, usage };
+      const commit = commitLink(outcome);
+      if (commit) next = addLink(next, commit);
       return noteUrl ? addLink(next, { label: 'Task Note', url: noteUrl }) : next;
     });
     await this.postSeparateNotes(outcome, state);
@@ -229,7 +241,7 @@ export class ProgressReporter implements RunReporter {
           commandPrefix: o.config.trigger.command_prefix,
         }),
       );
-    if (outcome.clarification) {
+    if (outcome.clarification && !outcome.clarificationPosted) {
       // the run has ended: it waits for a reply (resuming on it is F4's part)
       await post(
         renderClarificationNote(
@@ -245,6 +257,7 @@ export class ProgressReporter implements RunReporter {
       );
     }
     const summary = outcome.completion.summary;
+    const delivery = deliveryInfo(outcome);
     await post(
       renderSummaryNote(
         {
@@ -257,6 +270,7 @@ export class ProgressReporter implements RunReporter {
           tasksFailed: summary.tasks_failed,
           validation: validationRuns(outcome),
           changedFiles: outcome.changedFiles,
+          ...(delivery ? { delivery } : {}),
           durationMs: outcome.durationMs,
           totalTokens: outcome.tokens.totalTokens,
           links: [],
