@@ -52,6 +52,12 @@ async function runCli(server: ScriptedOpenAiServer, repoDir: string) {
 }
 
 const planReply: ScriptedReplyInput = { purpose: 'planning', json: writeHello.plan };
+/** Every replan checkpoint (seed 003) keeps the plan: these tests are about reviews. */
+const keepPlan: ScriptedReplyInput = {
+  purpose: 'replan.*',
+  times: 0,
+  json: { replan_decision: { replan_needed: false, confidence: 0.9, reasoning: 'On track.' } },
+};
 const reviewReply = (purpose: string, content: string): ScriptedReplyInput => ({
   purpose,
   content,
@@ -64,7 +70,10 @@ describe('review → revise end to end: mr-agent run, openai SDK, scripted HTTP 
   });
 
   async function setUp(replies: ScriptedReplyInput[]) {
-    const server = await startScriptedOpenAiServer({ scenario: { replies }, apiKey: API_KEY });
+    const server = await startScriptedOpenAiServer({
+      scenario: { replies: [...replies, keepPlan] },
+      apiKey: API_KEY,
+    });
     cleanups.push(() => server.close());
     const repo = await makeTempRepo({ 'README.md': '# demo\n' });
     cleanups.push(repo.cleanup);
@@ -85,7 +94,8 @@ describe('review → revise end to end: mr-agent run, openai SDK, scripted HTTP 
     const { code, stdout, stderr, metadata } = await runCli(server, repo.dir);
     server.assertAllUsed();
     expect(code).to.equal(1);
-    expect(server.requests.map((r) => r.purpose)).to.deep.equal([
+    const purposes = server.requests.map((r) => r.purpose);
+    expect(purposes.filter((p) => !p?.startsWith('replan.'))).to.deep.equal([
       'planning',
       'review.planning',
       'planning',
