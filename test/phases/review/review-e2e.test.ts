@@ -57,12 +57,6 @@ async function runCli(server: ScriptedOpenAiServer, repoDir: string) {
 }
 
 const planReply: ScriptedReplyInput = { purpose: 'planning', json: writeHello.plan };
-/** Every replan checkpoint (seed 003) keeps the plan: these tests are about reviews. */
-const keepPlan: ScriptedReplyInput = {
-  purpose: 'replan.*',
-  times: 0,
-  json: { replan_decision: { replan_needed: false, confidence: 0.9, reasoning: 'On track.' } },
-};
 const reviewReply = (purpose: string, content: string): ScriptedReplyInput => ({
   purpose,
   content,
@@ -76,7 +70,7 @@ describe('review → revise end to end: mr-agent run, openai SDK, scripted HTTP 
 
   async function setUp(replies: ScriptedReplyInput[]) {
     const server = await startScriptedOpenAiServer({
-      scenario: { replies: [...replies, keepPlan] },
+      scenario: { replies },
       apiKey: API_KEY,
     });
     cleanups.push(() => server.close());
@@ -99,8 +93,7 @@ describe('review → revise end to end: mr-agent run, openai SDK, scripted HTTP 
     const { code, stdout, stderr, metadata } = await runCli(server, repo.dir);
     server.assertAllUsed();
     expect(code).to.equal(1);
-    const purposes = server.requests.map((r) => r.purpose);
-    expect(purposes.filter((p) => !p?.startsWith('replan.'))).to.deep.equal([
+    expect(server.requests.map((r) => r.purpose)).to.deep.equal([
       'planning',
       'review.planning',
       'planning',
