@@ -57,6 +57,7 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
     criteria: criteriaOf(state.plan, state.assessment),
     actions: state.actions,
     reflections: state.reflections,
+    reviews: state.reviews,
     ...(state.environment ? { environment: state.environment } : {}),
     tests: state.tests,
     ...(state.assessment ? { assessment: state.assessment } : {}),
@@ -80,6 +81,7 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
         }
       : {}),
     changedFiles: [...state.changedFiles],
+    ...(state.delivery ? { delivery: state.delivery } : {}),
     metaCalls: ctx.llm.metaCalls,
     tokens: ctx.llm.tokens,
     loops: ctx.fsm.loops,

@@ -81,6 +81,7 @@ describe('cli: mr-agent run end to end over HTTP (A5, K1, M1)', () => {
           MR_AGENT_LLM_MODEL: 'scripted-model',
           MR_AGENT_GITLAB_TOKEN: GITLAB_TOKEN,
           MR_AGENT_ENVIRONMENT_SETUP: 'false',
+          MR_AGENT_REVIEW_ENABLED: 'false',
         },
         cwd: repo.dir,
       },

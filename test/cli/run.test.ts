@@ -23,8 +23,13 @@ function io(cwd: string, options: { env?: Record<string, string>; stdin?: string
   let handler: ((signal: string) => void) | undefined;
   const value: CliIo = {
     argv: [],
-    // scripts without replan decisions; the replanning test turns it on
-    env: { PATH: process.env.PATH ?? '', REPLANNING_ENABLED: 'false', ...(options.env ?? {}) },
+    // scripts without replan decisions or reviews; their own tests turn them on
+    env: {
+      PATH: process.env.PATH ?? '',
+      REPLANNING_ENABLED: 'false',
+      MR_AGENT_REVIEW_ENABLED: 'false',
+      ...(options.env ?? {}),
+    },
     cwd,
     stdout: { write: (t: string) => (out.stdout += t) },
     stderr: { write: (t: string) => (out.stderr += t) },

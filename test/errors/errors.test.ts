@@ -46,6 +46,15 @@ describe('errors', () => {
     expect(details[2]).to.match(/^hint: /);
   });
 
+  it('lists at most 20 problems and counts the rest (a broken file can have thousands)', () => {
+    const problems = Array.from({ length: 1998 }, (_, i) => `line ${i + 1}: bad`);
+    const { details } = describeError(new ConfigError('invalid configuration', { problems }));
+
+    expect(details).to.have.length(22);
+    expect(details[19]).to.equal('  - line 20: bad');
+    expect(details[20]).to.equal('  … and 1978 more problems');
+  });
+
   it('an unexpected error is called internal, without a stack trace', () => {
     const { message, details } = describeError(new TypeError('x is undefined'));
 
@@ -61,5 +70,13 @@ describe('errors', () => {
     expect(error.blame).to.equal('service');
     expect(error.status).to.equal(502);
     expect(error.name).to.equal('ExternalServiceError');
+  });
+
+  it('recognises an agent error from a second copy of the module (dynamic import under a CommonJS loader)', async () => {
+    const copy = await import('../../src/errors/errors.ts');
+    const error = new copy.UsageError('bad flag');
+
+    expect(exitCodeFor(error)).to.equal(2);
+    expect(describeError(error).message).to.equal('bad flag');
   });
 });

@@ -15,6 +15,7 @@ import type { ProgressPublisher } from '../../report/progress/publisher.ts';
 import {
   addLink,
   endPhase,
+  recordReview,
   revisePlan,
   setEnvironment,
   setPlan,
@@ -31,11 +32,20 @@ import type {
   ChecklistStatus,
   EnvironmentSetupOutcome,
   PhaseStatus,
+  PhaseStep,
   PlanChange,
   ProgressPhase,
+  ReviewRecord,
   RunReporter,
 } from '../ports.ts';
-import { finalState, taskNoteData, usageSummary, validationRuns } from './final.ts';
+import {
+  commitLink,
+  deliveryInfo,
+  finalState,
+  taskNoteData,
+  usageSummary,
+  validationRuns,
+} from './final.ts';
 
 export interface ProgressReporterOptions {
   publisher: ProgressPublisher;
@@ -100,12 +110,45 @@ export class ProgressReporter implements RunReporter {
     this.pending.add(tracked);
   }
 
-  phase(phase: ProgressPhase, status: PhaseStatus): void {
+  /** Resolves when every state-file write started so far has finished. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
+
+  phase(phase: ProgressPhase, status: PhaseStatus, detail?: string): void {
     const at = this.now();
     this.o.publisher.update((s) =>
-      status === 'running' ? startPhase(s, phase, at) : endPhase(s, phase, status, at),
+      status === 'running' ? startPhase(s, phase, at) : endPhase(s, phase, status, at, detail),
     );
-    this.background('metadata', this.o.metadata.setStatus(phase, METADATA_STATUS[status]));
+    const metadataStatus = METADATA_STATUS[status];
+    this.background(
+      'metadata',
+      this.o.metadata.updatePhase(
+        phase,
+        status === 'running'
+          ? { status: metadataStatus, current_step: 'execute' }
+          : { status: metadataStatus },
+      ),
+    );
+  }
+
+  step(phase: ProgressPhase, step: PhaseStep, retryCount: number): void {
+    this.background(
+      'metadata',
+      this.o.metadata.updatePhase(phase, { current_step: step, retry_count: retryCount }),
+    );
+  }
+
+  review(record: ReviewRecord): void {
+    this.o.publisher.update((s) =>
+      recordReview(s, {
+        phase: record.phase,
+        result: record.result,
+        attempt: record.attempt,
+        maxAttempts: record.maxAttempts,
+        ...(record.feedback.trim() ? { feedback: record.feedback } : {}),
+      }),
+    );
   }
 
   plan(
@@ -178,13 +221,15 @@ export class ProgressReporter implements RunReporter {
     await writeResultFile(o.paths.result, result, o.redactor);
     const noteUrl = o.artifactUrl?.(relativeNote);
     o.publisher.update((s) => {
-      const next = { ...s, usage };
+      let next = { ...s, usage };
+      const commit = commitLink(outcome);
+      if (commit) next = addLink(next, commit);
       return noteUrl ? addLink(next, { label: 'Task Note', url: noteUrl }) : next;
     });
     await this.postSeparateNotes(outcome, state);
     await o.publisher.finish({ state, summary: outcome.summary });
     await o.runRecords.finish(o.runId, state, outcome.summary.slice(0, 500));
-    await Promise.all([...this.pending]);
+    await this.settled();
   }
 
   private async postSeparateNotes(outcome: RunOutcome, state: ReturnType<typeof finalState>) {
@@ -212,6 +257,7 @@ export class ProgressReporter implements RunReporter {
       );
     }
     const summary = outcome.completion.summary;
+    const delivery = deliveryInfo(outcome);
     await post(
       renderSummaryNote(
         {
@@ -224,6 +270,7 @@ export class ProgressReporter implements RunReporter {
           tasksFailed: summary.tasks_failed,
           validation: validationRuns(outcome),
           changedFiles: outcome.changedFiles,
+          ...(delivery ? { delivery } : {}),
           durationMs: outcome.durationMs,
           totalTokens: outcome.tokens.totalTokens,
           links: [],
