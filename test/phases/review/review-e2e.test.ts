@@ -26,7 +26,12 @@ async function runCli(server: ScriptedOpenAiServer, repoDir: string) {
   const out = { stdout: '', stderr: '' };
   const io: CliIo = {
     argv: [],
-    env: { PATH: process.env.PATH ?? '', OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.url },
+    env: {
+      PATH: process.env.PATH ?? '',
+      OPENAI_API_KEY: API_KEY,
+      OPENAI_BASE_URL: server.url,
+      REPLANNING_ENABLED: 'false',
+    },
     cwd: repoDir,
     stdout: { write: (t: string) => (out.stdout += t) },
     stderr: { write: (t: string) => (out.stderr += t) },
