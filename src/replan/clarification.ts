@@ -18,7 +18,9 @@ import type { NoteTarget } from '../report/note-target.ts';
 import { renderClarificationNote } from '../report/notes/clarification-note.ts';
 import { markerFor, type NoteContext } from '../report/notes/context.ts';
 import type { Clock } from '../run/clock.ts';
+import { renderPrompt } from '../run/prompts.ts';
 import { authorisedReplies, type AnswerSource, type ThreadReply } from './answers.ts';
+import type { ReplanPrompts } from './prompts.ts';
 
 /** How often the thread is read while waiting. */
 export const ANSWER_POLL_MS = 30_000;
@@ -184,18 +186,31 @@ export function isAffirmative(text: string): boolean {
   return YES.test(first) || /^👍|^:\+1:|^✅/.test(first);
 }
 
-/** The answers as text for the planner. */
-export function answersText(
+const numbered = (questions: readonly string[]) =>
+  questions.map((q, i) => `${i + 1}. ${q}`).join('\n');
+
+/** The answers as feedback for the planner (`prompts/replan/answers.md`). */
+export async function answersText(
+  prompts: ReplanPrompts,
   question: Pick<Question, 'questions'>,
   answers: readonly ThreadReply[],
-): string {
-  const asked = question.questions.map((q, i) => `${i + 1}. ${q}`).join('\n');
-  const replies = answers.map((a) => `- @${a.author.username}: ${a.body.trim()}`).join('\n');
-  return `The agent asked the people on the request:\n${asked}\n\nThey answered:\n${replies}`;
+): Promise<string> {
+  return renderPrompt(await prompts.load('answers'), {
+    questions: numbered(question.questions),
+    answers: answers.map((a) => `- @${a.author.username}: ${a.body.trim()}`).join('\n'),
+  });
 }
 
-export function assumptionsText(question: Pick<Question, 'questions' | 'assumptions'>): string {
-  const asked = question.questions.map((q, i) => `${i + 1}. ${q}`).join('\n');
-  const assumed = question.assumptions.map((a) => `- ${a}`).join('\n');
-  return `The agent asked the people on the request:\n${asked}\n\nNobody answered in time. Proceed with these assumptions:\n${assumed}`;
+/** The assumptions as feedback for the planner (`prompts/replan/assumptions.md`). */
+export async function assumptionsText(
+  prompts: ReplanPrompts,
+  question: Pick<Question, 'questions' | 'assumptions'>,
+): Promise<string> {
+  return renderPrompt(await prompts.load('assumptions'), {
+    questions: numbered(question.questions),
+    assumptions:
+      question.assumptions.length > 0
+        ? question.assumptions.map((a) => `- ${a}`).join('\n')
+        : '- (none given: choose the most likely reading of the request)',
+  });
 }

@@ -7,8 +7,8 @@
  * people on the request (§11). The run carries out the directive it returns.
  */
 import type { Config } from '../config/options.ts';
-import type { ReplanDecisionInput } from '../history/entries.ts';
 import type { LlmPort } from '../llm/port.ts';
+import type { UnclearGoal } from '../phases/plan/schema.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../run/clock.ts';
 import type {
@@ -27,21 +27,13 @@ import { redonePoints, resolveDecision, type ReplanLevel, type Resolved } from '
 import { Notifier, type ProgressSink } from './notify.ts';
 import { buildDecisionMessages } from './prompt-builder.ts';
 import { replanPrompts, type ReplanPrompts } from './prompts.ts';
-import { handleBlocked, handleClarify, handleConfirm } from './questions.ts';
+import { handleBlocked, handleClarify, handleConfirm, handleUnclearGoal } from './questions.ts';
 import { decisionSchemaFor, type ReplanDecision } from './schema.ts';
-import {
-  countersOf,
-  freshState,
-  isResumable,
-  type ReplanState,
-  type ReplanStateStore,
-} from './state.ts';
+import { ReplanLedger, type Recorded, type RecordFields, type ReplanRecorder } from './ledger.ts';
+import { countersOf, type ReplanState, type ReplanStateStore } from './state.ts';
 import { historyText } from './summary.ts';
 
-/** Where decisions are recorded: the JSONL planning history (`PlanningHistoryStore`). */
-export interface ReplanRecorder {
-  saveReplanDecision(input: ReplanDecisionInput): Promise<unknown>;
-}
+export type { Recorded, ReplanRecorder } from './ledger.ts';
 
 export interface ReplanManagerOptions {
   config: Config;
@@ -76,7 +68,7 @@ const PLANNING: ReadonlySet<ReplanPoint> = new Set([
 ]);
 
 export class ReplanManager implements ReplanHook {
-  state: ReplanState;
+  readonly ledger: ReplanLedger;
   /** After a restart, only the redone planning phases are judged again. */
   private askOnly: ReadonlySet<ReplanPoint> | undefined;
   /** The total limit was reached: no more decisions are requested. */
@@ -89,7 +81,7 @@ export class ReplanManager implements ReplanHook {
   readonly notifier: Notifier;
 
   private constructor(readonly o: ReplanManagerOptions) {
-    this.state = freshState(o.clock.now());
+    this.ledger = new ReplanLedger(o.store, o.clock, o.logger, o.recorder);
     this.prompts = o.prompts ?? replanPrompts(o.config.prompts.directory);
     this.clarifier = new Clarifier({
       config: o.config,
@@ -108,6 +100,11 @@ export class ReplanManager implements ReplanHook {
     return manager;
   }
 
+  /** The persisted state (counters, in flight, open question). */
+  get state(): ReplanState {
+    return this.ledger.state;
+  }
+
   get canAsk(): boolean {
     return this.o.notes !== undefined;
   }
@@ -117,7 +114,7 @@ export class ReplanManager implements ReplanHook {
   }
 
   async decide(checkpoint: ReplanCheckpoint, signal?: AbortSignal): Promise<ReplanDirective> {
-    await this.settleInFlight('success', checkpoint.plan);
+    await this.ledger.settle('success', checkpoint.plan);
     const point = checkpoint.point;
     if (this.resumeWith !== undefined) return this.resume(checkpoint);
     const skip = this.askOnly !== undefined && PLANNING.has(point) && !this.askOnly.has(point);
@@ -191,16 +188,7 @@ export class ReplanManager implements ReplanHook {
     if (options.count !== false)
       this.state.counters = countReplan(countersOf(this.state), resolved, ask);
     const replanId = this.nextId();
-    this.state.in_flight = {
-      replan_id: replanId,
-      point: checkpoint.point,
-      decided_at: this.now(),
-      decision: decision as unknown as Record<string, unknown>,
-      confidence: decision.confidence,
-      plan_before: checkpoint.plan as unknown as Record<string, unknown>,
-    };
-    this.state.latest_decision = decision as unknown as Record<string, unknown>;
-    await this.save();
+    await this.ledger.launch(replanId, ask, decision.confidence);
     await this.record(replanId, ask, { executed: true, result: 'pending' });
     if (options.notify !== false)
       await this.notifier.decided({
@@ -298,16 +286,13 @@ export class ReplanManager implements ReplanHook {
     }
   }
 
+  async unclearGoal(unclear: UnclearGoal, signal?: AbortSignal): Promise<ReplanDirective> {
+    await this.ledger.settle('success');
+    return handleUnclearGoal(this, unclear, signal);
+  }
+
   async ended(end: RunEndInfo): Promise<void> {
-    await this.settleInFlight('failure');
-    const awaiting = end.reason === 'clarification_needed' && this.state.open_question;
-    this.state.status = awaiting
-      ? 'awaiting_answer'
-      : end.reason === 'cancelled'
-        ? 'paused'
-        : 'finished';
-    if (this.state.status === 'finished') delete this.state.open_question;
-    await this.save();
+    await this.ledger.end(end.reason);
   }
 
   /** Replan statistics (§14.2 `get_replan_statistics`). */
@@ -315,57 +300,22 @@ export class ReplanManager implements ReplanHook {
     return { decisions: this.state.decisions, counters: countersOf(this.state) };
   }
 
-  /** Records the result of the replan in flight: reached the next checkpoint, or the run ended first. */
-  private async settleInFlight(result: 'success' | 'failure', planAfter?: object): Promise<void> {
-    const flight = this.state.in_flight;
-    if (!flight) return;
-    delete this.state.in_flight;
-    await this.save();
-    await this.safely(() =>
-      this.o.recorder?.saveReplanDecision({
-        replan_id: flight.replan_id,
-        phase: flight.point,
-        llm_decision: flight.decision,
-        confidence: flight.confidence,
-        executed: true,
-        override_reason: null,
-        result,
-        duration_ms: Math.max(0, this.now() - flight.decided_at),
-        ...(flight.plan_before ? { plan_before: flight.plan_before } : {}),
-        ...(planAfter ? { plan_after: planAfter as Record<string, unknown> } : {}),
-      }),
-    );
+  record(replanId: string, at: Recorded, fields: RecordFields): Promise<void> {
+    return this.ledger.record(replanId, at, fields);
   }
 
-  async record(
-    replanId: string,
-    ask: Pick<Ask, 'checkpoint' | 'decision' | 'started'>,
-    fields: { executed: boolean; result: 'pending' | 'skipped' | 'success'; override?: string },
-  ): Promise<void> {
-    await this.safely(() =>
-      this.o.recorder?.saveReplanDecision({
-        replan_id: replanId,
-        phase: ask.checkpoint.point,
-        llm_decision: ask.decision as unknown as Record<string, unknown>,
-        confidence: typeof ask.decision.confidence === 'number' ? ask.decision.confidence : 0,
-        executed: fields.executed,
-        override_reason: fields.override ?? null,
-        result: fields.result,
-        duration_ms: Math.max(0, this.now() - ask.started),
-        plan_before: ask.checkpoint.plan as unknown as Record<string, unknown>,
-      }),
-    );
+  save(): Promise<void> {
+    return this.ledger.save();
+  }
+
+  nextId(): string {
+    return this.ledger.nextId();
   }
 
   llmFor(checkpoint: ReplanCheckpoint): LlmPort {
     const llm = checkpoint.run?.llm ?? this.o.llm;
     if (!llm) throw new Error('internal: the replan manager has no LLM port');
     return llm;
-  }
-
-  nextId(): string {
-    this.state.decisions += 1;
-    return `replan-${this.state.decisions}`;
   }
 
   remember(line: string): void {
@@ -377,45 +327,21 @@ export class ReplanManager implements ReplanHook {
     return historyText(this.o.config, countersOf(this.state), this.recent);
   }
 
-  async save(): Promise<void> {
-    const next = { ...this.state, updated_at: this.now() };
-    await this.safely(async () => {
-      this.state = await this.o.store.update(() => next);
-    });
-  }
-
-  private async safely(work: () => Promise<unknown> | undefined): Promise<void> {
-    try {
-      await work();
-    } catch (error) {
-      this.o.logger.warn('replan state or history not written', {
-        error: (error as Error).message,
-      });
-    }
-  }
-
+  /** Continues a paused run's state; answers that arrived meanwhile are used at the first checkpoint. */
   private async load(): Promise<void> {
-    const loaded = await this.o.store.read();
-    const resumable = isResumable(loaded);
-    if (resumable) {
-      this.state = { ...loaded, status: 'running' };
-      this.o.logger.info('replan state resumed', { total: loaded.counters.total });
-      const open = loaded.open_question;
-      if (open) {
-        const answers = await this.clarifier.answersTo(open.note_id);
-        if (answers.length > 0) {
-          this.resumeWith = answersText(open, answers);
-          await this.clarifier.markAnswered(open.note_id, answers);
-          delete this.state.open_question;
-        }
+    const resumed = await this.ledger.load();
+    const open = this.state.open_question;
+    if (resumed) this.o.logger.info('replan state resumed', { total: this.state.counters.total });
+    if (resumed && open) {
+      const answers = await this.clarifier.answersTo(open.note_id);
+      if (answers.length > 0) {
+        this.resumeWith = await answersText(this.prompts, open, answers);
+        await this.clarifier.markAnswered(open.note_id, answers);
+        delete this.state.open_question;
+        await this.save();
       }
-    } else {
-      // nothing is written until the first decision: a run without one leaves no state file
-      this.state = { ...freshState(this.now()), decisions: loaded.decisions };
     }
-    if (this.state.in_flight) await this.settleInFlight('failure');
     this.exhausted =
       this.state.counters.total >= this.o.config.planning.replanning.global.max_total_replans;
-    if (resumable) await this.save();
   }
 }

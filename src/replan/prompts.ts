@@ -6,7 +6,7 @@ import { builtinPromptsDir } from '../run/prompts.ts';
 import type { ReplanPoint } from '../run/hooks.ts';
 
 /** The prompt files of replanning: `prompts/replan/<name>.md` (English, J3). */
-export type ReplanPromptName = ReplanPoint | 'system' | 'escalation';
+export type ReplanPromptName = ReplanPoint | 'system' | 'escalation' | 'answers' | 'assumptions';
 
 export interface ReplanPrompts {
   load(name: ReplanPromptName): Promise<string>;

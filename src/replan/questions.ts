@@ -7,8 +7,9 @@ import type { ReplanDirective } from '../run/hooks.ts';
 import { answersText, assumptionsText, isAffirmative, type Question } from './clarification.ts';
 import { countReplan, type OverrideKind } from './control.ts';
 import { escalate } from './escalation.ts';
-import { LEVEL_NAMES, bucketOf } from './levels.ts';
-import type { Ask, ReplanManager } from './manager.ts';
+import type { UnclearGoal } from '../phases/plan/schema.ts';
+import { LEVEL_NAMES, bucketLimit, bucketOf } from './levels.ts';
+import type { Ask, Recorded, ReplanManager } from './manager.ts';
 import { countersOf } from './state.ts';
 
 const CONTINUE: ReplanDirective = { kind: 'continue' };
@@ -104,44 +105,106 @@ function questionOf(ask: Ask): Question {
   };
 }
 
+/**
+ * Asks, waits, and turns the outcome into a directive: the answers or the
+ * assumptions become the planner's feedback (plan again from the goal); a
+ * paused question ends the run awaiting an answer. `mustReplan`: there is no
+ * plan to go on with, so no answer still plans again (on the assumptions).
+ */
+async function askAndFollow(
+  m: ReplanManager,
+  at: Recorded,
+  question: Question,
+  options: { mustReplan: boolean; signal: AbortSignal | undefined },
+): Promise<{ directive: ReplanDirective | undefined; paused: boolean }> {
+  const result = await m.clarifier.ask(question, {
+    pausable: true,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  m.remember(`${at.checkpoint.point}: asked the user (${result.kind})`);
+  if (result.kind === 'paused') {
+    m.state.open_question = {
+      note_id: result.noteId,
+      asked_at: m.now(),
+      point: at.checkpoint.point,
+      questions: question.questions,
+      assumptions: question.assumptions,
+    };
+    await m.save();
+    return { directive: { kind: 'clarify', ...question, posted: true }, paused: true };
+  }
+  const reason =
+    result.kind === 'answered'
+      ? await answersText(m.prompts, question, result.answers)
+      : question.assumptions.length > 0 || options.mustReplan
+        ? await assumptionsText(m.prompts, question)
+        : undefined;
+  if (reason === undefined) return { directive: undefined, paused: false };
+  return { directive: { kind: 'replan', from: 'goal_understanding', reason }, paused: false };
+}
+
 /** Asks the questions, waits, then plans again with the answers or the assumptions, or pauses. */
 export async function handleClarify(m: ReplanManager, ask: Ask): Promise<ReplanDirective> {
-  const question = questionOf(ask);
   if (!m.canAsk) {
     await m.keep(ask, { kind: 'cannot_ask', reason: 'questions cannot be asked here' });
     return CONTINUE;
   }
   m.state.counters = countReplan(countersOf(m.state), ask.resolved, ask);
   await m.save();
-  const result = await m.clarifier.ask(question, {
-    pausable: true,
-    ...(ask.signal ? { signal: ask.signal } : {}),
+  const followed = await askAndFollow(m, ask, questionOf(ask), {
+    mustReplan: false,
+    signal: ask.signal,
   });
-  m.remember(`${ask.checkpoint.point}: asked the user (${result.kind})`);
-  if (result.kind === 'paused') {
-    m.state.open_question = {
-      note_id: result.noteId,
-      asked_at: m.now(),
-      point: ask.checkpoint.point,
-      ...question,
-    };
-    await m.save();
-    await m.record(m.nextId(), ask, { executed: true, result: 'pending' });
-    return { kind: 'clarify', ...question, posted: true };
-  }
-  const reason =
-    result.kind === 'answered'
-      ? answersText(question, result.answers)
-      : question.assumptions.length > 0
-        ? assumptionsText(question)
-        : undefined;
-  if (reason === undefined) {
-    await m.save();
-    await m.record(m.nextId(), ask, { executed: true, result: 'success' });
+  if (followed.directive?.kind === 'replan')
+    return m.launch(ask, 5, { notify: false, directive: followed.directive, count: false });
+  await m.record(m.nextId(), ask, {
+    executed: true,
+    result: followed.paused ? 'pending' : 'success',
+  });
+  await m.save();
+  return followed.directive ?? CONTINUE;
+}
+
+/**
+ * The planner found the goal unclear (seed 001 §10.1.1; SPEC D4): its
+ * questions go through the same clarification flow, within
+ * `max_clarification_requests`. Over the limit, or where nothing can be
+ * asked, the run ends with the planner's questions as before.
+ */
+export async function handleUnclearGoal(
+  m: ReplanManager,
+  unclear: UnclearGoal,
+  signal: AbortSignal | undefined,
+): Promise<ReplanDirective> {
+  const max = bucketLimit(m.o.config, 'clarifications');
+  const used = m.state.counters.buckets.clarifications ?? 0;
+  if (!m.canAsk || used >= max) {
+    m.o.logger.info('unclear goal not asked', { canAsk: m.canAsk, used, max });
     return CONTINUE;
   }
-  const directive: ReplanDirective = { kind: 'replan', from: 'goal_understanding', reason };
-  return m.launch(ask, 5, { notify: false, directive, count: false });
+  const at: Recorded = {
+    checkpoint: { point: 'goal_understanding' },
+    decision: unclear,
+    started: m.now(),
+  };
+  m.state.counters = countReplan(
+    countersOf(m.state),
+    { kind: 'clarify', bucket: 'clarifications' },
+    { trigger: 'goal_understanding:unclear' },
+  );
+  await m.save();
+  const question: Question = {
+    questions: unclear.clarification_needed,
+    context: unclear.message,
+    assumptions: [],
+  };
+  const followed = await askAndFollow(m, at, question, { mustReplan: true, signal });
+  await m.record(m.nextId(), at, {
+    executed: true,
+    result: followed.paused ? 'pending' : 'success',
+  });
+  await m.save();
+  return followed.directive ?? CONTINUE;
 }
 
 /**

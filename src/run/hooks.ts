@@ -1,6 +1,6 @@
 import type { LlmPort } from '../llm/port.ts';
 import type { CompletionAssessment } from '../phases/verify/schema.ts';
-import type { Plan } from '../phases/plan/schema.ts';
+import type { Plan, UnclearGoal } from '../phases/plan/schema.ts';
 import type { PlanStep } from '../phases/plan/steps.ts';
 import type { ActionRecord, TestRun } from './records.ts';
 
@@ -63,6 +63,12 @@ export interface RunEndInfo {
 
 export interface ReplanHook {
   decide(checkpoint: ReplanCheckpoint, signal?: AbortSignal): Promise<ReplanDirective>;
+  /**
+   * The planner found the goal unclear (seed 001 §10.1.1): the hook may ask and
+   * wait (F4) and return `replan` with the answers or assumptions as feedback;
+   * anything else ends the run with the planner's questions.
+   */
+  unclearGoal?(unclear: UnclearGoal, signal?: AbortSignal): Promise<ReplanDirective>;
   /** Called once when the run ends (records a replan still in flight, keeps state for a resume). */
   ended?(end: RunEndInfo): Promise<void>;
 }

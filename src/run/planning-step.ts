@@ -44,7 +44,13 @@ async function planWithCheckpoints(ctx: RunContext, input: PlanInput): Promise<P
   let feedback = input.feedback;
   for (;;) {
     const result = await planTask(ctx, { ...input, ...(feedback ? { feedback } : {}) });
-    if (result.kind === 'clarification')
+    if (result.kind === 'clarification') {
+      // the replan hook may ask and wait (F4); its answers or assumptions plan again
+      const asked = await ctx.hooks.replan.unclearGoal?.(result.error, ctx.signal);
+      if (asked?.kind === 'replan') {
+        feedback = asked.reason;
+        continue;
+      }
       return {
         kind: 'end',
         end: {
@@ -52,8 +58,10 @@ async function planWithCheckpoints(ctx: RunContext, input: PlanInput): Promise<P
           reason: 'clarification_needed',
           summary: `The goal is unclear: ${result.error.message}`,
           clarification: result.error,
+          ...(asked?.kind === 'clarify' && asked.posted ? { clarificationPosted: true } : {}),
         },
       };
+    }
     let replan: string | undefined;
     for (const point of PLANNING_POINTS) {
       const directive = await ctx.hooks.replan.decide(
