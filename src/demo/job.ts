@@ -256,7 +256,8 @@ export async function runAgentJob(input: JobInput, deps: JobDeps): Promise<JobRe
         botUserId: job.checks.bot.id,
         logger: deps.logger,
       }),
-      ...(deps.hooks ? { hooks: deps.hooks } : {}),
+      // LLM-decided replanning (seed 003) when planning.replanning.enabled; review comes with the run
+      hooks: { replan: reporting.replan, ...deps.hooks },
       ...(deps.tools ? { tools: deps.tools } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
     },
