@@ -26,7 +26,12 @@ async function runCli(server: ScriptedOpenAiServer, repoDir: string) {
   const out = { stdout: '', stderr: '' };
   const io: CliIo = {
     argv: [],
-    env: { PATH: process.env.PATH ?? '', OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.url },
+    env: {
+      PATH: process.env.PATH ?? '',
+      OPENAI_API_KEY: API_KEY,
+      OPENAI_BASE_URL: server.url,
+      REPLANNING_ENABLED: 'false',
+    },
     cwd: repoDir,
     stdout: { write: (t: string) => (out.stdout += t) },
     stderr: { write: (t: string) => (out.stderr += t) },
@@ -64,7 +69,10 @@ describe('review → revise end to end: mr-agent run, openai SDK, scripted HTTP 
   });
 
   async function setUp(replies: ScriptedReplyInput[]) {
-    const server = await startScriptedOpenAiServer({ scenario: { replies }, apiKey: API_KEY });
+    const server = await startScriptedOpenAiServer({
+      scenario: { replies },
+      apiKey: API_KEY,
+    });
     cleanups.push(() => server.close());
     const repo = await makeTempRepo({ 'README.md': '# demo\n' });
     cleanups.push(repo.cleanup);
