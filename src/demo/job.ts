@@ -14,8 +14,8 @@ import { runStartChecks, type StartCheckResult } from '../gitlab/checks.ts';
 import { createGitLabClient } from '../gitlab/gitbeaker-adapter.ts';
 import { GitLabNoteTarget } from '../gitlab/note-target.ts';
 import { restorePastRuns } from '../gitlab/past-runs.ts';
-import type { GitLabPort, MergeRequest, Noteable } from '../gitlab/port.ts';
-import { gitlabRequestSource } from '../gitlab/request-source.ts';
+import { loadGitLabRequest, type GitLabRequestInput } from '../ci/gitlab-request.ts';
+import { ACCESS_LEVEL, type GitLabPort, type MergeRequest, type Noteable } from '../gitlab/port.ts';
 import type { LlmPort } from '../llm/port.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
@@ -229,6 +229,27 @@ function deliveryStep(job: JobContext) {
   });
 }
 
+/** The request as `mr-agent ci` loads it: the MR, its changes and its discussion (C1, C4). */
+function requestInput(job: JobContext): GitLabRequestInput {
+  const { input } = job;
+  const noteId = Number(input.variables.MR_AGENT_NOTE_ID);
+  const userId = Number(input.variables.MR_AGENT_TRIGGERED_BY);
+  return {
+    gitlab: job.gitlab,
+    projectId: input.projectId,
+    request: {
+      source: 'note',
+      command: 'run',
+      task: job.task.description,
+      target: { kind: 'merge_request', iid: input.mergeRequestIid },
+      ...(Number.isInteger(noteId) && noteId > 0 ? { noteId } : {}),
+      ...(Number.isInteger(userId) && userId > 0 ? { userId } : {}),
+    },
+    minimumAccessLevel: ACCESS_LEVEL[job.config.trigger.min_access_level],
+    botUserId: job.checks.bot.id,
+  };
+}
+
 /** Runs the agent job for a merge request comment. Never throws for run failures. */
 export async function runAgentJob(input: JobInput, deps: JobDeps): Promise<JobResult> {
   const job = await openJob(input, deps);
@@ -248,15 +269,9 @@ export async function runAgentJob(input: JobInput, deps: JobDeps): Promise<JobRe
       history: reporting.history,
       environment: environmentStep(job),
       delivery: deliveryStep(job),
-      request: gitlabRequestSource({
-        gitlab: job.gitlab,
-        project: input.projectId,
-        on: job.on,
-        minAccessLevel: config.trigger.min_access_level,
-        botUserId: job.checks.bot.id,
-        logger: deps.logger,
-      }),
-      ...(deps.hooks ? { hooks: deps.hooks } : {}),
+      request: { load: () => loadGitLabRequest(requestInput(job)) },
+      // LLM-decided replanning (seed 003) when planning.replanning.enabled; review comes with the run
+      hooks: { replan: reporting.replan, ...deps.hooks },
       ...(deps.tools ? { tools: deps.tools } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
     },

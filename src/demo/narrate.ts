@@ -108,6 +108,12 @@ export function summariseReply(purpose: string, value: unknown): string {
       ? `all criteria satisfied (${((get('details').passed_criteria as string[]) ?? []).join(', ')})`
       : 'criteria still open';
   if (purpose.startsWith('review.')) return `verdict ${String(v.result)}`;
+  if (purpose.startsWith('replan.')) {
+    const d = (v.replan_decision ?? v) as Fields;
+    return d.replan_needed
+      ? `replan (${String(d.replan_type)}, confidence ${String(d.confidence)})`
+      : `keep the plan (confidence ${String(d.confidence)})`;
+  }
   return 'answered';
 }
 

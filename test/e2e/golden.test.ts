@@ -119,6 +119,8 @@ describe('A7 golden end-to-end fails when a phase is skipped', function () {
     { phase: 'environment setup', sets: ['environment.setup_enabled=false'] },
     { phase: 'planning', sets: ['planning.enabled=false'] },
     { phase: 'reflection', sets: ['planning.reflection.enabled=false'] },
+    { phase: 'review', sets: ['review.enabled=false'] },
+    { phase: 'replanning checkpoints', sets: ['planning.replanning.enabled=false'] },
     { phase: 'delivery (push)', sets: ['delivery.push=false'] },
   ];
   const mismatches = new Map<string, string[]>();
@@ -150,6 +152,11 @@ describe('A7 golden end-to-end fails when a phase is skipped', function () {
     expect(mismatches.get('environment setup')).to.include('progress-note.md');
     expect(mismatches.get('planning')).to.include.members(['llm-calls.txt', 'result.json']);
     expect(mismatches.get('reflection')).to.include.members(['llm-calls.txt', 'history.jsonl']);
+    expect(mismatches.get('review')).to.include.members(['llm-calls.txt', 'progress-note.md']);
+    expect(mismatches.get('replanning checkpoints')).to.include.members([
+      'llm-calls.txt',
+      'history.jsonl',
+    ]);
     expect(mismatches.get('delivery (push)')).to.include.members([
       'commit.txt',
       'summary-note.md',
