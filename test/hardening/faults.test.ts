@@ -1,6 +1,7 @@
 import { recordFigures } from './support/figures.ts';
 import { FaultMatrix } from './faults/matrix.ts';
 import { diskCell, STATE_FILES } from './faults/disk-cells.ts';
+import { SIGTERM_PHASES, sigtermCell } from './faults/sigterm-cells.ts';
 import {
   applies,
   diskRunCell,
@@ -9,6 +10,8 @@ import {
   LLM_FAULTS,
   llmCell,
   PHASES,
+  PUSH_CASES,
+  pushCell,
   transientLlmCell,
 } from './faults/run-cells.ts';
 import { GITLAB_FAULTS, NOTE_MOMENTS, noteCell } from './faults/note-cells.ts';
@@ -66,6 +69,18 @@ describe('hardening: fault matrix (SPEC H0 H1 I3 K1 M6)', function () {
         'run: state files',
         await diskRunCell(fraction),
       );
+    });
+  }
+
+  for (const phase of SIGTERM_PHASES) {
+    it(`M6 SIGTERM during ${phase} (child process): final state "cancelled" everywhere, exit 143`, async () => {
+      matrix.set('SIGTERM', `run: ${phase}`, await sigtermCell(phase));
+    });
+  }
+
+  for (const kind of PUSH_CASES) {
+    it(`H3 push rejected (${kind}): delivery says why and pushes nothing wrong`, async () => {
+      matrix.set(`push rejected (${kind})`, 'delivery', await pushCell(kind));
     });
   }
 });

@@ -192,3 +192,43 @@ export async function diskRunCell(fraction: number): Promise<string> {
     disk.restore();
   }
 }
+
+export const PUSH_CASES = ['conflicting push', 'concurrent push', 'protected branch'] as const;
+
+/** The MR branch moved on (or is protected) while the run worked: delivery says so, pushes nothing wrong. */
+export function pushCell(kind: (typeof PUSH_CASES)[number]): Promise<string> {
+  const replies = happyReplies();
+  return withRun(
+    {
+      replies,
+      deliver: true,
+      before: async ({ standIn, s }) => {
+        const branch = s.mergeRequest.sourceBranch;
+        if (kind === 'protected branch') standIn.model.protectBranch(s.project, branch);
+        const files: Record<string, string> =
+          kind === 'conflicting push' ? { 'answer.txt': 'forty-two\n' } : { 'HUMAN.md': 'human\n' };
+        if (kind !== 'protected branch')
+          await standIn.model.commit(s.project, branch, files, {
+            message: 'A human pushed meanwhile',
+          });
+      },
+    },
+    async (run) => {
+      const facts = await runFacts(run);
+      expect(facts.finalState).to.equal('complete');
+      if (kind === 'concurrent push') {
+        expect(run.delivery, String(run.deliveryError)).to.include({
+          status: 'pushed',
+          rebased: true,
+        });
+        return `✓ rebased once and pushed; ${describeFacts(facts)}`;
+      }
+      expect(run.delivery, 'nothing delivered').to.equal(undefined);
+      const message = (run.deliveryError as Error).message;
+      expect(message).to.match(
+        kind === 'protected branch' ? /protected/ : /does not rebase cleanly/,
+      );
+      return `✓ refused: "${message.slice(0, 70)}…"; ${describeFacts(facts)}`;
+    },
+  );
+}

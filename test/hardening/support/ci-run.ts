@@ -51,7 +51,7 @@ export interface CiRunOptions {
   instruction?: string;
   sets?: string[];
   /** Changes the stand-in before the run (faults, extra state). */
-  before?: (world: { standIn: GitLabStandIn; s: Scenario }) => void;
+  before?: (world: { standIn: GitLabStandIn; s: Scenario }) => void | Promise<void>;
   deliver?: boolean;
   signal?: AbortSignal;
 }
@@ -154,7 +154,7 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
     repo: checkout,
     id: 'ci-task',
   });
-  options.before?.({ standIn, s });
+  await options.before?.({ standIn, s });
   const result: CiRun = {
     outcome: undefined,
     error: undefined,
