@@ -13,6 +13,7 @@ import { deliver, type DeliveryResult } from '../../../src/phases/deliver/delive
 import { snapshotGitControl } from '../../../src/phases/deliver/git-guard.ts';
 import type { RequestContext, RequestSource } from '../../../src/phases/gather/types.ts';
 import { FakeClock } from '../../../src/run/clock.ts';
+import { environmentStep } from '../../../src/run/environment-step.ts';
 import { runTask } from '../../../src/run/orchestrator.ts';
 import type { RunOutcome } from '../../../src/run/outcome.ts';
 import { promptLibrary } from '../../../src/run/prompts.ts';
@@ -119,7 +120,6 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
     `file://${s.project.repoDir}`,
     checkout,
   ]);
-  const gitControl = await snapshotGitControl(checkout);
   const env: Record<string, string> = {
     ...secretEnv(),
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -127,6 +127,7 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
     OPENAI_BASE_URL: server.url,
     MR_AGENT_LLM_MODEL: 'scripted-model',
     MR_AGENT_GITLAB_URL: standIn.url,
+    MR_AGENT_ENVIRONMENT_SETUP: 'false',
   };
   const { config } = await loadConfig({
     env,
@@ -146,6 +147,10 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
     retry: { timeoutMs: 1000 },
   });
   const mr = await gitlab.getMergeRequest(s.project.id, s.mergeRequest.iid);
+  // origin is GitLab over HTTP with no credentials in it, as on current runners
+  const project = await gitlab.getProject(s.project.id);
+  execFileSync('git', ['remote', 'set-url', 'origin', project.httpUrlToRepo], { cwd: checkout });
+  const gitControl = await snapshotGitControl(checkout);
   const target = new GitLabNoteTarget(gitlab, s.project.id, {
     type: 'merge_request',
     iid: mr.iid,
@@ -185,16 +190,30 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
       ci: { jobId: '901', pipelineId: '77' },
       issueId: `mr-${mr.iid}`,
     });
+    const llm = createOpenAiLlm(config, { env, logger, clock, timeoutMs: 1500 });
+    const shell = new ExecaShell();
+    const environment = environmentStep({
+      config,
+      llm,
+      shell,
+      clock,
+      logger,
+      redactor,
+      hostEnv: env,
+      repoDir: checkout,
+      marker: { job: '901', task: task.id },
+    });
     result.outcome = await runTask(
       {
         config,
-        llm: createOpenAiLlm(config, { env, logger, clock, timeoutMs: 1500 }),
-        shell: new ExecaShell(),
+        llm,
+        shell,
         clock,
         logger,
         redactor,
         hostEnv: env,
         prompts: promptLibrary(),
+        environment,
         reporter: reporting.reporter,
         history: reporting.history,
         request: mergeRequestSource(gitlab, s.project.id, mr, s.bot.id),
@@ -206,7 +225,6 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
     result.error = error;
   }
   if (options.deliver && result.outcome?.state === 'COMPLETE') {
-    const project = await gitlab.getProject(s.project.id);
     result.delivery = await deliver({
       repoDir: checkout,
       gitlab,
