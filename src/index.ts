@@ -52,3 +52,12 @@ export { startReporting, type ReportingOptions } from './run/reporting/index.ts'
 export { environmentStep } from './run/environment-step.ts';
 export { builtinTools } from './tools/index.ts';
 export { Plan, planReplySchema } from './phases/plan/schema.ts';
+export {
+  createReplanHook,
+  ReplanManager,
+  gitlabAnswers,
+  type ReplanWiring,
+  type AnswerSource,
+} from './replan/index.ts';
+export { pausedQuestionFor, type PausedQuestion } from './replan/resume.ts';
+export { decisionSchemaFor, type ReplanDecision } from './replan/schema.ts';

@@ -2,13 +2,13 @@ import type { CommanderError } from 'commander';
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors/errors.ts';
 import { VERSION } from '../version.ts';
+import { CI_STEPS, type CiStep } from '../ci/context.ts';
+import { ciCommand } from './commands/ci.ts';
 import { configCheck } from './commands/config-check.ts';
-import { detectCommand } from './commands/detect.ts';
-import { notAvailableYet } from './commands/not-yet.ts';
+import { demoCommand } from './commands/demo.ts';
 import type { RunOptions } from './commands/run.ts';
 import { defaultRunFactories } from './commands/run-factories.ts';
 import { runLocal } from './commands/run-local.ts';
-import { serve } from './commands/serve.ts';
 import type { CliIo } from './io.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -20,7 +20,11 @@ function setOption(): Option {
   ).argParser(collect);
 }
 
-/** Builds the commander program; each action stores its exit code in `result`. */
+/**
+ * Builds the commander program; each action stores its exit code in `result`.
+ * Commands with heavy dependencies (the bridge, detection) are imported when
+ * they run, so `mr-agent ci` on a comment that is not a command starts fast.
+ */
 export function buildProgram(io: CliIo, result: { code: number }): Command {
   const program = new Command('mr-agent')
     .description('A coding agent that lives in GitLab CI.')
@@ -49,7 +53,17 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
   program
     .command('ci')
     .description('run inside a GitLab CI job (reads CI_* and MR_AGENT_* variables)')
-    .action(() => notAvailableYet('ci'));
+    .addOption(
+      new Option(
+        '--step <step>',
+        "all: the whole run in this job; plan: plan and write the child pipeline; run: carry out the plan job's hand-off",
+      )
+        .choices(CI_STEPS)
+        .default('all'),
+    )
+    .action(async (options: { step: CiStep }) => {
+      result.code = await ciCommand(io, options);
+    });
 
   program
     .command('serve')
@@ -57,6 +71,7 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .option('--port <n>', 'port to listen on (default 8080, or MR_AGENT_PORT)')
     .addOption(setOption())
     .action(async (options: { port?: string; set?: string[] }) => {
+      const { serve } = await import('./commands/serve.ts');
       result.code = await serve(io, options);
     });
 
@@ -64,7 +79,10 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .command('demo')
     .description('run the whole pipeline offline on a bundled sample repository')
     .option('--keep', 'keep the temporary directory')
-    .action(() => notAvailableYet('demo'));
+    .addOption(setOption())
+    .action(async (options: { keep?: boolean; set?: string[] }) => {
+      result.code = await demoCommand(io, options);
+    });
 
   program
     .command('detect')
@@ -76,6 +94,7 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
       'walk the folder even in a git checkout (sees untracked files, applies .gitignore)',
     )
     .action(async (dir: string, options: { json?: boolean; walk?: boolean }) => {
+      const { detectCommand } = await import('./commands/detect.ts');
       result.code = await detectCommand(io, dir, options);
     });
 

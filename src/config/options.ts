@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import pkg from '../../package.json' with { type: 'json' };
 import type { OptionKind } from './option-kinds.ts';
 
 /**
@@ -93,6 +94,19 @@ function roleOptions<R extends LlmRole>(role: R) {
       },
     ),
   ] as const;
+}
+
+/** The runner images this project publishes (images/<environment>/Dockerfile). */
+export const IMAGE_REGISTRY = 'registry.gitlab.com/mr-agent/mr-agent';
+
+function imageOption<E extends (typeof ENVIRONMENTS)[number]>(name: E) {
+  return opt(
+    `ci.images.${name}` as `ci.images.${E}`,
+    { type: 'string', nonEmpty: true },
+    `${IMAGE_REGISTRY}/${name}:${pkg.version}`,
+    `Job image of the \`${name}\` environment${name === 'node' ? ' and of the planning job' : ''}.`,
+    { env: [`MR_AGENT_IMAGE_${name.toUpperCase()}`] },
+  );
 }
 
 export const OPTIONS = [
@@ -277,6 +291,13 @@ export const OPTIONS = [
     secret: true,
   }),
   opt(
+    'gitlab.token_variable',
+    { type: 'string', nonEmpty: true },
+    'MR_AGENT_GITLAB_TOKEN',
+    'Name of the variable holding the GitLab token (`mr-agent ci`).',
+    { env: ['MR_AGENT_GITLAB_TOKEN_VAR'] },
+  ),
+  opt(
     'gitlab.note_edit_interval_ms',
     int(1000),
     1000,
@@ -331,6 +352,39 @@ export const OPTIONS = [
     env: ['MR_AGENT_TRIGGER_TOKEN'],
     secret: true,
   }),
+  // CI/CD component (B1–B3): set by templates/agent.yml from its inputs
+  opt(
+    'ci.job_name',
+    { type: 'string', nonEmpty: true },
+    'mr-agent',
+    'Name (prefix) of the agent jobs.',
+    {
+      env: ['MR_AGENT_JOB_NAME'],
+    },
+  ),
+  opt('ci.stage', { type: 'string', nonEmpty: true }, 'test', 'Stage of the agent jobs.', {
+    env: ['MR_AGENT_STAGE'],
+  }),
+  opt('ci.job_timeout', { type: 'string', nonEmpty: true }, '1h', 'Timeout of the agent jobs.', {
+    env: ['MR_AGENT_JOB_TIMEOUT'],
+  }),
+  opt(
+    'ci.artifacts_expire_in',
+    { type: 'string', nonEmpty: true },
+    '30 days',
+    'How long the `.mr-agent/` job artifacts are kept.',
+    { env: ['MR_AGENT_ARTIFACTS_EXPIRE_IN'] },
+  ),
+  opt(
+    'ci.cache_key',
+    { type: 'string', nonEmpty: true },
+    'mr-agent',
+    'Prefix of the dependency cache keys.',
+    {
+      env: ['MR_AGENT_CACHE_KEY'],
+    },
+  ),
+  ...ENVIRONMENTS.map((name) => imageOption(name)),
   // environment (seed 000)
   opt(
     'environment.name',

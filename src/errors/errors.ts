@@ -13,7 +13,14 @@ export interface ErrorDetails {
   cause?: unknown;
 }
 
+/**
+ * Marks agent errors so they are recognised even when the module was loaded
+ * twice (a dynamically imported run path under a CommonJS test loader).
+ */
+const AGENT_ERROR = Symbol.for('mr-agent.AgentError');
+
 export abstract class AgentError extends Error {
+  readonly [AGENT_ERROR] = true;
   abstract readonly blame: ErrorBlame;
   readonly hint: string | undefined;
   readonly where: string | undefined;
@@ -109,5 +116,8 @@ export class CancelledError extends AgentError {
 }
 
 export function isAgentError(error: unknown): error is AgentError {
-  return error instanceof AgentError;
+  return (
+    error instanceof AgentError ||
+    (error instanceof Error && (error as unknown as Record<symbol, unknown>)[AGENT_ERROR] === true)
+  );
 }

@@ -2,6 +2,7 @@ import { gather } from '../phases/gather/index.ts';
 import { requestText } from '../phases/gather/render.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import { createRunContext, type RunContext, type RunDeps } from './context.ts';
+import { deliveryPhase } from './delivery-step.ts';
 import { executionPhase } from './execution-step.ts';
 import { endFromError, finish } from './finish.ts';
 import type { RunOutcome } from './outcome.ts';
@@ -32,7 +33,7 @@ async function environmentPhase(ctx: RunContext): Promise<void> {
 
 /**
  * The pipeline, in the order of GUIDE.md:
- * gather → plan → environment → (execute ⇄ reflect → verify)* → finish,
+ * gather → plan → environment → (execute ⇄ reflect → verify)* → deliver → finish,
  * driving the task state machine PENDING → PLANNING → RUNNING → VALIDATING
  * → RUNNING | COMPLETE | FAILED.
  */
@@ -55,6 +56,7 @@ async function pipeline(ctx: RunContext): Promise<RunEnd> {
     const verified = await inPhase(ctx, 'verification', () => verificationPhase(ctx));
     if (verified.kind === 'end') return verified.end;
     if (verified.kind === 'complete') {
+      await deliveryPhase(ctx);
       ctx.fsm.to('COMPLETE', 'all criteria satisfied');
       return { state: 'COMPLETE', reason: 'completed', summary: ctx.state.assessment!.summary };
     }

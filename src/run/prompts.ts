@@ -6,7 +6,8 @@ import { ConfigError } from '../errors/errors.ts';
 import { escapeInvisible } from '../errors/visible.ts';
 
 /** The prompt files of the run (English, in `prompts/`, J3). */
-export type PromptName = 'planning' | 'execution' | 'reflection' | 'completion';
+export type PromptName =
+  'planning' | 'execution' | 'reflection' | 'completion' | 'review-planning' | 'review-execution';
 
 export interface PromptLibrary {
   /** The raw template text. */

@@ -13,6 +13,14 @@ import { runCli } from './helpers.ts';
 const SECRET_KEY = 'sk-e2e-secret-key-123456';
 const GITLAB_TOKEN = 'glpat-e2e-secret-token-98765';
 
+/** A replan decision (seed 003) that keeps the plan. */
+function keepPlan(point: string) {
+  return {
+    purpose: `replan.${point}`,
+    json: { replan_decision: { replan_needed: false, confidence: 0.9, reasoning: 'On track.' } },
+  };
+}
+
 describe('cli: mr-agent run end to end over HTTP (A5, K1, M1)', () => {
   let server: ScriptedOpenAiServer;
   let repo: Awaited<ReturnType<typeof makeTempRepo>>;
@@ -34,6 +42,7 @@ describe('cli: mr-agent run end to end over HTTP (A5, K1, M1)', () => {
               ['answer.txt has 42'],
             ),
           },
+          ...['goal_understanding', 'task_decomposition', 'action_sequence'].map(keepPlan),
           {
             purpose: 'execution',
             tool_calls: [{ name: 'run_command', arguments: { command: 'env' } }],
@@ -45,7 +54,9 @@ describe('cli: mr-agent run end to end over HTTP (A5, K1, M1)', () => {
             ],
           },
           { purpose: 'execution', content: 'DONE: wrote answer.txt' },
+          keepPlan('execution'),
           { purpose: 'completion', json: assessment(true) },
+          keepPlan('final_evaluation'),
         ],
       },
     });
@@ -70,6 +81,7 @@ describe('cli: mr-agent run end to end over HTTP (A5, K1, M1)', () => {
           MR_AGENT_LLM_MODEL: 'scripted-model',
           MR_AGENT_GITLAB_TOKEN: GITLAB_TOKEN,
           MR_AGENT_ENVIRONMENT_SETUP: 'false',
+          MR_AGENT_REVIEW_ENABLED: 'false',
         },
         cwd: repo.dir,
       },
@@ -79,12 +91,17 @@ describe('cli: mr-agent run end to end over HTTP (A5, K1, M1)', () => {
     expect(stdout).to.contain('mr-agent: COMPLETE (completed)');
     expect(server.requests.map((r) => r.purpose)).to.deep.equal([
       'planning',
+      'replan.goal_understanding',
+      'replan.task_decomposition',
+      'replan.action_sequence',
       'execution',
       'execution',
       'execution',
+      'replan.execution',
       'completion',
+      'replan.final_evaluation',
     ]);
-    const toolMessage = server.requests[2]!.messages.find((m) => m.role === 'tool');
+    const toolMessage = server.requests[5]!.messages.find((m) => m.role === 'tool');
     const envOutput = String(toolMessage?.content ?? '');
     expect(envOutput).to.contain('PATH=');
     for (const secret of [SECRET_KEY, GITLAB_TOKEN, 'OPENAI_API_KEY', 'MR_AGENT_GITLAB_TOKEN'])

@@ -1,5 +1,5 @@
 import type { ScriptedLlm } from '../../src/testkit/scripted-llm.ts';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { CliIo } from '../../src/cli/io.ts';
@@ -23,7 +23,13 @@ function io(cwd: string, options: { env?: Record<string, string>; stdin?: string
   let handler: ((signal: string) => void) | undefined;
   const value: CliIo = {
     argv: [],
-    env: { PATH: process.env.PATH ?? '', ...(options.env ?? {}) },
+    // scripts without replan decisions or reviews; their own tests turn them on
+    env: {
+      PATH: process.env.PATH ?? '',
+      REPLANNING_ENABLED: 'false',
+      MR_AGENT_REVIEW_ENABLED: 'false',
+      ...(options.env ?? {}),
+    },
     cwd,
     stdout: { write: (t: string) => (out.stdout += t) },
     stderr: { write: (t: string) => (out.stderr += t) },
@@ -117,6 +123,39 @@ describe('cli: mr-agent run (A5)', () => {
     expect(stderr).to.contain('● note progress-1');
     const note = await readFile(path.join(repo.dir, '.mr-agent/task-TASK-7.md'), 'utf8');
     expect(note).to.contain('# Task Note - TASK-7 - Hello file').and.contain('sh check.sh');
+  });
+
+  it('F3 with replanning enabled the run asks for replan decisions and carries them out', async () => {
+    const decide = (point: string, fields: Record<string, unknown> = {}) =>
+      json(`replan.${point}`, {
+        replan_decision: { replan_needed: false, confidence: 0.9, reasoning: 'Fine.', ...fields },
+      });
+    const { code, llm } = await run(
+      path.dirname(repo.dir),
+      { task: 'Write hello.txt', repo: 'repo', set: ['planning.reflection.trigger_interval=0'] },
+      [
+        json('planning', planWith([action('task_1', 'Write hello.txt')])),
+        decide('goal_understanding'),
+        decide('task_decomposition'),
+        decide('action_sequence'),
+        exec.say('FAILED: the disk was busy'),
+        decide('execution', { replan_needed: true, replan_type: 'retry', replan_level: 1 }),
+        exec.tools(toolCall('write_file', { path: 'hello.txt', content: 'hi\n' })),
+        exec.say('DONE: wrote hello.txt'),
+        decide('execution'),
+        json('completion', assessment(true)),
+        decide('final_evaluation'),
+      ],
+      { env: { MR_AGENT_TEST_COMMAND: 'sh check.sh', REPLANNING_ENABLED: 'true' } },
+    );
+    llm.assertAllUsed();
+    expect(code).to.equal(0);
+    const [file] = await readdir(path.join(repo.dir, '.mr-agent/replan'));
+    const state = JSON.parse(
+      await readFile(path.join(repo.dir, '.mr-agent/replan', file!), 'utf8'),
+    ) as { status: string; counters: { total: number } };
+    expect(state).to.deep.include({ status: 'finished' });
+    expect(state.counters.total).to.equal(1);
   });
 
   it('A5 a missing repository is a usage error (exit 2)', async () => {

@@ -71,4 +71,12 @@ describe('errors', () => {
     expect(error.status).to.equal(502);
     expect(error.name).to.equal('ExternalServiceError');
   });
+
+  it('recognises an agent error from a second copy of the module (dynamic import under a CommonJS loader)', async () => {
+    const copy = await import('../../src/errors/errors.ts');
+    const error = new copy.UsageError('bad flag');
+
+    expect(exitCodeFor(error)).to.equal(2);
+    expect(describeError(error).message).to.equal('bad flag');
+  });
 });

@@ -24,6 +24,13 @@ describe('run: prompt files (J3) and data fencing (C4)', () => {
         '"passed_criteria"',
         '"remaining_risks"',
       ],
+      'review-planning': ['{{attempt}}', '{{max_reviews}}', '"result"', 'PASS_WITH_SUGGESTIONS'],
+      'review-execution': [
+        '{{attempt}}',
+        'success criteria',
+        '"feedback"',
+        'PASS_WITH_SUGGESTIONS',
+      ],
     };
     for (const [name, parts] of Object.entries(required)) {
       const text = await library.load(name as PromptName);

@@ -159,6 +159,8 @@ async function runBuiltin(
       prompts: promptLibrary(s.config.prompts.directory),
       reporter: reporting.reporter,
       history: reporting.history,
+      // the ReplanManager when planning.replanning.enabled, else a hook that always continues
+      hooks: { replan: reporting.replan },
       ...(environment ? { environment } : {}),
       signal: s.controller.signal,
     },

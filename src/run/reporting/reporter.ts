@@ -17,6 +17,7 @@ import {
   addLink,
   addNotice,
   endPhase,
+  recordReview,
   revisePlan,
   setEnvironment,
   setPlan,
@@ -33,11 +34,20 @@ import type {
   ChecklistStatus,
   EnvironmentSetupOutcome,
   PhaseStatus,
+  PhaseStep,
   PlanChange,
   ProgressPhase,
+  ReviewRecord,
   RunReporter,
 } from '../ports.ts';
-import { finalState, taskNoteData, usageSummary, validationRuns } from './final.ts';
+import {
+  commitLink,
+  deliveryInfo,
+  finalState,
+  taskNoteData,
+  usageSummary,
+  validationRuns,
+} from './final.ts';
 
 export interface ProgressReporterOptions {
   publisher: ProgressPublisher;
@@ -67,6 +77,9 @@ const CHANGE_KIND: Record<Exclude<PlanChange, 'initial'>, PlanChangeKind> = {
   reflection: 'reflection',
   retry: 'retry',
   replan: 'partial_replan',
+  action_regeneration: 'action_regeneration',
+  task_redecomposition: 'task_redecomposition',
+  goal_revision: 'goal_revision',
   review: 'plan_revision',
   validation: 'plan_revision',
 };
@@ -99,12 +112,45 @@ export class ProgressReporter implements RunReporter {
     this.pending.add(tracked);
   }
 
-  phase(phase: ProgressPhase, status: PhaseStatus): void {
+  /** Resolves when every state-file write started so far has finished. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
+
+  phase(phase: ProgressPhase, status: PhaseStatus, detail?: string): void {
     const at = this.now();
     this.o.publisher.update((s) =>
-      status === 'running' ? startPhase(s, phase, at) : endPhase(s, phase, status, at),
+      status === 'running' ? startPhase(s, phase, at) : endPhase(s, phase, status, at, detail),
     );
-    this.background('metadata', this.o.metadata.setStatus(phase, METADATA_STATUS[status]));
+    const metadataStatus = METADATA_STATUS[status];
+    this.background(
+      'metadata',
+      this.o.metadata.updatePhase(
+        phase,
+        status === 'running'
+          ? { status: metadataStatus, current_step: 'execute' }
+          : { status: metadataStatus },
+      ),
+    );
+  }
+
+  step(phase: ProgressPhase, step: PhaseStep, retryCount: number): void {
+    this.background(
+      'metadata',
+      this.o.metadata.updatePhase(phase, { current_step: step, retry_count: retryCount }),
+    );
+  }
+
+  review(record: ReviewRecord): void {
+    this.o.publisher.update((s) =>
+      recordReview(s, {
+        phase: record.phase,
+        result: record.result,
+        attempt: record.attempt,
+        maxAttempts: record.maxAttempts,
+        ...(record.feedback.trim() ? { feedback: record.feedback } : {}),
+      }),
+    );
   }
 
   plan(
@@ -184,6 +230,8 @@ export class ProgressReporter implements RunReporter {
     const noteUrl = relativeNote ? o.artifactUrl?.(relativeNote) : undefined;
     o.publisher.update((s) => {
       let next = { ...s, usage };
+      const commit = commitLink(outcome);
+      if (commit) next = addLink(next, commit);
       if (noteUrl) next = addLink(next, { label: 'Task Note', url: noteUrl });
       if (failures.length > 0)
         next = addNotice(
@@ -197,7 +245,7 @@ export class ProgressReporter implements RunReporter {
     await step('run record', () =>
       o.runRecords.finish(o.runId, state, outcome.summary.slice(0, 500)),
     );
-    await Promise.all([...this.pending]);
+    await this.settled();
     if (failures.length > 0) throw failures[0];
   }
 
@@ -227,7 +275,7 @@ export class ProgressReporter implements RunReporter {
           commandPrefix: o.config.trigger.command_prefix,
         }),
       );
-    if (outcome.clarification) {
+    if (outcome.clarification && !outcome.clarificationPosted) {
       // the run has ended: it waits for a reply (resuming on it is F4's part)
       await post(
         renderClarificationNote(
@@ -243,6 +291,7 @@ export class ProgressReporter implements RunReporter {
       );
     }
     const summary = outcome.completion.summary;
+    const delivery = deliveryInfo(outcome);
     await post(
       renderSummaryNote(
         {
@@ -255,6 +304,7 @@ export class ProgressReporter implements RunReporter {
           tasksFailed: summary.tasks_failed,
           validation: validationRuns(outcome),
           changedFiles: outcome.changedFiles,
+          ...(delivery ? { delivery } : {}),
           durationMs: outcome.durationMs,
           totalTokens: outcome.tokens.totalTokens,
           links: [],

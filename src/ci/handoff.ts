@@ -1,0 +1,68 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { ENVIRONMENTS } from '../config/options.ts';
+import { ConfigError } from '../errors/errors.ts';
+import { CiRequest } from './request.ts';
+
+/**
+ * What the plan job of the two-step flow (B2) leaves for the run job of the
+ * child pipeline, next to the rest of `.mr-agent/` in its artifacts: the
+ * request, the chosen environment and the run's own planning state.
+ */
+export const HANDOFF_FILE = '.mr-agent/ci-handoff.json';
+
+export const CiHandoff = z.object({
+  version: z.literal(1),
+  request: CiRequest,
+  environment: z.enum(ENVIRONMENTS),
+  /** The plan job. */
+  from: z.object({
+    pipelineId: z.number().int(),
+    jobId: z.number().int(),
+    jobUrl: z.string().optional(),
+  }),
+  /** The run's planning state; its shape belongs to src/run/. */
+  plan: z.unknown(),
+});
+export type CiHandoff = z.infer<typeof CiHandoff>;
+
+/** Writes the hand-off atomically (temp file, then rename). */
+export async function writeHandoff(projectDir: string, handoff: CiHandoff): Promise<string> {
+  const file = path.join(projectDir, HANDOFF_FILE);
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(CiHandoff.parse(handoff), null, 2)}\n`);
+  await rename(temp, file);
+  return file;
+}
+
+/** Reads the plan job's hand-off; says plainly when the artifact is missing or broken. */
+export async function readHandoff(projectDir: string): Promise<CiHandoff> {
+  const file = path.join(projectDir, HANDOFF_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new ConfigError('the plan job left no hand-off for this run job', {
+      where: HANDOFF_FILE,
+      hint: "the run step belongs to the child pipeline started by the plan job (`mr-agent ci --step plan`); it needs that job's artifacts (`needs: pipeline: $PARENT_PIPELINE_ID`).",
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`the hand-off is not JSON: ${(error as Error).message}`, {
+      where: HANDOFF_FILE,
+    });
+  }
+  const parsed = CiHandoff.safeParse(json);
+  if (!parsed.success) {
+    throw new ConfigError('the hand-off does not have the expected shape', {
+      where: HANDOFF_FILE,
+      problems: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+    });
+  }
+  return parsed.data;
+}

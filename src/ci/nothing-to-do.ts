@@ -1,0 +1,33 @@
+import { writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config/options.ts';
+import { CHILD_PIPELINE_FILE, renderNothingToDoPipeline } from './child-pipeline.ts';
+import type { CiContext } from './context.ts';
+
+/**
+ * Ends a job that has nothing to do (a comment that is not a command, a user
+ * without the role, a control verb already answered): says why on stdout and
+ * exits 0. The plan job still writes a child pipeline, because its trigger
+ * job always starts one.
+ */
+export async function finishWithNothingToDo(
+  context: CiContext,
+  ci: Config['ci'],
+  reason: string,
+  stdout: { write(text: string): unknown },
+): Promise<number> {
+  stdout.write(`mr-agent: ${reason}\n`);
+  if (context.step === 'plan') {
+    const file = path.join(context.projectDir, CHILD_PIPELINE_FILE);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(
+      file,
+      renderNothingToDoPipeline({
+        ci,
+        reason,
+        origin: { pipelineId: context.pipeline.id, jobId: context.job.id },
+      }),
+    );
+  }
+  return 0;
+}

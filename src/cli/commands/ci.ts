@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { finishWithNothingToDo } from '../../ci/nothing-to-do.ts';
+import { parseCiContext, type CiStep } from '../../ci/context.ts';
+import { decideTriggerPayload } from '../../ci/payload.ts';
+import { envConfig } from '../../ci/env-config.ts';
+import type { CommandRequest } from '../../trigger/note-rules.ts';
+import type { CliIo } from '../io.ts';
+
+export interface CiOptions {
+  step: CiStep;
+}
+
+/**
+ * `mr-agent ci --step all|plan|run`: the one-line script of the component's
+ * jobs. Reads the job environment (pure, cheap) and decides a
+ * `TRIGGER_PAYLOAD` from the payload alone, so a comment that is not a
+ * command ends here at once; only then is the run path loaded.
+ */
+export async function ciCommand(io: CliIo, options: CiOptions): Promise<number> {
+  const parsed = parseCiContext(io.env, options.step);
+  // The job's script starts in CI_PROJECT_DIR; a runner that reports a folder
+  // that does not exist (gitlab-ci-local's shell executor) is taken at its word
+  // about the working directory instead.
+  const context = existsSync(parsed.projectDir) ? parsed : { ...parsed, projectDir: io.cwd };
+  let payload: CommandRequest | undefined;
+  if (context.trigger.kind === 'payload' && context.step !== 'run') {
+    const config = envConfig(io.env);
+    const decision = await decideTriggerPayload(
+      context,
+      context.trigger.payload,
+      config.trigger.command_prefix,
+    );
+    if (decision.kind === 'skip') {
+      return finishWithNothingToDo(context, config.ci, decision.message, io.stdout);
+    }
+    payload = decision.request;
+  }
+  const { runCiStep } = await import('../../ci/steps.ts');
+  return runCiStep(context, payload, { env: io.env, stdout: io.stdout, stderr: io.stderr });
+}

@@ -1,0 +1,223 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import {
+  seedScenario,
+  startGitLabStandIn,
+  type GitLabStandIn,
+  type Scenario,
+} from '../../src/testkit/gitlab-server/index.ts';
+import { runCli } from '../cli/helpers.ts';
+import { noteHook } from '../trigger/note-hook.ts';
+
+/**
+ * `mr-agent ci` up to the start of the run, over real HTTP against the GitLab
+ * stand-in, in a real clone of the stand-in's repository: A2 bridge
+ * variables, A3 TRIGGER_PAYLOAD, A4 manual runs; M4 access re-checks; M5
+ * the named token.
+ */
+describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
+  this.timeout(30_000);
+  let standIn: GitLabStandIn;
+  let s: Scenario;
+  let root: string;
+  let job: string;
+
+  function git(cwd: string, ...args: string[]): string {
+    return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+  }
+
+  beforeEach(async () => {
+    standIn = await startGitLabStandIn();
+    s = await seedScenario(standIn.model);
+    root = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-ci-steps-'));
+    job = path.join(root, 'job');
+    execFileSync('git', ['clone', '-q', '-b', 'feature/greeting', s.project.repoDir, job]);
+  });
+  afterEach(async () => {
+    await standIn.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  function jobEnv(extra: Record<string, string>): Record<string, string> {
+    return {
+      PATH: process.env.PATH ?? '',
+      HOME: root,
+      CI_API_V4_URL: `${standIn.url}/api/v4`,
+      CI_SERVER_URL: standIn.url,
+      CI_PROJECT_ID: String(s.project.id),
+      CI_PROJECT_PATH: s.project.path,
+      CI_PROJECT_DIR: job,
+      CI_DEFAULT_BRANCH: s.project.defaultBranch,
+      CI_COMMIT_REF_NAME: 'feature/greeting',
+      CI_PIPELINE_ID: '900',
+      CI_JOB_ID: '901',
+      CI_PIPELINE_SOURCE: 'trigger',
+      GITLAB_USER_ID: String(s.maintainer.id),
+      MR_AGENT_GITLAB_TOKEN: s.botToken.value,
+      MR_AGENT_LOG_FORMAT: 'json',
+      ...extra,
+    };
+  }
+
+  /** The payload GitLab would write for a comment, as the file TRIGGER_PAYLOAD names. */
+  function payloadFile(body: string, author = s.developer): { file: string; noteId: number } {
+    const note = standIn.model.addNote({ on: s.mergeRequest, body, authorId: author.id });
+    const file = path.join(root, `payload-${note.id}.json`);
+    const hook = noteHook({
+      note: body,
+      noteId: note.id,
+      user: { id: author.id, username: author.username },
+      projectId: s.project.id,
+      iid: s.mergeRequest.iid,
+      sourceBranch: s.mergeRequest.sourceBranch,
+      discussionId: note.discussionId,
+    });
+    writeFileSync(file, JSON.stringify(hook));
+    return { file, noteId: note.id };
+  }
+
+  it('A3 a comment that is not a command exits 0 with "not a command" and asks GitLab nothing', async () => {
+    const { file } = payloadFile('LGTM, thanks!');
+    standIn.requests.clear();
+
+    const result = await runCli(['ci'], { env: jobEnv({ TRIGGER_PAYLOAD: file }) });
+
+    expect(result.code).to.equal(0);
+    expect(result.stdout).to.match(/^mr-agent: not a command: /);
+    expect(standIn.requests.entries).to.have.length(0);
+  });
+
+  it('A3/B2 the plan step of a non-command still writes a child pipeline that only says why', async () => {
+    const { file } = payloadFile('Nice work');
+
+    const result = await runCli(['ci', '--step', 'plan'], {
+      env: jobEnv({ TRIGGER_PAYLOAD: file, MR_AGENT_JOB_NAME: 'bot' }),
+    });
+
+    expect(result.code).to.equal(0);
+    const child = parse(readFileSync(path.join(job, '.mr-agent/child-pipeline.yml'), 'utf8'));
+    expect(Object.keys(child)).to.deep.equal(['stages', 'bot-nothing-to-do']);
+  });
+
+  it("A3 a Developer's command is claimed with 👀 and accepted after the in-job checks", async () => {
+    const { file, noteId } = payloadFile('/agent fix the greeting');
+
+    const result = await runCli(['ci'], { env: jobEnv({ TRIGGER_PAYLOAD: file }) });
+
+    expect(standIn.model.awards.filter((a) => a.noteId === noteId)).to.have.length(1);
+    expect(result.stderr).to.contain('"message":"request accepted"');
+    expect(result.stderr).to.contain(`request was accepted (run on !${s.mergeRequest.iid} (note))`);
+    expect(result.code).to.equal(2);
+  });
+
+  it("A3/M4 a Guest's command is refused in the job without a run, exit 0", async () => {
+    const { file, noteId } = payloadFile('/agent fix the greeting', s.guest);
+
+    const result = await runCli(['ci'], { env: jobEnv({ TRIGGER_PAYLOAD: file }) });
+
+    expect(result.code).to.equal(0);
+    expect(result.stdout).to.contain('not authorised: the commenter is guest');
+    expect(standIn.model.awards.filter((a) => a.noteId === noteId)).to.have.length(0);
+  });
+
+  it('A3/A6 `/agent help` is answered in the thread and nothing runs', async () => {
+    const { file } = payloadFile('/agent help');
+    const before = standIn.model.notes.length;
+
+    const result = await runCli(['ci'], { env: jobEnv({ TRIGGER_PAYLOAD: file }) });
+
+    expect(result.code).to.equal(0);
+    expect(result.stdout).to.contain('answered `help` in the thread');
+    expect(standIn.model.notes.length).to.equal(before + 1);
+  });
+
+  it('A3 a pipeline on the default branch works on the merge request head', async () => {
+    const mrHead = git(s.project.repoDir, 'rev-parse', 'refs/heads/feature/greeting');
+    git(s.project.repoDir, 'update-ref', `refs/merge-requests/${s.mergeRequest.iid}/head`, mrHead);
+    git(job, 'checkout', '-q', s.project.defaultBranch);
+    const { file } = payloadFile('/agent fix the greeting');
+
+    await runCli(['ci'], {
+      env: jobEnv({ TRIGGER_PAYLOAD: file, CI_COMMIT_REF_NAME: s.project.defaultBranch }),
+    });
+
+    expect(git(job, 'rev-parse', 'HEAD')).to.equal(mrHead);
+    expect(git(job, 'branch', '--show-current')).to.equal('feature/greeting');
+  });
+
+  it('A2/M4 a bridge trigger for a Guest is refused with exit 2, naming the user and the role', async () => {
+    const result = await runCli(['ci'], {
+      env: jobEnv({
+        MR_AGENT_NOTE_ID: '5',
+        MR_AGENT_TASK: 'fix',
+        MR_AGENT_MR_IID: String(s.mergeRequest.iid),
+        MR_AGENT_TRIGGERED_BY: String(s.guest.id),
+      }),
+    });
+
+    expect(result.code).to.equal(2);
+    expect(result.stderr).to.contain(`user ${s.guest.id} has the guest role`);
+    expect(result.stderr).to.contain('needs at least developer');
+  });
+
+  it('A4/M4 a manual run re-checks the pipeline user (GITLAB_USER_ID)', async () => {
+    const result = await runCli(['ci'], {
+      env: jobEnv({
+        CI_PIPELINE_SOURCE: 'web',
+        GITLAB_USER_ID: String(s.guest.id),
+        MR_AGENT_TASK: 'add a farewell',
+        MR_AGENT_ISSUE_IID: String(s.issue.iid),
+      }),
+    });
+
+    expect(result.code).to.equal(2);
+    expect(result.stderr).to.contain(`user ${s.guest.id} has the guest role`);
+  });
+
+  it('M5 the token comes from the variable the component names, and never shows in the output', async () => {
+    const env = jobEnv({
+      CI_PIPELINE_SOURCE: 'web',
+      GITLAB_USER_ID: String(s.developer.id),
+      MR_AGENT_TASK: 'add a farewell',
+      MR_AGENT_ISSUE_IID: String(s.issue.iid),
+      MR_AGENT_GITLAB_TOKEN_VAR: 'BOT_PAT',
+      BOT_PAT: s.botToken.value,
+      MR_AGENT_LOG_LEVEL: 'debug',
+    });
+    delete (env as Record<string, string | undefined>).MR_AGENT_GITLAB_TOKEN;
+
+    const result = await runCli(['ci'], { env });
+
+    expect(result.stderr).to.contain(`request was accepted (run on #${s.issue.iid} (manual))`);
+    expect(result.stdout + result.stderr).not.to.contain(s.botToken.value);
+  });
+
+  it('M5 without a token, names the variable to set', async () => {
+    const env = jobEnv({ MR_AGENT_TASK: 'x', MR_AGENT_GITLAB_TOKEN_VAR: 'BOT_PAT' });
+    delete (env as Record<string, string | undefined>).MR_AGENT_GITLAB_TOKEN;
+
+    const result = await runCli(['ci'], { env });
+
+    expect(result.code).to.equal(2);
+    expect(result.stderr).to.contain('BOT_PAT: no GitLab token for the agent');
+  });
+
+  it('keeps .mr-agent/ and the caches out of the commit before the run starts', async () => {
+    await runCli(['ci'], {
+      env: jobEnv({
+        CI_PIPELINE_SOURCE: 'web',
+        MR_AGENT_TASK: 'x',
+        GITLAB_USER_ID: String(s.developer.id),
+      }),
+    });
+
+    expect(existsSync(path.join(job, '.git/info/exclude'))).to.equal(true);
+    expect(readFileSync(path.join(job, '.git/info/exclude'), 'utf8')).to.contain(
+      '.mr-agent-cache/',
+    );
+  });
+});

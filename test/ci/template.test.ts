@@ -1,0 +1,155 @@
+import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
+import { ENVIRONMENT_JOBS } from '../../src/ci/environments.ts';
+import { parseComponentTemplate, type ComponentTemplate } from '../../src/ci/template-spec.ts';
+import { ENVIRONMENTS, OPTIONS, type OptionDef } from '../../src/config/options.ts';
+import pkg from '../../package.json' with { type: 'json' };
+
+const TEMPLATES = readdirSync('templates').filter((f) => f.endsWith('.yml'));
+const agent = parseComponentTemplate(readFileSync('templates/agent.yml', 'utf8'), 'agent.yml');
+
+/** Variables the CLI reads that are not options: the request (A2–A4). */
+const REQUEST_VARIABLES = ['PARENT_PIPELINE_ID'];
+const GLOBAL_KEYWORDS = [
+  'default',
+  'include',
+  'stages',
+  'variables',
+  'workflow',
+  'image',
+  'services',
+  'cache',
+  'before_script',
+  'after_script',
+];
+
+function jobs(template: ComponentTemplate): Record<string, Record<string, unknown>> {
+  return template.jobs as Record<string, Record<string, unknown>>;
+}
+
+function optionByEnv(name: string): OptionDef | undefined {
+  return (OPTIONS as readonly OptionDef[]).find((o) => o.env.includes(name));
+}
+
+const INPUT_REF = /^\$\[\[ inputs\.([a-z_]+) \]\]$/;
+
+describe('ci/template (templates/*.yml)', () => {
+  for (const file of TEMPLATES) {
+    it(`B1 every input of ${file} has a type, a default, a description and a group`, () => {
+      const template = parseComponentTemplate(readFileSync(`templates/${file}`, 'utf8'), file);
+
+      expect(template.inputs.length).to.be.greaterThan(0);
+      for (const input of template.inputs) {
+        expect(input, input.name).to.have.property('default');
+        expect(input.default, input.name).not.to.equal(undefined);
+        expect(input.group, input.name).not.to.equal('');
+      }
+    });
+
+    it(`B1 ${file} uses no global keywords (only jobs and hidden jobs)`, () => {
+      const template = parseComponentTemplate(readFileSync(`templates/${file}`, 'utf8'), file);
+
+      for (const key of Object.keys(template.jobs)) {
+        expect(GLOBAL_KEYWORDS, key).not.to.include(key);
+        expect(key, 'job names come from the `as` input').to.match(/^\.?\$\[\[ inputs\.as \]\]/);
+      }
+    });
+  }
+
+  it('B1 the inputs cover the SPEC list (stage, prefix, LLM, environment, images, loops, switches, access, retention, timeout)', () => {
+    const names = agent.inputs.map((i) => i.name);
+
+    expect(names).to.include.members([
+      'as',
+      'stage',
+      'command_prefix',
+      'llm_model',
+      'llm_base_url',
+      'llm_api_key_variable',
+      'gitlab_token_variable',
+      'environment',
+      ...ENVIRONMENTS.map((e) => `image_${e}`),
+      'max_loops',
+      'planning',
+      'reflection',
+      'replanning',
+      'min_access_level',
+      'artifacts_expire_in',
+      'timeout',
+    ]);
+    expect(agent.inputs.find((i) => i.name === 'environment')!.options).to.deep.equal([
+      'auto',
+      ...ENVIRONMENTS,
+    ]);
+  });
+
+  it('every job variable the template sets is read by the CLI under that name, with the same default', () => {
+    const variables = jobs(agent)['.$[[ inputs.as ]]:job']!.variables as Record<string, string>;
+
+    for (const [name, value] of Object.entries(variables)) {
+      const option = optionByEnv(name);
+      expect(option, `${name} is not an environment name in src/config/options.ts`).not.to.equal(
+        undefined,
+      );
+      const inputName = INPUT_REF.exec(value)?.[1];
+      const input = agent.inputs.find((i) => i.name === inputName);
+      expect(input, `${name} takes its value from an input`).not.to.equal(undefined);
+      if (input!.default !== '') {
+        expect(
+          String(input!.default),
+          `default of input ${inputName} vs option ${option!.key}`,
+        ).to.equal(String(option!.default));
+      }
+    }
+  });
+
+  it('the default images are this release of the published runner images', () => {
+    for (const environment of ENVIRONMENTS) {
+      const input = agent.inputs.find((i) => i.name === `image_${environment}`)!;
+
+      expect(input.default).to.match(
+        new RegExp(`/${environment}:${pkg.version.replace(/\./g, '\\.')}$`),
+      );
+    }
+  });
+
+  it('M5 no input carries a secret value: secrets are named, never given', () => {
+    for (const input of agent.inputs) {
+      expect(input.name).not.to.match(/(token|api_key|secret|password)$/i);
+    }
+  });
+
+  for (const environment of ENVIRONMENTS) {
+    it(`B3 the one-job ${environment} image, cache and cache variables match src/ci/environments.ts`, () => {
+      const hidden = jobs(agent)[`.$[[ inputs.as ]]:env:${environment}`]!;
+
+      expect(hidden.image).to.equal(`$[[ inputs.image_${environment} ]]`);
+      expect(hidden.variables).to.deep.equal(ENVIRONMENT_JOBS[environment].variables);
+      expect(hidden.cache).to.deep.equal({
+        key: `$[[ inputs.cache_key ]]-${environment}`,
+        when: 'always',
+        paths: ENVIRONMENT_JOBS[environment].cachePaths,
+      });
+    });
+  }
+
+  it('job scripts are one line calling mr-agent ci', () => {
+    const scripts = Object.values(jobs(agent))
+      .map((job) => job.script)
+      .filter((s) => s !== undefined);
+
+    expect(scripts).to.deep.equal([['mr-agent ci --step all'], ['mr-agent ci --step plan']]);
+  });
+
+  it("B2 the run job starts the plan job's child pipeline and hands it the parent pipeline id", () => {
+    const run = jobs(agent)['$[[ inputs.as ]]-run']!;
+
+    expect(run.needs).to.deep.equal(['$[[ inputs.as ]]-plan']);
+    expect(run.variables).to.deep.equal({ PARENT_PIPELINE_ID: '$CI_PIPELINE_ID' });
+    expect(run.trigger).to.deep.include({
+      include: [{ artifact: '.mr-agent/child-pipeline.yml', job: '$[[ inputs.as ]]-plan' }],
+      strategy: 'depend',
+    });
+    expect(REQUEST_VARIABLES).to.include('PARENT_PIPELINE_ID');
+  });
+});

@@ -1,0 +1,146 @@
+import { execa } from 'execa';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bundleCli } from '../../scripts/bundle-cli.mjs';
+
+/**
+ * Runs the component in gitlab-ci-local (shell executor) inside a throw-away
+ * git repository that includes it the way a user's project does:
+ * `component: $CI_SERVER_FQDN/$CI_PROJECT_PATH/agent@$CI_COMMIT_SHA`
+ * resolves to the repository's own templates/ at HEAD.
+ */
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+const GCL = path.join(REPO_ROOT, 'node_modules/gitlab-ci-local/dist/index.js');
+export const REMOTE = 'https://gitlab.example.com/acme/app.git';
+export const COMPONENT = '$CI_SERVER_FQDN/$CI_PROJECT_PATH/agent@$CI_COMMIT_SHA';
+
+/** gitlab-ci-local copies the project with rsync before every run, even on the shell executor. */
+export function requireRsync(): void {
+  try {
+    execFileSync('sh', ['-c', 'command -v rsync'], { stdio: 'ignore' });
+  } catch {
+    throw new Error(
+      'rsync is missing: gitlab-ci-local needs it for the component tests. Install it (`apt-get install -y rsync`); .ci/run does this when it is absent.',
+    );
+  }
+}
+
+function git(cwd: string, ...args: string[]): void {
+  execFileSync('git', args, { cwd, stdio: 'ignore' });
+}
+
+export interface Fixture {
+  dir: string;
+  /** A folder on PATH holding the `mr-agent` command (this checkout's bundle). */
+  binDir: string;
+  remove(): void;
+}
+
+/** Bundles the CLI once and puts an `mr-agent` wrapper running it on the pinned Node. */
+export async function installCli(root: string): Promise<string> {
+  const binDir = path.join(root, 'bin');
+  mkdirSync(binDir, { recursive: true });
+  const bundle = await bundleCli(path.join(root, 'mr-agent.mjs'));
+  writeFileSync(
+    path.join(binDir, 'mr-agent'),
+    `#!/bin/sh\nexec "${process.execPath}" "${bundle}" "$@"\n`,
+    { mode: 0o755 },
+  );
+  return binDir;
+}
+
+/** A git repository with this checkout's templates/ and the given files, committed. */
+export function createProject(root: string, files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(root, 'project-'));
+  cpSync(path.join(REPO_ROOT, 'templates'), path.join(dir, 'templates'), { recursive: true });
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, '-c', 'user.email=ci@example.com', '-c', 'user.name=CI', 'commit', '-qm', 'fixture');
+  git(dir, 'remote', 'add', 'origin', REMOTE);
+  git(dir, 'update-ref', 'refs/remotes/origin/main', 'HEAD');
+  git(dir, 'symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/main');
+  return dir;
+}
+
+export function tempRoot(): { root: string; remove(): void } {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-component-'));
+  return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export interface GclResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  all: string;
+}
+
+/** Runs gitlab-ci-local on the pinned Node in `cwd`. Never throws on a non-zero exit. */
+export async function gitlabCiLocal(
+  cwd: string,
+  args: readonly string[],
+  options: { binDir?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<GclResult> {
+  const home = path.join(cwd, '.gcl-home');
+  mkdirSync(home, { recursive: true });
+  const result = await execa(process.execPath, [GCL, ...args], {
+    cwd,
+    reject: false,
+    all: true,
+    timeout: options.timeoutMs ?? 60_000,
+    env: {
+      HOME: home,
+      PATH: [options.binDir, path.dirname(process.execPath), process.env.PATH]
+        .filter(Boolean)
+        .join(path.delimiter),
+      GCL_IGNORE_PREDEFINED_VARS: 'CI_PIPELINE_SOURCE,CI_SERVER_URL,CI_MERGE_REQUEST_IID',
+      NO_COLOR: '1',
+      FORCE_COLOR: '0',
+      ...options.env,
+    },
+    extendEnv: false,
+  });
+  return {
+    exitCode: result.exitCode ?? 1,
+    stdout: String(result.stdout),
+    stderr: String(result.stderr),
+    all: String(result.all),
+  };
+}
+
+export interface ListedJob {
+  name: string;
+  stage: string;
+  when: string;
+}
+
+/**
+ * `--list-json`: every job with its resolved `when` (rules evaluated, nothing
+ * run). Schema validation is on unless `validate: false`.
+ */
+export async function listJobs(
+  cwd: string,
+  variables: Record<string, string> = {},
+  options: { validate?: boolean } = {},
+): Promise<ListedJob[]> {
+  const args = [
+    '--list-json',
+    ...(options.validate === false ? ['--json-schema-validation=false'] : []),
+  ];
+  for (const [name, value] of Object.entries(variables))
+    args.push('--variable', `${name}=${value}`);
+  const result = await gitlabCiLocal(cwd, args);
+  if (result.exitCode !== 0) throw new Error(`gitlab-ci-local --list-json failed:\n${result.all}`);
+  const json = result.stdout.slice(result.stdout.indexOf('['));
+  return JSON.parse(json) as ListedJob[];
+}
+
+/** The jobs that would run (when ≠ never), by name. */
+export function activeJobs(jobs: readonly ListedJob[]): string[] {
+  return jobs.filter((j) => j.when !== 'never').map((j) => j.name);
+}
