@@ -53,7 +53,6 @@ function storageError(file: string, error: unknown): unknown {
   if (!why) return error;
   return new ExternalServiceError('file system', `cannot write ${file}: ${why} (${code})`, {
     cause: error,
-    where: file,
     hint: 'Free space or fix the permissions of the state directory (state.directory); files written earlier are unchanged.',
   });
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { scanBridge } from './secret-scan/bridge.ts';
+import { scanRuns } from './secret-scan/runs.ts';
 import { recordFigures } from './support/figures.ts';
 import { SECRET_FORMS, SECRETS, SecretScanner } from './support/secrets.ts';
 
@@ -43,6 +44,11 @@ describe('hardening: secret scan (SPEC L1, M5)', function () {
   it('L1 M5 the webhook bridge (mr-agent serve) leaks no secret into logs, notes, GitLab requests or answers', async () => {
     const { deliveries } = await scanBridge(scanner);
     ran.push(`bridge (${deliveries} deliveries incl. faults)`);
+    expect(scanner.hits).to.deep.equal([]);
+  });
+
+  it('L1 M1 M5 runs (CI-shaped with delivery, failing, and mr-agent run as a child) leak no secret into notes, GitLab requests, logs, artifacts, commits, git config or LLM requests', async () => {
+    ran.push(...(await scanRuns(scanner)));
     expect(scanner.hits).to.deep.equal([]);
   });
 });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../../config/options.ts';
+import { describeError } from '../../errors/catalog.ts';
 import type { MetadataStore, PhaseStatusValue } from '../../history/metadata.ts';
 import type { StatePaths } from '../../history/paths.ts';
 import type { RunRecords } from '../../history/run-records.ts';
@@ -14,6 +15,7 @@ import { renderSummaryNote } from '../../report/notes/summary-note.ts';
 import type { ProgressPublisher } from '../../report/progress/publisher.ts';
 import {
   addLink,
+  addNotice,
   endPhase,
   recordReview,
   revisePlan,
@@ -199,13 +201,57 @@ export class ProgressReporter implements RunReporter {
       await postNote(this.o.target, outcome.failureNote, { redactor: this.o.redactor });
   }
 
+  /**
+   * The final report. Every step is attempted whatever happened to the ones
+   * before: a full disk that refuses the Task Note must not keep the progress
+   * note at "running" (H1, M6). The first failure is rethrown at the end.
+   */
   async final(outcome: RunOutcome): Promise<void> {
     const o = this.o;
     const state = finalState(outcome);
     const usage = usageSummary(outcome);
-    const taskNote = await writeTaskNote(o.paths.stateDir, taskNoteData(outcome), o.redactor);
-    const relativeNote = path.relative(o.repoDir, taskNote);
-    const result = buildRunResult({
+    const failures: unknown[] = [];
+    const step = async <T>(what: string, work: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await work();
+      } catch (error) {
+        failures.push(error);
+        o.logger.error('final report step failed', { step: what, error: (error as Error).message });
+        return undefined;
+      }
+    };
+    const taskNote = await step('task note', () =>
+      writeTaskNote(o.paths.stateDir, taskNoteData(outcome), o.redactor),
+    );
+    const relativeNote = taskNote ? path.relative(o.repoDir, taskNote) : undefined;
+    await step('result.json', () =>
+      writeResultFile(o.paths.result, this.result(outcome, state, relativeNote), o.redactor),
+    );
+    const noteUrl = relativeNote ? o.artifactUrl?.(relativeNote) : undefined;
+    o.publisher.update((s) => {
+      let next = { ...s, usage };
+      const commit = commitLink(outcome);
+      if (commit) next = addLink(next, commit);
+      if (noteUrl) next = addLink(next, { label: 'Task Note', url: noteUrl });
+      if (failures.length > 0)
+        next = addNotice(
+          next,
+          `Some run files could not be written: ${describeError(failures[0]).message}`,
+        );
+      return next;
+    });
+    await step('separate notes', () => this.postSeparateNotes(outcome, state));
+    await o.publisher.finish({ state, summary: outcome.summary });
+    await step('run record', () =>
+      o.runRecords.finish(o.runId, state, outcome.summary.slice(0, 500)),
+    );
+    await this.settled();
+    if (failures.length > 0) throw failures[0];
+  }
+
+  private result(outcome: RunOutcome, state: ReturnType<typeof finalState>, taskNote?: string) {
+    const o = this.o;
+    return buildRunResult({
       taskId: outcome.taskId,
       status: state,
       exitCode: outcome.exitCode,
@@ -213,23 +259,11 @@ export class ProgressReporter implements RunReporter {
       startedAt: outcome.startedAt,
       finishedAt: outcome.finishedAt,
       validation: validationRuns(outcome),
-      usage,
-      taskNote: relativeNote,
+      usage: usageSummary(outcome),
+      ...(taskNote ? { taskNote } : {}),
       ...(o.context.jobId ? { jobId: o.context.jobId } : {}),
       ...(o.context.pipelineId ? { pipelineId: o.context.pipelineId } : {}),
     });
-    await writeResultFile(o.paths.result, result, o.redactor);
-    const noteUrl = o.artifactUrl?.(relativeNote);
-    o.publisher.update((s) => {
-      let next = { ...s, usage };
-      const commit = commitLink(outcome);
-      if (commit) next = addLink(next, commit);
-      return noteUrl ? addLink(next, { label: 'Task Note', url: noteUrl }) : next;
-    });
-    await this.postSeparateNotes(outcome, state);
-    await o.publisher.finish({ state, summary: outcome.summary });
-    await o.runRecords.finish(o.runId, state, outcome.summary.slice(0, 500));
-    await this.settled();
   }
 
   private async postSeparateNotes(outcome: RunOutcome, state: ReturnType<typeof finalState>) {
