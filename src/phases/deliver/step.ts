@@ -5,6 +5,7 @@
  */
 import type { ChangeToDeliver, DeliveryReport, DeliveryStep } from '../../run/ports.ts';
 import { deliver, type DeliveryInput, type DeliveryResult } from './deliver.ts';
+import { snapshotGitControl } from './git-guard.ts';
 
 const TITLE_CHARS = 72;
 
@@ -56,15 +57,24 @@ export interface DeliveryStepOptions extends Omit<DeliveryInput, 'commit'> {
   footer?: string;
 }
 
-/** A `DeliveryStep` over `deliver()`. */
+/**
+ * A `DeliveryStep` over `deliver()`. It takes the snapshot of the checkout's
+ * git control files when it is created — before the run, so before any tool
+ * can write into `.git` — and delivery refuses to push if they changed.
+ */
 export function createDeliveryStep(options: DeliveryStepOptions): DeliveryStep {
   const { author, footer, ...input } = options;
+  const gitControl = input.gitControl
+    ? Promise.resolve(input.gitControl)
+    : snapshotGitControl(input.repoDir).catch(() => undefined);
   const commitUrl = (sha: string) =>
     input.project.webUrl ? `${input.project.webUrl}/-/commit/${sha}` : undefined;
   return {
     async deliver(change) {
+      const snapshot = await gitControl;
       const result = await deliver({
         ...input,
+        ...(snapshot ? { gitControl: snapshot } : {}),
         commit: {
           title: commitTitle(change.objective),
           body: commitBody(change, footer),

@@ -128,6 +128,10 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
     MR_AGENT_LLM_MODEL: 'scripted-model',
     MR_AGENT_GITLAB_URL: standIn.url,
     MR_AGENT_ENVIRONMENT_SETUP: 'false',
+    // the cells script the core phases; review and replanning have their own
+    // fault and scenario tests (test/phases/review, test/replan)
+    MR_AGENT_REVIEW_ENABLED: 'false',
+    REPLANNING_ENABLED: 'false',
   };
   const { config } = await loadConfig({
     env,

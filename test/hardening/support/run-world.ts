@@ -87,6 +87,10 @@ export async function startRunWorld(options: RunWorldOptions): Promise<RunWorld>
     OPENAI_BASE_URL: server.url,
     MR_AGENT_LLM_MODEL: 'scripted-model',
     MR_AGENT_ENVIRONMENT_SETUP: 'false',
+    // the cells script the core phases; review and replanning have their own
+    // fault and scenario tests (test/phases/review, test/replan)
+    MR_AGENT_REVIEW_ENABLED: 'false',
+    REPLANNING_ENABLED: 'false',
     MR_AGENT_LOG_FORMAT: 'json',
     MR_AGENT_LOG_LEVEL: 'debug',
     ...options.env,

@@ -104,5 +104,53 @@ describe('phases/deliver/step: delivery as the run sees it (H3)', () => {
         'Make greet() shorter\n\ngreet() says Hi now.\n\nFiles changed: src/greet.js\n\nRequested in !1: shorter greeting',
       );
     });
+
+    it('M1 refuses to push when the run wrote into .git after the step was made (a planted hook)', async () => {
+      const dir = path.join(work, 'checkout');
+      await execa('git', [
+        'clone',
+        '--quiet',
+        '--branch',
+        'feature/greeting',
+        `file://${w.s.project.repoDir}`,
+        dir,
+      ]);
+      const project = await w.gitlab.getProject(w.s.project.id);
+      const step = createDeliveryStep({
+        repoDir: dir,
+        gitlab: w.gitlab,
+        project,
+        target: {
+          kind: 'merge_request',
+          mergeRequest: await w.gitlab.getMergeRequest(project.id, 1),
+        },
+        notes: new GitLabNoteTarget(w.gitlab, project.id, { type: 'merge_request', iid: 1 }),
+        token: w.s.botToken.value,
+        hostEnv: process.env,
+        author: { name: 'mr-agent', email: 'bot@example.invalid' },
+        branchPrefix: 'mr-agent/',
+        redactor: new Redactor(),
+        logger: createSilentLogger(),
+      });
+      // ... the run's tools work ...
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await writeFile(path.join(dir, 'src/greet.js'), 'export const greet = 1;\n');
+      await writeFile(path.join(dir, '.git/hooks/pre-push'), '#!/bin/sh\nexit 0\n', {
+        mode: 0o755,
+      });
+      const before = (
+        await execa('git', ['rev-parse', 'feature/greeting'], { cwd: w.s.project.repoDir })
+      ).stdout;
+
+      const error = await step
+        .deliver({ objective: 'x', summary: 'y', changedFiles: ['src/greet.js'] })
+        .catch((e: unknown) => e);
+
+      expect((error as Error).message).to.contain('added .git/hooks/pre-push');
+      const after = (
+        await execa('git', ['rev-parse', 'feature/greeting'], { cwd: w.s.project.repoDir })
+      ).stdout;
+      expect(after).to.equal(before);
+    });
   });
 });
