@@ -1,13 +1,16 @@
 // Bundles the command into one file (dist/mr-agent.mjs) and the library entry
-// (dist/index.mjs, with declarations in dist/types).
+// (dist/index.mjs, with declarations in dist/types). `--bundle-only` builds the
+// command alone (what `npm run demo` needs, in about a second).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { bundleCli } from './bundle-cli.mjs';
 
-rmSync('dist', { recursive: true, force: true });
+const bundleOnly = process.argv.includes('--bundle-only');
+if (!bundleOnly) rmSync('dist', { recursive: true, force: true });
 
 await bundleCli('dist/mr-agent.mjs');
+if (bundleOnly) process.exit(0);
 
 await build({
   entryPoints: ['src/index.ts'],

@@ -5,7 +5,6 @@ import { VERSION } from '../version.ts';
 import { CI_STEPS, type CiStep } from '../ci/context.ts';
 import { ciCommand } from './commands/ci.ts';
 import { configCheck } from './commands/config-check.ts';
-import { notAvailableYet } from './commands/not-yet.ts';
 import type { RunOptions } from './commands/run.ts';
 import type { CliIo } from './io.ts';
 
@@ -79,7 +78,11 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .command('demo')
     .description('run the whole pipeline offline on a bundled sample repository')
     .option('--keep', 'keep the temporary directory')
-    .action(() => notAvailableYet('demo'));
+    .addOption(setOption())
+    .action(async (options: { keep?: boolean; set?: string[] }) => {
+      const { demoCommand } = await import('./commands/demo.ts');
+      result.code = await demoCommand(io, options);
+    });
 
   program
     .command('detect')

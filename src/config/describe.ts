@@ -1,3 +1,4 @@
+import { escapeInvisible } from '../errors/visible.ts';
 import { OPTIONS, type Config, type OptionDef } from './options.ts';
 import { expectationFor } from './option-kinds.ts';
 import { valueAt, type ResolvedConfig } from './resolve.ts';
@@ -24,7 +25,7 @@ export function formatConfigText(entries: readonly ConfigEntry[]): string {
   return entries
     .map(
       (e) =>
-        `${e.key.padEnd(width)}  ${JSON.stringify(e.value)}  (${e.source === e.location ? e.source : `${e.source}: ${e.location}`})`,
+        `${e.key.padEnd(width)}  ${escapeInvisible(JSON.stringify(e.value) ?? 'undefined')}  (${e.source === e.location ? e.source : `${e.source}: ${e.location}`})`,
     )
     .join('\n');
 }

@@ -1,4 +1,5 @@
 import { OPTIONS, OPTION_BY_KEY, type Config, type OptionDef } from './options.ts';
+import { escapeInvisible, quoteVisible } from '../errors/visible.ts';
 import { expectationFor, parseText, schemaFor } from './option-kinds.ts';
 
 export type SourceKind = 'default' | 'file' | 'api' | 'env' | 'flag';
@@ -25,10 +26,11 @@ export interface ConfigProblems {
 }
 
 function describe(value: unknown): string {
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  if (typeof value === 'string') return quoteVisible(value);
   const text = JSON.stringify(value);
-  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  if (text === undefined) return String(value);
+  return escapeInvisible(text.length > 60 ? `${text.slice(0, 57)}...` : text);
 }
 
 function setPath(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -39,6 +41,11 @@ function setPath(target: Record<string, unknown>, key: string, value: unknown): 
     node = node[part] as Record<string, unknown>;
   }
   node[parts[parts.length - 1]!] = value;
+}
+
+/** A key as written by the user, quoted when it holds anything but plain name characters. */
+function shownKey(key: string): string {
+  return /^[\w.-]{1,200}$/.test(key) ? key : quoteVisible(key, 80);
 }
 
 /**
@@ -57,7 +64,7 @@ export function resolveConfig(sources: readonly ConfigSource[]): ResolvedConfig 
     problems.push(...(source.problems ?? []));
     for (const [key, entry] of source.values) {
       const option = OPTION_BY_KEY.get(key);
-      const label = entry.name ? `${entry.name} (${key})` : key;
+      const label = entry.name ? `${entry.name} (${key})` : shownKey(key);
       if (!option) {
         problems.push(`${source.location}: ${label}: unknown option`);
         continue;

@@ -1,6 +1,6 @@
-import { parseDocument } from 'yaml';
 import { OPTIONS, OPTION_BY_KEY, type OptionDef } from './options.ts';
 import type { ConfigSource } from './resolve.ts';
+import { readYamlText } from './yaml-text.ts';
 
 type Values = Map<string, { value: unknown; text?: boolean; name?: string }>;
 
@@ -43,17 +43,9 @@ function hasOptionsUnder(prefix: string): boolean {
 export function fileSource(text: string, location: string): ConfigSource {
   const values: Values = new Map();
   const problems: string[] = [];
-  const doc = parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length > 0) {
-    for (const error of doc.errors) {
-      const pos = error.linePos?.[0];
-      problems.push(
-        `${location}${pos ? `:${pos.line}:${pos.col}` : ''}: invalid YAML: ${error.message.split('\n')[0]}`,
-      );
-    }
-    return { kind: 'file', location, values, problems };
-  }
-  const data: unknown = doc.toJS();
+  const read = readYamlText(text, location);
+  if (!read.ok) return { kind: 'file', location, values, problems: read.problems };
+  const data = read.value;
   if (data !== null && data !== undefined) flatten(data, '', values, problems, location);
   return { kind: 'file', location, values, problems };
 }

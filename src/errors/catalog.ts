@@ -21,6 +21,15 @@ const HINTS: Record<string, string> = {
   CancelledError: 'The run was cancelled; its final state was written to the progress note.',
 };
 
+/** Problems listed one per line; the rest are counted (a broken file can have thousands). */
+export const MAX_LISTED_PROBLEMS = 20;
+
+function listProblems(problems: readonly string[]): string[] {
+  const shown = problems.slice(0, MAX_LISTED_PROBLEMS).map((p) => `  - ${p}`);
+  const more = problems.length - MAX_LISTED_PROBLEMS;
+  return more > 0 ? [...shown, `  … and ${more} more problem${more === 1 ? '' : 's'}`] : shown;
+}
+
 /** Turns any thrown value into the text a user sees (stderr, note, log). */
 export function describeError(error: unknown): ErrorDescription {
   if (isAgentError(error)) {
@@ -29,7 +38,7 @@ export function describeError(error: unknown): ErrorDescription {
     const hint = error.hint ?? HINTS[error.name];
     return {
       message: `${where}${error.message}`,
-      details: [...problems.map((p) => `  - ${p}`), ...(hint ? [`hint: ${hint}`] : [])],
+      details: [...listProblems(problems), ...(hint ? [`hint: ${hint}`] : [])],
     };
   }
   if (error instanceof Error) {

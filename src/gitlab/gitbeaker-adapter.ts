@@ -296,11 +296,28 @@ class GitbeakerGitLab implements GitLabPort {
     return toPipeline(parseAnswer(PipelineSchema, raw, `cancel pipeline ${pipelineId}`));
   }
 
+  /**
+   * POST /projects/:id/trigger/pipeline with the variables as form fields.
+   * Not through `PipelineTriggerTokens.trigger`: gitbeaker flattens the
+   * variables with `qs` without encoding and splits the result on `&` and at
+   * the first line break, so a multi-line request or one holding `&` reached
+   * the job cut short (MR_AGENT_TASK "fix a & b" became "fix a "). The token
+   * goes in the form too, as in GitLab's own examples, not in the URL where
+   * proxies and access logs keep it. Multipart fields carry line breaks as
+   * CRLF (as from any browser form); readers of the variables treat CRLF as LF.
+   */
   async triggerPipeline(project: ProjectRef, request: TriggerRequest) {
-    const raw = await this.api.PipelineTriggerTokens.trigger(project, request.ref, request.token, {
-      ...(request.variables ? { variables: request.variables } : {}),
-    });
-    return toPipeline(parseAnswer(PipelineSchema, raw, 'pipeline trigger'));
+    const form = new FormData();
+    form.append('token', request.token);
+    form.append('ref', request.ref);
+    for (const [key, value] of Object.entries(request.variables ?? {}))
+      form.append(`variables[${key}]`, value);
+    const resource = this.api.PipelineTriggerTokens;
+    const response = await resource.requester.post(
+      `projects/${encodeURIComponent(String(project))}/trigger/pipeline`,
+      { body: form },
+    );
+    return toPipeline(parseAnswer(PipelineSchema, response.body, 'pipeline trigger'));
   }
 
   async downloadJobArtifacts(project: ProjectRef, jobId: number) {

@@ -23,6 +23,18 @@ export interface AskForJsonOptions {
 }
 
 const MAX_PROBLEM_CHARS = 2000;
+/**
+ * How much of a failed reply is sent back with the re-ask. A runaway reply
+ * (megabytes of braces) is not repeated whole: that would grow every re-ask
+ * by its size and overflow the endpoint's request or context limit.
+ */
+export const MAX_ECHOED_REPLY_CHARS = 16_000;
+
+function echoedReply(raw: string): string {
+  if (raw.length <= MAX_ECHOED_REPLY_CHARS) return raw;
+  const head = raw.slice(0, MAX_ECHOED_REPLY_CHARS);
+  return `${head}\n[… ${raw.length - head.length} more characters of this reply not repeated]`;
+}
 
 export async function askForJson<T>(
   request: JsonRequest<T>,
@@ -55,7 +67,7 @@ export async function askForJson<T>(
       );
     }
     messages.push(
-      { role: 'assistant', content: raw },
+      { role: 'assistant', content: echoedReply(raw) },
       {
         role: 'user',
         content: fillPrompt(options.reaskTemplate, {

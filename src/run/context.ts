@@ -5,6 +5,7 @@ import type { SectionWriter } from '../log/sections.ts';
 import type { Redactor } from '../log/redact.ts';
 import type { LlmPort } from '../llm/port.ts';
 import type { Gathered, RequestSource } from '../phases/gather/types.ts';
+import { reviewHook } from '../phases/review/index.ts';
 import type { Plan } from '../phases/plan/schema.ts';
 import type { PlanStep } from '../phases/plan/steps.ts';
 import type { CompletionAssessment } from '../phases/verify/schema.ts';
@@ -17,8 +18,11 @@ import { noReplan, noReview, type RunHooks } from './hooks.ts';
 import type { PromptLibrary } from './prompts.ts';
 import type {
   ChecklistItem,
+  DeliveryReport,
+  DeliveryStep,
   EnvironmentHandoff,
   EnvironmentStep,
+  ReviewRecord,
   RunHistory,
   RunReporter,
 } from './ports.ts';
@@ -41,8 +45,11 @@ export interface RunDeps {
   history: RunHistory;
   /** Absent: no detection, and setup is skipped (reported as such). */
   environment?: EnvironmentStep;
+  /** Absent: nothing is committed or pushed (local runs). */
+  delivery?: DeliveryStep;
   /** Absent: the request is the task itself (local runs). */
   request?: RequestSource;
+  /** Absent `review`: the review phase (src/phases/review/) when `review.enabled`. */
   hooks?: Partial<RunHooks>;
   /** GitLab collapsible log sections per phase (B4); absent outside CI. */
   sections?: SectionWriter;
@@ -73,6 +80,11 @@ export interface RunState {
   executionSystem?: string;
   /** Replans decided through the replan hook (bounded by max_total_replans). */
   replans: number;
+  delivery?: DeliveryReport;
+  /** Review verdicts, oldest first (seed 004). */
+  reviews: ReviewRecord[];
+  /** Executed actions before this index belong to an earlier, replaced checklist. */
+  checklistFrom: number;
 }
 
 export interface RunContext {
@@ -100,7 +112,7 @@ export async function createRunContext(
   const logger = deps.logger.child({ task_id: task.id });
   const config = deps.config;
   const root = await repoRoot(repoDir);
-  return {
+  const ctx: RunContext = {
     deps,
     config,
     task,
@@ -130,9 +142,13 @@ export async function createRunContext(
       changedFiles: new Set(),
       tests: [],
       replans: 0,
+      reviews: [],
+      checklistFrom: 0,
     },
     startedAt: deps.clock.now(),
     logger,
     signal: deps.signal,
   };
+  if (!deps.hooks?.review && config.review.enabled) ctx.hooks.review = reviewHook(ctx);
+  return ctx;
 }

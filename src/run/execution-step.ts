@@ -9,6 +9,7 @@ import { directiveEnd, replanAllowed, replanDuringRun } from './planning-step.ts
 import type { ActionRecord } from './records.ts';
 import { reflectAndRevise } from './reflection-step.ts';
 import { reviewGate } from './review-gate.ts';
+import { runView } from './run-view.ts';
 import { CONTINUE, endWith, type StepResult } from './run-end.ts';
 
 function throwIfCancelled(ctx: RunContext): void {
@@ -45,7 +46,13 @@ async function afterAction(
   record: ActionRecord,
 ): Promise<StepResult & { replanned?: boolean }> {
   const directive = await ctx.hooks.replan.decide(
-    { point: 'execution', plan: ctx.state.plan!, action: record, remaining: ctx.state.queue },
+    {
+      point: 'execution',
+      plan: ctx.state.plan!,
+      action: record,
+      remaining: ctx.state.queue,
+      run: runView(ctx),
+    },
     ctx.signal,
   );
   const end = directiveEnd(directive);
@@ -56,7 +63,7 @@ async function afterAction(
     return { ...CONTINUE, replanned: true };
   }
   if (directive.kind === 'replan' && replanAllowed(ctx)) {
-    const result = await replanDuringRun(ctx, directive.reason);
+    const result = await replanDuringRun(ctx, directive.reason, directive.from);
     return { ...result, replanned: true };
   }
   return CONTINUE;

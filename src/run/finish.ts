@@ -57,6 +57,7 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
     criteria: criteriaOf(state.plan, state.assessment),
     actions: state.actions,
     reflections: state.reflections,
+    reviews: state.reviews,
     ...(state.environment ? { environment: state.environment } : {}),
     tests: state.tests,
     ...(state.assessment ? { assessment: state.assessment } : {}),
@@ -69,6 +70,7 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
         end.summary,
       ),
     ...(end.clarification ? { clarification: end.clarification } : {}),
+    ...(end.clarificationPosted ? { clarificationPosted: true } : {}),
     ...(errorInfo
       ? {
           error: {
@@ -79,6 +81,7 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
         }
       : {}),
     changedFiles: [...state.changedFiles],
+    ...(state.delivery ? { delivery: state.delivery } : {}),
     metaCalls: ctx.llm.metaCalls,
     tokens: ctx.llm.tokens,
     loops: ctx.fsm.loops,
@@ -95,6 +98,11 @@ export async function finish(ctx: RunContext, end: RunEnd): Promise<RunOutcome> 
   if (!ctx.fsm.finished) ctx.fsm.to(end.state, end.reason);
   const outcome = buildOutcome(ctx, end);
   const { deps, logger } = ctx;
+  try {
+    await ctx.hooks.replan.ended?.({ state: end.state, reason: end.reason });
+  } catch (error) {
+    logger.warn('replan state not saved', { error: (error as Error).message });
+  }
   deps.reporter.phase('complete', end.state === 'COMPLETE' ? 'done' : 'failed');
   try {
     await deps.reporter.final(outcome);

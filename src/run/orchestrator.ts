@@ -1,6 +1,8 @@
 import { gather } from '../phases/gather/index.ts';
+import { requestText } from '../phases/gather/render.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import { createRunContext, type RunContext, type RunDeps } from './context.ts';
+import { deliveryPhase } from './delivery-step.ts';
 import { executionPhase } from './execution-step.ts';
 import { endFromError, finish } from './finish.ts';
 import type { RunOutcome } from './outcome.ts';
@@ -32,6 +34,7 @@ async function environmentPhase(ctx: RunContext): Promise<void> {
 /** gather → plan. Undefined when the plan is ready; an end when the run stops during planning. */
 export async function planStage(ctx: RunContext): Promise<RunEnd | undefined> {
   ctx.state.gathered = await inPhase(ctx, 'pre_planning', () => gather(ctx));
+  ctx.toolContext.requestText = requestText(ctx.state.gathered);
 
   ctx.fsm.to('PLANNING', 'context gathered');
   const planned = await inPhase(ctx, 'planning', () => planningPhase(ctx));
@@ -51,6 +54,7 @@ export async function workStage(ctx: RunContext): Promise<RunEnd> {
     const verified = await inPhase(ctx, 'verification', () => verificationPhase(ctx));
     if (verified.kind === 'end') return verified.end;
     if (verified.kind === 'complete') {
+      await deliveryPhase(ctx);
       ctx.fsm.to('COMPLETE', 'all criteria satisfied');
       return { state: 'COMPLETE', reason: 'completed', summary: ctx.state.assessment!.summary };
     }
@@ -60,7 +64,7 @@ export async function workStage(ctx: RunContext): Promise<RunEnd> {
 
 /**
  * The pipeline, in the order of GUIDE.md:
- * gather → plan → environment → (execute ⇄ reflect → verify)* → finish,
+ * gather → plan → environment → (execute ⇄ reflect → verify)* → deliver → finish,
  * driving the task state machine PENDING → PLANNING → RUNNING → VALIDATING
  * → RUNNING | COMPLETE | FAILED. The CI component's two-step flow (B2) runs
  * the two stages in two jobs (src/ci/two-step.ts).

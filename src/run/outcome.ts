@@ -2,7 +2,7 @@ import type { ExitCode } from '../errors/exit-code.ts';
 import type { Plan, UnclearGoal } from '../phases/plan/schema.ts';
 import type { ReflectionReply } from '../phases/reflect/schema.ts';
 import type { CompletionAssessment } from '../phases/verify/schema.ts';
-import type { ChecklistItem, EnvironmentHandoff } from './ports.ts';
+import type { ChecklistItem, DeliveryReport, EnvironmentHandoff, ReviewRecord } from './ports.ts';
 import type { ActionRecord, MetaCallLog, TestRun, TokenTotals } from './records.ts';
 import type { TaskState, Transition } from './state-machine.ts';
 
@@ -72,13 +72,19 @@ export interface RunOutcome {
   criteria: AcceptanceCriterion[];
   actions: ActionRecord[];
   reflections: ReflectionReply[];
+  /** Review verdicts, oldest first (seed 004). */
+  reviews: ReviewRecord[];
   environment?: EnvironmentHandoff;
   tests: TestRun[];
   assessment?: CompletionAssessment;
   completion: CompletionSummary | HumanInterventionResult;
   clarification?: UnclearGoal;
+  /** The ❓ note was posted during the run (replan hook), so the final report does not repeat it. */
+  clarificationPosted?: boolean;
   error?: { message: string; blame: string; hint?: string };
   changedFiles: string[];
+  /** What delivery did (absent when the run has no delivery step or did not complete). */
+  delivery?: DeliveryReport;
   metaCalls: MetaCallLog[];
   tokens: TokenTotals;
   loops: number;

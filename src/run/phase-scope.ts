@@ -1,6 +1,12 @@
 import type { RunContext } from './context.ts';
 import type { ProgressPhase } from './ports.ts';
 
+/** A phase that ended the run as `phase_failed` has reported its own failure (review gate). */
+function reportedItsFailure(result: unknown): boolean {
+  const r = result as { kind?: unknown; end?: { reason?: unknown } } | undefined;
+  return r?.kind === 'end' && r.end?.reason === 'phase_failed';
+}
+
 /**
  * Runs one progress phase (seed 000 §5.4): reported as running, then done or
  * failed, inside a collapsible CI log section.
@@ -16,7 +22,7 @@ export async function inPhase<T>(
   ctx.logger.info('phase started', { phase });
   try {
     const result = await body();
-    reporter.phase(phase, 'done');
+    if (!reportedItsFailure(result)) reporter.phase(phase, 'done');
     return result;
   } catch (error) {
     reporter.phase(phase, 'failed');

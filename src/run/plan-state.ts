@@ -12,11 +12,16 @@ function item(step: PlanStep, status: ChecklistStatus): ChecklistItem {
   };
 }
 
-/** The checklist (D5): executed actions with their marks, then the queue. */
+/** Changes that start a fresh checklist (seed 003 §11.4.3: re-decomposition, goal revisited). */
+const FRESH: ReadonlySet<PlanChange> = new Set(['task_redecomposition', 'goal_revision']);
+
+/** The checklist (D5): executed actions of the current checklist with their marks, then the queue. */
 function rebuildChecklist(ctx: RunContext): void {
   const { state } = ctx;
   state.checklist = [
-    ...state.actions.map((a) => item(a, a.status === 'success' ? 'done' : 'failed')),
+    ...state.actions
+      .slice(state.checklistFrom)
+      .map((a) => item(a, a.status === 'success' ? 'done' : 'failed')),
     ...state.queue.map((s) => item(s, 'pending')),
   ];
 }
@@ -35,11 +40,13 @@ export async function adoptPlan(
   ctx: RunContext,
   plan: Plan,
   change: PlanChange = 'initial',
+  reason?: string,
 ): Promise<void> {
   ctx.state.plan = plan;
   ctx.state.queue = orderSteps(plan.action_plan, nextNumber(ctx));
+  if (FRESH.has(change)) ctx.state.checklistFrom = ctx.state.actions.length;
   await ctx.deps.history.savePlan(plan);
-  publishPlan(ctx, plan.comment, change);
+  publishPlan(ctx, reason ?? plan.comment, change);
 }
 
 /** A plan revision: `remaining` replaces the queue; executed actions stay as they are. */

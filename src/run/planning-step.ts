@@ -1,10 +1,12 @@
 import { planTask, type PlanInput } from '../phases/plan/index.ts';
 import type { Plan } from '../phases/plan/schema.ts';
 import type { RunContext } from './context.ts';
-import type { ReplanDirective } from './hooks.ts';
+import type { ReplanDirective, ReplanFrom } from './hooks.ts';
 import { adoptPlan } from './plan-state.ts';
+import type { PlanChange } from './ports.ts';
 import { reviewGate } from './review-gate.ts';
 import { CONTINUE, endWith, type RunEnd, type StepResult } from './run-end.ts';
+import { runView } from './run-view.ts';
 
 const PLANNING_POINTS = ['goal_understanding', 'task_decomposition', 'action_sequence'] as const;
 
@@ -22,6 +24,7 @@ export function directiveEnd(directive: ReplanDirective): RunEnd | undefined {
         message: 'The agent needs answers before it can go on.',
         clarification_needed: directive.questions,
       },
+      ...(directive.posted ? { clarificationPosted: true } : {}),
     };
   if (directive.kind === 'stop')
     return { state: 'FAILED', reason: 'stopped', summary: directive.reason };
@@ -41,7 +44,13 @@ async function planWithCheckpoints(ctx: RunContext, input: PlanInput): Promise<P
   let feedback = input.feedback;
   for (;;) {
     const result = await planTask(ctx, { ...input, ...(feedback ? { feedback } : {}) });
-    if (result.kind === 'clarification')
+    if (result.kind === 'clarification') {
+      // the replan hook may ask and wait (F4); its answers or assumptions plan again
+      const asked = await ctx.hooks.replan.unclearGoal?.(result.error, ctx.signal);
+      if (asked?.kind === 'replan') {
+        feedback = asked.reason;
+        continue;
+      }
       return {
         kind: 'end',
         end: {
@@ -49,11 +58,16 @@ async function planWithCheckpoints(ctx: RunContext, input: PlanInput): Promise<P
           reason: 'clarification_needed',
           summary: `The goal is unclear: ${result.error.message}`,
           clarification: result.error,
+          ...(asked?.kind === 'clarify' && asked.posted ? { clarificationPosted: true } : {}),
         },
       };
+    }
     let replan: string | undefined;
     for (const point of PLANNING_POINTS) {
-      const directive = await ctx.hooks.replan.decide({ point, plan: result.plan }, ctx.signal);
+      const directive = await ctx.hooks.replan.decide(
+        { point, plan: result.plan, run: runView(ctx) },
+        ctx.signal,
+      );
       const end = directiveEnd(directive);
       if (end) return { kind: 'end', end };
       if (directive.kind === 'replan' && replanAllowed(ctx)) {
@@ -86,14 +100,27 @@ export async function planningPhase(ctx: RunContext): Promise<StepResult> {
   }
 }
 
+/** How the checklist changes for a restart point (seed 003 §11.4.3). */
+const CHANGE_FOR: Record<ReplanFrom, PlanChange> = {
+  remaining_actions: 'replan',
+  action_sequence: 'action_regeneration',
+  task_decomposition: 'task_redecomposition',
+  goal_understanding: 'goal_revision',
+};
+
 /** A replan decided during execution or evaluation: plan again, keeping executed actions. */
-export async function replanDuringRun(ctx: RunContext, reason: string): Promise<StepResult> {
+export async function replanDuringRun(
+  ctx: RunContext,
+  reason: string,
+  from: ReplanFrom = 'remaining_actions',
+): Promise<StepResult> {
   ctx.state.replans += 1;
   const planned = await planWithCheckpoints(ctx, {
     feedback: reason,
     completed: ctx.state.actions,
   });
   if (planned.kind === 'end') return endWith(planned.end);
-  await adoptPlan(ctx, planned.plan, 'replan');
+  // the first line of a reason sums it up: it becomes the checklist's revision reason
+  await adoptPlan(ctx, planned.plan, CHANGE_FOR[from], reason.split('\n')[0]);
   return CONTINUE;
 }

@@ -17,8 +17,35 @@ export const PROGRESS_PHASES = [
 export type ProgressPhase = (typeof PROGRESS_PHASES)[number];
 export type PhaseStatus = 'running' | 'done' | 'failed' | 'skipped';
 
-/** Why the checklist changed: the first plan, or what replaced it (all keep finished items). */
-export type PlanChange = 'initial' | 'reflection' | 'retry' | 'replan' | 'review' | 'validation';
+/** The step inside a reviewed phase (seed 004 FR-3; `metadata.json` `current_step`). */
+export type PhaseStep = 'execute' | 'review' | 'revise';
+
+/** One review verdict of a phase (seed 004), for the progress note and the Task Note. */
+export interface ReviewRecord {
+  phase: ProgressPhase;
+  result: 'PASS' | 'FAIL' | 'PASS_WITH_SUGGESTIONS';
+  /** 1 for the first review of the phase, growing with each revise. */
+  attempt: number;
+  /** Reviews the phase may have: `review.max_revisions + 1`. */
+  maxAttempts: number;
+  feedback: string;
+}
+
+/**
+ * Why the checklist changed: the first plan, or what replaced it. Re-decomposing
+ * the task and revisiting the goal start a fresh checklist; the others keep
+ * finished items (seed 003 §11.4.3). `replan` is a partial replan.
+ */
+export type PlanChange =
+  | 'initial'
+  | 'reflection'
+  | 'retry'
+  | 'replan'
+  | 'action_regeneration'
+  | 'task_redecomposition'
+  | 'goal_revision'
+  | 'review'
+  | 'validation';
 
 export type ChecklistStatus = 'pending' | 'running' | 'done' | 'failed';
 export interface ChecklistItem {
@@ -35,7 +62,12 @@ export interface ChecklistItem {
  * publisher behind them throttles and coalesces.
  */
 export interface RunReporter {
-  phase(phase: ProgressPhase, status: PhaseStatus): void;
+  /** `detail`: a short reason shown next to the state (e.g. why a phase failed or was skipped). */
+  phase(phase: ProgressPhase, status: PhaseStatus, detail?: string): void;
+  /** The step a reviewed phase is in and its revisions so far (`metadata.json`, seed 004 FR-3). */
+  step(phase: ProgressPhase, step: PhaseStep, retryCount: number): void;
+  /** A review verdict (shown in the note's review table). */
+  review(record: ReviewRecord): void;
   /** The plan as a checklist (D5), again after every revision. */
   plan(
     items: readonly ChecklistItem[],
@@ -98,4 +130,35 @@ export interface EnvironmentStep {
   setup(selected: SelectedEnvironment, signal?: AbortSignal): Promise<EnvironmentSetupOutcome>;
   /** The environment section of the execution prompt (seed 000 §7.2). */
   executionSection(handoff: EnvironmentHandoff): Promise<string>;
+}
+
+/** What delivery did with the finished change (SPEC H3), for the notes and result.json. */
+export interface DeliveryReport {
+  status: 'pushed' | 'no-changes' | 'disabled' | 'patch-posted';
+  branch?: string;
+  commit?: string;
+  /** A page showing the pushed commit (GitLab), when known. */
+  commitUrl?: string;
+  mergeRequestUrl?: string;
+  patchNoteUrl?: string;
+  /** Why nothing was pushed, when nothing was. */
+  notPushedReason?: string;
+}
+
+/** The finished change as delivery sees it. */
+export interface ChangeToDeliver {
+  /** The goal as the plan understood it (the commit title comes from it). */
+  objective: string;
+  /** The completion assessment's summary (the commit body). */
+  summary: string;
+  changedFiles: readonly string[];
+}
+
+/**
+ * Delivery after a complete run (GUIDE: … → review → deliver): commit and
+ * push, or a patch note. Absent: the change stays in the working tree
+ * (local runs).
+ */
+export interface DeliveryStep {
+  deliver(change: ChangeToDeliver, signal?: AbortSignal): Promise<DeliveryReport>;
 }

@@ -8,6 +8,8 @@ export interface RunEnd {
   summary: string;
   humanIntervention?: HumanInterventionResult;
   clarification?: UnclearGoal;
+  /** The ❓ note was posted already (by the replan hook's clarification flow). */
+  clarificationPosted?: boolean;
   error?: unknown;
 }
 

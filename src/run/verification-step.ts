@@ -3,6 +3,7 @@ import type { RunContext } from './context.ts';
 import { directiveEnd, replanAllowed, replanDuringRun } from './planning-step.ts';
 import { reflectAndRevise } from './reflection-step.ts';
 import type { RunEnd } from './run-end.ts';
+import { runView } from './run-view.ts';
 
 export type Verified = { kind: 'complete' } | { kind: 'loop' } | { kind: 'end'; end: RunEnd };
 
@@ -29,6 +30,7 @@ export async function verificationPhase(ctx: RunContext): Promise<Verified> {
       plan: state.plan!,
       assessment: result.assessment,
       tests: state.tests,
+      run: runView(ctx),
     },
     ctx.signal,
   );
@@ -47,7 +49,7 @@ export async function verificationPhase(ctx: RunContext): Promise<Verified> {
     };
   }
   if (replan) {
-    const replanned = await replanDuringRun(ctx, directive.reason);
+    const replanned = await replanDuringRun(ctx, directive.reason, directive.from);
     return replanned.kind === 'end' ? replanned : { kind: 'loop' };
   }
   const revised = await reflectAndRevise(

@@ -1,7 +1,13 @@
 import { looksLikeSecretName } from '../log/redact.ts';
 
-/** Variables a build or test command may see. Everything else is dropped. */
-const ALLOWED_NAMES = new Set([
+/**
+ * The one allow-list of host variables that reach processes the agent starts
+ * (M1): the commands of `run_command` and environment setup (`sandboxEnv`)
+ * and the worker CLIs (src/workers/env.ts). Everything else is dropped.
+ */
+
+/** Locale, paths and terminal: what every process needs. Worker CLIs get only these. */
+export const BASE_HOST_NAMES: ReadonlySet<string> = new Set([
   'PATH',
   'HOME',
   'USER',
@@ -13,6 +19,11 @@ const ALLOWED_NAMES = new Set([
   'TMPDIR',
   'TZ',
   'CI',
+  'NO_COLOR',
+]);
+
+/** Build tool settings a build or test command may also see. */
+const TOOLCHAIN_NAMES: ReadonlySet<string> = new Set([
   'HOSTNAME',
   'JAVA_HOME',
   'MAVEN_OPTS',
@@ -48,22 +59,62 @@ const ALLOWED_NAMES = new Set([
   'PNPM_HOME',
   'COREPACK_HOME',
   'COREPACK_ENABLE_DOWNLOAD_PROMPT',
-  'NO_COLOR',
   'FORCE_COLOR',
 ]);
 const ALLOWED_PREFIXES = ['LC_'];
-/** Never passed on, whatever the configuration says. */
-const ALWAYS_DENIED = new Set([
+
+/**
+ * GitLab credentials and the raw trigger event: never passed to any process
+ * the agent starts, not even when a Task YAML or the agent itself asks.
+ */
+export const GITLAB_CREDENTIALS: ReadonlySet<string> = new Set([
   'CI_JOB_TOKEN',
   'CI_JOB_JWT',
+  'CI_JOB_JWT_V1',
   'CI_JOB_JWT_V2',
-  'OPENAI_API_KEY',
+  'CI_REGISTRY_PASSWORD',
+  'CI_DEPENDENCY_PROXY_PASSWORD',
+  'CI_DEPLOY_PASSWORD',
+  'CI_REPOSITORY_URL',
+  'GITLAB_TOKEN',
+  'MR_AGENT_GITLAB_TOKEN',
+  'MR_AGENT_TRIGGER_TOKEN',
+  'MR_AGENT_WEBHOOK_SECRET',
   'TRIGGER_PAYLOAD',
 ]);
 
+/** Never passed to the agent's commands: GitLab credentials and the LLM key. */
+const COMMAND_DENIED: ReadonlySet<string> = new Set([...GITLAB_CREDENTIALS, 'OPENAI_API_KEY']);
+
+/** `scheme://user:password@host` or `scheme://token@host` — credentials in a URL-valued variable. */
+const URL_CREDENTIALS = /[a-z][a-z0-9+.-]*:\/\/[^/\s@]+@/i;
+
+export function hasUrlCredentials(value: string): boolean {
+  return URL_CREDENTIALS.test(value);
+}
+
 /**
- * The environment for commands the agent runs (M1): an allow-list of the
- * host's variables, no token, key or secret-looking variable, plus `extra`.
+ * Whether a host variable may be inherited: on the allow-list (the base list,
+ * plus the toolchain list for commands), not secret-looking by name, and no
+ * credentials inside a URL value.
+ */
+export function hostVariableAllowed(
+  name: string,
+  value: string,
+  scope: 'command' | 'worker',
+): boolean {
+  if (GITLAB_CREDENTIALS.has(name) || looksLikeSecretName(name)) return false;
+  const listed =
+    BASE_HOST_NAMES.has(name) ||
+    (scope === 'command' && TOOLCHAIN_NAMES.has(name)) ||
+    ALLOWED_PREFIXES.some((p) => name.startsWith(p));
+  return listed && !hasUrlCredentials(value);
+}
+
+/**
+ * The environment for commands the agent runs (M1): the allow-listed host
+ * variables, no token, key or secret-looking variable, plus `extra` (never a
+ * GitLab credential or the LLM key).
  */
 export function sandboxEnv(
   host: Readonly<Record<string, string | undefined>>,
@@ -71,12 +122,11 @@ export function sandboxEnv(
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(host)) {
-    if (value === undefined || ALWAYS_DENIED.has(name) || looksLikeSecretName(name)) continue;
-    if (ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p)))
-      env[name] = value;
+    if (value === undefined || COMMAND_DENIED.has(name)) continue;
+    if (hostVariableAllowed(name, value, 'command')) env[name] = value;
   }
   for (const [name, value] of Object.entries(extra)) {
-    if (!ALWAYS_DENIED.has(name)) env[name] = value;
+    if (!COMMAND_DENIED.has(name)) env[name] = value;
   }
   env.CI ??= 'true';
   return env;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../errors/errors.ts';
 import { WORKER_KINDS } from '../config/options.ts';
+import { readYamlText } from '../config/yaml-text.ts';
 
 /** Task YAML, version 1 (seed 002 core spec §2), with the §2.3 defaults. */
 export const TaskYaml = z.object({
@@ -106,14 +106,14 @@ export function parseTaskYaml(
   location: string,
   env: Readonly<Record<string, string | undefined>>,
 ): TaskSpec {
-  const doc = parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length > 0) {
-    const problems = doc.errors.map(
-      (e) => `${location}:${e.linePos?.[0]?.line ?? '?'}: ${e.message.split('\n')[0]}`,
-    );
-    throw new ConfigError('the task file is not valid YAML', { where: location, problems });
+  const read = readYamlText(text, location);
+  if (!read.ok) {
+    throw new ConfigError('the task file is not valid YAML', {
+      where: location,
+      problems: read.problems,
+    });
   }
-  const parsed = TaskYaml.safeParse(doc.toJS());
+  const parsed = TaskYaml.safeParse(read.value);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
       (issue) => `${location}: ${formatIssuePath(issue.path)}: ${issue.message}`,

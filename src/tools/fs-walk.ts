@@ -5,6 +5,7 @@ import { ToolError } from './registry.ts';
 /** Folders never descended into when listing or searching recursively. */
 export const SKIPPED_DIRS = new Set([
   '.git',
+  '.mr-agent',
   'node_modules',
   '.venv',
   'venv',

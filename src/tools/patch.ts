@@ -52,6 +52,9 @@ async function readSource(file: string, shown: string): Promise<string> {
 async function planChange(patch: StructuredPatch, ctx: ToolContext): Promise<FileChange> {
   const { oldName, newName } = fileNames(patch);
   if (!oldName && !newName) throw new ToolError('a file section of the patch names no file');
+  if (newName === DEV_NULL && (!oldName || oldName === DEV_NULL))
+    throw new ToolError('a deletion must name the file it deletes after ---');
+  if (oldName === DEV_NULL && !newName) throw new ToolError('a new file must be named after +++');
   if (newName === DEV_NULL || (!newName && oldName)) {
     const target = await resolveInRepo(ctx.root, oldName!);
     await readSource(target, oldName!);

@@ -58,6 +58,14 @@ async function realpathOfLongestPrefix(target: string): Promise<string> {
   }
 }
 
+/** Why a path cannot be resolved, for errors the file system gives while following it. */
+const UNRESOLVABLE: Record<string, string> = {
+  ELOOP: 'its symbolic links form a loop',
+  ENAMETOOLONG: 'the path or one of its names is too long',
+  ENOTDIR: 'a part of the path that should be a folder is a file',
+  EACCES: 'a folder on the way cannot be read',
+};
+
 /** Resolves a model-given path to an absolute path inside the repository, or throws. */
 export async function resolveInRepo(root: RepoRoot, input: string): Promise<string> {
   if (input.trim() === '') throw new SandboxViolation('the path is empty');
@@ -72,6 +80,8 @@ export async function resolveInRepo(root: RepoRoot, input: string): Promise<stri
     real = await realpathOfLongestPrefix(path.join(root.real, rel));
   } catch (error) {
     if (error instanceof SandboxViolation) throw new SandboxViolation(`${input}: ${error.message}`);
+    const why = UNRESOLVABLE[(error as NodeJS.ErrnoException).code ?? ''];
+    if (why) throw new SandboxViolation(`${input}: ${why}`);
     throw error;
   }
   const realRel = inside(root.real, real);

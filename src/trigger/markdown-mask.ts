@@ -73,38 +73,58 @@ function maskInline(paragraph: string): string {
   for (const match of paragraph.matchAll(/<!--[\s\S]*?(?:-->|$)/g)) {
     maskRange(units, match.index, match.index + match[0].length);
   }
-  let i = 0;
-  while (i < units.length) {
-    if (units[i] !== '`') {
-      i++;
-      continue;
-    }
-    let run = 0;
-    while (units[i + run] === '`') run++;
-    const close = findClosingRun(units, i + run, run);
-    if (close === -1) {
-      i += run; // an unmatched run is literal text
-      continue;
-    }
-    maskRange(units, i, close + run);
-    i = close + run;
-  }
+  maskCodeSpans(units, backtickRuns(units));
   return units.join('');
 }
 
-function findClosingRun(units: readonly string[], from: number, length: number): number {
-  let i = from;
-  while (i < units.length) {
+interface Run {
+  start: number;
+  length: number;
+}
+
+function backtickRuns(units: readonly string[]): Run[] {
+  const runs: Run[] = [];
+  for (let i = 0; i < units.length;) {
     if (units[i] !== '`') {
       i++;
       continue;
     }
-    let run = 0;
-    while (units[i + run] === '`') run++;
-    if (run === length) return i;
-    i += run;
+    let length = 0;
+    while (units[i + length] === '`') length++;
+    runs.push({ start: i, length });
+    i += length;
   }
-  return -1;
+  return runs;
+}
+
+/**
+ * A run of n backticks opens a code span closed by the next run of exactly n
+ * (CommonMark); an opener without a closer is literal text. The runs of each
+ * length are looked up through a forward-only cursor, so a comment full of
+ * unmatched runs of every length costs linear time, not quadratic.
+ */
+function maskCodeSpans(units: string[], runs: readonly Run[]): void {
+  const byLength = new Map<number, number[]>();
+  runs.forEach((run, index) => {
+    const list = byLength.get(run.length);
+    if (list) list.push(index);
+    else byLength.set(run.length, [index]);
+  });
+  const cursor = new Map<number, number>();
+  for (let k = 0; k < runs.length;) {
+    const run = runs[k]!;
+    const list = byLength.get(run.length)!;
+    let next = cursor.get(run.length) ?? 0;
+    while (next < list.length && list[next]! <= k) next++;
+    cursor.set(run.length, next);
+    if (next === list.length) {
+      k++; // an unmatched run is literal text
+      continue;
+    }
+    const close = runs[list[next]!]!;
+    maskRange(units, run.start, close.start + close.length);
+    k = list[next]! + 1;
+  }
 }
 
 /** The comment's lines (split on \n, \r\n or \r) with non-prose masked. */
@@ -115,7 +135,9 @@ export function proseLines(text: string): { original: string[]; prose: string[] 
   const prose: string[] = [];
   let paragraph: string[] = [];
   const flush = () => {
-    if (paragraph.length > 0) prose.push(...maskInline(paragraph.join('\n')).split('\n'));
+    // one push per line: spreading a huge paragraph into push() overflows the stack
+    if (paragraph.length > 0)
+      for (const line of maskInline(paragraph.join('\n')).split('\n')) prose.push(line);
     paragraph = [];
   };
   for (const line of blocks) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quoteVisible } from '../errors/visible.ts';
 
 /**
  * The GitLab *Comments* webhook event (`X-Gitlab-Event: Note Hook`), as given
@@ -69,13 +70,18 @@ export type NoteEventParse =
 
 /** Validates a decoded JSON body; says plainly why it is not a usable note event. */
 export function parseNoteEvent(body: unknown): NoteEventParse {
-  const kind =
-    body !== null && typeof body === 'object' ? (body as Record<string, unknown>).object_kind : '';
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    const got = body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body;
+    return { ok: false, reason: 'not-a-note-event', detail: `expected a JSON object, got ${got}` };
+  }
+  const kind = (body as Record<string, unknown>).object_kind;
   if (kind !== 'note') {
+    const shown =
+      typeof kind === 'string' ? quoteVisible(kind) : String(JSON.stringify(kind) ?? 'nothing');
     return {
       ok: false,
       reason: 'not-a-note-event',
-      detail: `object_kind is ${JSON.stringify(kind ?? null)}, not "note"`,
+      detail: `object_kind is ${shown.slice(0, 80)}, not "note"`,
     };
   }
   const parsed = NoteHookEvent.safeParse(body);

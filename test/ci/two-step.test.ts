@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { planJob, resumeWork } from '../../src/ci/two-step.ts';
 import { taskFromText } from '../../src/task/task-yaml.ts';
-import { exec, FakeLlm, json, toolCall } from '../support/fake-llm.ts';
+import { exec, json, scripted, toolCall } from '../support/script.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { testDeps } from '../support/run-deps.ts';
 import { makeTempRepo } from '../support/temp-repo.ts';
@@ -31,12 +31,12 @@ describe('ci/two-step (B2: plan job, then the run job in the chosen image)', () 
   it('B2 the plan job stops after planning without a final state; the run job carries the plan to COMPLETE', async () => {
     const dir = await repo();
     const task = taskFromText('Say hello', { repo: dir, id: 'task-1' });
-    const planLlm = new FakeLlm(planning);
+    const planLlm = scripted(planning);
     const planDeps = await testDeps(planLlm);
 
     const planned = await planJob(planDeps, { task, repoDir: dir, maxLoops: 3 });
 
-    planLlm.assertDone();
+    planLlm.assertAllUsed();
     expect(planned.kind).to.equal('planned');
     if (planned.kind !== 'planned') return;
     expect(planned.work.plan).to.deep.equal(plan);
@@ -46,7 +46,7 @@ describe('ci/two-step (B2: plan job, then the run job in the chosen image)', () 
 
     // the handed-over work travels as JSON in the plan job's artifacts
     const handed = JSON.parse(JSON.stringify(planned.work));
-    const runLlm = new FakeLlm(work);
+    const runLlm = scripted(work);
     const runDeps = await testDeps(runLlm);
     const outcome = await resumeWork(runDeps, {
       task,
@@ -56,7 +56,7 @@ describe('ci/two-step (B2: plan job, then the run job in the chosen image)', () 
       from: 'job 7',
     });
 
-    runLlm.assertDone();
+    runLlm.assertAllUsed();
     expect(outcome, outcome.summary).to.include({ state: 'COMPLETE', exitCode: 0 });
     expect(await readFile(path.join(dir, 'greeting.txt'), 'utf8')).to.equal('hello\n');
     expect(outcome.transitions.map((t) => `${t.from}>${t.to}`)).to.deep.equal([
@@ -73,7 +73,7 @@ describe('ci/two-step (B2: plan job, then the run job in the chosen image)', () 
   it('A1 `/agent plan`: with finishAfterPlan the plan is the result, and nothing is executed', async () => {
     const dir = await repo();
     const task = taskFromText('Say hello', { repo: dir, id: 'task-2' });
-    const deps = await testDeps(new FakeLlm(planning));
+    const deps = await testDeps(scripted(planning));
 
     const result = await planJob(
       deps,
@@ -92,7 +92,7 @@ describe('ci/two-step (B2: plan job, then the run job in the chosen image)', () 
     const dir = await repo();
     const task = taskFromText('Say hello', { repo: dir, id: 'task-3' });
     const deps = await testDeps(
-      new FakeLlm([{ purpose: 'planning', error: new Error('endpoint down') }]),
+      scripted([{ purpose: 'planning', error: new Error('endpoint down') }]),
     );
 
     const result = await planJob(deps, { task, repoDir: dir, maxLoops: 3 });

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import type { ScriptedLlm } from '../../src/testkit/scripted-llm.ts';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { CliIo } from '../../src/cli/io.ts';
@@ -7,7 +8,7 @@ import type { RunOptions } from '../../src/cli/commands/run.ts';
 import type { ChatReply, ChatRequest, LlmPort } from '../../src/llm/port.ts';
 import { RunResultFile } from '../../src/report/result-file.ts';
 import { FakeClock } from '../../src/run/clock.ts';
-import { exec, FakeLlm, json, toolCall, type Step } from '../support/fake-llm.ts';
+import { exec, scripted, json, toolCall, type Step } from '../support/script.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { makeTempRepo } from '../support/temp-repo.ts';
 
@@ -22,7 +23,13 @@ function io(cwd: string, options: { env?: Record<string, string>; stdin?: string
   let handler: ((signal: string) => void) | undefined;
   const value: CliIo = {
     argv: [],
-    env: { PATH: process.env.PATH ?? '', ...(options.env ?? {}) },
+    // scripts without replan decisions or reviews; their own tests turn them on
+    env: {
+      PATH: process.env.PATH ?? '',
+      REPLANNING_ENABLED: 'false',
+      MR_AGENT_REVIEW_ENABLED: 'false',
+      ...(options.env ?? {}),
+    },
     cwd,
     stdout: { write: (t: string) => (out.stdout += t) },
     stderr: { write: (t: string) => (out.stderr += t) },
@@ -44,8 +51,8 @@ async function run(
   options: RunOptions,
   steps: Step[],
   extra: { env?: Record<string, string>; stdin?: string } = {},
-): Promise<Captured & { llm: FakeLlm }> {
-  const llm = new FakeLlm(steps);
+): Promise<Captured & { llm: ScriptedLlm }> {
+  const llm = scripted(steps);
   const { io: cli, out } = io(cwd, extra);
   const code = await runLocal(cli, options, factories(llm));
   return { code, ...out, llm };
@@ -72,7 +79,7 @@ describe('cli: mr-agent run (A5)', () => {
       script(),
       { env: { MR_AGENT_TEST_COMMAND: 'sh check.sh' } },
     );
-    llm.assertDone();
+    llm.assertAllUsed();
     expect(code).to.equal(0);
     expect(await readFile(path.join(repo.dir, 'hello.txt'), 'utf8')).to.equal('hi\n');
     expect(stdout).to.contain('● note progress-1').and.contain('mr-agent: COMPLETE (completed)');
@@ -118,8 +125,41 @@ describe('cli: mr-agent run (A5)', () => {
     expect(note).to.contain('# Task Note - TASK-7 - Hello file').and.contain('sh check.sh');
   });
 
+  it('F3 with replanning enabled the run asks for replan decisions and carries them out', async () => {
+    const decide = (point: string, fields: Record<string, unknown> = {}) =>
+      json(`replan.${point}`, {
+        replan_decision: { replan_needed: false, confidence: 0.9, reasoning: 'Fine.', ...fields },
+      });
+    const { code, llm } = await run(
+      path.dirname(repo.dir),
+      { task: 'Write hello.txt', repo: 'repo', set: ['planning.reflection.trigger_interval=0'] },
+      [
+        json('planning', planWith([action('task_1', 'Write hello.txt')])),
+        decide('goal_understanding'),
+        decide('task_decomposition'),
+        decide('action_sequence'),
+        exec.say('FAILED: the disk was busy'),
+        decide('execution', { replan_needed: true, replan_type: 'retry', replan_level: 1 }),
+        exec.tools(toolCall('write_file', { path: 'hello.txt', content: 'hi\n' })),
+        exec.say('DONE: wrote hello.txt'),
+        decide('execution'),
+        json('completion', assessment(true)),
+        decide('final_evaluation'),
+      ],
+      { env: { MR_AGENT_TEST_COMMAND: 'sh check.sh', REPLANNING_ENABLED: 'true' } },
+    );
+    llm.assertAllUsed();
+    expect(code).to.equal(0);
+    const [file] = await readdir(path.join(repo.dir, '.mr-agent/replan'));
+    const state = JSON.parse(
+      await readFile(path.join(repo.dir, '.mr-agent/replan', file!), 'utf8'),
+    ) as { status: string; counters: { total: number } };
+    expect(state).to.deep.include({ status: 'finished' });
+    expect(state.counters.total).to.equal(1);
+  });
+
   it('A5 a missing repository is a usage error (exit 2)', async () => {
-    const llm = new FakeLlm([]);
+    const llm = scripted([]);
     const { io: cli } = io(repo.dir);
     const error = await runLocal(cli, { task: 'x', repo: 'nope' }, factories(llm)).catch(
       (e: unknown) => e,
@@ -131,7 +171,7 @@ describe('cli: mr-agent run (A5)', () => {
 
   it('M6 SIGTERM writes the final state (cancelled) and exits 143', async () => {
     const { io: cli, out, signal } = io(repo.dir);
-    const inner = new FakeLlm([json('planning', planWith([action('task_1', 'Write hello.txt')]))]);
+    const inner = scripted([json('planning', planWith([action('task_1', 'Write hello.txt')]))]);
     const llm: LlmPort = {
       json: (request) => inner.json(request),
       chat: async (request: ChatRequest): Promise<ChatReply> => {
@@ -163,5 +203,7 @@ describe('cli: mr-agent run (A5)', () => {
     };
     const code = await runLocal(cli, { task: 'x' }, factories(llm, 50));
     expect(code).to.equal(143);
+    const note = await readFile(path.join(repo.dir, '.mr-agent/notes/progress-1.md'), 'utf8');
+    expect(note).to.contain('Cancelled').and.contain('did not stop within its grace period');
   });
 });

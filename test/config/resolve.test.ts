@@ -114,6 +114,18 @@ describe('config/resolve', () => {
     expect(problem).to.match(/^\.mr-agent\.yml:\d+:\d+: invalid YAML/);
   });
 
+  it('J1 reports a YAML alias bomb as a problem of the file, not a crash', () => {
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'planning: {strategy: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b]}',
+    ].join('\n');
+
+    const [problem] = problems(resolveConfig([fileSource(bomb, '.mr-agent.yml')]));
+
+    expect(problem).to.match(/^\.mr-agent\.yml: YAML aliases expand too far/);
+  });
+
   it('J1 checks the user-config API reply shape of seed 001 §9.3', () => {
     expect(
       problems(resolveConfig([apiSource({ status: 'error' }, 'USER_CONFIG_API_URL')]))[0],

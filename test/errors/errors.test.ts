@@ -46,6 +46,15 @@ describe('errors', () => {
     expect(details[2]).to.match(/^hint: /);
   });
 
+  it('lists at most 20 problems and counts the rest (a broken file can have thousands)', () => {
+    const problems = Array.from({ length: 1998 }, (_, i) => `line ${i + 1}: bad`);
+    const { details } = describeError(new ConfigError('invalid configuration', { problems }));
+
+    expect(details).to.have.length(22);
+    expect(details[19]).to.equal('  - line 20: bad');
+    expect(details[20]).to.equal('  … and 1978 more problems');
+  });
+
   it('an unexpected error is called internal, without a stack trace', () => {
     const { message, details } = describeError(new TypeError('x is undefined'));
 

@@ -240,6 +240,22 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
     expect(logged?.path).not.to.contain(trigger.value);
   });
 
+  it('A2 trigger variables keep line breaks, & and = (gitbeaker cut them at the first)', async () => {
+    const trigger = w.standIn.model.addTriggerToken(w.s.project, w.s.maintainer.id);
+    const task = 'fix a & b\nthen x=1&y=2 %41 + plus\n/merge\n\ud800 🚀 \u202e';
+    const pipeline = await w.gitlab.triggerPipeline(w.s.project.id, {
+      token: trigger.value,
+      ref: 'main',
+      variables: { MR_AGENT_TASK: task, MR_AGENT_SOURCE: 'note' },
+    });
+
+    // multipart form fields carry line breaks as CRLF (as from any browser form)
+    expect(await w.gitlab.pipelineVariables(w.s.project.id, pipeline.id)).to.deep.equal({
+      MR_AGENT_TASK: task.replace('\ud800', '\ufffd').replace(/\n/g, '\r\n'),
+      MR_AGENT_SOURCE: 'note',
+    });
+  });
+
   it('A2 a wrong trigger token is refused with 404', async () => {
     const error = await rejection(
       w.gitlab.triggerPipeline(w.s.project.id, { token: 'wrong', ref: 'main' }),

@@ -2,12 +2,14 @@ import { appendFile, mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { ExternalServiceError } from '../../src/errors/errors.ts';
 import { writeFileAtomic } from '../../src/history/atomic.ts';
 import { PlanningHistoryStore } from '../../src/history/planning-history.ts';
 import { statePaths } from '../../src/history/paths.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { FakeClock } from '../../src/run/clock.ts';
+import { fillDiskAfter } from '../support/disk-full.ts';
 
 const plan = {
   phase: 'planning',
@@ -197,5 +199,34 @@ describe('history/atomic', () => {
     } finally {
       await rm(root, { recursive: true, force: true });
     }
+  });
+
+  it('I3 a full disk: the append fails with a clear error naming the file; the history written before is kept whole', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'mr-agent-full-'));
+    const history = new PlanningHistoryStore({
+      directory: dir,
+      taskId: 'disk-full',
+      logger: createMemoryLogger({ redactor: new Redactor() }).logger,
+    });
+    await history.savePlan(plan);
+    const before = await readFile(history.file, 'utf8');
+    const disk = fillDiskAfter(0);
+    let error: unknown;
+    try {
+      await history.saveReflection({ progress: 'half' }).catch((e: unknown) => (error = e));
+    } finally {
+      disk.restore();
+    }
+
+    expect(error).to.be.instanceOf(ExternalServiceError);
+    expect((error as Error).message).to.equal(
+      `cannot write ${history.file}: no space left on the device (ENOSPC)`,
+    );
+    expect(disk.refused).to.equal(1);
+    expect(await readFile(history.file, 'utf8')).to.equal(before);
+    expect(await readdir(dir)).to.deep.equal(['disk-full.jsonl']);
+    expect((await history.readAll()).map((e) => e.type)).to.deep.equal(['plan']);
+    await history.saveReflection({ progress: 'after space was freed' });
+    expect((await history.readAll()).map((e) => e.type)).to.deep.equal(['plan', 'reflection']);
   });
 });

@@ -149,4 +149,24 @@ describe('llm/openai-llm structured replies (K2)', () => {
       h.server.assertAllUsed();
     });
   });
+
+  it('K4 a runaway invalid reply is not echoed whole in the re-ask', async () => {
+    const runaway = '{'.repeat(2_000_000);
+    const scenario: ScenarioInput = {
+      json_schema: false,
+      replies: [
+        { purpose: 'review.planning', content: runaway },
+        { purpose: 'review.planning', json: { result: 'PASS', feedback: 'ok' } },
+      ],
+    };
+    await withLlm(scenario, async (h) => {
+      const reply = await h.llm.json(request);
+
+      expect(reply.value.result).to.equal('PASS');
+      const echoed = String(h.server.requests.at(-1)!.messages.at(-2)?.['content']);
+      expect(echoed.length).to.be.below(17_000);
+      expect(echoed).to.match(/\[… 1984000 more characters of this reply not repeated\]$/);
+      h.server.assertAllUsed();
+    });
+  });
 });

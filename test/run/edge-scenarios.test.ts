@@ -1,14 +1,15 @@
+import type { ScriptedLlm } from '../../src/testkit/scripted-llm.ts';
 import { expect } from 'chai';
 import { CancelledError, ModelBehaviorError } from '../../src/errors/errors.ts';
 import type { ChatReply, ChatRequest, LlmPort } from '../../src/llm/port.ts';
-import { exec, FakeLlm, json, toolCall } from '../support/fake-llm.ts';
+import { exec, scripted, json, toolCall } from '../support/script.ts';
 import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { runScenario, userMessage } from './scenario.ts';
 
 const onePlan = planWith([action('task_1', 'Do the thing')]);
 
 /** Aborts the run when the first execution call arrives (SIGTERM mid-run). */
-function cancellingLlm(inner: FakeLlm, controller: AbortController): LlmPort {
+function cancellingLlm(inner: ScriptedLlm, controller: AbortController): LlmPort {
   return {
     json: (request) => inner.json(request),
     chat: async (request: ChatRequest): Promise<ChatReply> => {
@@ -21,7 +22,7 @@ function cancellingLlm(inner: FakeLlm, controller: AbortController): LlmPort {
 describe('run: cancellation, clarification and failures', () => {
   it('M6 a cancelled run still writes its final state to the report and the history', async () => {
     const controller = new AbortController();
-    const inner = new FakeLlm([json('planning', onePlan)]);
+    const inner = scripted([json('planning', onePlan)]);
     const { outcome, deps } = await runScenario({
       steps: [],
       overrides: { llm: cancellingLlm(inner, controller), signal: controller.signal },
@@ -61,7 +62,7 @@ describe('run: cancellation, clarification and failures', () => {
         }),
       ],
     });
-    llm.assertDone();
+    llm.assertAllUsed();
     expect(outcome).to.include({ state: 'FAILED', reason: 'clarification_needed', exitCode: 1 });
     expect(outcome.clarification?.clarification_needed).to.deep.equal([
       'Which endpoint should retry?',
@@ -144,7 +145,7 @@ describe('run: cancellation, clarification and failures', () => {
       sets: ['planning.enabled=false'],
       steps: [exec.say('DONE: did it'), json('completion', assessment(true))],
     });
-    llm.assertDone();
+    llm.assertAllUsed();
     expect(outcome.state).to.equal('COMPLETE');
     expect(outcome.checklist.map((i) => i.label)).to.deep.equal(['task_1: Carry out the request']);
   });
@@ -188,5 +189,22 @@ describe('run: cancellation, clarification and failures', () => {
       steps: [json('planning', onePlan), exec.say('DONE'), json('completion', assessment(true))],
     });
     expect(outcome.tests[0]).to.include({ command: 'make test', source: 'detected', passed: true });
+  });
+
+  it('F1 the read_request tool returns the request (fenced as data)', async () => {
+    const { outcome, llm } = await runScenario({
+      task: (t) => ({ ...t, description: 'Please add retries to the client' }),
+      sets: ['planning.reflection.trigger_interval=0'],
+      steps: [
+        json('planning', onePlan),
+        exec.tools(toolCall('read_request', {})),
+        exec.say('DONE: read it'),
+        json('completion', assessment(true)),
+      ],
+    });
+    expect(outcome.state).to.equal('COMPLETE');
+    const toolMessage = llm.calls[2]!.messages.find((m) => m.role === 'tool');
+    expect(toolMessage?.content).to.contain('The task: description (untrusted data');
+    expect(toolMessage?.content).to.contain('Please add retries to the client');
   });
 });

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { RunResultFile } from '../../src/report/result-file.ts';
-import { exec, json, toolCall } from '../support/fake-llm.ts';
+import { exec, json, toolCall } from '../support/script.ts';
 import { expectGolden } from '../support/golden.ts';
 import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { runScenario } from './scenario.ts';
@@ -87,5 +87,32 @@ describe('run: golden files of a complete run (H1, H4, I1, L3)', () => {
     };
     expect(runs.runs.map((r) => r.state)).to.deep.equal(['complete']);
     expect(terminal.join('')).to.contain('● note progress-1').and.contain('● note summary-1');
+  });
+
+  it('F2 max_revisions exceeded: the human-intervention note, needs_human in result.json and runs.json', async () => {
+    const { outcome, dir } = await runScenario({
+      realReporting: true,
+      sets: ['planning.revision.max_revisions=0'],
+      steps: [
+        json('planning', planWith([action('task_1', 'Edit a.js', 'apply_patch')])),
+        exec.say('FAILED: a.js is missing'),
+        json(
+          'reflection',
+          reflection('failure', { reason: 'try b.js', actions: [action('task_1', 'Edit b.js')] }),
+        ),
+      ],
+    });
+    expect(outcome).to.include({ reason: 'human_intervention', exitCode: 1 });
+    const state = path.join(dir, '.mr-agent');
+    const note = await readFile(path.join(state, 'notes/human-intervention-1.md'), 'utf8');
+    await expectGolden('run/human-intervention/note.md', normalize(note, dir));
+    const result = RunResultFile.parse(
+      JSON.parse(await readFile(path.join(state, 'result.json'), 'utf8')),
+    );
+    expect(result).to.include({ status: 'needs_human', exit_code: 1 });
+    const runs = JSON.parse(await readFile(path.join(state, 'runs.json'), 'utf8')) as {
+      runs: Array<{ state: string }>;
+    };
+    expect(runs.runs.map((r) => r.state)).to.deep.equal(['needs_human']);
   });
 });

@@ -7,7 +7,7 @@ import type {
   ReviewSubject,
   ReviewVerdict,
 } from '../../src/run/hooks.ts';
-import { exec, json } from '../support/fake-llm.ts';
+import { exec, json } from '../support/script.ts';
 import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { runScenario, userMessage } from './scenario.ts';
 
@@ -105,7 +105,7 @@ describe('run: replan and review seams (seed 003, seed 004)', () => {
 
   it('a replan during execution keeps executed actions and replaces the rest', async () => {
     const replan = scriptedReplan({
-      execution: [{ kind: 'replan', from: 'task_decomposition', reason: 'the API changed' }],
+      execution: [{ kind: 'replan', from: 'remaining_actions', reason: 'the API changed' }],
     });
     const { outcome, llm } = await runScenario({
       sets: noInterval,

@@ -1,3 +1,4 @@
+import type { ScriptedLlm } from '../../src/testkit/scripted-llm.ts';
 import path from 'node:path';
 import { LocalNoteTarget } from '../../src/report/local-note-target.ts';
 import { startReporting } from '../../src/run/reporting/index.ts';
@@ -5,7 +6,7 @@ import { taskFromText, type TaskSpec } from '../../src/task/task-yaml.ts';
 import { runTask } from '../../src/run/orchestrator.ts';
 import type { RunDeps } from '../../src/run/context.ts';
 import type { RunOutcome } from '../../src/run/outcome.ts';
-import { FakeLlm, type Step } from '../support/fake-llm.ts';
+import { scripted, type Step } from '../support/script.ts';
 import { makeTempRepo } from '../support/temp-repo.ts';
 import { testDeps, type TestDeps } from '../support/run-deps.ts';
 
@@ -24,7 +25,7 @@ export interface Scenario {
 
 export interface ScenarioResult {
   outcome: RunOutcome;
-  llm: FakeLlm;
+  llm: ScriptedLlm;
   deps: TestDeps;
   dir: string;
   /** What the local note target printed (realReporting only). */
@@ -41,7 +42,7 @@ afterEach(async () => {
 export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
   const repo = await makeTempRepo(scenario.files ?? {});
   cleanups.push(repo.cleanup);
-  const llm = new FakeLlm(scenario.steps);
+  const llm = scripted(scenario.steps);
   const deps = await testDeps(llm, {
     sets: scenario.sets ?? [],
     env: scenario.env ?? {},
@@ -82,7 +83,7 @@ async function realReporting(deps: TestDeps, task: TaskSpec, dir: string, termin
 }
 
 /** The user message of the n-th recorded call. */
-export function userMessage(llm: FakeLlm, index: number): string {
+export function userMessage(llm: ScriptedLlm, index: number): string {
   const message = llm.calls[index]!.messages.find((m) => m.role === 'user');
   return message?.content ?? '';
 }

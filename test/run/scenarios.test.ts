@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { EnvironmentStep } from '../../src/run/ports.ts';
-import { exec, json, toolCall } from '../support/fake-llm.ts';
+import { exec, json, toolCall } from '../support/script.ts';
 import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { runScenario, userMessage } from './scenario.ts';
 
@@ -72,7 +72,7 @@ describe('run: scenarios with a scripted model on a real git repository', () => 
         json('completion', assessment(true, ['AC-1', 'AC-2', 'AC-3'])),
       ],
     });
-    llm.assertDone();
+    llm.assertAllUsed();
     expect(outcome, outcome.summary).to.include({
       state: 'COMPLETE',
       reason: 'completed',
@@ -163,7 +163,7 @@ describe('run: scenarios with a scripted model on a real git repository', () => 
         json('completion', assessment(true)),
       ],
     });
-    llm.assertDone();
+    llm.assertAllUsed();
     expect(outcome).to.include({ state: 'COMPLETE', revisions: 1, exitCode: 0 });
     expect(outcome.actions.map((a) => `${a.key}:${a.status}`)).to.deep.equal([
       'A1:failure',
@@ -208,7 +208,7 @@ describe('run: scenarios with a scripted model on a real git repository', () => 
         ),
       ],
     });
-    llm.assertDone();
+    llm.assertAllUsed();
     expect(outcome).to.include({
       state: 'FAILED',
       reason: 'human_intervention',
@@ -242,7 +242,7 @@ describe('run: scenarios with a scripted model on a real git repository', () => 
     }
     steps.push(json('completion', assessment(true)));
     const { outcome, llm } = await runScenario({ steps });
-    llm.assertDone();
+    llm.assertAllUsed();
     expect(outcome.state).to.equal('COMPLETE');
     expect(llm.calls.map((c) => c.purpose).join(' ')).to.equal(
       'planning execution execution execution reflection execution execution execution reflection execution completion',
@@ -267,7 +267,7 @@ describe('run: scenarios with a scripted model on a real git repository', () => 
         json('completion', assessment(false)),
       ],
     });
-    llm.assertDone();
+    llm.assertAllUsed();
     expect(outcome).to.include({
       state: 'FAILED',
       reason: 'max_loops',

@@ -4,8 +4,10 @@ import type {
   EnvironmentSetupOutcome,
   ExecutionRecord,
   PhaseStatus,
+  PhaseStep,
   PlanChange,
   ProgressPhase,
+  ReviewRecord,
   RunHistory,
   RunReporter,
 } from '../../src/run/ports.ts';
@@ -14,7 +16,9 @@ import type { ActionPlan, Plan } from '../../src/phases/plan/schema.ts';
 import type { ReflectionReply } from '../../src/phases/reflect/schema.ts';
 
 export type ReportEvent =
-  | { type: 'phase'; phase: ProgressPhase; status: PhaseStatus }
+  | { type: 'phase'; phase: ProgressPhase; status: PhaseStatus; detail?: string }
+  | { type: 'step'; phase: ProgressPhase; step: PhaseStep; retryCount: number }
+  | ({ type: 'review' } & ReviewRecord)
   | { type: 'plan'; items: ChecklistItem[]; revision: number; comment: string; change: string }
   | { type: 'item'; id: string; status: ChecklistStatus }
   | { type: 'comment'; text: string };
@@ -25,8 +29,14 @@ export class MemoryReporter implements RunReporter {
   readonly environments: EnvironmentSetupOutcome[] = [];
   outcome: RunOutcome | undefined;
 
-  phase(phase: ProgressPhase, status: PhaseStatus): void {
-    this.events.push({ type: 'phase', phase, status });
+  phase(phase: ProgressPhase, status: PhaseStatus, detail?: string): void {
+    this.events.push({ type: 'phase', phase, status, ...(detail ? { detail } : {}) });
+  }
+  step(phase: ProgressPhase, step: PhaseStep, retryCount: number): void {
+    this.events.push({ type: 'step', phase, step, retryCount });
+  }
+  review(record: ReviewRecord): void {
+    this.events.push({ type: 'review', ...record });
   }
   plan(
     items: readonly ChecklistItem[],
@@ -47,6 +57,12 @@ export class MemoryReporter implements RunReporter {
     this.outcome = outcome;
   }
 
+  /** `planning:review#0`, `planning:revise#1`, … */
+  steps(): string[] {
+    return this.events.flatMap((e) =>
+      e.type === 'step' ? [`${e.phase}:${e.step}#${e.retryCount}`] : [],
+    );
+  }
   phases(): string[] {
     return this.events.flatMap((e) => (e.type === 'phase' ? [`${e.phase}:${e.status}`] : []));
   }

@@ -14,15 +14,25 @@ export interface TestDeps extends RunDeps {
   logLines: string[];
 }
 
-/** Run dependencies for tests: real shell, real prompts, in-memory reporter and history. */
+/**
+ * Run dependencies for tests: real shell, real prompts, in-memory reporter and
+ * history. Reviews are off unless the test injects a review hook or asks for
+ * the real review phase (`realReview`; its scenarios are in test/phases/review/).
+ */
 export async function testDeps(
   llm: LlmPort,
-  options: { sets?: string[]; env?: Record<string, string>; overrides?: Partial<RunDeps> } = {},
+  options: {
+    sets?: string[];
+    env?: Record<string, string>;
+    overrides?: Partial<RunDeps>;
+    realReview?: boolean;
+  } = {},
 ): Promise<TestDeps> {
+  const reviewOff = !options.realReview && !options.overrides?.hooks?.review;
   const { config } = await loadConfig({
     env: options.env ?? {},
     file: null,
-    sets: options.sets ?? [],
+    sets: [...(reviewOff ? ['review.enabled=false'] : []), ...(options.sets ?? [])],
   });
   const redactor = new Redactor();
   const { logger, lines } = createMemoryLogger({ level: 'debug', redactor });

@@ -90,8 +90,21 @@ describe('task/task-yaml', () => {
 
   it('reports YAML syntax errors with a line', () => {
     expect(problemsOf(() => parseTaskYaml('version: 1\ntask: [\n', 'task.yaml', {}))[0]).to.match(
-      /^task\.yaml:\d+: /,
+      /^task\.yaml:\d+:\d+: invalid YAML: /,
     );
+  });
+
+  it('A5 refuses a YAML alias bomb with a ConfigError instead of crashing', () => {
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]',
+      'version: 1',
+      'task: {prd: {text: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]}}',
+    ].join('\n');
+    expect(problemsOf(() => parseTaskYaml(bomb, 'task.yaml', {}))).to.deep.equal([
+      'task.yaml: YAML aliases expand too far (more than 100 references to anchored values); write the values out instead',
+    ]);
   });
 
   it('builds a task from plain text', () => {

@@ -87,4 +87,17 @@ describe('tools: apply_patch (unified diff)', () => {
     const out = await call(ctx, 'apply_patch', { patch: 'please make it faster' });
     expect(out.output).to.match(/^Error: /);
   });
+
+  it('says what is missing when a file section names no file to delete or create', async () => {
+    const ctx = await toolContext(repo.dir);
+    const del = await call(ctx, 'apply_patch', {
+      patch: '--- \n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n',
+    });
+    expect(del.output).to.equal('Error: a deletion must name the file it deletes after ---');
+    const add = await call(ctx, 'apply_patch', {
+      patch: '--- /dev/null\n+++ \n@@ -0,0 +1 @@\n+x\n',
+    });
+    expect(add.output).to.equal('Error: a new file must be named after +++');
+    expect(ctx.logLines.join('\n')).not.to.contain('tool failed unexpectedly');
+  });
 });

@@ -91,4 +91,15 @@ describe('tools: path sandbox (M2)', () => {
     const viaLink = await call(ctx, 'read_file', { path: 'src-link/app.ts' });
     expect(viaLink.ok, viaLink.output).to.equal(true);
   });
+
+  it('M2 a link loop and an over-long name are sandbox refusals with a plain reason, not internal failures', async () => {
+    await symlink('loop-b', path.join(repo.dir, 'loop-a'));
+    await symlink('loop-a', path.join(repo.dir, 'loop-b'));
+    const ctx = await toolContext(repo.dir);
+    const loop = await call(ctx, 'read_file', { path: 'loop-a' });
+    expect(loop.output).to.equal('Error: loop-a: its symbolic links form a loop');
+    const long = await call(ctx, 'write_file', { path: `${'x'.repeat(300)}.txt`, content: 'x' });
+    expect(long.output).to.match(/: the path or one of its names is too long$/);
+    expect(ctx.logLines.join('\n')).not.to.contain('tool failed unexpectedly');
+  });
 });

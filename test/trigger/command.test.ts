@@ -54,6 +54,24 @@ const cases: Case[] = [
   ['after a closed fence it counts', '```\ncode\n```\n/agent fix', 'run', 'fix'],
   ['after a closed quote it counts', '>>>\nold\n>>>\n/agent plan x', 'plan', 'x'],
   ['a single backtick elsewhere does not hide it', 'a ` b\n\n/agent fix', 'run', 'fix'],
+  [
+    'a run closes only with a run of the same length',
+    '`` a ` b\n/agent x ``\n\n/agent y',
+    'run',
+    'y',
+  ],
+  ['unmatched runs of every length stay literal', '``` `` ` a\n/agent z', 'run', 'z'],
+  [
+    'a paragraph of 200000 quoted lines does not overflow the stack',
+    '> /agent\n'.repeat(200_000),
+    null,
+  ],
+  [
+    'a thousand unmatched backtick runs of growing length (once quadratic)',
+    `${Array.from({ length: 1000 }, (_, i) => `${'`'.repeat(i + 1)}a`).join(' ')}\n/agent go`,
+    'run',
+    'go',
+  ],
 ];
 
 describe('A1 parseAgentCommand', () => {

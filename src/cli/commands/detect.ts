@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { escapeInvisible } from '../../errors/visible.ts';
 import { detectEnvironment } from '../../phases/environment/detect/detect.ts';
 import type { EnvironmentDetection } from '../../phases/environment/schema.ts';
 import type { CliIo } from '../io.ts';
@@ -43,7 +44,8 @@ export function formatDetection(dir: string, d: EnvironmentDetection): string {
   lines.push(
     `listed from the ${d.stats.source === 'git-index' ? 'git index' : 'folder walk'} in ${d.stats.duration_ms} ms`,
   );
-  return `${lines.join('\n')}\n`;
+  // names and versions come from repository files: no raw NUL, ESC or bidi codes on the terminal
+  return `${lines.map(escapeInvisible).join('\n')}\n`;
 }
 
 /** `mr-agent detect [dir] [--json] [--walk]`: what the agent would set up, and why. */

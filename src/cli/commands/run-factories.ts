@@ -1,13 +1,9 @@
-import { UsageError } from '../../errors/errors.ts';
+import { createOpenAiLlm } from '../../llm/openai-llm.ts';
 import type { RunFactories } from './run-local.ts';
 
-/** The production wiring of `mr-agent run`: the OpenAI-compatible adapter and the environment phase. */
+/** The production wiring of `mr-agent run`: any OpenAI-compatible endpoint (K1). */
 export function defaultRunFactories(): RunFactories {
   return {
-    createLlm() {
-      throw new UsageError(
-        '`mr-agent run` needs the OpenAI adapter, which is not in this build yet',
-      );
-    },
+    createLlm: (config, env, logger, clock) => createOpenAiLlm(config, { env, logger, clock }),
   };
 }

@@ -1,18 +1,14 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { runAgentRunnerTask } from '../../agent-runner/runner.ts';
 import { settingsFromConfig } from '../../agent-runner/settings.ts';
-import { loadConfig } from '../../config/load.ts';
 import type { Config } from '../../config/options.ts';
 import type { ResolvedConfig } from '../../config/resolve.ts';
-import { CancelledError, UsageError } from '../../errors/errors.ts';
 import type { LlmPort } from '../../llm/port.ts';
 import { createLogger, newTraceId, type Logger } from '../../log/logger.ts';
-import { Redactor } from '../../log/redact.ts';
+import type { Redactor } from '../../log/redact.ts';
 import { LocalNoteTarget } from '../../report/local-note-target.ts';
 import { taskNotePath } from '../../report/task-note.ts';
-import { exitCodeForSignal, type TerminationSignal } from '../../report/termination.ts';
+import { exitCodeForSignal } from '../../report/termination.ts';
 import { systemClock, type Clock } from '../../run/clock.ts';
 import { runTask } from '../../run/orchestrator.ts';
 import type { RunOutcome } from '../../run/outcome.ts';
@@ -25,6 +21,16 @@ import type { Shell } from '../../shell/port.ts';
 import type { TaskSpec } from '../../task/task-yaml.ts';
 import { useColor, type CliIo } from '../io.ts';
 import { readTask, type RunOptions } from './run.ts';
+import {
+  configFor,
+  maxLoopsFor,
+  printOutcome,
+  redactorFor,
+  resolveRepo,
+  streamOf,
+  watchSignals,
+  withGrace,
+} from './run-support.ts';
 
 /** What `mr-agent run` builds from the configuration; replaceable in tests. */
 export interface RunFactories {
@@ -35,81 +41,6 @@ export interface RunFactories {
   clock?: Clock;
   /** After a termination signal, the longest wait for the final state (default 8 s). */
   graceMs?: number;
-}
-
-async function resolveRepo(io: CliIo, options: RunOptions, task: TaskSpec): Promise<string> {
-  const dir = path.resolve(io.cwd, options.repo ?? task.repo);
-  const isDir = await stat(dir).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
-  if (!isDir)
-    throw new UsageError('the repository folder does not exist', {
-      where: options.repo ? `--repo ${options.repo}` : `task.repo (${task.repo})`,
-    });
-  return dir;
-}
-
-/** Task YAML `runner.meta.model` applies unless a model was configured elsewhere. */
-async function configFor(io: CliIo, options: RunOptions, task: TaskSpec, repoDir: string) {
-  const input = { env: io.env, repoDir, sets: options.set ?? [] };
-  const first = await loadConfig(input);
-  if (!task.meta.model || first.origins['llm.model']?.kind !== 'default') return first;
-  return loadConfig({ ...input, flags: { 'llm.model': task.meta.model } });
-}
-
-function maxLoopsFor(resolved: ResolvedConfig, task: TaskSpec): number {
-  return resolved.origins['runner.max_loops']?.kind === 'default'
-    ? task.maxLoops
-    : resolved.config.runner.max_loops;
-}
-
-function streamOf(out: CliIo['stderr']): Writable {
-  return new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      out.write(chunk.toString('utf8'));
-      done();
-    },
-  });
-}
-
-function redactorFor(io: CliIo, config: Config): Redactor {
-  const redactor = new Redactor();
-  redactor.addFromEnv(io.env, [...config.secrets.variables, config.llm.api_key_variable]);
-  redactor.add(config.gitlab.token);
-  return redactor;
-}
-
-/** Aborts the run on SIGTERM/SIGINT; remembers which signal came (M6). */
-function watchSignals(io: CliIo, controller: AbortController) {
-  const seen: { signal?: TerminationSignal } = {};
-  let onSignal: (() => void) | undefined;
-  const signalled = new Promise<void>((resolve) => (onSignal = resolve));
-  const remove = io.onSignal?.((signal) => {
-    seen.signal = (
-      ['SIGTERM', 'SIGINT', 'SIGHUP'].includes(signal) ? signal : 'SIGTERM'
-    ) as TerminationSignal;
-    controller.abort(new CancelledError(`received ${signal}`));
-    onSignal?.();
-  });
-  return { seen, signalled, remove: remove ?? (() => undefined) };
-}
-
-function printOutcome(
-  io: CliIo,
-  outcome: RunOutcome,
-  json: boolean,
-  files: { taskNote: string; result: string },
-) {
-  if (json) {
-    io.stdout.write(
-      `${JSON.stringify({ ok: outcome.state === 'COMPLETE', state: outcome.state, reason: outcome.reason, summary: outcome.summary, exit_code: outcome.exitCode, task_note: files.taskNote, result: files.result })}\n`,
-    );
-    return;
-  }
-  io.stdout.write(
-    `\nmr-agent: ${outcome.state} (${outcome.reason}) — ${outcome.summary}\nTask Note: ${files.taskNote}\n`,
-  );
 }
 
 interface Session {
@@ -228,16 +159,24 @@ async function runBuiltin(
       prompts: promptLibrary(s.config.prompts.directory),
       reporter: reporting.reporter,
       history: reporting.history,
+      // the ReplanManager when planning.replanning.enabled, else a hook that always continues
+      hooks: { replan: reporting.replan },
       ...(environment ? { environment } : {}),
       signal: s.controller.signal,
     },
     { task: s.task, repoDir: s.repoDir, maxLoops: maxLoopsFor(s.resolved, s.task) },
   );
-  // a wall-clock safety net, whatever clock the run uses
-  const grace = signalled.then(() => systemClock.sleep(factories.graceMs ?? 8000));
-  const outcome = await Promise.race([run, grace.then(() => undefined)]);
+  const outcome = await withGrace(run, signalled, factories.graceMs ?? 8000);
   if (!outcome) {
     s.logger.error('final state not written within the grace period');
+    // the run is stuck (e.g. a call that ignores the abort): write the note's end ourselves
+    await Promise.race([
+      reporting.publisher.finish({
+        state: 'cancelled',
+        summary: 'The run was cancelled and did not stop within its grace period.',
+      }),
+      systemClock.sleep(2000),
+    ]);
     io.exit?.(exitCodeForSignal('SIGTERM'));
     return undefined;
   }

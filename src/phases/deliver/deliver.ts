@@ -15,6 +15,7 @@ import type { NoteMarker } from '../../report/marker.ts';
 import type { NoteTarget } from '../../report/note-target.ts';
 import { issueBranchName, refuseForbiddenBranch } from './branches.ts';
 import { Git } from './git.ts';
+import { assertGitControlUnchanged, type GitControlSnapshot } from './git-guard.ts';
 import { renderPatchNote } from './patch-note.ts';
 import { pushWithOneRebase } from './push.ts';
 
@@ -44,6 +45,12 @@ export interface DeliveryInput {
   marker?: Omit<NoteMarker, 'kind'>;
   redactor: Redactor;
   logger: Logger;
+  /**
+   * The checkout's git control files as they were before any tool ran
+   * (`snapshotGitControl`); when given, delivery refuses to go on if the run
+   * changed them.
+   */
+  gitControl?: GitControlSnapshot;
 }
 
 export interface DeliveredMergeRequest {
@@ -99,6 +106,7 @@ export async function deliver(input: DeliveryInput): Promise<DeliveryResult> {
     input.logger.info('delivery skipped', { reason: 'delivery.push is false' });
     return { status: 'disabled' };
   }
+  if (input.gitControl) await assertGitControlUnchanged(input.repoDir, input.gitControl);
   if (input.target.kind === 'issue') return deliverIssue(input, input.target.issue);
   const mr = input.target.mergeRequest;
   if (mr.isFork) return deliverFork(input, mr);

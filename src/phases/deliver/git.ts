@@ -65,8 +65,18 @@ function authConfig(
   };
 }
 
+/** Only these talk to the remote, so only these get the token (never add, commit, rebase). */
+const NETWORK_COMMANDS = new Set(['push', 'fetch', 'ls-remote']);
+
+/**
+ * No hooks and no file-system monitor, whatever the checkout's `.git/config`
+ * says: the agent's commands can write there (see git-guard.ts).
+ */
+const SAFE_CONFIG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+
 export class Git {
   private readonly env: Record<string, string>;
+  private readonly networkEnv: Record<string, string>;
 
   constructor(private readonly options: GitOptions) {
     const base: Record<string, string> = {};
@@ -75,21 +85,17 @@ export class Git {
       if (value !== undefined) base[name] = value;
     }
     options.redactor.add(options.token);
-    this.env = {
-      ...base,
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_EDITOR: 'true',
-      ...authConfig(options.remoteUrl, options.token),
-    };
+    this.env = { ...base, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true' };
+    this.networkEnv = { ...this.env, ...authConfig(options.remoteUrl, options.token) };
   }
 
   /** Runs git; never throws for a non-zero exit (the caller decides). */
   async run(args: string[], input?: string): Promise<GitResult> {
     const { name, email } = this.options.identity;
     const identity = ['-c', `user.name=${name}`, '-c', `user.email=${email}`];
-    const result = await execa('git', [...identity, ...args], {
+    const result = await execa('git', [...SAFE_CONFIG, ...identity, ...args], {
       cwd: this.options.cwd,
-      env: this.env,
+      env: NETWORK_COMMANDS.has(args[0] ?? '') ? this.networkEnv : this.env,
       extendEnv: false,
       reject: false,
       stripFinalNewline: true,

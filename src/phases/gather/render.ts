@@ -13,7 +13,7 @@ export function renderRequest(request: RequestContext, maxChars = 20_000): strin
     fenceData(`${head}: title`, request.title),
     fenceData(`${head}: description`, request.body.slice(0, maxChars)),
   ];
-  if (request.labels.length > 0) parts.push(`Labels: ${request.labels.join(', ')}`);
+  if (request.labels.length > 0) parts.push(fenceData('Labels', request.labels.join(', ')));
   if (request.diffSummary) parts.push(fenceData('Files changed so far', request.diffSummary));
   for (const comment of request.discussion) {
     const who = comment.authorized
@@ -43,8 +43,13 @@ export function renderGathered(gathered: Gathered): string {
       [
         '## Environment information',
         `Detected environment type: ${env.environment_type}`,
-        `Dependencies: ${env.dependencies.slice(0, 60).join(', ') || '(none found)'}`,
-        `Candidate setup commands: ${env.setup_commands.join(' && ') || '(none)'}`,
+        // names and commands come from the repository's manifests: data, not instructions (C4)
+        env.dependencies.length > 0
+          ? fenceData('Dependencies', env.dependencies.slice(0, 60).join(', '))
+          : 'Dependencies: (none found)',
+        env.setup_commands.length > 0
+          ? fenceData('Candidate setup commands', env.setup_commands.join(' && '))
+          : 'Candidate setup commands: (none)',
         ...files,
       ].join('\n\n'),
     );
@@ -55,4 +60,10 @@ export function renderGathered(gathered: Gathered): string {
     );
   sections.push(`## Repository files\n\n${fenceData('file list', gathered.files.join('\n'))}`);
   return sections.join('\n\n');
+}
+
+/** What the `read_request` tool returns: the request, its discussion and the PRD, fenced. */
+export function requestText(gathered: Gathered): string {
+  const prd = gathered.prd ? `\n\n${fenceData('PRD', gathered.prd)}` : '';
+  return `${renderRequest(gathered.request, 100_000)}${prd}`;
 }

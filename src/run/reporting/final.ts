@@ -1,5 +1,5 @@
 import type { FinalState, UsageSummary } from '../../report/progress/types.ts';
-import type { ValidationRun } from '../../report/notes/summary-note.ts';
+import type { DeliveryInfo, ValidationRun } from '../../report/notes/summary-note.ts';
 import type { TaskNoteData } from '../../report/task-note.ts';
 import type { RunOutcome } from '../outcome.ts';
 
@@ -57,9 +57,23 @@ function workerOutput(action: RunOutcome['actions'][number]): string {
   ].join('\n');
 }
 
+/** The last verdict of each reviewed phase, when it has something to say (seed 004). */
+function reviewNotes(outcome: RunOutcome): string[] {
+  const last = new Map(outcome.reviews.map((r) => [r.phase, r]));
+  return [...last.values()].flatMap((r) => {
+    const feedback = r.feedback.trim();
+    if (r.result === 'PASS_WITH_SUGGESTIONS' && feedback)
+      return [`- Review suggestions (${r.phase}): ${feedback}`];
+    if (r.result === 'FAIL')
+      return [`- Review FAIL (${r.phase}, review ${r.attempt}/${r.maxAttempts}): ${feedback}`];
+    return [];
+  });
+}
+
 function openIssues(outcome: RunOutcome): string {
   const lines: string[] = [];
   if (outcome.error) lines.push(`- Error: ${outcome.error.message}`);
+  lines.push(...reviewNotes(outcome));
   if (outcome.completion.phase === 'completion' && 'status' in outcome.completion)
     for (const r of outcome.completion.summary.recommendations) lines.push(`- ${r}`);
   for (const q of outcome.clarification?.clarification_needed ?? []) lines.push(`- Question: ${q}`);
@@ -106,5 +120,30 @@ export function taskNoteData(outcome: RunOutcome): TaskNoteData {
         }
       : {}),
     notes: openIssues(outcome),
+  };
+}
+
+/** What the summary note says about delivery (H3). */
+export function deliveryInfo(outcome: RunOutcome): DeliveryInfo | undefined {
+  const d = outcome.delivery;
+  if (!d) return undefined;
+  if (d.status === 'no-changes') return { notPushedReason: 'the run changed no files' };
+  if (d.status === 'disabled') return { notPushedReason: 'delivery.push is false' };
+  return {
+    ...(d.branch ? { branch: d.branch } : {}),
+    ...(d.status === 'pushed' && d.commit ? { commit: d.commit } : {}),
+    ...(d.mergeRequestUrl ? { mergeRequestUrl: d.mergeRequestUrl } : {}),
+    ...(d.patchNoteUrl ? { patchNoteUrl: d.patchNoteUrl } : {}),
+    ...(d.notPushedReason ? { notPushedReason: d.notPushedReason } : {}),
+  };
+}
+
+/** The progress note's link to the pushed commit, when there is one. */
+export function commitLink(outcome: RunOutcome): { label: string; url: string } | undefined {
+  const d = outcome.delivery;
+  if (d?.status !== 'pushed' || !d.commit || !d.commitUrl) return undefined;
+  return {
+    label: `Commit ${d.commit.slice(0, 8)} on ${d.branch ?? 'the branch'}`,
+    url: d.commitUrl,
   };
 }

@@ -9,7 +9,9 @@ import type { NoteTarget } from '../../report/note-target.ts';
 import { ProgressPublisher } from '../../report/progress/publisher.ts';
 import type { Scheduler } from '../../report/progress/scheduler.ts';
 import { addNotice, initialProgress } from '../../report/progress/state.ts';
+import { createReplanHook, type AnswerSource } from '../../replan/index.ts';
 import type { Clock } from '../clock.ts';
+import type { ReplanHook } from '../hooks.ts';
 import type { RunHistory, RunReporter } from '../ports.ts';
 import { storeHistory } from './history.ts';
 import { ProgressReporter } from './reporter.ts';
@@ -30,6 +32,8 @@ export interface ReportingOptions {
   /** The MR/issue the run belongs to (history continuity, I1). */
   issueId?: string;
   artifactUrl?: (file: string) => string | undefined;
+  /** Replies to the ❓ clarification note (GitLab: `gitlabAnswers`); absent: no waiting. */
+  answers?: AnswerSource;
 }
 
 export interface Reporting {
@@ -37,6 +41,8 @@ export interface Reporting {
   history: RunHistory;
   publisher: ProgressPublisher;
   paths: StatePaths;
+  /** The replan hook (seed 003): the ReplanManager when `planning.replanning.enabled`. */
+  replan: ReplanHook;
 }
 
 /**
@@ -87,6 +93,23 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
     clock,
     ...(options.issueId ? { issueId: options.issueId } : {}),
   });
+  const context = {
+    taskId: options.taskId,
+    ...(ci.jobId ? { jobId: ci.jobId } : {}),
+    ...(ci.pipelineId ? { pipelineId: ci.pipelineId } : {}),
+  };
+  const replan = await createReplanHook({
+    config,
+    clock,
+    logger,
+    redactor: options.redactor,
+    stateDir: paths.stateDir,
+    key: options.issueId ?? options.taskId,
+    recorder: store,
+    notes: { target: options.target, context },
+    progress: publisher,
+    ...(options.answers ? { answers: options.answers } : {}),
+  });
   const reporter = new ProgressReporter({
     publisher,
     target: options.target,
@@ -96,15 +119,11 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
     paths,
     repoDir: options.repoDir,
     config,
-    context: {
-      taskId: options.taskId,
-      ...(ci.jobId ? { jobId: ci.jobId } : {}),
-      ...(ci.pipelineId ? { pipelineId: ci.pipelineId } : {}),
-    },
+    context,
     redactor: options.redactor,
     logger,
     clock,
     ...(options.artifactUrl ? { artifactUrl: options.artifactUrl } : {}),
   });
-  return { reporter, history: storeHistory(store, options.issueId), publisher, paths };
+  return { reporter, history: storeHistory(store, options.issueId), publisher, paths, replan };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../../config/options.ts';
+import { describeError } from '../../errors/catalog.ts';
 import type { MetadataStore, PhaseStatusValue } from '../../history/metadata.ts';
 import type { StatePaths } from '../../history/paths.ts';
 import type { RunRecords } from '../../history/run-records.ts';
@@ -14,7 +15,9 @@ import { renderSummaryNote } from '../../report/notes/summary-note.ts';
 import type { ProgressPublisher } from '../../report/progress/publisher.ts';
 import {
   addLink,
+  addNotice,
   endPhase,
+  recordReview,
   revisePlan,
   setEnvironment,
   setPlan,
@@ -31,11 +34,20 @@ import type {
   ChecklistStatus,
   EnvironmentSetupOutcome,
   PhaseStatus,
+  PhaseStep,
   PlanChange,
   ProgressPhase,
+  ReviewRecord,
   RunReporter,
 } from '../ports.ts';
-import { finalState, taskNoteData, usageSummary, validationRuns } from './final.ts';
+import {
+  commitLink,
+  deliveryInfo,
+  finalState,
+  taskNoteData,
+  usageSummary,
+  validationRuns,
+} from './final.ts';
 
 export interface ProgressReporterOptions {
   publisher: ProgressPublisher;
@@ -65,6 +77,9 @@ const CHANGE_KIND: Record<Exclude<PlanChange, 'initial'>, PlanChangeKind> = {
   reflection: 'reflection',
   retry: 'retry',
   replan: 'partial_replan',
+  action_regeneration: 'action_regeneration',
+  task_redecomposition: 'task_redecomposition',
+  goal_revision: 'goal_revision',
   review: 'plan_revision',
   validation: 'plan_revision',
 };
@@ -79,6 +94,9 @@ function toItem(item: ChecklistItem) {
  * (L3) and the separate notes of H2.
  */
 export class ProgressReporter implements RunReporter {
+  /** State-file writes in flight; `final()` waits for them so none is lost at exit. */
+  private readonly pending = new Set<Promise<unknown>>();
+
   constructor(private readonly o: ProgressReporterOptions) {}
 
   private now(): number {
@@ -86,17 +104,53 @@ export class ProgressReporter implements RunReporter {
   }
 
   private background(what: string, work: Promise<unknown>): void {
-    work.catch((error: unknown) =>
-      this.o.logger.warn('state file not updated', { what, error: (error as Error).message }),
+    const tracked = work
+      .catch((error: unknown) =>
+        this.o.logger.warn('state file not updated', { what, error: (error as Error).message }),
+      )
+      .finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+  }
+
+  /** Resolves when every state-file write started so far has finished. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
+
+  phase(phase: ProgressPhase, status: PhaseStatus, detail?: string): void {
+    const at = this.now();
+    this.o.publisher.update((s) =>
+      status === 'running' ? startPhase(s, phase, at) : endPhase(s, phase, status, at, detail),
+    );
+    const metadataStatus = METADATA_STATUS[status];
+    this.background(
+      'metadata',
+      this.o.metadata.updatePhase(
+        phase,
+        status === 'running'
+          ? { status: metadataStatus, current_step: 'execute' }
+          : { status: metadataStatus },
+      ),
     );
   }
 
-  phase(phase: ProgressPhase, status: PhaseStatus): void {
-    const at = this.now();
-    this.o.publisher.update((s) =>
-      status === 'running' ? startPhase(s, phase, at) : endPhase(s, phase, status, at),
+  step(phase: ProgressPhase, step: PhaseStep, retryCount: number): void {
+    this.background(
+      'metadata',
+      this.o.metadata.updatePhase(phase, { current_step: step, retry_count: retryCount }),
     );
-    this.background('metadata', this.o.metadata.setStatus(phase, METADATA_STATUS[status]));
+  }
+
+  review(record: ReviewRecord): void {
+    this.o.publisher.update((s) =>
+      recordReview(s, {
+        phase: record.phase,
+        result: record.result,
+        attempt: record.attempt,
+        maxAttempts: record.maxAttempts,
+        ...(record.feedback.trim() ? { feedback: record.feedback } : {}),
+      }),
+    );
   }
 
   plan(
@@ -147,13 +201,57 @@ export class ProgressReporter implements RunReporter {
       await postNote(this.o.target, outcome.failureNote, { redactor: this.o.redactor });
   }
 
+  /**
+   * The final report. Every step is attempted whatever happened to the ones
+   * before: a full disk that refuses the Task Note must not keep the progress
+   * note at "running" (H1, M6). The first failure is rethrown at the end.
+   */
   async final(outcome: RunOutcome): Promise<void> {
     const o = this.o;
     const state = finalState(outcome);
     const usage = usageSummary(outcome);
-    const taskNote = await writeTaskNote(o.paths.stateDir, taskNoteData(outcome), o.redactor);
-    const relativeNote = path.relative(o.repoDir, taskNote);
-    const result = buildRunResult({
+    const failures: unknown[] = [];
+    const step = async <T>(what: string, work: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await work();
+      } catch (error) {
+        failures.push(error);
+        o.logger.error('final report step failed', { step: what, error: (error as Error).message });
+        return undefined;
+      }
+    };
+    const taskNote = await step('task note', () =>
+      writeTaskNote(o.paths.stateDir, taskNoteData(outcome), o.redactor),
+    );
+    const relativeNote = taskNote ? path.relative(o.repoDir, taskNote) : undefined;
+    await step('result.json', () =>
+      writeResultFile(o.paths.result, this.result(outcome, state, relativeNote), o.redactor),
+    );
+    const noteUrl = relativeNote ? o.artifactUrl?.(relativeNote) : undefined;
+    o.publisher.update((s) => {
+      let next = { ...s, usage };
+      const commit = commitLink(outcome);
+      if (commit) next = addLink(next, commit);
+      if (noteUrl) next = addLink(next, { label: 'Task Note', url: noteUrl });
+      if (failures.length > 0)
+        next = addNotice(
+          next,
+          `Some run files could not be written: ${describeError(failures[0]).message}`,
+        );
+      return next;
+    });
+    await step('separate notes', () => this.postSeparateNotes(outcome, state));
+    await o.publisher.finish({ state, summary: outcome.summary });
+    await step('run record', () =>
+      o.runRecords.finish(o.runId, state, outcome.summary.slice(0, 500)),
+    );
+    await this.settled();
+    if (failures.length > 0) throw failures[0];
+  }
+
+  private result(outcome: RunOutcome, state: ReturnType<typeof finalState>, taskNote?: string) {
+    const o = this.o;
+    return buildRunResult({
       taskId: outcome.taskId,
       status: state,
       exitCode: outcome.exitCode,
@@ -161,20 +259,11 @@ export class ProgressReporter implements RunReporter {
       startedAt: outcome.startedAt,
       finishedAt: outcome.finishedAt,
       validation: validationRuns(outcome),
-      usage,
-      taskNote: relativeNote,
+      usage: usageSummary(outcome),
+      ...(taskNote ? { taskNote } : {}),
       ...(o.context.jobId ? { jobId: o.context.jobId } : {}),
       ...(o.context.pipelineId ? { pipelineId: o.context.pipelineId } : {}),
     });
-    await writeResultFile(o.paths.result, result, o.redactor);
-    const noteUrl = o.artifactUrl?.(relativeNote);
-    o.publisher.update((s) => {
-      const next = { ...s, usage };
-      return noteUrl ? addLink(next, { label: 'Task Note', url: noteUrl }) : next;
-    });
-    await this.postSeparateNotes(outcome, state);
-    await o.publisher.finish({ state, summary: outcome.summary });
-    await o.runRecords.finish(o.runId, state, outcome.summary.slice(0, 500));
   }
 
   private async postSeparateNotes(outcome: RunOutcome, state: ReturnType<typeof finalState>) {
@@ -186,7 +275,7 @@ export class ProgressReporter implements RunReporter {
           commandPrefix: o.config.trigger.command_prefix,
         }),
       );
-    if (outcome.clarification) {
+    if (outcome.clarification && !outcome.clarificationPosted) {
       // the run has ended: it waits for a reply (resuming on it is F4's part)
       await post(
         renderClarificationNote(
@@ -202,6 +291,7 @@ export class ProgressReporter implements RunReporter {
       );
     }
     const summary = outcome.completion.summary;
+    const delivery = deliveryInfo(outcome);
     await post(
       renderSummaryNote(
         {
@@ -214,6 +304,7 @@ export class ProgressReporter implements RunReporter {
           tasksFailed: summary.tasks_failed,
           validation: validationRuns(outcome),
           changedFiles: outcome.changedFiles,
+          ...(delivery ? { delivery } : {}),
           durationMs: outcome.durationMs,
           totalTokens: outcome.tokens.totalTokens,
           links: [],

@@ -50,6 +50,13 @@ export interface LoggedRequest {
   /** Route pattern that served it, e.g. `/projects/:id/merge_requests/:iid/notes`; '' if none. */
   route: string;
   status: number;
+  /** The query string (with its `?`), '' when none: tokens must never travel there. */
+  query?: string;
+  /**
+   * The request's parameters as JSON (query and body merged), for scans of
+   * what the agent sent; the trigger API's own `token` field is left out.
+   */
+  input?: string;
 }
 
 /** Every request the stand-in answered, for call-count benchmarks and golden tests. */

@@ -133,6 +133,13 @@ function faultReply(status: number, body: unknown, retryAfter?: number | string)
   };
 }
 
+/** The parameters as logged: a public (trigger) route's `token` is its credential, not data. */
+function loggedInput(input: Record<string, unknown>, isPublic: boolean): string {
+  if (!isPublic) return JSON.stringify(input);
+  const { token: _token, ...rest } = input;
+  return JSON.stringify(rest);
+}
+
 export async function startGitLabStandIn(options: StandInOptions = {}): Promise<GitLabStandIn> {
   const ownRoot = options.root === undefined;
   const root = options.root ?? (await mkdtemp(path.join(tmpdir(), 'gitlab-standin-')));
@@ -148,8 +155,16 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
     const method = (req.method ?? 'GET').toUpperCase();
     const apiPath = url.pathname.startsWith(`${API}/`) ? url.pathname.slice(API.length) : '';
     const match = apiPath ? matchRoute(routes, method, apiPath) : undefined;
+    let input: string | undefined;
     const log = (status: number) =>
-      requests.record({ method, path: url.pathname, route: match?.route.pattern ?? '', status });
+      requests.record({
+        method,
+        path: url.pathname,
+        route: match?.route.pattern ?? '',
+        status,
+        query: url.search,
+        ...(input === undefined ? {} : { input }),
+      });
     if (!apiPath && options.gitHttp && serveGit(model, root, pathEnv, req, res, url)) {
       res.on('finish', () =>
         requests.record({ method, path: url.pathname, route: 'git', status: res.statusCode }),
@@ -180,6 +195,7 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
         model,
         baseUrl,
       };
+      input = loggedInput(ctx.input, match.route.options.public === true);
       authenticate(ctx, match.route);
       reply = await match.route.handler(ctx);
     } catch (error) {

@@ -33,15 +33,16 @@ export function safeJson(text: string): unknown {
   }
 }
 
-export async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+/** The body as text, or undefined when it is over `limit` (the rest is read and dropped). */
+export async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new Error(`request body larger than ${limit} bytes`);
-    chunks.push(chunk as Buffer);
+    // keep reading so the client gets the answer instead of a reset connection
+    if (size <= limit) chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return size > limit ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
 export function sendJson(

@@ -157,7 +157,15 @@ class ServerState {
         errorBody(`Unknown request URL: ${req.method} ${path}.`, 'invalid_request_error'),
       );
     }
-    const body = await readBody(req, this.options.maxBodyBytes ?? 8 * 1024 * 1024);
+    const limit = this.options.maxBodyBytes ?? 8 * 1024 * 1024;
+    const body = await readBody(req, limit);
+    if (body === undefined) {
+      entry.outcome = 'invalid';
+      return reply(
+        413,
+        errorBody(`Request body larger than ${limit} bytes.`, 'invalid_request_error'),
+      );
+    }
     const parsed = ChatBody.safeParse(safeJson(body));
     if (!parsed.success) {
       entry.outcome = 'invalid';

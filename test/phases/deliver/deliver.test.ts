@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CommandFailedError, UsageError } from '../../../src/errors/errors.ts';
+import { CommandFailedError, ModelBehaviorError, UsageError } from '../../../src/errors/errors.ts';
 import { GitLabNoteTarget } from '../../../src/gitlab/note-target.ts';
 import type { Project } from '../../../src/gitlab/port.ts';
 import { createMemoryLogger } from '../../../src/log/logger.ts';
@@ -13,6 +13,7 @@ import {
   type DeliveryInput,
   type DeliveryTarget,
 } from '../../../src/phases/deliver/deliver.ts';
+import { snapshotGitControl } from '../../../src/phases/deliver/git-guard.ts';
 import { renderPatchNote } from '../../../src/phases/deliver/patch-note.ts';
 import { hasUnescapedQuickAction } from '../../../src/report/markdown.ts';
 import { startWorld, type World } from '../../gitlab/world.ts';
@@ -107,6 +108,54 @@ describe('phases/deliver (H3, real git against the stand-in’s repositories ove
     expect(logLines.join('\n')).to.contain('git finished');
     expect(w.standIn.requests.entries.some((e) => e.route === 'git' && e.status === 200)).to.equal(
       true,
+    );
+  });
+
+  it('M1 M5 hooks and filters a command planted in .git never see the push token', async () => {
+    const dir = checkout('feature/greeting');
+    const dump = path.join(work, 'dumped');
+    const hook = `#!/bin/sh\necho HOOK RAN >> ${dump}\nenv >> ${dump}\n`;
+    await writeFile(path.join(dir, '.git/hooks/pre-push'), hook, { mode: 0o755 });
+    await writeFile(path.join(dir, '.git/hooks/post-commit'), hook, { mode: 0o755 });
+    await writeFile(path.join(dir, 'spy.sh'), `#!/bin/sh\nenv >> ${dump}\ncat\n`, {
+      mode: 0o755,
+    });
+    git(dir, 'config', 'filter.spy.clean', path.join(dir, 'spy.sh'));
+    await writeFile(path.join(dir, '.gitattributes'), '*.js filter=spy\n');
+    await writeFile(path.join(dir, 'src/farewell.js'), 'export const farewell = 1;\n');
+
+    const result = await deliver(input(dir, await mrTarget()));
+
+    expect(result.status).to.equal('pushed');
+    // the filter ran (it is ordinary git), but with no token in its environment; hooks never ran
+    const seen = await readFile(dump, 'utf8');
+    const token = w.s.botToken.value;
+    expect(seen).to.contain('PATH=');
+    expect(seen).not.to.contain(token);
+    expect(seen).not.to.contain(Buffer.from(`oauth2:${token}`).toString('base64'));
+    expect(seen).not.to.contain('GIT_CONFIG_VALUE_0');
+    expect(seen).not.to.contain('HOOK RAN');
+  });
+
+  it('M1 with a snapshot taken before the run, a changed .git stops the delivery', async () => {
+    const dir = checkout('feature/greeting');
+    const before = await snapshotGitControl(dir);
+    await writeFile(path.join(dir, 'src/farewell.js'), 'export const farewell = 1;\n');
+    await writeFile(path.join(dir, '.git/hooks/pre-push'), '#!/bin/sh\nexit 0\n', {
+      mode: 0o755,
+    });
+    git(dir, 'config', 'url.ext::sh -c evil.insteadOf', 'http://');
+
+    const error = await deliver(input(dir, await mrTarget(), { gitControl: before })).catch(
+      (e: unknown) => e,
+    );
+
+    expect(error).to.be.instanceOf(ModelBehaviorError);
+    expect((error as Error).message).to.equal(
+      "the run changed the repository's git control files (added .git/hooks/pre-push); the change is not delivered",
+    );
+    expect(git(w.s.project.repoDir, 'rev-parse', 'refs/heads/feature/greeting')).to.equal(
+      git(dir, 'rev-parse', 'HEAD'),
     );
   });
 

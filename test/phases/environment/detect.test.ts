@@ -303,6 +303,13 @@ describe('detectEnvironment on generated trees', () => {
     expect(d.reasons.join('\n')).to.include('package.json is not valid JSON');
   });
 
+  it('C2 a broken pnpm-workspace.yaml is reported, not fatal', async () => {
+    repo = tempRepo({ 'package.json': '{"name": "x"}', 'pnpm-workspace.yaml': 'packages: [\n' });
+    const d = await detectEnvironment(repo.dir);
+    expect(d.environment_type).to.equal('node');
+    expect(d.reasons.join('\n')).to.include('pnpm-workspace.yaml is not valid YAML');
+  });
+
   it('C2 version pins: .tool-versions at the root applies to a sub-folder project', async () => {
     repo = tempRepo({
       '.tool-versions': 'nodejs 22.11.0\npython 3.12.7\n',

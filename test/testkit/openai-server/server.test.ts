@@ -284,6 +284,22 @@ replies:
     );
   });
 
+  it('answers 413 to a body over maxBodyBytes instead of dropping the connection', async () => {
+    const server = await startScriptedOpenAiServer({
+      scenario: { replies: [] },
+      maxBodyBytes: 1024,
+    });
+    try {
+      const response = await post(server, chat('x'.repeat(100_000)));
+      expect(response.status).to.equal(413);
+      expect(((await response.json()) as { error: { message: string } }).error.message).to.equal(
+        'Request body larger than 1024 bytes.',
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a bad scenario is a ConfigError naming the key', () => {
     expect(() => loadScenario('replies:\n  - fault: explode\n', 'demo.yml')).to.throw(ConfigError);
     let caught: unknown;

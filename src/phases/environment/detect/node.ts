@@ -110,6 +110,19 @@ async function versionsOf(
   return found.filter((p): p is VersionPin => p !== undefined);
 }
 
+/** `packages` of a pnpm-workspace.yaml; a broken file is a note, never a crash. */
+function pnpmWorkspacePackages(text: string, notes: string[]): unknown {
+  try {
+    const doc: unknown = parseYaml(text);
+    return doc && typeof doc === 'object' ? (doc as { packages?: unknown }).packages : undefined;
+  } catch (error) {
+    notes.push(
+      `pnpm-workspace.yaml is not valid YAML (${(error as Error).message.split('\n')[0]})`,
+    );
+    return undefined;
+  }
+}
+
 export const analyzeNode: Analyzer = async (folder, context) => {
   const rel = folder.files.get('package.json');
   if (!rel) return undefined;
@@ -129,7 +142,9 @@ export const analyzeNode: Analyzer = async (folder, context) => {
   const workspaceFile = folder.files.get('pnpm-workspace.yaml');
   const workspace =
     Boolean(pkg.workspaces) ||
-    Boolean(workspaceFile && parseYaml((await context.read(workspaceFile)) ?? '')?.packages);
+    Boolean(
+      workspaceFile && pnpmWorkspacePackages((await context.read(workspaceFile)) ?? '', notes),
+    );
   const versions = await versionsOf(pkg, folder, context.read, context.root);
   const locks = [
     'package-lock.json',

@@ -1,0 +1,115 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../config/load.ts';
+import type { Config } from '../../config/options.ts';
+import type { ResolvedConfig } from '../../config/resolve.ts';
+import { CancelledError, UsageError } from '../../errors/errors.ts';
+import { Redactor } from '../../log/redact.ts';
+import type { TerminationSignal } from '../../report/termination.ts';
+import { systemClock } from '../../run/clock.ts';
+import type { RunOutcome } from '../../run/outcome.ts';
+import type { TaskSpec } from '../../task/task-yaml.ts';
+import type { CliIo } from '../io.ts';
+import type { RunOptions } from './run.ts';
+
+/** Helpers of `mr-agent run`: repository, configuration, logging stream, signals, output. */
+
+export async function resolveRepo(io: CliIo, options: RunOptions, task: TaskSpec): Promise<string> {
+  const dir = path.resolve(io.cwd, options.repo ?? task.repo);
+  const isDir = await stat(dir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isDir)
+    throw new UsageError('the repository folder does not exist', {
+      where: options.repo ? `--repo ${options.repo}` : `task.repo (${task.repo})`,
+    });
+  return dir;
+}
+
+/** Task YAML `runner.meta.model` applies unless a model was configured elsewhere. */
+export async function configFor(io: CliIo, options: RunOptions, task: TaskSpec, repoDir: string) {
+  const input = { env: io.env, repoDir, sets: options.set ?? [] };
+  const first = await loadConfig(input);
+  if (!task.meta.model || first.origins['llm.model']?.kind !== 'default') return first;
+  return loadConfig({ ...input, flags: { 'llm.model': task.meta.model } });
+}
+
+export function maxLoopsFor(resolved: ResolvedConfig, task: TaskSpec): number {
+  return resolved.origins['runner.max_loops']?.kind === 'default'
+    ? task.maxLoops
+    : resolved.config.runner.max_loops;
+}
+
+export function streamOf(out: CliIo['stderr']): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      out.write(chunk.toString('utf8'));
+      done();
+    },
+  });
+}
+
+export function redactorFor(io: CliIo, config: Config): Redactor {
+  const redactor = new Redactor();
+  redactor.addFromEnv(io.env, [...config.secrets.variables, config.llm.api_key_variable]);
+  redactor.add(config.gitlab.token);
+  return redactor;
+}
+
+/** Aborts the run on SIGTERM/SIGINT; remembers which signal came (M6). */
+export function watchSignals(io: CliIo, controller: AbortController) {
+  const seen: { signal?: TerminationSignal } = {};
+  let onSignal: (() => void) | undefined;
+  const signalled = new Promise<void>((resolve) => (onSignal = resolve));
+  const remove = io.onSignal?.((signal) => {
+    seen.signal = (
+      ['SIGTERM', 'SIGINT', 'SIGHUP'].includes(signal) ? signal : 'SIGTERM'
+    ) as TerminationSignal;
+    controller.abort(new CancelledError(`received ${signal}`));
+    onSignal?.();
+  });
+  return { seen, signalled, remove: remove ?? (() => undefined) };
+}
+
+export function printOutcome(
+  io: CliIo,
+  outcome: RunOutcome,
+  json: boolean,
+  files: { taskNote: string; result: string },
+) {
+  if (json) {
+    io.stdout.write(
+      `${JSON.stringify({ ok: outcome.state === 'COMPLETE', state: outcome.state, reason: outcome.reason, summary: outcome.summary, exit_code: outcome.exitCode, task_note: files.taskNote, result: files.result })}\n`,
+    );
+    return;
+  }
+  io.stdout.write(
+    `\nmr-agent: ${outcome.state} (${outcome.reason}) — ${outcome.summary}\nTask Note: ${files.taskNote}\n`,
+  );
+}
+
+/**
+ * The run's result, or undefined when a termination signal came and the run
+ * did not end within `graceMs` of it (a wall-clock safety net, whatever clock
+ * the run uses).
+ */
+export async function withGrace<T>(
+  run: Promise<T>,
+  signalled: Promise<void>,
+  graceMs: number,
+): Promise<T | undefined> {
+  const stop = new AbortController();
+  const grace = signalled
+    .then(() => systemClock.sleep(graceMs, stop.signal))
+    .then(
+      () => undefined,
+      () => undefined,
+    );
+  try {
+    return await Promise.race([run, grace]);
+  } finally {
+    stop.abort();
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * `mr-agent demo` (SPEC A7): the whole product, offline, in seconds. Starts
+ * the GitLab stand-in and the scripted OpenAI-compatible model in-process on
+ * free local ports, builds a project from the bundled sample repository with
+ * a merge request whose new test fails, comments `/agent fix the failing
+ * test`, lets the webhook bridge trigger the pipeline, and runs the job on a
+ * checkout of the merge request's branch — the real pipeline, with real
+ * commands, real git and real HTTP — while the terminal shows the progress
+ * note as GitLab has it.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { loadConfig } from '../config/load.ts';
+import { createOpenAiLlm } from '../llm/openai-llm.ts';
+import { createLogger, newTraceId, type Logger } from '../log/logger.ts';
+import { Redactor } from '../log/redact.ts';
+import { systemClock, type Clock } from '../run/clock.ts';
+import type { RunHooks } from '../run/hooks.ts';
+import type { LoggedRequest } from '../testkit/gitlab-server/index.ts';
+import {
+  startScriptedOpenAiServer,
+  type LoggedRequest as LlmRequest,
+} from '../testkit/openai-server/server.ts';
+import { builtinTools } from '../tools/index.ts';
+import { loadDemoAssets } from './assets.ts';
+import { runAgentJob, type JobResult } from './job.ts';
+import { LiveView, watchNotes, type TerminalOut, type WatchedNotes } from './live-view.ts';
+import {
+  describeChecks,
+  describeEnvironment,
+  narratedLlm,
+  narratedShell,
+  narratedTools,
+} from './narrate.ts';
+import { printIntro, printReport, storeArtifacts } from './report.ts';
+import { commentAndTrigger, type TriggeredJob } from './trigger.ts';
+import { startDemoWorld, STORY, type DemoWorld } from './world.ts';
+
+export interface DemoOptions {
+  out: TerminalOut;
+  /** Redraw the progress note in place (a TTY); plain lines otherwise. */
+  live: boolean;
+  color: boolean;
+  /** Host variables the job's commands and git may use (PATH, HOME …). */
+  hostEnv: Readonly<Record<string, string | undefined>>;
+  /** Leave the temporary folder for inspection. */
+  keep?: boolean;
+  /** Configuration overrides for the job (`key=value`). */
+  sets?: readonly string[];
+  hooks?: Partial<RunHooks>;
+  clock?: Clock;
+  /** The `demo/` folder (default: the one shipped with the package). */
+  assetsDir?: string;
+  tmpRoot?: string;
+  /** Cancels the run (Ctrl-C); the demo still cleans up. */
+  signal?: AbortSignal;
+}
+
+export interface DemoResult {
+  exitCode: number;
+  dir: string;
+  kept: boolean;
+  jobId: number;
+  /** Where the stand-in and the scripted model listened. */
+  gitlabUrl: string;
+  llmUrl: string;
+  job: JobResult;
+  checkoutDir: string;
+  /** The project's bare repository (the remote the change was pushed to). */
+  remoteDir: string;
+  branch: string;
+  notes: Map<string, string>;
+  progressNoteId: string | undefined;
+  gitlabRequests: LoggedRequest[];
+  llmRequests: LlmRequest[];
+  unusedReplies: string[];
+  durationMs: number;
+}
+
+export const DEMO_API_KEY = 'sk-demo-not-a-real-key';
+
+function fileLogger(file: string, redactor: Redactor): { logger: Logger; close(): Promise<void> } {
+  const stream = createWriteStream(file);
+  const logger = createLogger({
+    level: 'debug',
+    format: 'text',
+    traceId: newTraceId(),
+    redactor,
+    stream,
+  });
+  return {
+    logger,
+    close: () => new Promise((resolve) => stream.end(resolve)),
+  };
+}
+
+async function checkout(world: DemoWorld, dir: string, hostEnv: DemoOptions['hostEnv']) {
+  await execa(
+    'git',
+    ['clone', '--quiet', '--branch', STORY.sourceBranch, `file://${world.project.repoDir}`, dir],
+    { env: { PATH: hostEnv.PATH ?? '', HOME: hostEnv.HOME ?? '' }, extendEnv: false },
+  );
+}
+
+interface Session {
+  options: DemoOptions;
+  clock: Clock;
+  dir: string;
+  view: LiveView;
+  logger: Logger;
+  redactor: Redactor;
+  closers: Array<() => Promise<unknown>>;
+}
+
+interface Stage {
+  world: DemoWorld;
+  llmUrl: string;
+  llmServer: Awaited<ReturnType<typeof startScriptedOpenAiServer>>;
+  triggered: TriggeredJob;
+  checkoutDir: string;
+}
+
+/** The stand-in, the scripted model, the comment and the triggered pipeline, and the job's checkout. */
+async function setTheStage(s: Session): Promise<Stage> {
+  const { view, clock } = s;
+  const assets = await loadDemoAssets(s.options.assetsDir);
+  const world = await startDemoWorld({
+    root: path.join(s.dir, 'gitlab'),
+    sampleRepo: assets.sampleRepo,
+    clock,
+  });
+  s.closers.push(() => world.standIn.close());
+  const llmServer = await startScriptedOpenAiServer({
+    scenario: assets.llmScenario,
+    apiKey: DEMO_API_KEY,
+  });
+  s.closers.push(() => llmServer.close());
+  printIntro(view, world, llmServer.url, assets.dir);
+  const triggered = await commentAndTrigger(world, { ...s, comment: STORY.comment });
+  s.closers.push(() => triggered.bridge.close());
+  const checkoutDir = path.join(s.dir, 'job');
+  await checkout(world, checkoutDir, s.options.hostEnv);
+  world.standIn.model.setPipelineStatus(triggered.pipeline.id, 'running');
+  view.line(
+    `③ The bridge checked @${world.developer.username}'s role, put 👀 on the comment and triggered pipeline #${triggered.pipeline.id}.`,
+  );
+  view.line(
+    `④ Job #${triggered.job.id} runs on a checkout of ${STORY.sourceBranch} (${view.dim(checkoutDir)}):`,
+  );
+  return { world, llmUrl: llmServer.url, llmServer, triggered, checkoutDir };
+}
+
+/** The CI job, with the model behind the real OpenAI adapter and everything narrated. */
+async function runJob(s: Session, stage: Stage) {
+  const { options, view, clock, logger, redactor } = s;
+  const { world, triggered } = stage;
+  const env = {
+    ...triggered.variables,
+    MR_AGENT_LLM_BASE_URL: stage.llmUrl,
+    MR_AGENT_LLM_MODEL: 'demo-model',
+    OPENAI_API_KEY: DEMO_API_KEY,
+  };
+  const { config } = await loadConfig({ env, file: null, sets: options.sets ?? [] });
+  const llm = createOpenAiLlm(config, { env, logger, clock });
+  let watched: WatchedNotes | undefined;
+  const job = await runAgentJob(
+    {
+      gitlabUrl: world.standIn.url,
+      botToken: world.botToken.value,
+      projectId: world.project.id,
+      mergeRequestIid: world.mergeRequest.iid,
+      variables: env,
+      ci: {
+        jobId: String(triggered.job.id),
+        pipelineId: String(triggered.pipeline.id),
+        jobUrl: `${world.standIn.url}/${world.project.path}/-/jobs/${triggered.job.id}`,
+      },
+      checkoutDir: stage.checkoutDir,
+      hostEnv: options.hostEnv,
+      sets: options.sets ?? [],
+    },
+    {
+      llm: narratedLlm(llm, view),
+      clock,
+      logger,
+      redactor,
+      tools: narratedTools(builtinTools(), view, () => clock.now()),
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      noteTarget: (target) => {
+        watched = watchNotes(target, view, (kind) => `● ${kind} note posted on !1`);
+        return watched.target;
+      },
+      onChecks: (checks) =>
+        describeChecks(checks).forEach((l) => view.line(`    start checks: ${l}`)),
+      setupShell: (shell) => narratedShell(shell, view, '    environment: '),
+      onSetup: (outcome) => view.line(`    environment: ${describeEnvironment(outcome)}`),
+    },
+  );
+  view.release();
+  return { job, watched };
+}
+
+/** Runs the demo; resolves with what happened (the CLI prints it, tests assert on it). */
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  const clock = options.clock ?? systemClock;
+  const started = clock.now();
+  // a bad --set fails at once (exit 2), before anything is started
+  await loadConfig({ env: {}, file: null, sets: options.sets ?? [] });
+  const dir = await mkdtemp(path.join(options.tmpRoot ?? tmpdir(), 'mr-agent-demo-'));
+  const redactor = new Redactor();
+  redactor.add(DEMO_API_KEY);
+  const log = fileLogger(path.join(dir, 'mr-agent.log'), redactor);
+  const view = new LiveView(options.out, { live: options.live, color: options.color });
+  const s: Session = { options, clock, dir, view, logger: log.logger, redactor, closers: [] };
+  try {
+    const stage = await setTheStage(s);
+    const { job, watched } = await runJob(s, stage);
+    const { world, triggered, llmServer } = stage;
+    const ok = job.outcome.state === 'COMPLETE';
+    world.standIn.model.setPipelineStatus(triggered.pipeline.id, ok ? 'success' : 'failed');
+    await storeArtifacts(world, triggered.job.id, job.reporting.paths.stateDir);
+    const result: DemoResult = {
+      exitCode: job.outcome.exitCode,
+      dir,
+      kept: options.keep === true,
+      jobId: triggered.job.id,
+      gitlabUrl: world.standIn.url,
+      llmUrl: llmServer.url,
+      job,
+      checkoutDir: stage.checkoutDir,
+      remoteDir: world.project.repoDir,
+      branch: STORY.sourceBranch,
+      notes: watched?.bodies ?? new Map(),
+      progressNoteId: watched?.progressId(),
+      gitlabRequests: [...world.standIn.requests.entries],
+      llmRequests: [...llmServer.requests],
+      unusedReplies: llmServer.unusedReplies(),
+      durationMs: clock.now() - started,
+    };
+    await printReport(view, result, options.hostEnv.PATH ?? '');
+    return result;
+  } finally {
+    for (const close of s.closers.reverse()) await close().catch(() => undefined);
+    await log.close();
+    if (!options.keep) await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+
+describe('demo/bundle: the packaged layout runs the demo', function () {
+  this.timeout(120_000);
+  let pkg: string;
+
+  before(async () => {
+    execFileSync(process.execPath, ['scripts/build.mjs', '--bundle-only'], { stdio: 'pipe' });
+    pkg = await mkdtemp(path.join(tmpdir(), 'mr-agent-pkg-'));
+    await mkdir(path.join(pkg, 'dist'));
+    await cp('dist/mr-agent.mjs', path.join(pkg, 'dist/mr-agent.mjs'));
+    // what package.json `files` ships next to the bundle, without node_modules
+    for (const folder of ['demo', 'prompts'])
+      await cp(folder, path.join(pkg, folder), { recursive: true });
+  });
+  after(() => rm(pkg, { recursive: true, force: true }));
+
+  it('A7: `mr-agent demo` from the bundle finds the sample repository and the scenario, and exits 0', async () => {
+    const run = await execa(process.execPath, [path.join(pkg, 'dist/mr-agent.mjs'), 'demo'], {
+      cwd: pkg,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(run.exitCode, `${run.stdout}\n${run.stderr}`).to.equal(0);
+    expect(run.stdout).to.contain('✅ COMPLETE');
+    expect(run.stdout).to.contain(path.join(pkg, 'demo', 'llm-scenario.yaml'));
+    expect(run.stdout).to.match(/The temporary folder .* was removed/);
+  });
+
+  it('a bad --set stops the demo at once with exit code 2 and names the key', async () => {
+    const run = await execa(
+      process.execPath,
+      [path.join(pkg, 'dist/mr-agent.mjs'), 'demo', '--set', 'delivery.push=maybe'],
+      { cwd: pkg, reject: false },
+    );
+    expect(run.exitCode).to.equal(2);
+    expect(run.stderr).to.contain('delivery.push');
+  });
+});

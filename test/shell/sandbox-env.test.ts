@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import {
+  BASE_HOST_NAMES,
+  GITLAB_CREDENTIALS,
+  hasUrlCredentials,
+  sandboxEnv,
+} from '../../src/shell/sandbox-env.ts';
+import { workerEnv } from '../../src/workers/env.ts';
+
+const HOST = {
+  PATH: '/usr/bin:/bin',
+  HOME: '/home/ci',
+  LANG: 'C.UTF-8',
+  LC_ALL: 'C',
+  JAVA_HOME: '/opt/java',
+  PIP_INDEX_URL: 'https://pypi.example/simple',
+  CI_JOB_TOKEN: 'job-token-value',
+  CI_REPOSITORY_URL: 'https://gitlab-ci-token:job-token-value@gitlab.example/a/b.git',
+  MR_AGENT_GITLAB_TOKEN: 'glpat-secret',
+  MR_AGENT_TRIGGER_TOKEN: 'glptt-secret',
+  MR_AGENT_WEBHOOK_SECRET: 'hook-secret',
+  OPENAI_API_KEY: 'sk-secret',
+  MY_SERVICE_PASSWORD: 'pw',
+  TRIGGER_PAYLOAD: '/tmp/payload.json',
+  RANDOM_VAR: 'x',
+};
+
+describe('shell/sandbox-env (M1)', () => {
+  it('M1 a command sees the allow-listed host variables and no credential', () => {
+    expect(sandboxEnv(HOST)).to.deep.equal({
+      PATH: '/usr/bin:/bin',
+      HOME: '/home/ci',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C',
+      JAVA_HOME: '/opt/java',
+      PIP_INDEX_URL: 'https://pypi.example/simple',
+      CI: 'true',
+    });
+  });
+
+  it('M1 an allow-listed variable holding URL credentials is dropped', () => {
+    const env = sandboxEnv({ ...HOST, PIP_INDEX_URL: 'https://user:s3cret@pypi.example/simple' });
+    expect(env).not.to.have.property('PIP_INDEX_URL');
+    expect(hasUrlCredentials('https://gitlab-ci-token:abc@gitlab.example/x.git')).to.equal(true);
+    expect(hasUrlCredentials('https://__token__@pypi.example/simple')).to.equal(true);
+    expect(hasUrlCredentials('https://pypi.example/simple')).to.equal(false);
+    expect(hasUrlCredentials('https://pypi.example/a@b')).to.equal(false);
+    expect(hasUrlCredentials('git@gitlab.example:a/b.git')).to.equal(false);
+  });
+
+  it('M1 extra variables never re-add a GitLab credential or the LLM key', () => {
+    const env = sandboxEnv({}, { MR_AGENT_GITLAB_TOKEN: 'x', OPENAI_API_KEY: 'y', FOO: 'bar' });
+    expect(env).to.deep.equal({ FOO: 'bar', CI: 'true' });
+  });
+
+  it('M1 one allow-list: a worker gets the base names a command gets, without the toolchain', () => {
+    const host = Object.fromEntries([...BASE_HOST_NAMES].map((name) => [name, `v-${name}`]));
+    const command = sandboxEnv({ ...host, JAVA_HOME: '/opt/java' });
+    const worker = workerEnv({ ...host, JAVA_HOME: '/opt/java' }, {});
+    for (const name of BASE_HOST_NAMES) {
+      expect(command[name], name).to.equal(`v-${name}`);
+      expect(worker[name], name).to.equal(`v-${name}`);
+    }
+    expect(command).to.have.property('JAVA_HOME');
+    expect(worker).not.to.have.property('JAVA_HOME');
+  });
+
+  it('M1 every GitLab credential is refused in runner.worker.env and dropped from the host', () => {
+    for (const name of GITLAB_CREDENTIALS) {
+      expect(() => workerEnv({}, { [name]: 'x' }), name).to.throw(/GitLab credential/);
+      expect(workerEnv({ [name]: 'x' }, {}), name).to.deep.equal({});
+      expect(sandboxEnv({ [name]: 'x' }), name).to.deep.equal({ CI: 'true' });
+    }
+  });
+});
