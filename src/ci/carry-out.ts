@@ -11,6 +11,7 @@ import { exitCodeForSignal, type TerminationSignal } from '../report/termination
 import { runTask } from '../run/orchestrator.ts';
 import type { RunOutcome } from '../run/outcome.ts';
 import { CHILD_PIPELINE_FILE, forwardedVariables, renderChildPipeline } from './child-pipeline.ts';
+import { commandPlan, type CommandPlan } from './commands.ts';
 import { readHandoff, writeHandoff } from './handoff.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
 import {
@@ -22,27 +23,35 @@ import {
 } from './past-history.ts';
 import type { PreparedRun } from './prepare.ts';
 import { openSession, type CiSession, type SessionServices } from './session.ts';
-import { planJob, resumeWork } from './two-step.ts';
+import { planJob, resumeWork, type PlannedWork } from './two-step.ts';
 
 export interface CarryOutDeps {
   services: SessionServices;
   logger: Logger;
   redactor: Redactor;
-  /** A run id for this job (the trace id). */
-  runId: string;
   stdout: { write(text: string): unknown };
+  /** Registers a SIGTERM/SIGINT handler; returns a function that removes it. */
   onSignal?(handler: (signal: string) => void): () => void;
+  /** After a termination signal, the longest wait for the run's final state (default 8 s). */
+  graceMs?: number;
+}
+
+/** What a job carried out: its exit code and, when it ran (part of) the run, the run. */
+export interface CarriedOut {
+  exitCode: number;
+  run?: { outcome: RunOutcome; session: CiSession };
 }
 
 const PLAN_ONLY_SUMMARY = (prefix: string) =>
   `The plan is posted. Comment \`${prefix} approve\` to carry it out as written.`;
 
-/** The task text: the instruction, or for `retry` the last request's (with its history). */
-function taskText(run: PreparedRun, restored: RestoredHistory): string {
-  if (run.request.command === 'retry') {
-    const last = restored.lastRequest;
-    if (!last) throw new UsageError('there is no earlier agent run here to retry');
-    return last.task.text;
+/** The task text: the instruction, or (retry, approve) the last request's on this MR or issue. */
+function taskText(run: PreparedRun, plan: CommandPlan, restored: RestoredHistory): string {
+  const last = restored.lastRequest;
+  if (plan.task === 'last-request') {
+    if (last) return last.task.text;
+    if (plan.needsEarlierRun)
+      throw new UsageError(`there is no earlier agent run here to ${run.request.command}`);
   }
   const text = run.request.task.trim();
   if (text) return text;
@@ -53,7 +62,7 @@ function taskText(run: PreparedRun, restored: RestoredHistory): string {
 }
 
 async function approvedPlan(run: PreparedRun, session: CiSession, logger: Logger): Promise<Plan> {
-  const issueId = issueIdOf(run.project.id, run.request);
+  const issueId = issueIdOf(run.request);
   const plan = issueId ? await lastPlan(session.paths, issueId, logger) : undefined;
   if (!plan) {
     throw new UsageError('there is no posted plan to approve here', {
@@ -66,23 +75,60 @@ async function approvedPlan(run: PreparedRun, session: CiSession, logger: Logger
 /** Aborts the run on SIGTERM/SIGINT (job cancelled or timed out, M6); remembers the signal. */
 function watchSignals(deps: CarryOutDeps, controller: AbortController) {
   const seen: { signal?: TerminationSignal } = {};
+  let signalled: () => void = () => undefined;
+  const arrived = new Promise<void>((resolve) => (signalled = resolve));
   const remove = deps.onSignal?.((signal) => {
     seen.signal = (
       ['SIGTERM', 'SIGINT', 'SIGHUP'].includes(signal) ? signal : 'SIGTERM'
     ) as TerminationSignal;
+    deps.logger.warn('termination signal received, writing the final state', { signal });
     controller.abort(new CancelledError(`received ${signal}`));
+    signalled();
   });
-  return { seen, remove: remove ?? (() => undefined) };
+  return { seen, arrived, remove: remove ?? (() => undefined) };
 }
 
-function exitCode(session: CiSession, outcome: RunOutcome, signal: TerminationSignal | undefined) {
-  if (signal) return exitCodeForSignal(signal);
-  const delivery = session.delivery.result();
-  if (delivery && !delivery.ok) return 1;
-  return outcome.exitCode;
+type Signals = ReturnType<typeof watchSignals>;
+
+/**
+ * Waits for the run; after a signal at most `graceMs` more. A run that does
+ * not stop in time gets its note's final state written here (M6).
+ */
+async function settle(
+  session: CiSession,
+  run: Promise<RunOutcome>,
+  signals: Signals,
+  deps: CarryOutDeps,
+): Promise<CarriedOut> {
+  const stop = new AbortController();
+  const grace = signals.arrived
+    .then(() => deps.services.clock.sleep(deps.graceMs ?? 8000, stop.signal))
+    .then(
+      () => undefined,
+      () => undefined,
+    );
+  try {
+    const outcome = await Promise.race([run, grace]);
+    const signal = signals.seen.signal;
+    if (!outcome) {
+      deps.logger.error('final state not written within the grace period');
+      await session.reporting.publisher.finish({
+        state: 'cancelled',
+        summary: 'The job was cancelled and the run did not stop within its grace period.',
+      });
+      return { exitCode: exitCodeForSignal(signal ?? 'SIGTERM') };
+    }
+    return {
+      exitCode: signal ? exitCodeForSignal(signal) : outcome.exitCode,
+      run: { outcome, session },
+    };
+  } finally {
+    stop.abort();
+  }
 }
 
-async function prepareSession(run: PreparedRun, deps: CarryOutDeps) {
+async function prepareSession(run: PreparedRun, deps: CarryOutDeps, controller: AbortController) {
+  const plan = commandPlan(run.request.command);
   const paths = statePaths(
     run.context.projectDir,
     run.config.state.directory,
@@ -97,20 +143,20 @@ async function prepareSession(run: PreparedRun, deps: CarryOutDeps) {
     paths,
     logger: deps.logger,
   });
-  const text = taskText(run, restored);
+  const text = taskText(run, plan, restored);
   const session = await openSession(run, {
     services: deps.services,
     logger: deps.logger,
     redactor: deps.redactor,
     task: { text },
-    runId: deps.runId,
+    controller,
   });
   await writeRequestRecord(session.paths, {
     request: run.request,
     task: { id: session.task.id, text },
     jobId: run.context.job.id,
   });
-  return session;
+  return { session, plan };
 }
 
 const input = (session: CiSession) => ({
@@ -120,30 +166,31 @@ const input = (session: CiSession) => ({
 });
 
 /** `--step all`: the whole run in this job (a fixed environment). */
-async function allInOne(run: PreparedRun, deps: CarryOutDeps): Promise<number> {
-  const session = await prepareSession(run, deps);
-  const signals = watchSignals(deps, session.controller);
-  try {
-    let outcome: RunOutcome;
-    if (run.request.command === 'plan') {
+async function allInOne(
+  run: PreparedRun,
+  deps: CarryOutDeps,
+  signals: Signals,
+  controller: AbortController,
+) {
+  const { session, plan } = await prepareSession(run, deps, controller);
+  const outcome = async (): Promise<RunOutcome> => {
+    if (plan.mode === 'plan-only') {
       const summary = PLAN_ONLY_SUMMARY(run.config.trigger.command_prefix);
       const result = await planJob(session.deps, input(session), { finishAfterPlan: summary });
       if (result.kind !== 'ended') throw new Error('internal: a plan-only run did not end');
-      outcome = result.outcome;
-    } else if (run.request.command === 'approve') {
-      const plan = await approvedPlan(run, session, deps.logger);
-      outcome = await resumeWork(session.deps, {
+      return result.outcome;
+    }
+    if (plan.mode === 'approved-plan') {
+      const approved = await approvedPlan(run, session, deps.logger);
+      return resumeWork(session.deps, {
         ...input(session),
-        work: { plan },
+        work: { plan: approved },
         from: 'the approved plan',
       });
-    } else {
-      outcome = await runTask(session.deps, input(session));
     }
-    return exitCode(session, outcome, signals.seen.signal);
-  } finally {
-    signals.remove();
-  }
+    return runTask(session.deps, input(session));
+  };
+  return settle(session, outcome(), signals, deps);
 }
 
 /** The image of the environment the run will use: the configured one, else the planner's choice checked against detection (D2). */
@@ -159,9 +206,9 @@ async function chosenEnvironment(run: PreparedRun, plan: Plan) {
 async function handOver(
   run: PreparedRun,
   session: CiSession,
-  work: { gathered?: unknown; plan: Plan },
+  work: PlannedWork,
   deps: CarryOutDeps,
-) {
+): Promise<CarriedOut> {
   const environment = await chosenEnvironment(run, work.plan);
   await writeHandoff(run.context.projectDir, {
     version: 1,
@@ -194,44 +241,50 @@ async function handOver(
   await session.reporting.publisher.flush();
   deps.logger.info('work handed over', { environment, childPipeline: CHILD_PIPELINE_FILE });
   deps.stdout.write(`mr-agent: planned; the ${environment} job of the child pipeline carries on\n`);
-  return 0;
+  return { exitCode: 0 };
 }
 
 /** `--step plan`: plan here, then hand over to the child pipeline's job (B2). */
-async function planHere(run: PreparedRun, deps: CarryOutDeps): Promise<number> {
-  const session = await prepareSession(run, deps);
-  const signals = watchSignals(deps, session.controller);
-  try {
-    if (run.request.command === 'approve') {
-      return await handOver(
-        run,
-        session,
-        { plan: await approvedPlan(run, session, deps.logger) },
-        deps,
-      );
-    }
-    const planOnly = run.request.command === 'plan';
-    const result = await planJob(
-      session.deps,
-      input(session),
-      planOnly ? { finishAfterPlan: PLAN_ONLY_SUMMARY(run.config.trigger.command_prefix) } : {},
-    );
-    if (result.kind === 'planned') return await handOver(run, session, result.work, deps);
-    const code = exitCode(session, result.outcome, signals.seen.signal);
-    await finishWithNothingToDo(
-      run.context,
-      run.config.ci,
-      `the run ended in planning (${result.outcome.reason})`,
-      deps.stdout,
-    );
-    return code;
-  } finally {
-    signals.remove();
+async function planHere(
+  run: PreparedRun,
+  deps: CarryOutDeps,
+  signals: Signals,
+  controller: AbortController,
+) {
+  const { session, plan } = await prepareSession(run, deps, controller);
+  if (plan.mode === 'approved-plan') {
+    return handOver(run, session, { plan: await approvedPlan(run, session, deps.logger) }, deps);
   }
+  const planOnly = plan.mode === 'plan-only';
+  const result = await planJob(
+    session.deps,
+    input(session),
+    planOnly ? { finishAfterPlan: PLAN_ONLY_SUMMARY(run.config.trigger.command_prefix) } : {},
+  );
+  if (result.kind === 'planned' && !signals.seen.signal)
+    return handOver(run, session, result.work, deps);
+  const ended =
+    result.kind === 'ended'
+      ? await settle(session, Promise.resolve(result.outcome), signals, deps)
+      : { exitCode: exitCodeForSignal(signals.seen.signal ?? 'SIGTERM') };
+  await finishWithNothingToDo(
+    run.context,
+    run.config.ci,
+    result.kind === 'ended'
+      ? `the run ended in planning (${result.outcome.reason})`
+      : 'the job was cancelled after planning',
+    deps.stdout,
+  );
+  return ended;
 }
 
 /** `--step run`: the child pipeline's job carries on from the plan job's hand-off (B2). */
-async function runHandedOver(run: PreparedRun, deps: CarryOutDeps): Promise<number> {
+async function runHandedOver(
+  run: PreparedRun,
+  deps: CarryOutDeps,
+  signals: Signals,
+  controller: AbortController,
+) {
   const handoff = await readHandoff(run.context.projectDir);
   const session = await openSession(run, {
     services: deps.services,
@@ -240,23 +293,35 @@ async function runHandedOver(run: PreparedRun, deps: CarryOutDeps): Promise<numb
     task: { text: handoff.task.text, id: handoff.task.id },
     runId: handoff.runId,
     adoptNoteId: handoff.noteId,
+    controller,
   });
-  const signals = watchSignals(deps, session.controller);
+  const outcome = resumeWork(session.deps, {
+    ...input(session),
+    work: handoff.work as PlannedWork,
+    from: `job ${handoff.from.jobId}`,
+  });
+  return settle(session, outcome, signals, deps);
+}
+
+/**
+ * Carries out the job's step once the request is accepted: the whole run
+ * (`all`), the plan job of the two-step flow (`plan`) or its run job (`run`),
+ * for the command asked (see ./commands.ts). A termination signal cancels the
+ * run, which writes its final state; the exit code is then 128 + the signal.
+ */
+export async function carryOutJob(run: PreparedRun, deps: CarryOutDeps): Promise<CarriedOut> {
+  const controller = new AbortController();
+  const signals = watchSignals(deps, controller);
   try {
-    const outcome = await resumeWork(session.deps, {
-      ...input(session),
-      work: handoff.work as Parameters<typeof resumeWork>[1]['work'],
-      from: `job ${handoff.from.jobId}`,
-    });
-    return exitCode(session, outcome, signals.seen.signal);
+    if (run.context.step === 'plan') return await planHere(run, deps, signals, controller);
+    if (run.context.step === 'run') return await runHandedOver(run, deps, signals, controller);
+    return await allInOne(run, deps, signals, controller);
   } finally {
     signals.remove();
   }
 }
 
-/** Carries out the job's step once the request is accepted. */
-export function carryOut(run: PreparedRun, deps: CarryOutDeps): Promise<number> {
-  if (run.context.step === 'plan') return planHere(run, deps);
-  if (run.context.step === 'run') return runHandedOver(run, deps);
-  return allInOne(run, deps);
+/** `carryOutJob`, as an exit code. */
+export async function carryOut(run: PreparedRun, deps: CarryOutDeps): Promise<number> {
+  return (await carryOutJob(run, deps)).exitCode;
 }

@@ -29,11 +29,11 @@ export const CiRequestRecord = z.object({
 });
 export type CiRequestRecord = z.infer<typeof CiRequestRecord>;
 
-/** `12!42` for merge request !42 of project 12, `12#7` for issue #7 (the history's issue ids). */
-export function issueIdOf(projectId: number, request: CiRequest): string | undefined {
+/** `mr-42` for merge request !42, `issue-7` for issue #7: the history's issue ids (one project per checkout). */
+export function issueIdOf(request: CiRequest): string | undefined {
   const target = request.target;
   if (target.kind === 'none') return undefined;
-  return `${projectId}${target.kind === 'merge_request' ? '!' : '#'}${target.iid}`;
+  return `${target.kind === 'merge_request' ? 'mr' : 'issue'}-${target.iid}`;
 }
 
 export async function writeRequestRecord(paths: StatePaths, record: CiRequestRecord) {

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config/load.ts';
 import type { Config } from '../config/options.ts';
 import { ConfigError } from '../errors/errors.ts';
-import { checkTriggeringUser, runStartChecks } from '../gitlab/checks.ts';
+import { checkTriggeringUser, runStartChecks, type StartCheckResult } from '../gitlab/checks.ts';
 import type { GitLabPort, GitLabUser, MergeRequest, Project } from '../gitlab/port.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
@@ -42,6 +42,10 @@ export interface PrepareDeps {
   shell: Shell;
   logger: Logger;
   redactor: Redactor;
+  /** Configuration overrides (`key=value`), above every other source. */
+  sets?: readonly string[];
+  /** Told the start checks' findings (the demo shows them). */
+  onChecks?(checks: StartCheckResult): void;
 }
 
 /** The A3 request as the bridge's variables would have described it. */
@@ -163,12 +167,17 @@ export async function prepareRun(
     triggeredBy: request.userId,
     minimumAccessLevel: minimum,
   });
+  deps.onChecks?.(checks);
   if (context.step !== 'run') {
     for (const userId of usersToCheck(context).filter((id) => id !== request.userId)) {
       await checkTriggeringUser(deps.gitlab, checks.project.id, userId, minimum);
     }
   }
-  const { config } = await loadConfig({ env: deps.env, file: checks.configFile });
+  const { config } = await loadConfig({
+    env: deps.env,
+    file: checks.configFile,
+    sets: deps.sets ?? [],
+  });
   const partial = {
     context,
     request,

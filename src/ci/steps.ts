@@ -12,9 +12,9 @@ import type { Shell } from '../shell/port.ts';
 import type { CommandRequest } from '../trigger/note-rules.ts';
 import type { CiContext } from './context.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
-import { carryOut } from './carry-out.ts';
-import { prepareRun } from './prepare.ts';
-import type { SessionServices } from './session.ts';
+import { carryOutJob, type CarriedOut } from './carry-out.ts';
+import { prepareRun, type PrepareDeps } from './prepare.ts';
+import type { RunObservers, SessionServices } from './session.ts';
 import { secretVariableNames, withNamedSecrets } from './secrets.ts';
 
 export interface CiStepIo {
@@ -31,6 +31,16 @@ export interface CiServices {
   clock?: Clock;
   createGitLab?(options: { url: string; token: string; logger: Logger; clock: Clock }): GitLabPort;
   createLlm?: SessionServices['createLlm'];
+  /** The job's logger and redactor (default: JSON/text lines on stderr, redacting the secrets). */
+  logger?: Logger;
+  redactor?: Redactor;
+  /** Configuration overrides (`key=value`), above every other source. */
+  sets?: readonly string[];
+  /** Watch or wrap parts of the run (the demo narrates it). */
+  observers?: RunObservers;
+  onChecks?: PrepareDeps['onChecks'];
+  /** After a termination signal, the longest wait for the final state. */
+  graceMs?: number;
 }
 
 function ciLogger(io: CiStepIo, config: Config, traceId: string, redactor: Redactor): Logger {
@@ -54,23 +64,24 @@ function ciLogger(io: CiStepIo, config: Config, traceId: string, redactor: Redac
  * The run path of `mr-agent ci` (loaded only when there may be work):
  * resolves the named secrets, sets up logging with redaction and the GitLab
  * client, prepares the run (request, checks, configuration, checkout) and
- * carries out the step.
+ * carries out the step. `mr-agent demo` runs its CI job through here too.
  */
-export async function runCiStep(
+export async function runCiJob(
   context: CiContext,
   payload: CommandRequest | undefined,
   io: CiStepIo,
   services: CiServices = {},
-): Promise<number> {
+): Promise<CarriedOut> {
   const env = withNamedSecrets(io.env);
-  const { config: baseConfig } = await loadConfig({ env, file: null });
-  const redactor = new Redactor();
+  const sets = services.sets ?? [];
+  const { config: baseConfig } = await loadConfig({ env, file: null, sets });
+  const redactor = services.redactor ?? new Redactor();
   redactor.addFromEnv(env, [...baseConfig.secrets.variables, ...secretVariableNames(io.env)]);
   const traceId = newTraceId({
     pipelineId: String(context.pipeline.id),
     jobId: String(context.job.id),
   });
-  const logger = ciLogger(io, baseConfig, traceId, redactor);
+  const logger = services.logger ?? ciLogger(io, baseConfig, traceId, redactor);
   const token = baseConfig.gitlab.token;
   if (!token) {
     throw new ConfigError('no GitLab token for the agent', {
@@ -93,21 +104,36 @@ export async function runCiStep(
     shell,
     logger,
     redactor,
+    sets,
+    ...(services.onChecks ? { onChecks: services.onChecks } : {}),
   });
   if (prepared.kind === 'nothing-to-do') {
-    return finishWithNothingToDo(context, baseConfig.ci, prepared.reason, io.stdout);
+    return {
+      exitCode: await finishWithNothingToDo(context, baseConfig.ci, prepared.reason, io.stdout),
+    };
   }
-  return carryOut(prepared.run, {
+  return carryOutJob(prepared.run, {
     services: {
       shell,
       clock,
       ...(services.createLlm ? { createLlm: services.createLlm } : {}),
+      ...(services.observers ? { observers: services.observers } : {}),
       write: (text) => io.stdout.write(text),
     },
     logger,
     redactor,
-    runId: traceId,
     stdout: io.stdout,
     ...(io.onSignal ? { onSignal: io.onSignal } : {}),
+    ...(services.graceMs !== undefined ? { graceMs: services.graceMs } : {}),
   });
+}
+
+/** `runCiJob`, as the job's exit code. */
+export async function runCiStep(
+  context: CiContext,
+  payload: CommandRequest | undefined,
+  io: CiStepIo,
+  services: CiServices = {},
+): Promise<number> {
+  return (await runCiJob(context, payload, io, services)).exitCode;
 }

@@ -106,6 +106,8 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
       MR_AGENT_ENVIRONMENT_SETUP: 'false',
       MR_AGENT_TEST_COMMAND: 'test -f src/farewell.js',
       REFLECTION_INTERVAL: '0',
+      REPLANNING_ENABLED: 'false',
+      MR_AGENT_REVIEW_ENABLED: 'false',
       ...extra,
     };
   }

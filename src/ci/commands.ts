@@ -1,0 +1,35 @@
+import { UsageError } from '../errors/errors.ts';
+
+/**
+ * How `mr-agent ci` carries out each command of A1 (`/agent <command>`).
+ * One row per command: where the task text comes from and what the job
+ * does with it. A new command is one more row, e.g. a `resume` (a reply to a
+ * paused ❓ question) is `retry`'s row — the last request's text, run again —
+ * with the replan hook picking up the paused state from `.mr-agent/`.
+ */
+export interface CommandPlan {
+  /** `instruction`: the text after the command; `last-request`: the last run's on this MR or issue. */
+  task: 'instruction' | 'last-request';
+  /** Fail when there is no earlier run to take the task from. */
+  needsEarlierRun: boolean;
+  /** `run`: the whole run; `plan-only`: stop after the plan; `approved-plan`: carry out the posted plan. */
+  mode: 'run' | 'plan-only' | 'approved-plan';
+}
+
+export const CI_COMMANDS: Readonly<Record<string, CommandPlan>> = {
+  run: { task: 'instruction', needsEarlierRun: false, mode: 'run' },
+  plan: { task: 'instruction', needsEarlierRun: false, mode: 'plan-only' },
+  approve: { task: 'last-request', needsEarlierRun: false, mode: 'approved-plan' },
+  retry: { task: 'last-request', needsEarlierRun: true, mode: 'run' },
+};
+
+export function commandPlan(command: string): CommandPlan {
+  const plan = CI_COMMANDS[command];
+  if (!plan) {
+    throw new UsageError(`\`${command}\` is not a command the agent carries out in a job`, {
+      where: 'MR_AGENT_COMMAND',
+      hint: `one of ${Object.keys(CI_COMMANDS).join(', ')}.`,
+    });
+  }
+  return plan;
+}
