@@ -14,7 +14,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { loadConfig } from '../config/load.ts';
-import { createOpenAiLlm } from '../llm/openai-llm.ts';
 import { createLogger, newTraceId, type Logger } from '../log/logger.ts';
 import { Redactor } from '../log/redact.ts';
 import { systemClock, type Clock } from '../run/clock.ts';
@@ -153,51 +152,52 @@ async function setTheStage(s: Session): Promise<Stage> {
   return { world, llmUrl: llmServer.url, llmServer, triggered, checkoutDir };
 }
 
-/** The CI job, with the model behind the real OpenAI adapter and everything narrated. */
+/** The CI job (`mr-agent ci` on the triggered pipeline), with the model behind the real OpenAI adapter and everything narrated. */
 async function runJob(s: Session, stage: Stage) {
   const { options, view, clock, logger, redactor } = s;
   const { world, triggered } = stage;
-  const env = {
-    ...triggered.variables,
-    MR_AGENT_LLM_BASE_URL: stage.llmUrl,
-    MR_AGENT_LLM_MODEL: 'demo-model',
-    OPENAI_API_KEY: DEMO_API_KEY,
-  };
-  const { config } = await loadConfig({ env, file: null, sets: options.sets ?? [] });
-  const llm = createOpenAiLlm(config, { env, logger, clock });
   let watched: WatchedNotes | undefined;
   const job = await runAgentJob(
     {
       gitlabUrl: world.standIn.url,
       botToken: world.botToken.value,
-      projectId: world.project.id,
-      mergeRequestIid: world.mergeRequest.iid,
-      variables: env,
-      ci: {
-        jobId: String(triggered.job.id),
-        pipelineId: String(triggered.pipeline.id),
-        jobUrl: `${world.standIn.url}/${world.project.path}/-/jobs/${triggered.job.id}`,
+      project: {
+        id: world.project.id,
+        path: world.project.path,
+        defaultBranch: world.project.defaultBranch,
+      },
+      pipeline: triggered.pipeline,
+      job: {
+        id: triggered.job.id,
+        url: `${world.standIn.url}/${world.project.path}/-/jobs/${triggered.job.id}`,
+      },
+      projectVariables: {
+        MR_AGENT_LLM_BASE_URL: stage.llmUrl,
+        MR_AGENT_LLM_MODEL: 'demo-model',
+        OPENAI_API_KEY: DEMO_API_KEY,
       },
       checkoutDir: stage.checkoutDir,
       hostEnv: options.hostEnv,
       sets: options.sets ?? [],
     },
     {
-      llm: narratedLlm(llm, view),
       clock,
       logger,
       redactor,
-      tools: narratedTools(builtinTools(), view, () => clock.now()),
-      ...(options.hooks ? { hooks: options.hooks } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      noteTarget: (target) => {
-        watched = watchNotes(target, view, (kind) => `● ${kind} note posted on !1`);
-        return watched.target;
+      observers: {
+        llm: (llm) => narratedLlm(llm, view),
+        tools: narratedTools(builtinTools(), view, () => clock.now()),
+        ...(options.hooks ? { hooks: options.hooks } : {}),
+        noteTarget: (target) => {
+          watched = watchNotes(target, view, (kind) => `● ${kind} note posted on !1`);
+          return watched.target;
+        },
+        setupShell: (shell) => narratedShell(shell, view, '    environment: '),
+        onSetup: (outcome) => view.line(`    environment: ${describeEnvironment(outcome)}`),
       },
       onChecks: (checks) =>
         describeChecks(checks).forEach((l) => view.line(`    start checks: ${l}`)),
-      setupShell: (shell) => narratedShell(shell, view, '    environment: '),
-      onSetup: (outcome) => view.line(`    environment: ${describeEnvironment(outcome)}`),
     },
   );
   view.release();
@@ -224,7 +224,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     world.standIn.model.setPipelineStatus(triggered.pipeline.id, ok ? 'success' : 'failed');
     await storeArtifacts(world, triggered.job.id, job.reporting.paths.stateDir);
     const result: DemoResult = {
-      exitCode: job.outcome.exitCode,
+      exitCode: job.exitCode,
       dir,
       kept: options.keep === true,
       jobId: triggered.job.id,
