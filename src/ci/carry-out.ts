@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CancelledError, UsageError } from '../errors/errors.ts';
-import { statePaths } from '../history/paths.ts';
+import { statePaths, type StatePaths } from '../history/paths.ts';
+import { describeError } from '../errors/catalog.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { detectEnvironment } from '../phases/environment/detect/detect.ts';
@@ -22,7 +23,7 @@ import {
   type RestoredHistory,
 } from './past-history.ts';
 import type { PreparedRun } from './prepare.ts';
-import { openSession, type CiSession, type SessionServices } from './session.ts';
+import { ciTaskId, openSession, type CiSession, type SessionServices } from './session.ts';
 import { planJob, resumeWork, type PlannedWork } from './two-step.ts';
 
 export interface CarryOutDeps {
@@ -61,9 +62,9 @@ function taskText(run: PreparedRun, plan: CommandPlan, restored: RestoredHistory
   throw new UsageError('the request has no task text', { where: 'MR_AGENT_TASK' });
 }
 
-async function approvedPlan(run: PreparedRun, session: CiSession, logger: Logger): Promise<Plan> {
+async function approvedPlan(run: PreparedRun, paths: StatePaths, logger: Logger): Promise<Plan> {
   const issueId = issueIdOf(run.request);
-  const plan = issueId ? await lastPlan(session.paths, issueId, logger) : undefined;
+  const plan = issueId ? await lastPlan(paths, issueId, logger) : undefined;
   if (!plan) {
     throw new UsageError('there is no posted plan to approve here', {
       hint: `comment \`${run.config.trigger.command_prefix} plan <instruction>\` first.`,
@@ -89,6 +90,19 @@ function watchSignals(deps: CarryOutDeps, controller: AbortController) {
 }
 
 type Signals = ReturnType<typeof watchSignals>;
+
+/** Whatever fails around the run once its note exists still ends the note (never left running, H1). */
+async function guarded<T>(session: CiSession, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    await session.reporting.publisher.finish({
+      state: 'failed',
+      summary: describeError(error).message,
+    });
+    throw error;
+  }
+}
 
 /**
  * Waits for the run; after a signal at most `graceMs` more. A run that does
@@ -144,6 +158,14 @@ async function prepareSession(run: PreparedRun, deps: CarryOutDeps, controller: 
     logger: deps.logger,
   });
   const text = taskText(run, plan, restored);
+  // a refused approve posts no note
+  const approved =
+    plan.mode === 'approved-plan' ? await approvedPlan(run, paths, deps.logger) : undefined;
+  await writeRequestRecord(paths, {
+    request: run.request,
+    task: { id: ciTaskId(run), text },
+    jobId: run.context.job.id,
+  });
   const session = await openSession(run, {
     services: deps.services,
     logger: deps.logger,
@@ -151,12 +173,7 @@ async function prepareSession(run: PreparedRun, deps: CarryOutDeps, controller: 
     task: { text },
     controller,
   });
-  await writeRequestRecord(session.paths, {
-    request: run.request,
-    task: { id: session.task.id, text },
-    jobId: run.context.job.id,
-  });
-  return { session, plan };
+  return { session, plan, approved };
 }
 
 const input = (session: CiSession) => ({
@@ -172,7 +189,7 @@ async function allInOne(
   signals: Signals,
   controller: AbortController,
 ) {
-  const { session, plan } = await prepareSession(run, deps, controller);
+  const { session, plan, approved } = await prepareSession(run, deps, controller);
   const outcome = async (): Promise<RunOutcome> => {
     if (plan.mode === 'plan-only') {
       const summary = PLAN_ONLY_SUMMARY(run.config.trigger.command_prefix);
@@ -180,8 +197,7 @@ async function allInOne(
       if (result.kind !== 'ended') throw new Error('internal: a plan-only run did not end');
       return result.outcome;
     }
-    if (plan.mode === 'approved-plan') {
-      const approved = await approvedPlan(run, session, deps.logger);
+    if (approved) {
       return resumeWork(session.deps, {
         ...input(session),
         work: { plan: approved },
@@ -190,7 +206,7 @@ async function allInOne(
     }
     return runTask(session.deps, input(session));
   };
-  return settle(session, outcome(), signals, deps);
+  return settle(session, guarded(session, outcome), signals, deps);
 }
 
 /** The image of the environment the run will use: the configured one, else the planner's choice checked against detection (D2). */
@@ -251,10 +267,17 @@ async function planHere(
   signals: Signals,
   controller: AbortController,
 ) {
-  const { session, plan } = await prepareSession(run, deps, controller);
-  if (plan.mode === 'approved-plan') {
-    return handOver(run, session, { plan: await approvedPlan(run, session, deps.logger) }, deps);
-  }
+  const { session, plan, approved } = await prepareSession(run, deps, controller);
+  return guarded(session, () => planOrHandOver(run, deps, signals, { session, plan, approved }));
+}
+
+async function planOrHandOver(
+  run: PreparedRun,
+  deps: CarryOutDeps,
+  signals: Signals,
+  { session, plan, approved }: Awaited<ReturnType<typeof prepareSession>>,
+): Promise<CarriedOut> {
+  if (approved) return handOver(run, session, { plan: approved }, deps);
   const planOnly = plan.mode === 'plan-only';
   const result = await planJob(
     session.deps,
@@ -295,11 +318,13 @@ async function runHandedOver(
     adoptNoteId: handoff.noteId,
     controller,
   });
-  const outcome = resumeWork(session.deps, {
-    ...input(session),
-    work: handoff.work as PlannedWork,
-    from: `job ${handoff.from.jobId}`,
-  });
+  const outcome = guarded(session, () =>
+    resumeWork(session.deps, {
+      ...input(session),
+      work: handoff.work as PlannedWork,
+      from: `job ${handoff.from.jobId}`,
+    }),
+  );
   return settle(session, outcome, signals, deps);
 }
 

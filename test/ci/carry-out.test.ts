@@ -1,0 +1,175 @@
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseMarker } from '../../src/report/marker.ts';
+import { action, assessment, planWith } from '../support/plans.ts';
+import { JobWorld, LLM_KEY, requestsReached } from './job-world.ts';
+
+const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
+const plan = planWith([action('task_1', 'Add farewell()')], ['farewell() exists']);
+const planning = { purpose: 'planning', json: plan };
+const work = [
+  {
+    purpose: 'execution',
+    tool_calls: [{ name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } }],
+  },
+  { purpose: 'execution', content: 'DONE: added farewell()' },
+  { purpose: 'completion', json: assessment(true) },
+];
+
+/**
+ * `mr-agent ci` carries out the run (A1, B2, H1, H3, M6) over real HTTP:
+ * the GitLab stand-in holds the merge request, its notes and the remote; the
+ * scripted OpenAI-compatible server answers the model calls.
+ */
+describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model over HTTP)', function () {
+  this.timeout(60_000);
+  let world: JobWorld;
+
+  beforeEach(async () => {
+    world = await JobWorld.start();
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  const stateOf = (body: string) => parseMarker(body)?.state;
+
+  it('A4/H1/H3 `--step all` with MR_AGENT_TASK on a merge request completes, keeps one progress note and pushes', async () => {
+    const job = await world.job({
+      replies: [planning, ...work],
+      variables: {
+        CI_PIPELINE_SOURCE: 'web',
+        MR_AGENT_TASK: 'add a farewell function',
+        MR_AGENT_MR_IID: String(world.s.mergeRequest.iid),
+      },
+    });
+
+    expect(job.code, job.stderr).to.equal(0);
+    job.llm.assertAllUsed();
+    const notes = world.progressNotes();
+    expect(notes).to.have.length(1);
+    const note = notes[0]!.body;
+    expect(parseMarker(note)).to.include({
+      job: String(job.jobId),
+      task: `job-${job.jobId}`,
+      state: 'complete',
+    });
+    expect(note).to.contain('## 🤖 mr-agent · add a farewell function');
+    expect(note).to.contain('✅ Complete');
+    expect(note).to.contain('All criteria are met.');
+    const head = world.branchHead();
+    expect(note).to.contain(`/-/commit/${head}`);
+    expect(world.git(world.s.project.repoDir, 'show', `${head}:src/farewell.js`)).to.equal(
+      FAREWELL.trimEnd(),
+    );
+    expect(world.git(world.s.project.repoDir, 'show', '-s', '--format=%an <%ae>%n%b', head))
+      .to.contain(`mr-agent <${world.s.bot.id}-mr-agent-bot@users.noreply.127.0.0.1>`)
+      .and.to.contain(`Requested in !${world.s.mergeRequest.iid}: add a farewell function`);
+    expect(job.stdout + job.stderr + note).not.to.contain(LLM_KEY);
+  });
+
+  it('A1 `/agent plan` stops after the plan: the note shows it, nothing is executed or pushed', async () => {
+    const before = world.branchHead();
+    const job = await world.job({
+      replies: [planning],
+      variables: world.bridgeVariables('plan', 'add a farewell function'),
+    });
+
+    expect(job.code, job.stderr).to.equal(0);
+    job.llm.assertAllUsed();
+    expect(job.llm.requests.map((r) => r.purpose)).to.deep.equal(['planning']);
+    const note = world.progressNotes()[0]!.body;
+    expect(stateOf(note)).to.equal('complete');
+    expect(note).to.contain('Add farewell()');
+    expect(note).to.contain('Comment `/agent approve` to carry it out as written.');
+    expect(world.branchHead()).to.equal(before);
+  });
+
+  it('A1 `/agent approve` in a later pipeline carries out the posted plan without planning again', async () => {
+    await world.job({
+      replies: [planning],
+      variables: world.bridgeVariables('plan', 'add a farewell function'),
+    });
+
+    const job = await world.job({ replies: work, variables: world.bridgeVariables('approve', '') });
+
+    expect(job.code, job.stderr).to.equal(0);
+    job.llm.assertAllUsed();
+    expect(job.llm.requests.map((r) => r.purpose)).not.to.include('planning');
+    const notes = world.progressNotes();
+    expect(notes).to.have.length(2);
+    expect(stateOf(notes[1]!.body)).to.equal('complete');
+    // the approved run works on the plan's request, not on the empty approve comment
+    expect(notes[1]!.body).to.contain('## 🤖 mr-agent · add a farewell function');
+    expect(
+      world.git(world.s.project.repoDir, 'show', `${world.branchHead()}:src/farewell.js`),
+    ).to.contain('Bye');
+  });
+
+  it('A1 `/agent approve` without a posted plan says so and exits 2', async () => {
+    const job = await world.job({ replies: [], variables: world.bridgeVariables('approve', '') });
+
+    expect(job.code).to.equal(2);
+    expect(job.stderr).to.contain('there is no posted plan to approve here');
+    expect(world.progressNotes()).to.have.length(0);
+  });
+
+  it('A1 `/agent retry` runs the last request again after a failed run', async () => {
+    const failed = await world.job({
+      replies: [{ purpose: 'planning', fault: 'bad_request', times: 0 }],
+      variables: world.bridgeVariables('run', 'add a farewell function'),
+    });
+    expect(failed.code).to.equal(1);
+
+    const job = await world.job({
+      replies: [planning, ...work],
+      variables: world.bridgeVariables('retry', ''),
+    });
+
+    expect(job.code, job.stderr).to.equal(0);
+    const notes = world.progressNotes();
+    expect(notes.map((n) => stateOf(n.body))).to.deep.equal(['failed', 'complete']);
+    expect(notes[1]!.body).to.contain('## 🤖 mr-agent · add a farewell function');
+    const planningPrompt = JSON.stringify(job.llm.requests[0]!.messages);
+    expect(planningPrompt).to.contain('add a farewell function');
+  });
+
+  it('M6 SIGTERM during the run: the note ends cancelled (never running) and the job exits 143', async () => {
+    const job = await world.job({
+      replies: [planning, { purpose: 'execution', fault: 'hang' }],
+      variables: world.bridgeVariables('run', 'add a farewell function'),
+      whileRunning: async ({ signal, llm }) => {
+        await requestsReached(llm, 2);
+        signal('SIGTERM');
+      },
+    });
+
+    expect(job.code).to.equal(143);
+    const notes = world.progressNotes();
+    expect(notes).to.have.length(1);
+    expect(stateOf(notes[0]!.body)).to.equal('cancelled');
+    expect(existsSync(path.join(job.dir, 'src/farewell.js'))).to.equal(false);
+  });
+
+  it('H1 a failing run leaves the note failed with the reason, exit 1', async () => {
+    const job = await world.job({
+      replies: [{ purpose: 'planning', fault: 'bad_request', times: 0 }],
+      variables: world.bridgeVariables('run', 'add a farewell function'),
+    });
+
+    expect(job.code).to.equal(1);
+    const note = world.progressNotes()[0]!.body;
+    expect(stateOf(note)).to.equal('failed');
+    expect(note).to.contain('❌');
+    expect(note).not.to.match(/state=running/);
+  });
+
+  it('A1 an unknown command is refused with the list of commands, exit 2', async () => {
+    const job = await world.job({ replies: [], variables: world.bridgeVariables('dance', 'now') });
+
+    expect(job.code).to.equal(2);
+    expect(job.stderr).to.contain('`dance` is not a command the agent carries out in a job');
+    expect(world.progressNotes()).to.have.length(0);
+  });
+});

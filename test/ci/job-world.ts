@@ -1,0 +1,214 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { main } from '../../src/cli/main.ts';
+import type { CliIo } from '../../src/cli/io.ts';
+import {
+  seedScenario,
+  startGitLabStandIn,
+  type GitLabStandIn,
+  type Scenario,
+} from '../../src/testkit/gitlab-server/index.ts';
+import type { NoteRec } from '../../src/testkit/gitlab-server/records.ts';
+import {
+  startScriptedOpenAiServer,
+  type ScriptedOpenAiServer,
+} from '../../src/testkit/openai-server/server.ts';
+
+/**
+ * A GitLab project in the stand-in, with pipelines whose agent jobs run
+ * `mr-agent ci` in-process on fresh clones of the merge request's branch,
+ * each against its own scripted OpenAI-compatible server over HTTP. A job's
+ * `.mr-agent/` becomes its artifacts, as the component's `artifacts:` does.
+ */
+export const LLM_KEY = 'sk-carry-out-secret-7311';
+
+export interface JobRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  dir: string;
+  jobId: number;
+  pipelineId: number;
+  llm: ScriptedOpenAiServer;
+}
+
+export interface JobOptions {
+  replies: unknown[];
+  variables: Record<string, string>;
+  step?: 'all' | 'plan' | 'run';
+  /** Called once the job started, with a way to send it a signal. */
+  whileRunning?: (job: { signal(name: string): void; llm: ScriptedOpenAiServer }) => Promise<void>;
+}
+
+export class JobWorld {
+  private readonly roots: string[] = [];
+  private readonly servers: ScriptedOpenAiServer[] = [];
+
+  private constructor(
+    readonly standIn: GitLabStandIn,
+    readonly s: Scenario,
+  ) {}
+
+  static async start(): Promise<JobWorld> {
+    const standIn = await startGitLabStandIn();
+    return new JobWorld(standIn, await seedScenario(standIn.model));
+  }
+
+  async close(): Promise<void> {
+    await this.standIn.close();
+    for (const server of this.servers) await server.close();
+    for (const root of this.roots) rmSync(root, { recursive: true, force: true });
+  }
+
+  git(cwd: string, ...args: string[]): string {
+    return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+  }
+
+  /** A comment on the merge request, as the developer (what the bridge's variables point at). */
+  comment(body: string): number {
+    return this.standIn.model.addNote({
+      on: this.s.mergeRequest,
+      body,
+      authorId: this.s.developer.id,
+    }).id;
+  }
+
+  /** The variables the webhook bridge triggers the pipeline with for `/agent <command> <task>`. */
+  bridgeVariables(command: string, task: string): Record<string, string> {
+    const noteId = this.comment(`/agent ${command} ${task}`.trim());
+    return {
+      MR_AGENT_SOURCE: 'note',
+      MR_AGENT_COMMAND: command,
+      MR_AGENT_TASK: task,
+      MR_AGENT_NOTE_ID: String(noteId),
+      MR_AGENT_MR_IID: String(this.s.mergeRequest.iid),
+      MR_AGENT_TRIGGERED_BY: String(this.s.developer.id),
+    };
+  }
+
+  private env(dir: string, ids: { pipeline: number; job: number }, llm: ScriptedOpenAiServer) {
+    const { s, standIn } = this;
+    return {
+      PATH: process.env.PATH ?? '',
+      HOME: path.dirname(dir),
+      CI_API_V4_URL: `${standIn.url}/api/v4`,
+      CI_SERVER_URL: standIn.url,
+      CI_PROJECT_ID: String(s.project.id),
+      CI_PROJECT_PATH: s.project.path,
+      CI_PROJECT_DIR: dir,
+      CI_DEFAULT_BRANCH: s.project.defaultBranch,
+      CI_COMMIT_REF_NAME: s.mergeRequest.sourceBranch,
+      CI_PIPELINE_ID: String(ids.pipeline),
+      CI_JOB_ID: String(ids.job),
+      CI_JOB_URL: `${standIn.url}/${s.project.path}/-/jobs/${ids.job}`,
+      CI_PIPELINE_SOURCE: 'trigger',
+      GITLAB_USER_ID: String(s.maintainer.id),
+      MR_AGENT_GITLAB_TOKEN: s.botToken.value,
+      MR_AGENT_LOG_FORMAT: 'json',
+      OPENAI_API_KEY: LLM_KEY,
+      OPENAI_BASE_URL: llm.url,
+      MR_AGENT_LLM_MODEL: 'scripted-model',
+      MR_AGENT_ENVIRONMENT_SETUP: 'false',
+      MR_AGENT_TEST_COMMAND: 'test -f src/farewell.js',
+      REFLECTION_INTERVAL: '0',
+      // the scripted replies answer neither replan checkpoints nor reviews
+      REPLANNING_ENABLED: 'false',
+      MR_AGENT_REVIEW_ENABLED: 'false',
+    };
+  }
+
+  /** Runs one agent job of a new pipeline; its `.mr-agent/` is kept as the job's artifacts. */
+  async job(options: JobOptions): Promise<JobRun> {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-carry-out-'));
+    this.roots.push(root);
+    const dir = path.join(root, 'job');
+    execFileSync('git', [
+      'clone',
+      '-q',
+      '-b',
+      this.s.mergeRequest.sourceBranch,
+      this.s.project.repoDir,
+      dir,
+    ]);
+    const llm = await startScriptedOpenAiServer({
+      apiKey: LLM_KEY,
+      scenario: { replies: options.replies } as Parameters<
+        typeof startScriptedOpenAiServer
+      >[0]['scenario'],
+    });
+    this.servers.push(llm);
+    const { pipeline, jobs } = await this.standIn.model.createPipeline({
+      project: this.s.project,
+      ref: this.s.mergeRequest.sourceBranch,
+      source: 'trigger',
+      userId: this.s.maintainer.id,
+      status: 'running',
+      variables: options.variables,
+    });
+    const jobId = jobs[0]!.id;
+    let stdout = '';
+    let stderr = '';
+    const handlers: Array<(signal: string) => void> = [];
+    const io: CliIo = {
+      argv: ['ci', '--step', options.step ?? 'all'],
+      env: { ...this.env(dir, { pipeline: pipeline.id, job: jobId }, llm), ...options.variables },
+      cwd: dir,
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: (t: string) => (stderr += t) },
+      readStdin: async () => undefined,
+      onSignal: (handler) => {
+        handlers.push(handler);
+        return () => handlers.splice(handlers.indexOf(handler), 1);
+      },
+    };
+    const running = main(io);
+    await options.whileRunning?.({
+      signal: (name) => handlers.forEach((h) => h(name)),
+      llm,
+    });
+    const code = await running;
+    this.keepArtifacts(jobId, dir);
+    return { code, stdout, stderr, dir, jobId, pipelineId: pipeline.id, llm };
+  }
+
+  private keepArtifacts(jobId: number, dir: string): void {
+    const files: Record<string, Uint8Array> = {};
+    const walk = (rel: string) => {
+      const full = path.join(dir, rel);
+      for (const name of readdirSync(full)) {
+        const child = path.posix.join(rel, name);
+        if (statSync(path.join(dir, child)).isDirectory()) walk(child);
+        else files[child] = readFileSync(path.join(dir, child));
+      }
+    };
+    try {
+      walk('.mr-agent');
+    } catch {
+      return;
+    }
+    this.standIn.model.setJobArtifacts(jobId, files);
+  }
+
+  /** The bot's progress notes on the merge request, oldest first. */
+  progressNotes(): NoteRec[] {
+    return this.standIn.model.notes.filter(
+      (n) => n.authorId === this.s.bot.id && n.body.includes('mr-agent:progress'),
+    );
+  }
+
+  branchHead(): string {
+    return this.git(
+      this.s.project.repoDir,
+      'rev-parse',
+      `refs/heads/${this.s.mergeRequest.sourceBranch}`,
+    );
+  }
+}
+
+/** Resolves once the scripted server has received `count` requests. */
+export async function requestsReached(llm: ScriptedOpenAiServer, count: number): Promise<void> {
+  for (let i = 0; i < 500 && llm.requests.length < count; i++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+}
