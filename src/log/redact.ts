@@ -10,12 +10,14 @@ const SECRET_NAME =
   /token|secret|password|passwd|pass$|key|auth|credential|cookie|private|session/i;
 /** …unless the variable only names another variable (e.g. `MR_AGENT_LLM_API_KEY_VAR`). */
 const NAMES_A_VARIABLE = /_(VAR|VARIABLE|NAME|FILE|PATH|URL)$/i;
+/** …or it is a cache key (the component's `cache_key` input, `MR_AGENT_CACHE_KEY=mr-agent`). */
+const CACHE_KEY = /(^|_)CACHE_KEY$/i;
 /** Values shorter than this are too common to mask without mangling text. */
 const MIN_SECRET_LENGTH = 6;
 const NOT_SECRET_VALUES = new Set(['true', 'false', 'null', 'undefined']);
 
 export function looksLikeSecretName(name: string): boolean {
-  return SECRET_NAME.test(name) && !NAMES_A_VARIABLE.test(name);
+  return SECRET_NAME.test(name) && !NAMES_A_VARIABLE.test(name) && !CACHE_KEY.test(name);
 }
 
 function escapeRegExp(text: string): string {

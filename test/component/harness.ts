@@ -38,11 +38,17 @@ export interface Fixture {
   remove(): void;
 }
 
-/** Bundles the CLI once and puts an `mr-agent` wrapper running it on the pinned Node. */
+/**
+ * Bundles the CLI once, laid out as the package is installed (dist/ next to
+ * prompts/), and puts an `mr-agent` wrapper running it on the pinned Node.
+ */
 export async function installCli(root: string): Promise<string> {
   const binDir = path.join(root, 'bin');
   mkdirSync(binDir, { recursive: true });
-  const bundle = await bundleCli(path.join(root, 'mr-agent.mjs'));
+  const bundle = await bundleCli(path.join(root, 'package', 'dist', 'mr-agent.mjs'));
+  cpSync(path.join(REPO_ROOT, 'prompts'), path.join(root, 'package', 'prompts'), {
+    recursive: true,
+  });
   writeFileSync(
     path.join(binDir, 'mr-agent'),
     `#!/bin/sh\nexec "${process.execPath}" "${bundle}" "$@"\n`,
@@ -86,7 +92,8 @@ export async function gitlabCiLocal(
   args: readonly string[],
   options: { binDir?: string; env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<GclResult> {
-  const home = path.join(cwd, '.gcl-home');
+  // outside the project: an agent job commits what it finds in its checkout
+  const home = `${cwd}.gcl-home`;
   mkdirSync(home, { recursive: true });
   const result = await execa(process.execPath, [GCL, ...args], {
     cwd,

@@ -54,6 +54,16 @@ describe('log/redact', () => {
     expect(looksLikeSecretName('CI_JOB_TOKEN')).to.equal(true);
   });
 
+  it("B3 a cache key is not a secret: the component's `MR_AGENT_CACHE_KEY=mr-agent` leaves notes and logs readable", () => {
+    const redactor = new Redactor();
+    redactor.addFromEnv({ MR_AGENT_CACHE_KEY: 'mr-agent', OPENAI_API_KEY: SECRET });
+
+    expect(looksLikeSecretName('MR_AGENT_CACHE_KEY')).to.equal(false);
+    expect(redactor.redact(`## 🤖 mr-agent · .mr-agent/ ${SECRET}`)).to.equal(
+      `## 🤖 mr-agent · .mr-agent/ ${MASK}`,
+    );
+  });
+
   it('redacts every string inside a structured value', () => {
     const redactor = new Redactor();
     redactor.add(SECRET);
