@@ -75,7 +75,8 @@ async function deliveryTargetOf(run: PreparedRun): Promise<DeliveryTarget | unde
     return { kind: 'merge_request', mergeRequest: run.mergeRequest };
   if (target.kind === 'issue')
     return { kind: 'issue', issue: await run.gitlab.getIssue(run.project.id, target.iid) };
-  return undefined;
+  // neither merge request nor issue: the branch the pipeline runs on
+  return run.context.ref ? { kind: 'branch', branch: run.context.ref } : undefined;
 }
 
 /** GitLab's page for a file of this job's artifacts. */
@@ -84,7 +85,10 @@ function artifactUrl(run: PreparedRun): (file: string) => string {
   return (file) => `${job}/artifacts/file/${file.split('/').map(encodeURIComponent).join('/')}`;
 }
 
-/** Commit and push on completion (SPEC H3): to the MR's branch, or a new branch and MR for an issue. */
+/**
+ * Commit and push on completion (SPEC H3): to the MR's branch, to a new branch
+ * and draft MR for an issue, or to the pipeline's branch for a run on neither.
+ */
 async function deliveryFor(
   run: PreparedRun,
   notes: NoteTarget,
@@ -94,7 +98,11 @@ async function deliveryFor(
   const target = await deliveryTargetOf(run);
   if (!target) return undefined;
   const where =
-    target.kind === 'merge_request' ? `!${target.mergeRequest.iid}` : `#${target.issue.iid}`;
+    target.kind === 'merge_request'
+      ? `!${target.mergeRequest.iid}`
+      : target.kind === 'issue'
+        ? `#${target.issue.iid}`
+        : `a pipeline on ${target.branch}`;
   return createDeliveryStep({
     repoDir: run.context.projectDir,
     gitlab: run.gitlab,

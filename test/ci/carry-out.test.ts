@@ -69,6 +69,41 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     expect(job.stdout + job.stderr + note).not.to.contain(LLM_KEY);
   });
 
+  it('A4/H3 a manual run on a branch with neither merge request nor issue pushes to that branch; the notes are in the job log', async () => {
+    const job = await world.job({
+      replies: [planning, ...work],
+      variables: { CI_PIPELINE_SOURCE: 'web', MR_AGENT_TASK: 'add a farewell function' },
+    });
+
+    expect(job.code, job.stderr).to.equal(0);
+    expect(world.progressNotes()).to.have.length(0);
+    expect(job.stdout).to.contain('add a farewell function');
+    const head = world.branchHead();
+    expect(world.git(world.s.project.repoDir, 'show', `${head}:src/farewell.js`)).to.contain('Bye');
+    expect(world.git(world.s.project.repoDir, 'show', '-s', '--format=%b', head)).to.contain(
+      `Requested in a pipeline on ${world.s.mergeRequest.sourceBranch}: add a farewell function`,
+    );
+  });
+
+  it('H3 a manual run on the default branch does not push there: the run fails (exit 2) and says why', async () => {
+    const main = world.git(world.s.project.repoDir, 'rev-parse', 'refs/heads/main');
+    const job = await world.job({
+      replies: [planning, ...work],
+      variables: {
+        CI_PIPELINE_SOURCE: 'web',
+        CI_COMMIT_REF_NAME: world.s.project.defaultBranch,
+        MR_AGENT_TASK: 'add a farewell function',
+      },
+    });
+
+    expect(job.code).to.equal(2);
+    expect(job.stdout + job.stderr).to.contain(
+      'refusing to push to `main`: it is the default branch',
+    );
+    expect(job.stdout).to.contain('State: ❌ Failed');
+    expect(world.git(world.s.project.repoDir, 'rev-parse', 'refs/heads/main')).to.equal(main);
+  });
+
   it('A1 `/agent plan` stops after the plan: the note shows it, nothing is executed or pushed', async () => {
     const before = world.branchHead();
     const job = await world.job({

@@ -20,7 +20,10 @@ import { renderPatchNote } from './patch-note.ts';
 import { pushWithOneRebase } from './push.ts';
 
 export type DeliveryTarget =
-  { kind: 'merge_request'; mergeRequest: MergeRequest } | { kind: 'issue'; issue: Issue };
+  | { kind: 'merge_request'; mergeRequest: MergeRequest }
+  | { kind: 'issue'; issue: Issue }
+  /** A run asked for on a branch with neither merge request nor issue (a manual or API run). */
+  | { kind: 'branch'; branch: string };
 
 export interface DeliveryInput {
   /** The checkout holding the agent's changes. */
@@ -108,24 +111,21 @@ export async function deliver(input: DeliveryInput): Promise<DeliveryResult> {
   }
   if (input.gitControl) await assertGitControlUnchanged(input.repoDir, input.gitControl);
   if (input.target.kind === 'issue') return deliverIssue(input, input.target.issue);
+  if (input.target.kind === 'branch') return deliverToBranch(input, input.target.branch);
   const mr = input.target.mergeRequest;
   if (mr.isFork) return deliverFork(input, mr);
-  await refuseForbiddenBranch(input.gitlab, input.project, mr.sourceBranch);
+  return deliverToBranch(input, mr.sourceBranch);
+}
+
+/** Commits and pushes to a branch of the project that is neither the default nor protected. */
+async function deliverToBranch(input: DeliveryInput, branch: string): Promise<DeliveryResult> {
+  await refuseForbiddenBranch(input.gitlab, input.project, branch);
   const git = gitFor(input, input.project.httpUrlToRepo);
   const commit = await commitChanges(git, input);
   if (!commit) return { status: 'no-changes' };
-  const pushed = await pushWithOneRebase(
-    git,
-    input.project.httpUrlToRepo,
-    mr.sourceBranch,
-    input.redactor,
-  );
-  input.logger.info('change pushed', {
-    branch: mr.sourceBranch,
-    commit: pushed.commit,
-    rebased: pushed.rebased,
-  });
-  return { status: 'pushed', branch: mr.sourceBranch, ...pushed, mergeRequest: undefined };
+  const pushed = await pushWithOneRebase(git, input.project.httpUrlToRepo, branch, input.redactor);
+  input.logger.info('change pushed', { branch, commit: pushed.commit, rebased: pushed.rebased });
+  return { status: 'pushed', branch, ...pushed, mergeRequest: undefined };
 }
 
 async function deliverIssue(input: DeliveryInput, issue: Issue): Promise<DeliveryResult> {
