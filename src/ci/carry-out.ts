@@ -1,19 +1,15 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { CancelledError, UsageError } from '../errors/errors.ts';
+import { UsageError } from '../errors/errors.ts';
 import { statePaths, type StatePaths } from '../history/paths.ts';
-import { describeError } from '../errors/catalog.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
-import { detectEnvironment } from '../phases/environment/detect/detect.ts';
-import { selectEnvironment } from '../phases/environment/select.ts';
 import type { Plan } from '../phases/plan/schema.ts';
-import { exitCodeForSignal, type TerminationSignal } from '../report/termination.ts';
+import { exitCodeForSignal } from '../report/termination.ts';
 import { runTask } from '../run/orchestrator.ts';
 import type { RunOutcome } from '../run/outcome.ts';
-import { CHILD_PIPELINE_FILE, forwardedVariables, renderChildPipeline } from './child-pipeline.ts';
 import { commandPlan, type CommandPlan } from './commands.ts';
-import { readHandoff, writeHandoff } from './handoff.ts';
+import { readHandoff } from './handoff.ts';
+import { handOver } from './hand-over.ts';
+import { guarded, settle, watchSignals, type Signals } from './job-end.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
 import {
   issueIdOf,
@@ -71,74 +67,6 @@ async function approvedPlan(run: PreparedRun, paths: StatePaths, logger: Logger)
     });
   }
   return plan;
-}
-
-/** Aborts the run on SIGTERM/SIGINT (job cancelled or timed out, M6); remembers the signal. */
-function watchSignals(deps: CarryOutDeps, controller: AbortController) {
-  const seen: { signal?: TerminationSignal } = {};
-  let signalled: () => void = () => undefined;
-  const arrived = new Promise<void>((resolve) => (signalled = resolve));
-  const remove = deps.onSignal?.((signal) => {
-    seen.signal = (
-      ['SIGTERM', 'SIGINT', 'SIGHUP'].includes(signal) ? signal : 'SIGTERM'
-    ) as TerminationSignal;
-    deps.logger.warn('termination signal received, writing the final state', { signal });
-    controller.abort(new CancelledError(`received ${signal}`));
-    signalled();
-  });
-  return { seen, arrived, remove: remove ?? (() => undefined) };
-}
-
-type Signals = ReturnType<typeof watchSignals>;
-
-/** Whatever fails around the run once its note exists still ends the note (never left running, H1). */
-async function guarded<T>(session: CiSession, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    await session.reporting.publisher.finish({
-      state: 'failed',
-      summary: describeError(error).message,
-    });
-    throw error;
-  }
-}
-
-/**
- * Waits for the run; after a signal at most `graceMs` more. A run that does
- * not stop in time gets its note's final state written here (M6).
- */
-async function settle(
-  session: CiSession,
-  run: Promise<RunOutcome>,
-  signals: Signals,
-  deps: CarryOutDeps,
-): Promise<CarriedOut> {
-  const stop = new AbortController();
-  const grace = signals.arrived
-    .then(() => deps.services.clock.sleep(deps.graceMs ?? 8000, stop.signal))
-    .then(
-      () => undefined,
-      () => undefined,
-    );
-  try {
-    const outcome = await Promise.race([run, grace]);
-    const signal = signals.seen.signal;
-    if (!outcome) {
-      deps.logger.error('final state not written within the grace period');
-      await session.reporting.publisher.finish({
-        state: 'cancelled',
-        summary: 'The job was cancelled and the run did not stop within its grace period.',
-      });
-      return { exitCode: exitCodeForSignal(signal ?? 'SIGTERM') };
-    }
-    return {
-      exitCode: signal ? exitCodeForSignal(signal) : outcome.exitCode,
-      run: { outcome, session },
-    };
-  } finally {
-    stop.abort();
-  }
 }
 
 async function prepareSession(run: PreparedRun, deps: CarryOutDeps, controller: AbortController) {
@@ -207,57 +135,6 @@ async function allInOne(
     return runTask(session.deps, input(session));
   };
   return settle(session, guarded(session, outcome), signals, deps);
-}
-
-/** The image of the environment the run will use: the configured one, else the planner's choice checked against detection (D2). */
-async function chosenEnvironment(run: PreparedRun, plan: Plan) {
-  const selection = selectEnvironment({
-    planned: plan.selected_environment,
-    detection: await detectEnvironment(run.context.projectDir),
-    configured: run.config.environment.name,
-  });
-  return selection.name;
-}
-
-async function handOver(
-  run: PreparedRun,
-  session: CiSession,
-  work: PlannedWork,
-  deps: CarryOutDeps,
-): Promise<CarriedOut> {
-  const environment = await chosenEnvironment(run, work.plan);
-  await writeHandoff(run.context.projectDir, {
-    version: 1,
-    request: run.request,
-    environment,
-    from: {
-      pipelineId: run.context.pipeline.id,
-      jobId: run.context.job.id,
-      ...(run.context.job.url ? { jobUrl: run.context.job.url } : {}),
-    },
-    task: { id: session.task.id, text: session.task.description },
-    runId: session.runId,
-    ...(session.reporting.publisher.noteId ? { noteId: session.reporting.publisher.noteId } : {}),
-    work,
-  });
-  const file = path.join(run.context.projectDir, CHILD_PIPELINE_FILE);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(
-    file,
-    renderChildPipeline({
-      environment,
-      ci: run.config.ci,
-      variables: forwardedVariables(run.env),
-      origin: { pipelineId: run.context.pipeline.id, jobId: run.context.job.id },
-    }),
-  );
-  session.deps.reporter.comment(
-    `Planned. The work continues in the ${environment} environment (child pipeline).`,
-  );
-  await session.reporting.publisher.flush();
-  deps.logger.info('work handed over', { environment, childPipeline: CHILD_PIPELINE_FILE });
-  deps.stdout.write(`mr-agent: planned; the ${environment} job of the child pipeline carries on\n`);
-  return { exitCode: 0 };
 }
 
 /** `--step plan`: plan here, then hand over to the child pipeline's job (B2). */

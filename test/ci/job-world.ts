@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.ts';
@@ -38,6 +38,8 @@ export interface JobOptions {
   replies: unknown[];
   variables: Record<string, string>;
   step?: 'all' | 'plan' | 'run';
+  /** The job whose `.mr-agent/` artifacts this job gets (`needs:` the plan job). */
+  artifactsFrom?: JobRun;
   /** Called once the job started, with a way to send it a signal. */
   whileRunning?: (job: { signal(name: string): void; llm: ScriptedOpenAiServer }) => Promise<void>;
 }
@@ -132,6 +134,11 @@ export class JobWorld {
       this.s.project.repoDir,
       dir,
     ]);
+    if (options.artifactsFrom) {
+      cpSync(path.join(options.artifactsFrom.dir, '.mr-agent'), path.join(dir, '.mr-agent'), {
+        recursive: true,
+      });
+    }
     const llm = await startScriptedOpenAiServer({
       apiKey: LLM_KEY,
       scenario: { replies: options.replies } as Parameters<
