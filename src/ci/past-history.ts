@@ -9,6 +9,7 @@ import { readHistoryFile } from '../history/planning-history.ts';
 import type { StatePaths } from '../history/paths.ts';
 import type { Logger } from '../log/logger.ts';
 import { Plan } from '../phases/plan/schema.ts';
+import { replanStateFile } from '../replan/state.ts';
 import { CiRequest } from './request.ts';
 
 /**
@@ -16,8 +17,12 @@ import { CiRequest } from './request.ts';
  * same merge request or issue are found through their progress notes, their
  * `.mr-agent/` artifacts are downloaded, and their planning history is merged
  * into this checkout's, so the planner sees them, `/agent approve` finds the
- * last plan and `/agent retry` the last request.
+ * last plan, `/agent retry` the last request, and the replan hook the state a
+ * paused run left (a ❓ question waiting for its answer).
  */
+
+/** The replan hook's state folder inside `.mr-agent/` (src/replan/state.ts). */
+const REPLAN_DIR = path.basename(path.dirname(replanStateFile('.', 'key')));
 
 /** What each CI run leaves next to its history: the request it worked on. */
 export const CI_REQUEST_FILE = 'ci-request.json';
@@ -59,15 +64,25 @@ async function readRecord(file: string): Promise<CiRequestRecord | undefined> {
   }
 }
 
-/** Copies one restored run's history files (and, when this checkout has none, its run records). */
-async function mergeRun(dir: string, paths: StatePaths, historyRel: string): Promise<void> {
-  const from = path.join(dir, historyRel);
+/** Copies the files of `from` that `to` does not have yet (newer runs are merged first). */
+async function copyMissing(from: string, to: string, suffix: string): Promise<void> {
   const files = await readdir(from).catch(() => [] as string[]);
-  await mkdir(paths.historyDir, { recursive: true });
-  for (const name of files.filter((f) => f.endsWith('.jsonl'))) {
-    const target = path.join(paths.historyDir, name);
+  if (files.length === 0) return;
+  await mkdir(to, { recursive: true });
+  for (const name of files.filter((f) => f.endsWith(suffix))) {
+    const target = path.join(to, name);
     if (!(await exists(target))) await copyFile(path.join(from, name), target);
   }
+}
+
+/**
+ * Merges one restored run: its history files, its replan state (counters and
+ * a question still waiting for an answer, which the replan hook resumes) and,
+ * when this checkout has none, its run records.
+ */
+async function mergeRun(dir: string, paths: StatePaths, historyRel: string): Promise<void> {
+  await copyMissing(path.join(dir, historyRel), paths.historyDir, '.jsonl');
+  await copyMissing(path.join(dir, REPLAN_DIR), path.join(paths.stateDir, REPLAN_DIR), '.json');
   const runs = path.join(dir, path.basename(paths.runs));
   if ((await exists(runs)) && !(await exists(paths.runs))) await copyFile(runs, paths.runs);
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseMarker } from '../../src/report/marker.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
@@ -168,6 +168,29 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     expect(notes[1]!.body).to.contain('## 🤖 mr-agent · add a farewell function');
     const planningPrompt = JSON.stringify(job.llm.requests[0]!.messages);
     expect(planningPrompt).to.contain('add a farewell function');
+  });
+
+  it('I2/F4 the replan state of the last run (a question still waiting for its answer) is restored for the next job', async () => {
+    const first = await world.job({
+      replies: [planning, ...work],
+      variables: world.bridgeVariables('run', 'add a farewell function'),
+    });
+    const paused = JSON.stringify({ version: 1, status: 'awaiting_answer', decisions: 3 });
+    mkdirSync(path.join(first.dir, '.mr-agent/replan'), { recursive: true });
+    writeFileSync(
+      path.join(first.dir, `.mr-agent/replan/mr-${world.s.mergeRequest.iid}.json`),
+      paused,
+    );
+    world.keepArtifacts(first.jobId, first.dir);
+
+    const next = await world.job({
+      replies: [planning, ...work],
+      variables: world.bridgeVariables('run', 'add a farewell function'),
+    });
+
+    expect(next.code, next.stderr).to.equal(0);
+    const restored = path.join(next.dir, `.mr-agent/replan/mr-${world.s.mergeRequest.iid}.json`);
+    expect(readFileSync(restored, 'utf8')).to.equal(paused);
   });
 
   it('M6 SIGTERM during the run: the note ends cancelled (never running) and the job exits 143', async () => {
