@@ -84,7 +84,10 @@ async function mergeRun(dir: string, paths: StatePaths, historyRel: string): Pro
   await copyMissing(path.join(dir, historyRel), paths.historyDir, '.jsonl');
   await copyMissing(path.join(dir, REPLAN_DIR), path.join(paths.stateDir, REPLAN_DIR), '.json');
   const runs = path.join(dir, path.basename(paths.runs));
-  if ((await exists(runs)) && !(await exists(paths.runs))) await copyFile(runs, paths.runs);
+  if ((await exists(runs)) && !(await exists(paths.runs))) {
+    await mkdir(path.dirname(paths.runs), { recursive: true });
+    await copyFile(runs, paths.runs);
+  }
 }
 
 export interface RestoredHistory {
