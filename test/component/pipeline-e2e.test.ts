@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import path from 'node:path';
 import { parseMarker } from '../../src/report/marker.ts';
@@ -22,7 +22,7 @@ const LLM_KEY = 'sk-component-e2e-5150';
 const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
 
 /** The user's project: a small node package that includes the component (environment auto). */
-function projectFiles(llmUrl: string): Record<string, string> {
+function projectFiles(llmUrl: string, environment: string): Record<string, string> {
   return {
     // gitlab-ci-local keeps its state in the project folder; a user of it ignores that folder
     '.gitignore': '.gitlab-ci-local/\n',
@@ -31,6 +31,7 @@ function projectFiles(llmUrl: string): Record<string, string> {
     '.gitlab-ci.yml': `include:
   - component: ${COMPONENT}
     inputs:
+      environment: ${environment}
       llm_model: scripted-model
       llm_base_url: ${llmUrl}
       replanning: false
@@ -70,7 +71,7 @@ interface World {
   botToken: string;
 }
 
-async function startWorld(root: string): Promise<World> {
+async function startWorld(root: string, environment: string): Promise<World> {
   const standIn = await startGitLabStandIn({ root: path.join(root, 'gitlab') });
   const llm = await startScriptedOpenAiServer({
     apiKey: LLM_KEY,
@@ -80,7 +81,7 @@ async function startWorld(root: string): Promise<World> {
   const bot = model.addUser({ username: 'mr-agent-bot', name: 'mr-agent', bot: true });
   const botToken = model.addToken(bot.id, { scopes: ['api'], name: 'mr-agent' }).value;
   const developer = model.addUser({ username: 'dana', name: 'Dana Developer' });
-  const files = projectFiles(`${llm.url}`);
+  const files = projectFiles(llm.url, environment);
   const project = await model.addProject({ path: 'acme/app', files });
   model.addMember(project, bot.id, 30);
   model.addMember(project, developer.id, 30);
@@ -125,103 +126,139 @@ function checkout(world: World, root: string): string {
   return dir;
 }
 
+interface PipelineRun {
+  world: World;
+  dir: string;
+  result: Awaited<ReturnType<typeof gitlabCiLocal>>;
+}
+
+/** A manual pipeline ("Run pipeline" with MR_AGENT_TASK and MR_AGENT_MR_IID) of the fixture project. */
+async function manualPipeline(root: string, environment: string): Promise<PipelineRun> {
+  mkdirSync(root, { recursive: true });
+  const world = await startWorld(root, environment);
+  const dir = checkout(world, root);
+  const binDir = await installCli(root);
+  // what "Run pipeline" is given, and the project's CI/CD variables (the secrets masked there);
+  // gitlab-ci-local hands the variables file, not --variable, to a child pipeline as well
+  const pipelineVariables = {
+    CI_PIPELINE_SOURCE: 'web',
+    GITLAB_USER_ID: String(world.developer.id),
+    MR_AGENT_TASK: 'add a farewell function',
+    MR_AGENT_MR_IID: String(world.mergeRequest.iid),
+  };
+  const projectVariables = {
+    CI_PROJECT_ID: String(world.project.id),
+    MR_AGENT_GITLAB_URL: world.standIn.url,
+    MR_AGENT_GITLAB_TOKEN: world.botToken,
+    OPENAI_API_KEY: LLM_KEY,
+    MR_AGENT_ENVIRONMENT_SETUP: 'false',
+    MR_AGENT_TEST_COMMAND: 'test -f src/farewell.js',
+    REFLECTION_INTERVAL: '0',
+  };
+  const variablesFile = path.join(root, 'ci-variables.yml');
+  writeFileSync(variablesFile, stringify(projectVariables));
+  const args = [
+    '--force-shell-executor',
+    '--json-schema-validation=false',
+    '--concurrency',
+    '1',
+    '--variables-file',
+    variablesFile,
+  ];
+  for (const [name, value] of Object.entries(pipelineVariables))
+    args.push('--variable', `${name}=${value}`);
+  const result = await gitlabCiLocal(dir, args, {
+    binDir,
+    timeoutMs: 150_000,
+    env: { GCL_IGNORE_PREDEFINED_VARS: 'CI_PIPELINE_SOURCE,CI_PROJECT_ID,GITLAB_USER_ID' },
+  });
+  return { world, dir, result };
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8' });
+}
+
+/** H1/H3 as a user sees it: one progress note in its final state, and the commit on the branch. */
+function expectFinalNoteAndCommit({ world, result }: PipelineRun): void {
+  const notes = world.standIn.model.notes.filter(
+    (n) => n.authorId === world.bot.id && parseMarker(n.body)?.kind === 'progress',
+  );
+  expect(notes).to.have.length(1);
+  const note = notes[0]!.body;
+  expect(parseMarker(note)?.state).to.equal('complete');
+  expect(note).to.contain('## 🤖 mr-agent · add a farewell function');
+  expect(note).to.contain('✅ Complete');
+  expect(note).to.contain('Add farewell()');
+  const repo = world.project.repoDir;
+  const head = git(repo, 'rev-parse', `refs/heads/${world.mergeRequest.sourceBranch}`).trim();
+  expect(note).to.contain(`/-/commit/${head}`);
+  expect(git(repo, 'show', `${head}:src/farewell.js`)).to.equal(FAREWELL);
+  expect(git(repo, 'show', '--name-only', '--format=', head).trim()).to.equal('src/farewell.js');
+  expect(result.all).not.to.contain(LLM_KEY).and.not.to.contain(world.botToken);
+  // nothing that is not a secret is masked (the cache key input once was)
+  expect(result.all + note).not.to.contain('[MASKED]');
+}
+
 describe('component e2e (gitlab-ci-local): a manual pipeline with MR_AGENT_TASK', function () {
   this.timeout(180_000);
   let temp: ReturnType<typeof tempRoot>;
-  let world: World;
-  let dir: string;
-  let parent: Awaited<ReturnType<typeof gitlabCiLocal>>;
 
-  before(async () => {
+  before(() => {
     requireRsync();
     temp = tempRoot();
-    world = await startWorld(temp.root);
-    dir = checkout(world, temp.root);
-    const binDir = await installCli(temp.root);
-    // what "Run pipeline" is given, and the project's CI/CD variables (the secrets masked there);
-    // gitlab-ci-local hands the variables file, not --variable, to the child pipeline as well
-    const pipelineVariables = {
-      CI_PIPELINE_SOURCE: 'web',
-      GITLAB_USER_ID: String(world.developer.id),
-      MR_AGENT_TASK: 'add a farewell function',
-      MR_AGENT_MR_IID: String(world.mergeRequest.iid),
-    };
-    const projectVariables = {
-      CI_PROJECT_ID: String(world.project.id),
-      MR_AGENT_GITLAB_URL: world.standIn.url,
-      MR_AGENT_GITLAB_TOKEN: world.botToken,
-      OPENAI_API_KEY: LLM_KEY,
-      MR_AGENT_ENVIRONMENT_SETUP: 'false',
-      MR_AGENT_TEST_COMMAND: 'test -f src/farewell.js',
-      REFLECTION_INTERVAL: '0',
-    };
-    const variablesFile = path.join(temp.root, 'ci-variables.yml');
-    writeFileSync(variablesFile, stringify(projectVariables));
-    const args = [
-      '--force-shell-executor',
-      '--json-schema-validation=false',
-      '--concurrency',
-      '1',
-      '--variables-file',
-      variablesFile,
-    ];
-    for (const [name, value] of Object.entries(pipelineVariables))
-      args.push('--variable', `${name}=${value}`);
-    parent = await gitlabCiLocal(dir, args, {
-      binDir,
-      timeoutMs: 150_000,
-      env: { GCL_IGNORE_PREDEFINED_VARS: 'CI_PIPELINE_SOURCE,CI_PROJECT_ID,GITLAB_USER_ID' },
+  });
+  after(() => temp?.remove());
+
+  describe('environment auto: plan job, then the child pipeline (B2)', () => {
+    let run: PipelineRun;
+    before(async () => {
+      run = await manualPipeline(path.join(temp.root, 'auto'), 'auto');
+    });
+    after(async () => {
+      await run?.world.standIn.close();
+      await run?.world.llm.close();
+    });
+
+    it('B2 the planning job plans and writes the child pipeline for the chosen environment', () => {
+      expect(run.result.all).to.match(/PASS\s+mr-agent-plan/);
+      const child = readFileSync(path.join(run.dir, '.mr-agent/child-pipeline.yml'), 'utf8');
+      expect(child).to.contain('mr-agent-node:');
+      expect(child).to.contain('mr-agent ci --step run');
+      expect(existsSync(path.join(run.dir, '.mr-agent/ci-handoff.json'))).to.equal(true);
+    });
+
+    it('B2 the run job of the child pipeline finishes', () => {
+      expect(run.result.all, run.result.all).to.match(/PASS\s+\[mr-agent-run\] -> mr-agent-node/);
+      expect(run.result.all).not.to.match(/FAIL/);
+      expect(run.result.exitCode, run.result.all).to.equal(0);
+      run.world.llm.assertAllUsed();
+    });
+
+    it('H1/H3 the stand-in holds the one final progress note and the pushed commit', () => {
+      expectFinalNoteAndCommit(run);
     });
   });
-  after(async () => {
-    await world?.standIn.close();
-    await world?.llm.close();
-    temp?.remove();
-  });
 
-  it('B2 the planning job plans and writes the child pipeline for the chosen environment', () => {
-    expect(parent.all).to.match(/PASS\s+mr-agent-plan/);
-    const child = readFileSync(path.join(dir, '.mr-agent/child-pipeline.yml'), 'utf8');
-    expect(child).to.contain('mr-agent-node:');
-    expect(child).to.contain('mr-agent ci --step run');
-    expect(existsSync(path.join(dir, '.mr-agent/ci-handoff.json'))).to.equal(true);
-  });
-
-  it('B2 the run job of the child pipeline finishes', () => {
-    expect(parent.all, parent.all).to.match(/PASS\s+\[mr-agent-run\] -> mr-agent-node/);
-    expect(parent.all).not.to.match(/FAIL/);
-    expect(parent.exitCode, parent.all).to.equal(0);
-    world.llm.assertAllUsed();
-  });
-
-  it('H1/H3 the stand-in holds the final progress note and the pushed commit', () => {
-    const notes = world.standIn.model.notes.filter(
-      (n) => n.authorId === world.bot.id && parseMarker(n.body)?.kind === 'progress',
-    );
-    expect(notes).to.have.length(1);
-    const note = notes[0]!.body;
-    expect(parseMarker(note)?.state).to.equal('complete');
-    expect(note).to.contain('## 🤖 mr-agent · add a farewell function');
-    expect(note).to.contain('✅ Complete');
-    expect(note).to.contain('Add farewell()');
-    const head = execFileSync(
-      'git',
-      ['rev-parse', `refs/heads/${world.mergeRequest.sourceBranch}`],
-      { cwd: world.project.repoDir, encoding: 'utf8' },
-    ).trim();
-    expect(note).to.contain(`/-/commit/${head}`);
-    const pushed = execFileSync('git', ['show', `${head}:src/farewell.js`], {
-      cwd: world.project.repoDir,
-      encoding: 'utf8',
+  describe('environment node: one job does everything', () => {
+    let run: PipelineRun;
+    before(async () => {
+      run = await manualPipeline(path.join(temp.root, 'node'), 'node');
     });
-    expect(pushed).to.equal(FAREWELL);
-    const files = execFileSync('git', ['show', '--name-only', '--format=', head], {
-      cwd: world.project.repoDir,
-      encoding: 'utf8',
+    after(async () => {
+      await run?.world.standIn.close();
+      await run?.world.llm.close();
     });
-    expect(files.trim()).to.equal('src/farewell.js');
-    expect(parent.all).not.to.contain(LLM_KEY).and.not.to.contain(world.botToken);
-    // nothing that is not a secret is masked (the cache key input once was)
-    expect(parent.all + note).not.to.contain('[MASKED]');
+
+    it('B2 the one agent job runs the whole task and passes', () => {
+      expect(run.result.all, run.result.all).to.match(/PASS\s+mr-agent\s/);
+      expect(run.result.all).not.to.match(/mr-agent-plan|FAIL/);
+      expect(run.result.exitCode).to.equal(0);
+      run.world.llm.assertAllUsed();
+    });
+
+    it('H1/H3 the stand-in holds the one final progress note and the pushed commit', () => {
+      expectFinalNoteAndCommit(run);
+    });
   });
 });
