@@ -210,6 +210,23 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     expect(existsSync(path.join(job.dir, 'src/farewell.js'))).to.equal(false);
   });
 
+  it('M6 SIGTERM to the `mr-agent ci` process (GitLab cancelling the job): note cancelled, exit 143', async () => {
+    const job = await world.job({
+      childProcess: true,
+      replies: [planning, { purpose: 'execution', fault: 'hang' }],
+      variables: world.bridgeVariables('run', 'add a farewell function'),
+      whileRunning: async ({ signal, llm }) => {
+        await requestsReached(llm, 2);
+        signal('SIGTERM');
+      },
+    });
+
+    expect(job.code, job.stderr).to.equal(143);
+    const notes = world.progressNotes();
+    expect(notes.map((n) => stateOf(n.body))).to.deep.equal(['cancelled']);
+    expect(notes[0]!.body).to.contain('Cancelled');
+  });
+
   it('H1 a failing run leaves the note failed with the reason, exit 1', async () => {
     const job = await world.job({
       replies: [{ purpose: 'planning', fault: 'bad_request', times: 0 }],

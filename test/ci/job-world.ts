@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +23,8 @@ import {
  * `.mr-agent/` becomes its artifacts, as the component's `artifacts:` does.
  */
 export const LLM_KEY = 'sk-carry-out-secret-7311';
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+const BIN = path.join(REPO_ROOT, 'src/cli/bin.ts');
 
 export interface JobRun {
   code: number;
@@ -38,6 +40,8 @@ export interface JobOptions {
   replies: unknown[];
   variables: Record<string, string>;
   step?: 'all' | 'plan' | 'run';
+  /** Run `mr-agent ci` as a child process (real signals) instead of in-process. */
+  childProcess?: boolean;
   /** The job whose `.mr-agent/` artifacts this job gets (`needs:` the plan job). */
   artifactsFrom?: JobRun;
   /** Called once the job started, with a way to send it a signal. */
@@ -155,13 +159,32 @@ export class JobWorld {
       variables: options.variables,
     });
     const jobId = jobs[0]!.id;
+    const env = {
+      ...this.env(dir, { pipeline: pipeline.id, job: jobId }, llm),
+      ...options.variables,
+    };
+    const argv = ['ci', '--step', options.step ?? 'all'];
+    const { code, stdout, stderr } = options.childProcess
+      ? await this.runChild(argv, env, options, llm)
+      : await this.runInProcess(argv, env, dir, options, llm);
+    this.keepArtifacts(jobId, dir);
+    return { code, stdout, stderr, dir, jobId, pipelineId: pipeline.id, llm };
+  }
+
+  private async runInProcess(
+    argv: string[],
+    env: Record<string, string>,
+    cwd: string,
+    options: JobOptions,
+    llm: ScriptedOpenAiServer,
+  ) {
     let stdout = '';
     let stderr = '';
     const handlers: Array<(signal: string) => void> = [];
     const io: CliIo = {
-      argv: ['ci', '--step', options.step ?? 'all'],
-      env: { ...this.env(dir, { pipeline: pipeline.id, job: jobId }, llm), ...options.variables },
-      cwd: dir,
+      argv,
+      env,
+      cwd,
       stdout: { write: (t: string) => (stdout += t) },
       stderr: { write: (t: string) => (stderr += t) },
       readStdin: async () => undefined,
@@ -171,13 +194,35 @@ export class JobWorld {
       },
     };
     const running = main(io);
+    await options.whileRunning?.({ signal: (name) => handlers.forEach((h) => h(name)), llm });
+    const code = await running;
+    return { code, stdout, stderr };
+  }
+
+  /** `src/cli/bin.ts` in a child process: the process's own signal handling. */
+  private async runChild(
+    argv: string[],
+    env: Record<string, string>,
+    options: JobOptions,
+    llm: ScriptedOpenAiServer,
+  ) {
+    let stdout = '';
+    let stderr = '';
+    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...argv], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const exit = new Promise<number>((resolve) =>
+      child.on('close', (code, signal) => resolve(code ?? (signal ? -1 : 1))),
+    );
     await options.whileRunning?.({
-      signal: (name) => handlers.forEach((h) => h(name)),
+      signal: (name) => child.kill(name as NodeJS.Signals),
       llm,
     });
-    const code = await running;
-    this.keepArtifacts(jobId, dir);
-    return { code, stdout, stderr, dir, jobId, pipelineId: pipeline.id, llm };
+    return { code: await exit, stdout, stderr };
   }
 
   /** Stores `dir`'s `.mr-agent/` as the job's artifacts (again, after a test changed it). */
