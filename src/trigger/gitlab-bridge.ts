@@ -36,6 +36,11 @@ export function bridgeGitLabFromPort(port: GitLabPort): BridgeGitLab {
         await port.replyToDiscussion(projectId, noteable(target), discussionId, body);
       else await port.createNote(projectId, noteable(target), body);
     },
+    async discussion(projectId, target, discussionId) {
+      // the port has no single-thread read: GitLab's list, all pages, is searched
+      const all = await port.listDiscussions(projectId, noteable(target));
+      return all.find((d) => d.id === discussionId);
+    },
     async triggerPipeline(projectId, ref, token, variables) {
       return toAgentPipeline(
         await port.triggerPipeline(projectId, { token, ref, variables: { ...variables } }),
