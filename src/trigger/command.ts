@@ -30,7 +30,13 @@ export type SubCommand = (typeof SUB_COMMANDS)[number];
 export type RequestCommand = SubCommand | 'resume';
 
 /** Requests that start a pipeline run; the rest are answered by the bridge itself. */
-export const RUN_COMMANDS: readonly RequestCommand[] = ['run', 'plan', 'approve', 'retry', 'resume'];
+export const RUN_COMMANDS: readonly RequestCommand[] = [
+  'run',
+  'plan',
+  'approve',
+  'retry',
+  'resume',
+];
 
 export type ParsedCommand =
   | {

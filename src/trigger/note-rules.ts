@@ -55,8 +55,7 @@ export interface ResumePoint {
  * reads the answers from the thread — and `noteId` is the reply).
  */
 export type CommandRequest = NoteOrigin & { instruction: string } & (
-    | { command: SubCommand; resume?: undefined }
-    | { command: 'resume'; resume: ResumePoint }
+    { command: SubCommand; resume?: undefined } | { command: 'resume'; resume: ResumePoint }
   );
 
 /**

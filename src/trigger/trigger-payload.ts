@@ -41,8 +41,7 @@ export type TriggerPayloadDecision =
     }
   | { kind: 'skip'; reason: PayloadSkipReason; message: string };
 
-type Classified =
-  TriggerPayloadDecision | { kind: 'reply'; reply: ReplyCandidate; detail: string };
+type Classified = TriggerPayloadDecision | { kind: 'reply'; reply: ReplyCandidate; detail: string };
 
 function skip(reason: PayloadSkipReason, message: string): TriggerPayloadDecision {
   return { kind: 'skip', reason, message: `not a command: ${message}` };
