@@ -152,6 +152,21 @@ describe('F4 a reply below a paused ❓ question resumes the run (webhook bridge
     });
   }
 
+  it('F4 a reply after the resumed run acknowledged the answer (✅ Answered) triggers nothing', async () => {
+    const asked = question('awaiting_answer');
+    reply(asked, w.s.developer, 'main');
+    await settle();
+    const [pipeline] = w.triggerPipelines();
+    w.standIn.model.setPipelineStatus(pipeline!.id, 'success');
+    const ack = renderMarker({ kind: 'clarification', job: '4712', state: 'answered' });
+    reply(asked, w.s.bot, `${ack}\n✅ **Answered** by @dev: continuing with the answers.`);
+    const late = reply(asked, w.s.developer, 'Thanks!');
+    await settle();
+    expect(w.triggerPipelines()).to.have.length(1);
+    expect(awardsOn(late.id)).to.have.length(0);
+    expect(botNotesAfter(late.id)).to.have.length(0);
+  });
+
   it("F4 the bot's own note in the thread triggers nothing and reads no thread", async () => {
     const asked = question('awaiting_answer');
     await settle();
