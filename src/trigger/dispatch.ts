@@ -95,6 +95,7 @@ function lookupFor(deps: DispatchDeps, request: CommandRequest) {
     request,
     excludePipelineId: deps.excludePipelineId,
     prefix: deps.prefix,
+    selfId: deps.selfId,
     onUnreadable: (pipeline: AgentPipeline, error: unknown) =>
       deps.logger.warn('pipeline variables unreadable; counting it as an agent run', {
         pipelineId: pipeline.id,

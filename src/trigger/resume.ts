@@ -1,4 +1,5 @@
 import type { Discussion } from '../gitlab/port.ts';
+import { parseMarker } from '../report/marker.ts';
 import { pausedQuestionFor, type PausedQuestion } from '../replan/resume.ts';
 import type { CommandRequest, CommandTarget, ReplyCandidate } from './note-rules.ts';
 
@@ -65,4 +66,17 @@ export async function resolveReply(
     kind: 'resume',
     request: resumeRequest(reply, question),
   };
+}
+
+/**
+ * Whether a thread is one of the agent's ❓ questions, in any state: a reply
+ * there may be (or have been) a resume. The "already running" look-up counts
+ * such reply pipelines of the zero-infrastructure trigger as agent runs while
+ * they are active — a resumed run settles its question, so the paused state
+ * alone cannot tell.
+ */
+export function isQuestionThread(discussion: Discussion, selfId?: number): boolean {
+  const first = discussion.notes[0];
+  if (!first || (selfId !== undefined && first.author.id !== selfId)) return false;
+  return parseMarker(first.body)?.kind === 'clarification';
 }

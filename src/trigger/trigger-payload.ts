@@ -92,6 +92,18 @@ function classifyPayload(
   return commandDecision(decision.request, context);
 }
 
+/**
+ * The reply in a thread a payload carries, when it is one (pure): what the
+ * "already running" look-up reads a comment pipeline's TRIGGER_PAYLOAD with.
+ */
+export function payloadReply(
+  text: string | undefined,
+  rules: NoteRules,
+): ReplyCandidate | undefined {
+  const classified = classifyPayload(text, rules, {});
+  return classified.kind === 'reply' ? classified.reply : undefined;
+}
+
 /** Pure: the payload file's text in, a decision out. Never throws; replies are skipped. */
 export function interpretTriggerPayload(
   text: string | undefined,

@@ -102,6 +102,7 @@ describe('F4 TRIGGER_PAYLOAD: a reply below a paused ❓ question resumes the ru
         logger: createSilentLogger(),
         minAccessLevel: 30,
         prefix: '/agent',
+        selfId: s.bot.id,
         start: async () => own,
         excludePipelineId: pipeline.id,
       },
@@ -148,6 +149,34 @@ describe('F4 TRIGGER_PAYLOAD: a reply below a paused ❓ question resumes the ru
     const second = await job(again);
     expect([first.outcome?.kind, second.outcome?.kind]).to.deep.equal(['started', 'duplicate']);
     expect(awardsOn(note.id)).to.have.length(1);
+  });
+
+  it('F4 while the resumed run is active, a second reply and a command get "already running"', async () => {
+    const asked = question('awaiting_answer');
+    const first = await comment(s.developer, 'main', asked);
+    expect((await job(first.pipeline)).outcome?.kind).to.equal('started');
+    standIn.model.setPipelineStatus(first.pipeline.id, 'running');
+    const second = await comment(s.maintainer, 'Or develop?', asked);
+    expect((await job(second.pipeline)).outcome?.kind).to.equal('already-running');
+    const command = await comment(s.developer, '/agent rename greet');
+    expect((await job(command.pipeline)).outcome?.kind).to.equal('already-running');
+    standIn.model.setPipelineStatus(first.pipeline.id, 'success');
+    standIn.model.setPipelineStatus(second.pipeline.id, 'success');
+    standIn.model.setPipelineStatus(command.pipeline.id, 'success');
+    const later = await comment(s.developer, '/agent rename greet');
+    expect((await job(later.pipeline)).outcome?.kind).to.equal('started');
+  });
+
+  it('F4 an active reply pipeline in an ordinary thread is no agent run', async () => {
+    const started = standIn.model.addNote({
+      on: s.mergeRequest,
+      body: 'Should greet() trim?',
+      authorId: s.developer.id,
+    });
+    const chat = await comment(s.maintainer, 'Yes.', started);
+    standIn.model.setPipelineStatus(chat.pipeline.id, 'running');
+    const command = await comment(s.developer, '/agent trim names in greet');
+    expect((await job(command.pipeline)).outcome?.kind).to.equal('started');
   });
 
   it("F4 a Guest's reply is refused without a reaction", async () => {
