@@ -144,7 +144,9 @@ class BridgeServer {
     try {
       const outcome = await this.outcomeOf(work);
       this.counters.handled++;
-      this.deps.logger.info('command handled', {
+      // replies that resume nothing are the common case: kept out of the info log
+      const level = outcome.kind === 'not-a-resume' ? 'debug' : 'info';
+      this.deps.logger.log(level, 'command handled', {
         outcome: outcome.kind,
         ...('pipeline' in outcome && outcome.pipeline ? { pipelineId: outcome.pipeline.id } : {}),
         ...('detail' in outcome ? { detail: outcome.detail } : {}),
@@ -248,7 +250,8 @@ class BridgeServer {
     }
     this.inFlight.add(noteKey);
     this.counters.accepted++;
-    this.deps.logger.info('command accepted', { ...logFields(work), delivery });
+    const level = work.kind === 'reply' ? 'debug' : 'info';
+    this.deps.logger.log(level, 'command accepted', { ...logFields(work), delivery });
     const command = work.kind === 'command' ? work.request.command : 'reply';
     sendJson(res, 202, { status: 'accepted', command }, this.stopping);
   }
