@@ -360,7 +360,7 @@ describe('replan: scenarios through the orchestrator (seed 003, SPEC F3–F5)', 
     expect(second.outcome.state).to.equal('COMPLETE');
     expect(userText(second.llm, 1)).to.contain('@dana: greeting.txt');
     const reply = target.calls.find((c) => c.replyTo === questionId);
-    expect(reply?.body).to.contain('**Answered** by @dana');
+    expect(reply?.body).to.contain('**Answered** by @dana').and.contain('state=answered');
     const resumed = await second.stateFile();
     expect(resumed).to.deep.include({ status: 'finished' });
     expect(resumed.counters).to.deep.include({ buckets: { clarifications: 1 } });
