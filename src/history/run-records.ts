@@ -8,17 +8,11 @@ import { z } from 'zod';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../run/clock.ts';
 import { systemClock } from '../run/clock.ts';
+import { FINAL_STATES } from '../report/progress/types.ts';
 import { JsonFile } from './json-file.ts';
 
-export const RUN_STATES = [
-  'running',
-  'complete',
-  'failed',
-  'cancelled',
-  'interrupted',
-  'awaiting_answer',
-  'needs_human',
-] as const;
+/** A run record's state: running, or how the run ended. */
+export const RUN_STATES = ['running', ...FINAL_STATES] as const;
 export type RunState = (typeof RUN_STATES)[number];
 
 export const RunRecord = z.object({

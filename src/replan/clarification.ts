@@ -117,11 +117,16 @@ export class Clarifier {
     return authorisedReplies(this.deps.answers, noteId);
   }
 
-  /** Marks an open question answered (a resumed run found the answer). */
+  /**
+   * Marks an open question answered (a resumed run found the answer): a reply
+   * in its thread whose marker (`clarification`, state `answered`) tells the
+   * trigger that later replies there no longer resume anything.
+   */
   async markAnswered(noteId: string, answers: ThreadReply[]): Promise<void> {
     const notes = this.deps.notes;
     if (!notes) return;
-    const line = settledLine('answered', 0, answers);
+    const marker = markerFor('clarification', notes.context, 'answered');
+    const line = `${marker}\n${settledLine('answered', 0, answers)}`;
     await notes.target
       .createNote(prepareNoteBody(line, { redactor: notes.redactor }), {
         replyTo: noteId,

@@ -12,7 +12,12 @@
  * 3. The new run restores the earlier `.mr-agent/` (src/gitlab/past-runs.ts),
  *    and `createReplanHook` with the same key finds the paused state: the
  *    counters go on, the thread is read through the `AnswerSource`, and the
- *    first checkpoint plans again with the answers.
+ *    first checkpoint plans again with the answers. Its "✅ Answered" reply
+ *    (marker state `answered`) settles the question: later replies in the
+ *    thread resume nothing.
+ *
+ * The trigger side (src/trigger/resume.ts) turns such a reply into a
+ * `resume` request.
  */
 import type { Discussion } from '../gitlab/port.ts';
 import { parseMarker, type NoteMarker } from '../report/marker.ts';
@@ -24,16 +29,28 @@ export interface PausedQuestion {
   marker: NoteMarker;
 }
 
-/** The paused ❓ question a discussion starts with, when it does (posted by `selfId` when known). */
+const byAgent = (note: Discussion['notes'][number], selfId?: number) =>
+  selfId === undefined || note.author.id === selfId;
+
+/**
+ * The paused ❓ question a discussion starts with, when it does (posted by
+ * `selfId` when known). A question a resumed run has acknowledged (its
+ * "✅ Answered" reply carries the marker `clarification … state=answered`) is
+ * settled, although the question's own marker still says `awaiting_answer`.
+ */
 export function pausedQuestionIn(
   discussion: Discussion,
   selfId?: number,
 ): PausedQuestion | undefined {
-  const first = discussion.notes[0];
-  if (!first || (selfId !== undefined && first.author.id !== selfId)) return undefined;
+  const [first, ...replies] = discussion.notes;
+  if (!first || !byAgent(first, selfId)) return undefined;
   const marker = parseMarker(first.body);
   if (marker?.kind !== 'clarification' || marker.state !== 'awaiting_answer') return undefined;
-  return { discussionId: discussion.id, noteId: first.id, marker };
+  const settled = replies.some((note) => {
+    const ack = byAgent(note, selfId) ? parseMarker(note.body) : undefined;
+    return ack?.kind === 'clarification' && ack.state !== 'awaiting_answer';
+  });
+  return settled ? undefined : { discussionId: discussion.id, noteId: first.id, marker };
 }
 
 /**

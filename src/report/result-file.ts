@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../history/atomic.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
-import type { FinalState, UsageSummary } from './progress/types.ts';
+import { FINAL_STATES, type FinalState, type UsageSummary } from './progress/types.ts';
 import type { ValidationRun } from './notes/summary-note.ts';
 
 const Count = z.number().int().min(0);
@@ -16,14 +16,7 @@ const Count = z.number().int().min(0);
 export const RunResultFile = z.object({
   schema_version: z.literal(1),
   task_id: z.string().min(1),
-  status: z.enum([
-    'complete',
-    'failed',
-    'cancelled',
-    'interrupted',
-    'awaiting_answer',
-    'needs_human',
-  ]),
+  status: z.enum(FINAL_STATES),
   exit_code: z.number().int().min(0),
   summary: z.string(),
   started_at: z.iso.datetime(),

@@ -6,12 +6,16 @@ import { detectEnvironment } from '../phases/environment/detect/detect.ts';
 import type { EnvironmentDetection } from '../phases/environment/schema.ts';
 import { renderEnvironmentSection } from '../phases/environment/section.ts';
 import { selectEnvironment } from '../phases/environment/select.ts';
-import { setupEnvironment, setupSettings } from '../phases/environment/setup.ts';
+import {
+  setupEnvironment,
+  setupSettings,
+  type EnvironmentSetupResult,
+} from '../phases/environment/setup.ts';
 import type { NoteMarker } from '../report/marker.ts';
 import type { Shell } from '../shell/port.ts';
 import { sandboxEnv } from '../shell/sandbox-env.ts';
 import type { Clock } from './clock.ts';
-import type { EnvironmentStep } from './ports.ts';
+import type { EnvironmentSetupOutcome, EnvironmentStep } from './ports.ts';
 
 export interface EnvironmentStepDeps {
   config: Config;
@@ -24,6 +28,29 @@ export interface EnvironmentStepDeps {
   repoDir: string;
   /** Job, pipeline and task for the failure note's marker. */
   marker?: Omit<NoteMarker, 'kind'>;
+}
+
+/** What the run reports of a setup: counts, duration and why it failed or what was adjusted. */
+function setupOutcome(
+  result: EnvironmentSetupResult,
+  warnings: readonly string[],
+  durationMs: number,
+): EnvironmentSetupOutcome {
+  const checks = result.records.filter((r) => r.stage === 'verification');
+  const finalChecks = checks.filter((r) => r.round === result.regenerations);
+  return {
+    handoff: result.handoff,
+    ...(result.note ? { failureNote: result.note } : {}),
+    setupCommands: result.setupCommands.length,
+    verificationsPassed: finalChecks.filter((r) => r.matched).length,
+    verificationsTotal: result.verification.length,
+    durationMs,
+    ...(result.classification
+      ? { detail: `${result.classification.class} (${result.classification.kind})` }
+      : warnings.length > 0
+        ? { detail: warnings.join('; ') }
+        : {}),
+  };
 }
 
 /**
@@ -70,21 +97,7 @@ export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
           ...(signal ? { signal } : {}),
         },
       );
-      const checks = result.records.filter((r) => r.stage === 'verification');
-      const finalChecks = checks.filter((r) => r.round === result.regenerations);
-      return {
-        handoff: result.handoff,
-        ...(result.note ? { failureNote: result.note } : {}),
-        setupCommands: result.setupCommands.length,
-        verificationsPassed: finalChecks.filter((r) => r.matched).length,
-        verificationsTotal: result.verification.length,
-        durationMs: deps.clock.now() - started,
-        ...(result.classification
-          ? { detail: `${result.classification.class} (${result.classification.kind})` }
-          : selection.warnings.length > 0
-            ? { detail: selection.warnings.join('; ') }
-            : {}),
-      };
+      return setupOutcome(result, selection.warnings, deps.clock.now() - started);
     },
     executionSection(handoff) {
       return renderEnvironmentSection(handoff, {

@@ -2,19 +2,14 @@ import type { EnvironmentInfo } from '../phases/gather/types.ts';
 import type { EnvironmentHandoff } from '../phases/environment/schema.ts';
 import type { ActionPlan, Plan, SelectedEnvironment } from '../phases/plan/schema.ts';
 import type { ReflectionReply } from '../phases/reflect/schema.ts';
+import type { PhaseName as ProgressPhase } from '../report/progress/types.ts';
 import type { RunOutcome } from './outcome.ts';
 
-/** Progress phases of seed 000 §5.4 (SPEC E6). */
-export const PROGRESS_PHASES = [
-  'pre_planning',
-  'planning',
-  'environment_setup',
-  'execution',
-  'reflection',
-  'verification',
-  'complete',
-] as const;
-export type ProgressPhase = (typeof PROGRESS_PHASES)[number];
+/** Progress phases of seed 000 §5.4 (SPEC E6): the progress note's list. */
+export {
+  PHASES as PROGRESS_PHASES,
+  type PhaseName as ProgressPhase,
+} from '../report/progress/types.ts';
 export type PhaseStatus = 'running' | 'done' | 'failed' | 'skipped';
 
 /** The step inside a reviewed phase (seed 004 FR-3; `metadata.json` `current_step`). */

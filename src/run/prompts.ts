@@ -24,14 +24,21 @@ export function builtinPromptsDir(): string {
   throw new Error('internal: the prompts folder is missing from the installation');
 }
 
-/** Prompt files from `overrideDir` when present there, else the shipped ones. */
-export function promptLibrary(overrideDir = ''): PromptLibrary {
-  const cache = new Map<PromptName, string>();
+/**
+ * Prompt files (`<name>.md` below `subdir`) from `overrideDir`
+ * (`prompts.directory`) when present there, else the shipped ones; each
+ * file is read once.
+ */
+export function promptFiles<Name extends string>(
+  overrideDir = '',
+  subdir = '',
+): { load(name: Name): Promise<string> } {
+  const cache = new Map<Name, string>();
   return {
     async load(name) {
       const cached = cache.get(name);
       if (cached !== undefined) return cached;
-      const file = `${name}.md`;
+      const file = path.join(subdir, `${name}.md`);
       const override = overrideDir ? path.join(overrideDir, file) : undefined;
       let text: string;
       if (override && existsSync(override)) {
@@ -47,6 +54,11 @@ export function promptLibrary(overrideDir = ''): PromptLibrary {
       return text;
     },
   };
+}
+
+/** The run's prompt files. */
+export function promptLibrary(overrideDir = ''): PromptLibrary {
+  return promptFiles<PromptName>(overrideDir);
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
 import { RUN_COMMANDS } from './command.ts';
 import type { CommandRequest, CommandTarget } from './note-rules.ts';
-import { interpretTriggerPayload } from './trigger-payload.ts';
+import { isQuestionThread } from './resume.ts';
+import { interpretTriggerPayload, payloadReply } from './trigger-payload.ts';
 
 /**
  * How the bridge recognises the agent pipelines of one MR or issue (A6):
@@ -13,6 +14,10 @@ import { interpretTriggerPayload } from './trigger-payload.ts';
  * will not show a pipeline's variables (they are visible to Maintainers),
  * the pipeline is counted as the target's: a refused duplicate is better than
  * two agents on one branch.
+ *
+ * A resumed run (F4) started by the zero-infrastructure trigger is a pipeline
+ * whose TRIGGER_PAYLOAD is a reply in a thread; such a pipeline counts when
+ * the thread is one of the agent's ❓ questions (one thread read each).
  */
 export const ACTIVE_STATUSES = new Set([
   'created',
@@ -59,11 +64,45 @@ export function belongsTo(
   );
 }
 
+/** A TRIGGER_PAYLOAD reply for `target` in one of the agent's ❓ threads (a resume). */
+async function isQuestionReply(
+  lookup: Lookup,
+  variables: Readonly<Record<string, string>>,
+): Promise<boolean> {
+  if (!lookup.prefix || !variables.TRIGGER_PAYLOAD) return false;
+  const reply = payloadReply(variables.TRIGGER_PAYLOAD, { prefix: lookup.prefix });
+  if (!reply || !sameTarget(reply.target, lookup.request.target)) return false;
+  const thread = await lookup.gitlab.discussion(
+    lookup.request.projectId,
+    reply.target,
+    reply.discussionId,
+  );
+  return thread !== undefined && isQuestionThread(thread, lookup.selfId);
+}
+
+/**
+ * The comment a TRIGGER_PAYLOAD pipeline was started for. Another pipeline
+ * for the request's own comment is a second delivery of it, not another run:
+ * the 👀 claim decides which of the two goes on.
+ */
+function payloadNoteId(
+  variables: Readonly<Record<string, string>>,
+  prefix: string | undefined,
+): number | undefined {
+  if (!variables.TRIGGER_PAYLOAD || !prefix) return undefined;
+  const decision = interpretTriggerPayload(variables.TRIGGER_PAYLOAD, { prefix });
+  if (decision.kind === 'command') return decision.request.noteId;
+  return payloadReply(variables.TRIGGER_PAYLOAD, { prefix })?.noteId;
+}
+
 async function pipelineBelongs(lookup: Lookup, pipeline: AgentPipeline): Promise<boolean> {
   const { gitlab, request } = lookup;
   try {
     const variables = await gitlab.pipelineVariables(request.projectId, pipeline.id);
-    return belongsTo(variables, request.target, lookup.prefix);
+    const noteId = payloadNoteId(variables, lookup.prefix);
+    if (noteId !== undefined && noteId === request.noteId) return false;
+    if (belongsTo(variables, request.target, lookup.prefix)) return true;
+    return await isQuestionReply(lookup, variables);
   } catch (error) {
     lookup.onUnreadable?.(pipeline, error);
     return true;
@@ -72,11 +111,13 @@ async function pipelineBelongs(lookup: Lookup, pipeline: AgentPipeline): Promise
 
 interface Lookup {
   gitlab: BridgeGitLab;
-  request: Pick<CommandRequest, 'projectId' | 'ref' | 'target'>;
+  request: Pick<CommandRequest, 'projectId' | 'ref' | 'target'> & { noteId?: number };
   /** Leave this pipeline out (the job's own, when `mr-agent ci` asks). */
   excludePipelineId?: number | undefined;
   /** The command prefix, to read TRIGGER_PAYLOAD pipelines. */
   prefix?: string | undefined;
+  /** The agent's own user (whose ❓ questions a reply pipeline may resume). */
+  selfId?: number | undefined;
   /** Told when a pipeline's variables cannot be read (it is then counted as the target's). */
   onUnreadable?: (pipeline: AgentPipeline, error: unknown) => void;
 }

@@ -1,3 +1,4 @@
+import type { Discussion } from '../gitlab/port.ts';
 import type { CommandTarget } from './note-rules.ts';
 
 /**
@@ -34,6 +35,15 @@ export interface BridgeGitLab {
     discussionId: string | undefined,
     body: string,
   ): Promise<void>;
+  /**
+   * One thread of the MR or issue, notes oldest first; undefined when there is
+   * no such thread. Read only for replies in threads (a possible resume, F4).
+   */
+  discussion(
+    projectId: number,
+    target: CommandTarget,
+    discussionId: string,
+  ): Promise<Discussion | undefined>;
   /** `POST /projects/:id/trigger/pipeline` with a pipeline trigger token. */
   triggerPipeline(
     projectId: number,

@@ -5,15 +5,16 @@ import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { accessLevelValue } from './access.ts';
 import type { BridgeGitLab } from './bridge-port.ts';
-import { dispatchCommand } from './dispatch.ts';
+import { dispatchCommand, dispatchReply, type DispatchDeps } from './dispatch.ts';
 import { startBridgeServer, type RunningBridge } from './server.ts';
 import { nonEmptyVariables, pipelineVariables } from './variables.ts';
 
 /**
  * `mr-agent serve` without the CLI: checks the configuration, learns the
  * agent's own GitLab user, and starts the HTTP server whose accepted commands
- * go through `dispatchCommand`, with a pipeline trigger as the way to start a
- * run.
+ * go through `dispatchCommand`, and replies in threads through `dispatchReply`
+ * (a reply below a paused ❓ question resumes the run, F4), with a pipeline
+ * trigger as the way to start a run.
  */
 export interface BridgeSetup {
   config: Config;
@@ -76,13 +77,14 @@ export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
   logger.info('bridge user', { userId: self.id, username: self.username });
   const prefix = config.trigger.command_prefix;
   const token = config.serve.trigger_token;
-  const deps = {
+  const deps: DispatchDeps = {
     gitlab,
     logger,
     redactor,
     minAccessLevel: accessLevelValue(config.trigger.min_access_level),
     prefix,
-    start: (request: Parameters<typeof pipelineVariables>[0]) =>
+    selfId: self.id,
+    start: (request) =>
       gitlab.triggerPipeline(
         request.projectId,
         request.ref,
@@ -100,6 +102,11 @@ export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
       concurrency: config.serve.concurrency,
       shutdownTimeoutMs: config.serve.shutdown_timeout_sec * 1000,
     },
-    { logger, rules: { prefix, self }, handle: (request) => dispatchCommand(deps, request) },
+    {
+      logger,
+      rules: { prefix, self },
+      handle: (request) => dispatchCommand(deps, request),
+      handleReply: (reply) => dispatchReply(deps, reply),
+    },
   );
 }

@@ -22,8 +22,21 @@ import { proseLines } from './markdown-mask.ts';
 export const SUB_COMMANDS = ['run', 'plan', 'approve', 'retry', 'help', 'stop', 'status'] as const;
 export type SubCommand = (typeof SUB_COMMANDS)[number];
 
-/** Sub-commands that start a pipeline run; the rest are answered by the bridge itself. */
-export const RUN_COMMANDS: readonly SubCommand[] = ['run', 'plan', 'approve', 'retry'];
+/**
+ * What a request asks for: a sub-command of a comment, or `resume` — a reply
+ * below a ❓ question a stopped run is waiting on (SPEC F4). `resume` is never
+ * typed: `/agent resume` is an ordinary instruction.
+ */
+export type RequestCommand = SubCommand | 'resume';
+
+/** Requests that start a pipeline run; the rest are answered by the bridge itself. */
+export const RUN_COMMANDS: readonly RequestCommand[] = [
+  'run',
+  'plan',
+  'approve',
+  'retry',
+  'resume',
+];
 
 export type ParsedCommand =
   | {

@@ -5,7 +5,7 @@ import { accessLevelName } from './access.ts';
 import { activeAgentPipelines, lastAgentPipeline } from './agent-runs.ts';
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
 import { RUN_COMMANDS } from './command.ts';
-import type { CommandRequest } from './note-rules.ts';
+import type { CommandRequest, ReplyCandidate } from './note-rules.ts';
 import {
   alreadyRunningText,
   finishReply,
@@ -15,6 +15,7 @@ import {
   statusText,
   stoppedText,
 } from './replies.ts';
+import { resolveReply } from './resume.ts';
 
 /**
  * The API half of the comment rules (A2, A6), after `decideNote` accepted a
@@ -34,6 +35,8 @@ export interface DispatchDeps {
   prefix: string;
   start(request: CommandRequest): Promise<AgentPipeline>;
   excludePipelineId?: number;
+  /** The agent's own user: only its ❓ questions are resumed by a reply. */
+  selfId?: number | undefined;
 }
 
 export type DispatchOutcome =
@@ -46,6 +49,9 @@ export type DispatchOutcome =
   | { kind: 'already-running'; pipeline: AgentPipeline }
   | { kind: 'started'; pipeline: AgentPipeline }
   | { kind: 'start-failed'; message: string };
+
+/** A reply in a thread: a resume when the thread is a paused ❓ question, else nothing. */
+export type ReplyOutcome = DispatchOutcome | { kind: 'not-a-resume'; detail: string };
 
 export type ClaimResult =
   { kind: 'claimed' } | { kind: 'forbidden'; accessLevel: number } | { kind: 'duplicate' };
@@ -89,6 +95,7 @@ function lookupFor(deps: DispatchDeps, request: CommandRequest) {
     request,
     excludePipelineId: deps.excludePipelineId,
     prefix: deps.prefix,
+    selfId: deps.selfId,
     onUnreadable: (pipeline: AgentPipeline, error: unknown) =>
       deps.logger.warn('pipeline variables unreadable; counting it as an agent run', {
         pipelineId: pipeline.id,
@@ -151,4 +158,20 @@ export async function dispatchCommand(
   }
   await reply(deps, request, helpText(deps.prefix));
   return { kind: 'help' };
+}
+
+/**
+ * A reply in a thread (F4): reads the thread; when it starts with a ❓
+ * question a stopped run awaits, the reply is a `resume` request and goes
+ * through `dispatchCommand` like a command (access level, 👀 claim, "already
+ * running"). Anything else is left alone: no reaction, no reply.
+ */
+export async function dispatchReply(
+  deps: DispatchDeps,
+  reply: ReplyCandidate,
+): Promise<ReplyOutcome> {
+  const lookup = deps.gitlab.discussion.bind(deps.gitlab);
+  const resolution = await resolveReply(reply, lookup, deps.selfId);
+  if (resolution.kind === 'not-a-resume') return resolution;
+  return dispatchCommand(deps, resolution.request);
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../log/logger.ts';
 import { systemClock } from '../run/clock.ts';
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
 import type { CommandTarget } from './note-rules.ts';
+import type { ThreadLookup } from './resume.ts';
 
 /** The bridge's port on top of the GitLab port (gitbeaker, with retries). */
 function noteable(target: CommandTarget): Noteable {
@@ -17,6 +18,18 @@ function toAgentPipeline(pipeline: Pipeline): AgentPipeline {
     status: pipeline.status,
     ref: pipeline.ref,
     webUrl: pipeline.webUrl || undefined,
+  };
+}
+
+/**
+ * Reads one thread through the GitLab port (for `resolveTriggerPayload` and
+ * the bridge). The port has no single-thread read, so the MR's or issue's
+ * threads are listed (all pages) and searched.
+ */
+export function threadLookup(port: GitLabPort): ThreadLookup {
+  return async (projectId, target, discussionId) => {
+    const all = await port.listDiscussions(projectId, noteable(target));
+    return all.find((d) => d.id === discussionId);
   };
 }
 
@@ -36,6 +49,7 @@ export function bridgeGitLabFromPort(port: GitLabPort): BridgeGitLab {
         await port.replyToDiscussion(projectId, noteable(target), discussionId, body);
       else await port.createNote(projectId, noteable(target), body);
     },
+    discussion: threadLookup(port),
     async triggerPipeline(projectId, ref, token, variables) {
       return toAgentPipeline(
         await port.triggerPipeline(projectId, { token, ref, variables: { ...variables } }),

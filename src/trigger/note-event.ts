@@ -34,7 +34,14 @@ export const NoteHookAttributes = z.object({
   system: z.boolean().nullish(),
   /** `create` or `update` (GitLab 16.11+; absent before). */
   action: z.string().nullish(),
+  /** The thread the note belongs to (GitLab's hook data sends the note's `discussion_id`). */
   discussion_id: z.string().nullish(),
+  /**
+   * The note's class: `DiscussionNote` for a note in a thread (a reply, or a
+   * comment started as a thread), `DiffNote` on a diff line, null for a plain
+   * comment.
+   */
+  type: z.string().nullish(),
   url: z.string().nullish(),
 });
 

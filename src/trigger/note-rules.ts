@@ -25,9 +25,8 @@ export type CommandTarget =
     }
   | { kind: 'issue'; iid: number };
 
-export interface CommandRequest {
-  command: SubCommand;
-  instruction: string;
+/** Where a comment was made and by whom: what every request carries. */
+export interface NoteOrigin {
   projectId: number;
   noteId: number;
   /** The thread the note belongs to (replies go there), when the event names it. */
@@ -37,6 +36,34 @@ export interface CommandRequest {
   ref: string;
   user: { id: number; username: string };
 }
+
+/** The ❓ question a `resume` request answers (from the question note and its marker). */
+export interface ResumePoint {
+  /** The ❓ note's thread (the reply is in it too). */
+  discussionId: string;
+  /** The ❓ note. */
+  questionNoteId: number;
+  /** The paused run's task id (marker `task=`), when the note names it. */
+  taskId: string | undefined;
+  /** The CI job whose artifacts hold the paused run's `.mr-agent/` (marker `job=`). */
+  jobId: string | undefined;
+}
+
+/**
+ * An accepted request: a comment command, or a reply that resumes a run
+ * stopped on a ❓ question (`resume`; its `instruction` is empty — the run
+ * reads the answers from the thread — and `noteId` is the reply).
+ */
+export type CommandRequest = NoteOrigin & { instruction: string } & (
+    { command: SubCommand; resume?: undefined } | { command: 'resume'; resume: ResumePoint }
+  );
+
+/**
+ * A comment that is not a command but a reply in a thread: it resumes a run
+ * when the thread starts with a paused ❓ question, which only the thread
+ * itself (an API call) can tell — see resume.ts.
+ */
+export type ReplyCandidate = NoteOrigin & { discussionId: string };
 
 export type IgnoreReason =
   | 'system-note'
@@ -49,7 +76,12 @@ export type IgnoreReason =
 
 export type NoteDecision =
   | { kind: 'ignore'; reason: IgnoreReason; detail: string }
-  | { kind: 'command'; request: CommandRequest };
+  | { kind: 'command'; request: CommandRequest }
+  /** `detail`: why it is no command (for logs when the thread is not looked at). */
+  | { kind: 'reply'; reply: ReplyCandidate; detail: string };
+
+/** GitLab's note class for a note inside a thread (hook data `object_attributes.type`). */
+export const THREAD_NOTE_TYPE = 'DiscussionNote';
 
 /**
  * Usernames GitLab gives to machine users: project/group access-token bots
@@ -94,7 +126,12 @@ function targetOf(
   return undefined;
 }
 
-/** Decides from the event alone whether it is a command for the agent. */
+/**
+ * Decides from the event alone whether it is a command for the agent, a reply
+ * in a thread that may resume a paused run (`reply`: only notes GitLab calls
+ * `DiscussionNote` with a discussion id — plain comments never cost an API
+ * call), or nothing.
+ */
 export function decideNote(event: NoteHookEvent, rules: NoteRules): NoteDecision {
   const note = event.object_attributes;
   if (note.system) return ignore('system-note', 'system notes are never commands');
@@ -113,19 +150,22 @@ export function decideNote(event: NoteHookEvent, rules: NoteRules): NoteDecision
     return ignore('unsupported-target', `comments on a ${note.noteable_type} are not commands`);
   }
   const parsed = parseAgentCommand(note.note, rules.prefix);
-  if (!parsed.isCommand) return ignore('not-a-command', parsed.reason);
+  const threadId = note.type === THREAD_NOTE_TYPE ? note.discussion_id || undefined : undefined;
+  if (!parsed.isCommand && !threadId) return ignore('not-a-command', parsed.reason);
   if (!found.ref) return ignore('no-ref', 'the project has no default branch to run on');
+  const origin: NoteOrigin = {
+    projectId,
+    noteId: note.id,
+    discussionId: note.discussion_id ?? undefined,
+    target: found.target,
+    ref: found.ref,
+    user: { id: authorId, username: event.user.username },
+  };
+  if (!parsed.isCommand) {
+    return { kind: 'reply', reply: { ...origin, discussionId: threadId! }, detail: parsed.reason };
+  }
   return {
     kind: 'command',
-    request: {
-      command: parsed.command,
-      instruction: parsed.instruction,
-      projectId,
-      noteId: note.id,
-      discussionId: note.discussion_id ?? undefined,
-      target: found.target,
-      ref: found.ref,
-      user: { id: authorId, username: event.user.username },
-    },
+    request: { ...origin, command: parsed.command, instruction: parsed.instruction },
   };
 }

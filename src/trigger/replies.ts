@@ -36,6 +36,8 @@ export function helpText(prefix: string): string {
     `- \`${p} status\` — show the state of the last run`,
     `- \`${p} stop\` — cancel the running agent pipeline`,
     `- \`${p} help\` — show this list`,
+    '',
+    'When the agent stops on a ❓ question, reply in its thread to answer it: the reply resumes the run.',
   ].join('\n');
 }
 

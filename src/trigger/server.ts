@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { describeError } from '../errors/catalog.ts';
 import type { Logger } from '../log/logger.ts';
-import type { DispatchOutcome } from './dispatch.ts';
+import type { DispatchOutcome, ReplyOutcome } from './dispatch.ts';
 import { ByteBudget } from './byte-budget.ts';
 import {
   declaredLength,
@@ -12,7 +12,13 @@ import {
   tokenMatches,
 } from './http-util.ts';
 import { parseNoteEvent } from './note-event.ts';
-import { decideNote, type CommandRequest, type NoteRules } from './note-rules.ts';
+import {
+  decideNote,
+  type CommandRequest,
+  type NoteOrigin,
+  type NoteRules,
+  type ReplyCandidate,
+} from './note-rules.ts';
 import { WorkQueue } from './work-queue.ts';
 
 /**
@@ -38,6 +44,19 @@ export interface BridgeServerDeps {
   logger: Logger;
   rules: NoteRules;
   handle(request: CommandRequest): Promise<DispatchOutcome>;
+  /**
+   * A reply in a thread that may resume a paused run (F4); read off the fast
+   * path, in the queue. Without it such replies are ignored like any comment.
+   */
+  handleReply?(reply: ReplyCandidate): Promise<ReplyOutcome>;
+}
+
+/** What the queue works on: an accepted command, or a reply to look at. */
+type BridgeWork =
+  { kind: 'command'; request: CommandRequest } | { kind: 'reply'; reply: ReplyCandidate };
+
+function originOf(work: BridgeWork): NoteOrigin {
+  return work.kind === 'command' ? work.request : work.reply;
 }
 
 export interface BridgeCounters {
@@ -65,8 +84,9 @@ const BODY_BUDGET_BODIES = 16;
 
 const NOTE_EVENTS = new Set(['Note Hook', 'Confidential Note Hook']);
 
-function targetKey(request: CommandRequest): string {
-  return `${request.projectId}:${request.target.kind}:${request.target.iid}`;
+function targetKey(work: BridgeWork): string {
+  const origin = originOf(work);
+  return `${origin.projectId}:${origin.target.kind}:${origin.target.iid}`;
 }
 
 const NEW_COUNTERS: BridgeCounters = {
@@ -82,7 +102,7 @@ const NEW_COUNTERS: BridgeCounters = {
 class BridgeServer {
   readonly counters: BridgeCounters = { ...NEW_COUNTERS };
   readonly server: Server;
-  private readonly queue: WorkQueue<CommandRequest>;
+  private readonly queue: WorkQueue<BridgeWork>;
   private readonly inFlight = new Set<string>();
   /** Bodies buffered at once are limited to this many bytes in total. */
   private readonly budget: ByteBudget;
@@ -92,15 +112,15 @@ class BridgeServer {
     private readonly options: BridgeServerOptions,
     private readonly deps: BridgeServerDeps,
   ) {
-    this.queue = new WorkQueue<CommandRequest>({
+    this.queue = new WorkQueue<BridgeWork>({
       concurrency: options.concurrency,
       limit: options.queueLimit,
       keyOf: targetKey,
-      run: (request) => this.handle(request),
-      onError: (request, error) => {
+      run: (work) => this.handle(work),
+      onError: (work, error) => {
         this.counters.failed++;
         deps.logger.error('command failed', {
-          ...logFields(request),
+          ...logFields(work),
           error: describeError(error).message,
         });
       },
@@ -119,20 +139,29 @@ class BridgeServer {
     return this.queue.idle();
   }
 
-  private async handle(request: CommandRequest): Promise<void> {
+  private async handle(work: BridgeWork): Promise<void> {
     const started = Date.now();
     try {
-      const outcome = await this.deps.handle(request);
+      const outcome = await this.outcomeOf(work);
       this.counters.handled++;
-      this.deps.logger.info('command handled', {
+      // replies that resume nothing are the common case: kept out of the info log
+      const level = outcome.kind === 'not-a-resume' ? 'debug' : 'info';
+      this.deps.logger.log(level, 'command handled', {
         outcome: outcome.kind,
         ...('pipeline' in outcome && outcome.pipeline ? { pipelineId: outcome.pipeline.id } : {}),
-        ...logFields(request),
+        ...('detail' in outcome ? { detail: outcome.detail } : {}),
+        ...logFields(work),
         durationMs: Date.now() - started,
       });
     } finally {
-      this.inFlight.delete(`${request.projectId}:${request.noteId}`);
+      const origin = originOf(work);
+      this.inFlight.delete(`${origin.projectId}:${origin.noteId}`);
     }
+  }
+
+  private outcomeOf(work: BridgeWork): Promise<ReplyOutcome> {
+    if (work.kind === 'command') return this.deps.handle(work.request);
+    return this.deps.handleReply!(work.reply);
   }
 
   private route(req: IncomingMessage, res: ServerResponse): void {
@@ -199,24 +228,32 @@ class BridgeServer {
     if (!parsed.ok) return this.ignore(res, parsed.reason, parsed.detail);
     const decision = decideNote(parsed.event, this.deps.rules);
     if (decision.kind === 'ignore') return this.ignore(res, decision.reason, decision.detail);
-    this.accept(res, decision.request, headerValue(req, 'x-gitlab-event-uuid'));
+    const delivery = headerValue(req, 'x-gitlab-event-uuid');
+    if (decision.kind === 'command') {
+      return this.accept(res, { kind: 'command', request: decision.request }, delivery);
+    }
+    if (!this.deps.handleReply) return this.ignore(res, 'not-a-command', 'a reply in a thread');
+    this.accept(res, { kind: 'reply', reply: decision.reply }, delivery);
   }
 
-  private accept(res: ServerResponse, request: CommandRequest, delivery?: string): void {
-    const noteKey = `${request.projectId}:${request.noteId}`;
+  private accept(res: ServerResponse, work: BridgeWork, delivery?: string): void {
+    const origin = originOf(work);
+    const noteKey = `${origin.projectId}:${origin.noteId}`;
     if (this.inFlight.has(noteKey)) return this.ignore(res, 'duplicate-delivery');
-    if (!this.queue.push(request)) {
+    if (!this.queue.push(work)) {
       this.counters.dropped++;
       this.deps.logger.warn('command dropped: queue full', {
-        ...logFields(request),
+        ...logFields(work),
         limit: this.options.queueLimit,
       });
       return sendJson(res, 200, { status: 'dropped', reason: 'busy' }, this.stopping);
     }
     this.inFlight.add(noteKey);
     this.counters.accepted++;
-    this.deps.logger.info('command accepted', { ...logFields(request), delivery });
-    sendJson(res, 202, { status: 'accepted', command: request.command }, this.stopping);
+    const level = work.kind === 'reply' ? 'debug' : 'info';
+    this.deps.logger.log(level, 'command accepted', { ...logFields(work), delivery });
+    const command = work.kind === 'command' ? work.request.command : 'reply';
+    sendJson(res, 202, { status: 'accepted', command }, this.stopping);
   }
 
   async shutdown(): Promise<void> {
@@ -263,12 +300,13 @@ export async function startBridgeServer(
   };
 }
 
-function logFields(request: CommandRequest): Record<string, unknown> {
+function logFields(work: BridgeWork): Record<string, unknown> {
+  const origin = originOf(work);
   return {
-    command: request.command,
-    projectId: request.projectId,
-    noteId: request.noteId,
-    target: `${request.target.kind}!${request.target.iid}`,
-    userId: request.user.id,
+    command: work.kind === 'command' ? work.request.command : 'reply',
+    projectId: origin.projectId,
+    noteId: origin.noteId,
+    target: `${origin.target.kind}!${origin.target.iid}`,
+    userId: origin.user.id,
   };
 }

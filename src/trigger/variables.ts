@@ -1,8 +1,12 @@
-import type { CommandRequest } from './note-rules.ts';
+import type { CommandRequest, ResumePoint } from './note-rules.ts';
 
 /**
  * The variables a comment-triggered pipeline receives (A2). `mr-agent ci`
- * reads the same names for manual and API runs (A4).
+ * reads the same names for manual and API runs (A4). A reply that resumes a
+ * paused run (F4) has `MR_AGENT_COMMAND=resume`, no `MR_AGENT_TASK` (the task
+ * is the paused run's), `MR_AGENT_NOTE_ID` = the reply, and the
+ * `MR_AGENT_RESUME_*` names: the ❓ question's thread and note, and its
+ * marker's task and job (the job whose artifacts hold `.mr-agent/`).
  */
 export const TRIGGER_VARIABLES = [
   'MR_AGENT_TASK',
@@ -12,6 +16,10 @@ export const TRIGGER_VARIABLES = [
   'MR_AGENT_MR_IID',
   'MR_AGENT_ISSUE_IID',
   'MR_AGENT_TRIGGERED_BY',
+  'MR_AGENT_RESUME_DISCUSSION_ID',
+  'MR_AGENT_RESUME_QUESTION_NOTE_ID',
+  'MR_AGENT_RESUME_TASK_ID',
+  'MR_AGENT_RESUME_JOB_ID',
 ] as const;
 export type TriggerVariable = (typeof TRIGGER_VARIABLES)[number];
 
@@ -41,6 +49,16 @@ export function pipelineVariables(
       ? { MR_AGENT_MR_IID: iid }
       : { MR_AGENT_ISSUE_IID: iid }),
     MR_AGENT_TRIGGERED_BY: String(request.user.id),
+    ...(request.command === 'resume' ? resumeVariables(request.resume) : {}),
+  };
+}
+
+function resumeVariables(resume: ResumePoint): Partial<Record<TriggerVariable, string>> {
+  return {
+    MR_AGENT_RESUME_DISCUSSION_ID: resume.discussionId,
+    MR_AGENT_RESUME_QUESTION_NOTE_ID: String(resume.questionNoteId),
+    ...(resume.taskId ? { MR_AGENT_RESUME_TASK_ID: resume.taskId } : {}),
+    ...(resume.jobId ? { MR_AGENT_RESUME_JOB_ID: resume.jobId } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { dispatchCommand, type DispatchDeps } from '../../src/trigger/dispatch.ts';
+import type { SubCommand } from '../../src/trigger/command.ts';
 import type { CommandRequest } from '../../src/trigger/note-rules.ts';
 import { finishReply } from '../../src/trigger/replies.ts';
 import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
@@ -12,7 +13,9 @@ import { noteHook } from './note-hook.ts';
 const DEVELOPER = 11;
 const GUEST = 12;
 
-function request(overrides: Partial<CommandRequest> = {}): CommandRequest {
+type CommentRequest = Extract<CommandRequest, { command: SubCommand }>;
+
+function request(overrides: Partial<CommentRequest> = {}): CommentRequest {
   return {
     command: 'run',
     instruction: 'fix the typo',

@@ -1,3 +1,4 @@
+import type { Discussion } from '../../src/gitlab/port.ts';
 import type { AgentPipeline, AwardResult, BridgeGitLab } from '../../src/trigger/bridge-port.ts';
 import type { CommandTarget } from '../../src/trigger/note-rules.ts';
 
@@ -12,6 +13,8 @@ export class MemoryGitLab implements BridgeGitLab {
     [];
   readonly pipelines: (AgentPipeline & { variables: Record<string, string> })[] = [];
   readonly calls: string[] = [];
+  /** Threads by discussion id (for replies that may resume a paused run). */
+  readonly discussions = new Map<string, Discussion>();
   failTrigger: Error | undefined;
   /** Makes each trigger call take this long (real time, tens of ms). */
   triggerDelayMs = 0;
@@ -47,6 +50,11 @@ export class MemoryGitLab implements BridgeGitLab {
     body: string,
   ) {
     this.replies.push({ target, discussionId, body });
+  }
+
+  async discussion(_projectId: number, _target: CommandTarget, discussionId: string) {
+    this.calls.push('discussion');
+    return this.discussions.get(discussionId);
   }
 
   async triggerPipeline(

@@ -16,6 +16,8 @@ export interface NoteHookInput {
   system?: boolean;
   action?: string;
   discussionId?: string;
+  /** `object_attributes.type`: `DiscussionNote` for a note in a thread. */
+  type?: string | null;
 }
 
 export function noteHook(input: NoteHookInput): Record<string, unknown> {
@@ -55,6 +57,7 @@ export function noteHook(input: NoteHookInput): Record<string, unknown> {
       action: input.action ?? 'create',
       url: `http://gitlab.test/group/demo/-/merge_requests/1#note_${noteId}`,
       ...(input.discussionId ? { discussion_id: input.discussionId } : {}),
+      type: input.type ?? null,
     },
   };
   if (on === 'merge_request') {

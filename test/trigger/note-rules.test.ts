@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { parseNoteEvent, type NoteHookEvent } from '../../src/trigger/note-event.ts';
 import { decideNote, isBotUser } from '../../src/trigger/note-rules.ts';
 import { interpretTriggerPayload } from '../../src/trigger/trigger-payload.ts';
-import { pipelineVariables, truncateTask } from '../../src/trigger/variables.ts';
+import { resumeRequest } from '../../src/trigger/resume.ts';
+import { nonEmptyVariables, pipelineVariables, truncateTask } from '../../src/trigger/variables.ts';
 import { noteHook, type NoteHookInput } from './note-hook.ts';
 
 const rules = { prefix: '/agent', self: { id: 99, username: 'mr-agent-bot' } };
@@ -116,6 +117,56 @@ describe('A2 decideNote', () => {
   });
 });
 
+describe('F4 decideNote: replies in threads (a possible resume)', () => {
+  const thread = { discussionId: 'd-42', type: 'DiscussionNote' };
+
+  it('a reply in a thread that is no command is a reply to look at, with its origin', () => {
+    const decision = decideNote(event({ note: 'main, please', ...thread, iid: 3 }), rules);
+    expect(decision).to.deep.include({ kind: 'reply' });
+    if (decision.kind !== 'reply') return;
+    expect(decision.reply).to.deep.equal({
+      projectId: 5,
+      noteId: 1244,
+      discussionId: 'd-42',
+      target: { kind: 'merge_request', iid: 3, sourceBranch: 'feature/typo', fork: false },
+      ref: 'feature/typo',
+      user: { id: 11, username: 'dev' },
+    });
+  });
+
+  const notReplies: [string, NoteHookInput, string][] = [
+    ['a plain comment (no thread)', { note: 'main', discussionId: 'd-1' }, 'not-a-command'],
+    ['a diff note', { note: 'main', discussionId: 'd-1', type: 'DiffNote' }, 'not-a-command'],
+    [
+      'a thread note without a discussion id',
+      { note: 'main', type: 'DiscussionNote' },
+      'not-a-command',
+    ],
+    [
+      "the agent's own reply",
+      { note: 'ok', ...thread, user: { id: 99, username: 'mr-agent-bot' } },
+      'own-note',
+    ],
+    [
+      "a bot's reply",
+      { note: 'ok', ...thread, user: { id: 5, username: 'renovate[bot]' } },
+      'bot-author',
+    ],
+    ['a note with the marker', { note: '<!-- mr-agent:reply -->\nok', ...thread }, 'own-note'],
+    ['an edited reply', { note: 'main', ...thread, action: 'update' }, 'edited-note'],
+  ];
+  for (const [what, input, reason] of notReplies) {
+    it(`${what} is not`, () => {
+      expect(decideNote(event(input), rules)).to.deep.include({ kind: 'ignore', reason });
+    });
+  }
+
+  it('a command written as a reply stays a command', () => {
+    const decision = decideNote(event({ note: '/agent retry', ...thread }), rules);
+    expect(decision.kind === 'command' && decision.request.command).to.equal('retry');
+  });
+});
+
 describe('A2 pipeline variables', () => {
   it('names the task, source, command, note, target and user', () => {
     const decision = decideNote(event({ note: '/agent plan add retries', iid: 4 }), rules);
@@ -127,6 +178,30 @@ describe('A2 pipeline variables', () => {
       MR_AGENT_NOTE_ID: '1244',
       MR_AGENT_MR_IID: '4',
       MR_AGENT_TRIGGERED_BY: '11',
+    });
+  });
+
+  it('F4 a resume names the paused question and carries no task of its own', () => {
+    const decision = decideNote(
+      event({ note: 'main', discussionId: 'd-42', type: 'DiscussionNote', on: 'issue', iid: 8 }),
+      rules,
+    );
+    if (decision.kind !== 'reply') throw new Error('expected a reply');
+    const request = resumeRequest(decision.reply, {
+      discussionId: 'd-42',
+      noteId: 1200,
+      marker: { kind: 'clarification', task: 'task-7', job: '4711', state: 'awaiting_answer' },
+    });
+    expect(nonEmptyVariables(pipelineVariables(request))).to.deep.equal({
+      MR_AGENT_SOURCE: 'note',
+      MR_AGENT_COMMAND: 'resume',
+      MR_AGENT_NOTE_ID: '1244',
+      MR_AGENT_ISSUE_IID: '8',
+      MR_AGENT_TRIGGERED_BY: '11',
+      MR_AGENT_RESUME_DISCUSSION_ID: 'd-42',
+      MR_AGENT_RESUME_QUESTION_NOTE_ID: '1200',
+      MR_AGENT_RESUME_TASK_ID: 'task-7',
+      MR_AGENT_RESUME_JOB_ID: '4711',
     });
   });
 

@@ -95,6 +95,22 @@ describe('A3 TRIGGER_PAYLOAD from a webhook pointed at the trigger URL', functio
     expect(standIn.model.awards.filter((a) => a.noteId === note.id)).to.have.length(1);
   });
 
+  it('the same command delivered twice: the first job goes on, the second is a duplicate', async () => {
+    const { note, pipeline } = await comment('/agent fix the typo');
+    const hook = JSON.parse(pipeline.variables.TRIGGER_PAYLOAD!) as unknown;
+    const url = `${standIn.url}/api/v4/projects/${s.project.id}/ref/${s.project.defaultBranch}/trigger/pipeline?token=${token}`;
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Note Hook' },
+      body: JSON.stringify(hook),
+    });
+    const again = standIn.model.pipelines.at(-1)!;
+    expect(again.id).to.not.equal(pipeline.id);
+    expect((await job(pipeline)).kind).to.equal('started');
+    expect((await job(again)).kind).to.equal('duplicate');
+    expect(standIn.model.awards.filter((a) => a.noteId === note.id)).to.have.length(1);
+  });
+
   it("a Guest's command is refused in the job", async () => {
     const { pipeline } = await comment('/agent fix the typo', s.guest);
     expect(await job(pipeline)).to.deep.equal({ kind: 'forbidden', accessLevel: 10 });

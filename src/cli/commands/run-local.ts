@@ -15,7 +15,7 @@ import type { RunOutcome } from '../../run/outcome.ts';
 import { environmentStep, type EnvironmentStepDeps } from '../../run/environment-step.ts';
 import type { EnvironmentStep } from '../../run/ports.ts';
 import { promptLibrary } from '../../run/prompts.ts';
-import { startReporting } from '../../run/reporting/index.ts';
+import { startReporting, type Reporting } from '../../run/reporting/index.ts';
 import { ExecaShell } from '../../shell/execa-shell.ts';
 import type { Shell } from '../../shell/port.ts';
 import type { TaskSpec } from '../../task/task-yaml.ts';
@@ -110,17 +110,9 @@ async function runWithWorker(io: CliIo, s: Session, kind: TaskSpec['worker']['ki
   return result.exitCode;
 }
 
-/** The builtin agent: the run pipeline with the local report layer. */
-async function runBuiltin(
-  io: CliIo,
-  s: Session,
-  options: RunOptions,
-  factories: RunFactories,
-  signalled: Promise<void>,
-): Promise<RunOutcome | undefined> {
-  const json = Boolean(options.json);
-  const stateDir = path.resolve(s.repoDir, s.config.state.directory);
-  const reporting = await startReporting({
+/** The local report layer: notes on the terminal (stderr with `--json`) and in `.mr-agent/`. */
+function startLocalReporting(io: CliIo, s: Session, json: boolean, stateDir: string) {
+  return startReporting({
     repoDir: s.repoDir,
     config: s.config,
     taskId: s.task.id,
@@ -136,6 +128,33 @@ async function runBuiltin(
     clock: s.clock,
     artifactUrl: (file) => file,
   });
+}
+
+/** The run is stuck after a signal (e.g. a call that ignores the abort): write the note's end ourselves. */
+async function giveUpAfterGrace(io: CliIo, s: Session, reporting: Reporting): Promise<undefined> {
+  s.logger.error('final state not written within the grace period');
+  await Promise.race([
+    reporting.publisher.finish({
+      state: 'cancelled',
+      summary: 'The run was cancelled and did not stop within its grace period.',
+    }),
+    systemClock.sleep(2000),
+  ]);
+  io.exit?.(exitCodeForSignal('SIGTERM'));
+  return undefined;
+}
+
+/** The builtin agent: the run pipeline with the local report layer. */
+async function runBuiltin(
+  io: CliIo,
+  s: Session,
+  options: RunOptions,
+  factories: RunFactories,
+  signalled: Promise<void>,
+): Promise<RunOutcome | undefined> {
+  const json = Boolean(options.json);
+  const stateDir = path.resolve(s.repoDir, s.config.state.directory);
+  const reporting = await startLocalReporting(io, s, json, stateDir);
   const environment = (factories.createEnvironment ?? environmentStep)({
     config: s.config,
     llm: s.llm,
@@ -167,19 +186,7 @@ async function runBuiltin(
     { task: s.task, repoDir: s.repoDir, maxLoops: maxLoopsFor(s.resolved, s.task) },
   );
   const outcome = await withGrace(run, signalled, factories.graceMs ?? 8000);
-  if (!outcome) {
-    s.logger.error('final state not written within the grace period');
-    // the run is stuck (e.g. a call that ignores the abort): write the note's end ourselves
-    await Promise.race([
-      reporting.publisher.finish({
-        state: 'cancelled',
-        summary: 'The run was cancelled and did not stop within its grace period.',
-      }),
-      systemClock.sleep(2000),
-    ]);
-    io.exit?.(exitCodeForSignal('SIGTERM'));
-    return undefined;
-  }
+  if (!outcome) return giveUpAfterGrace(io, s, reporting);
   printOutcome(io, outcome, json, {
     taskNote: path.relative(io.cwd, taskNotePath(stateDir, s.task.id)),
     result: path.relative(io.cwd, reporting.paths.result),

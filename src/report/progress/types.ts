@@ -133,8 +133,15 @@ export interface UsageSummary {
 }
 
 /** How a run ended. */
-export type FinalState =
-  'complete' | 'failed' | 'cancelled' | 'interrupted' | 'awaiting_answer' | 'needs_human';
+export const FINAL_STATES = [
+  'complete',
+  'failed',
+  'cancelled',
+  'interrupted',
+  'awaiting_answer',
+  'needs_human',
+] as const;
+export type FinalState = (typeof FINAL_STATES)[number];
 
 export interface FinalOutcome {
   state: FinalState;

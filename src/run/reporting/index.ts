@@ -46,17 +46,11 @@ export interface Reporting {
 }
 
 /**
- * Wires the report and history layers for one run: records the run start
- * (an earlier unfinished run is shown as interrupted, I3), creates the
- * progress note, and returns the reporter and history ports the run uses.
+ * Records the run's start (an earlier unfinished run is shown as
+ * interrupted, I3) and creates the progress note.
  */
-export async function startReporting(options: ReportingOptions): Promise<Reporting> {
-  const { config, logger, clock } = options;
-  const paths = statePaths(
-    options.repoDir,
-    config.state.directory,
-    config.planning.history.directory,
-  );
+async function openProgressNote(options: ReportingOptions, paths: StatePaths) {
+  const { logger, clock } = options;
   const ci = options.ci ?? {};
   const runRecords = new RunRecords({ file: paths.runs, logger, clock });
   const { interrupted } = await runRecords.begin({
@@ -80,11 +74,28 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
       redactor: options.redactor,
       logger,
       clock,
-      editIntervalMs: config.gitlab.note_edit_interval_ms,
+      editIntervalMs: options.config.gitlab.note_edit_interval_ms,
       ...(options.scheduler ? { scheduler: options.scheduler } : {}),
     },
     initial,
   );
+  return { runRecords, publisher };
+}
+
+/**
+ * Wires the report and history layers for one run: records the run start,
+ * creates the progress note, and returns the reporter, history and replan
+ * ports the run uses.
+ */
+export async function startReporting(options: ReportingOptions): Promise<Reporting> {
+  const { config, logger, clock } = options;
+  const paths = statePaths(
+    options.repoDir,
+    config.state.directory,
+    config.planning.history.directory,
+  );
+  const ci = options.ci ?? {};
+  const { runRecords, publisher } = await openProgressNote(options, paths);
   const store = new PlanningHistoryStore({
     directory: paths.historyDir,
     taskId: options.taskId,
