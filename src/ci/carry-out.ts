@@ -59,7 +59,7 @@ function taskText(run: PreparedRun, plan: CommandPlan, restored: RestoredHistory
 }
 
 async function approvedPlan(run: PreparedRun, paths: StatePaths, logger: Logger): Promise<Plan> {
-  const issueId = issueIdOf(run.request);
+  const issueId = issueIdOf(run.project.id, run.request);
   const plan = issueId ? await lastPlan(paths, issueId, logger) : undefined;
   if (!plan) {
     throw new UsageError('there is no posted plan to approve here', {

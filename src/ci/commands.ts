@@ -1,11 +1,10 @@
 import { UsageError } from '../errors/errors.ts';
 
 /**
- * How `mr-agent ci` carries out each command of A1 (`/agent <command>`).
- * One row per command: where the task text comes from and what the job
- * does with it. A new command is one more row, e.g. a `resume` (a reply to a
- * paused ❓ question) is `retry`'s row — the last request's text, run again —
- * with the replan hook picking up the paused state from `.mr-agent/`.
+ * How `mr-agent ci` carries out each command of A1 (`/agent <command>`) and
+ * `resume` (F4: a reply to a paused ❓ question). One row per command: where
+ * the task text comes from and what the job does with it; a new command is
+ * one more row.
  */
 export interface CommandPlan {
   /** `instruction`: the text after the command; `last-request`: the last run's on this MR or issue. */
@@ -21,6 +20,9 @@ export const CI_COMMANDS: Readonly<Record<string, CommandPlan>> = {
   plan: { task: 'instruction', needsEarlierRun: false, mode: 'plan-only' },
   approve: { task: 'last-request', needsEarlierRun: false, mode: 'approved-plan' },
   retry: { task: 'last-request', needsEarlierRun: true, mode: 'run' },
+  // retry's row: the paused state comes back with the earlier `.mr-agent/`
+  // (past-history.ts), and the replan hook reads the answers in the thread
+  resume: { task: 'last-request', needsEarlierRun: true, mode: 'run' },
 };
 
 export function commandPlan(command: string): CommandPlan {

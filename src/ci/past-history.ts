@@ -34,11 +34,14 @@ export const CiRequestRecord = z.object({
 });
 export type CiRequestRecord = z.infer<typeof CiRequestRecord>;
 
-/** `mr-42` for merge request !42, `issue-7` for issue #7: the history's issue ids (one project per checkout). */
-export function issueIdOf(request: CiRequest): string | undefined {
+/**
+ * The history's and the replan state's issue id (src/history/entries.ts):
+ * `12!42` for merge request !42 of project 12, `12#7` for issue #7.
+ */
+export function issueIdOf(projectId: number, request: CiRequest): string | undefined {
   const target = request.target;
   if (target.kind === 'none') return undefined;
-  return `${target.kind === 'merge_request' ? 'mr' : 'issue'}-${target.iid}`;
+  return `${projectId}${target.kind === 'merge_request' ? '!' : '#'}${target.iid}`;
 }
 
 export async function writeRequestRecord(paths: StatePaths, record: CiRequestRecord) {

@@ -172,7 +172,7 @@ async function reportingFor(
 ): Promise<Reporting> {
   const { context, config } = run;
   const target = run.request.target;
-  const issueId = issueIdOf(run.request);
+  const issueId = issueIdOf(run.project.id, run.request);
   return startReporting({
     repoDir: context.projectDir,
     config,

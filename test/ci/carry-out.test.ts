@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseMarker } from '../../src/report/marker.ts';
+import { replanStateFile } from '../../src/replan/state.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { JobWorld, LLM_KEY, requestsReached } from './job-world.ts';
 
@@ -176,11 +177,11 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
       variables: world.bridgeVariables('run', 'add a farewell function'),
     });
     const paused = JSON.stringify({ version: 1, status: 'awaiting_answer', decisions: 3 });
-    mkdirSync(path.join(first.dir, '.mr-agent/replan'), { recursive: true });
-    writeFileSync(
-      path.join(first.dir, `.mr-agent/replan/mr-${world.s.mergeRequest.iid}.json`),
-      paused,
+    const replanFile = path.basename(
+      replanStateFile('.', `${world.s.project.id}!${world.s.mergeRequest.iid}`),
     );
+    mkdirSync(path.join(first.dir, '.mr-agent/replan'), { recursive: true });
+    writeFileSync(path.join(first.dir, `.mr-agent/replan/${replanFile}`), paused);
     world.keepArtifacts(first.jobId, first.dir);
 
     const next = await world.job({
@@ -189,7 +190,7 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     });
 
     expect(next.code, next.stderr).to.equal(0);
-    const restored = path.join(next.dir, `.mr-agent/replan/mr-${world.s.mergeRequest.iid}.json`);
+    const restored = path.join(next.dir, `.mr-agent/replan/${replanFile}`);
     expect(readFileSync(restored, 'utf8')).to.equal(paused);
   });
 

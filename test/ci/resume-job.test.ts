@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import { parseMarker } from '../../src/report/marker.ts';
+import { action, assessment, planWith } from '../support/plans.ts';
+import { JobWorld } from './job-world.ts';
+
+const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
+const ANSWER = 'Put it into src/farewell.js, please.';
+
+/** The planner finds the goal unclear (seed 001 §10.1.1). */
+const unclear = {
+  purpose: 'planning',
+  json: {
+    phase: 'planning',
+    error: {
+      type: 'unclear_goal',
+      message: 'The request names no file.',
+      clarification_needed: ['Which file should hold farewell()?'],
+    },
+    comment: 'Please clarify.',
+  },
+};
+const noReplan = (point: string) => ({
+  purpose: `replan.${point}`,
+  times: 0,
+  json: {
+    replan_decision: {
+      replan_needed: false,
+      confidence: 0.9,
+      reasoning: 'The plan can go on.',
+      replan_type: 'none',
+      issues_found: [],
+      recommended_actions: [],
+      clarification_needed: false,
+      clarification_questions: [],
+    },
+  },
+});
+
+/**
+ * F4 across pipelines: a run stops on its ❓ question (timeout 0), a person
+ * replies in the thread, and the `resume` job (MR_AGENT_COMMAND=resume, as
+ * the bridge triggers it) continues the paused run with the answer.
+ */
+describe('ci/resume (F4: a reply to a paused ❓ question resumes the run in a new job)', function () {
+  this.timeout(60_000);
+  let world: JobWorld;
+
+  beforeEach(async () => {
+    world = await JobWorld.start();
+    // the project stops on a question instead of waiting in the job
+    await world.standIn.model.commit(
+      world.s.project,
+      world.s.project.defaultBranch,
+      {
+        '.mr-agent.yml':
+          'planning:\n  replanning:\n    goal_understanding:\n      auto_assume_timeout_minutes: 0\n',
+      },
+      { message: 'Stop on questions' },
+    );
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  it('F4 the resumed job reads the answer, plans with it, settles the question and completes the task', async () => {
+    const paused = await world.job({
+      replies: [unclear],
+      variables: { ...world.bridgeVariables('run', 'add a farewell'), REPLANNING_ENABLED: 'true' },
+    });
+    expect(paused.code).to.equal(1);
+    const question = world.standIn.model.notes.find(
+      (n) => parseMarker(n.body)?.kind === 'clarification',
+    )!;
+    expect(parseMarker(question.body)?.state).to.equal('awaiting_answer');
+    const reply = world.standIn.model.addNote({
+      on: world.s.mergeRequest,
+      body: ANSWER,
+      authorId: world.s.developer.id,
+      discussionId: question.discussionId,
+    });
+
+    const resumed = await world.job({
+      replies: [
+        { purpose: 'planning', json: planWith([action('task_1', 'Add farewell()')]) },
+        { purpose: 'planning', json: planWith([action('task_1', 'Add src/farewell.js')]) },
+        noReplan('goal_understanding'),
+        noReplan('task_decomposition'),
+        noReplan('action_sequence'),
+        noReplan('execution'),
+        noReplan('final_evaluation'),
+        {
+          purpose: 'execution',
+          tool_calls: [
+            { name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } },
+          ],
+        },
+        { purpose: 'execution', content: 'DONE: added farewell()' },
+        { purpose: 'completion', json: assessment(true) },
+      ],
+      variables: {
+        MR_AGENT_SOURCE: 'note',
+        MR_AGENT_COMMAND: 'resume',
+        MR_AGENT_NOTE_ID: String(reply.id),
+        MR_AGENT_MR_IID: String(world.s.mergeRequest.iid),
+        MR_AGENT_TRIGGERED_BY: String(world.s.developer.id),
+        MR_AGENT_RESUME_DISCUSSION_ID: question.discussionId,
+        MR_AGENT_RESUME_QUESTION_NOTE_ID: String(question.id),
+        MR_AGENT_RESUME_JOB_ID: String(paused.jobId),
+        REPLANNING_ENABLED: 'true',
+      },
+    });
+
+    expect(resumed.code, resumed.stderr).to.equal(0);
+    const planningPrompts = resumed.llm.requests
+      .filter((r) => r.purpose === 'planning')
+      .map((r) => JSON.stringify(r.messages));
+    expect(planningPrompts.at(-1)).to.contain(ANSWER);
+    const answered = world.standIn.model.notes.filter(
+      (n) => n.discussionId === question.discussionId && n.authorId === world.s.bot.id,
+    );
+    expect(answered.map((n) => n.body).join('\n'))
+      .to.contain('Answered')
+      .and.contain(`@${world.s.developer.username}`);
+    const progress = world.progressNotes();
+    expect(progress.at(-1)!.body).to.contain('## 🤖 mr-agent · add a farewell');
+    expect(parseMarker(progress.at(-1)!.body)?.state).to.equal('complete');
+    expect(
+      world.git(world.s.project.repoDir, 'show', `${world.branchHead()}:src/farewell.js`),
+    ).to.contain('Bye');
+  });
+});
