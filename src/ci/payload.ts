@@ -1,10 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors/errors.ts';
+import { systemClock } from '../run/clock.ts';
+import type { ThreadLookup } from '../trigger/resume.ts';
 import {
   interpretTriggerPayload,
+  resolveTriggerPayload,
   type TriggerPayloadDecision,
 } from '../trigger/trigger-payload.ts';
 import type { CiContext } from './context.ts';
+import { envConfig } from './env-config.ts';
+import { withNamedSecrets } from './secrets.ts';
 
 /**
  * GitLab hands the webhook event to the job as the *file* variable
@@ -24,12 +29,52 @@ export async function readTriggerPayload(value: string): Promise<string> {
   }
 }
 
-/** A3: the same command rules as the bridge, decided from the payload alone (no API call). */
+/**
+ * Reads a reply's thread through the GitLab API with the job's token (F4).
+ * The client is made on the first lookup: a top-level comment never needs
+ * one, so its job still ends without loading the API client.
+ */
+export function jobThreadLookup(
+  context: CiContext,
+  env: Readonly<Record<string, string | undefined>>,
+): ThreadLookup {
+  let made: Promise<ThreadLookup> | undefined;
+  const make = async (): Promise<ThreadLookup> => {
+    const config = envConfig(withNamedSecrets(env));
+    const token = config.gitlab.token;
+    if (!token) {
+      throw new ConfigError('no GitLab token to read the thread a reply was posted in', {
+        where: env.MR_AGENT_GITLAB_TOKEN_VAR || 'MR_AGENT_GITLAB_TOKEN',
+        hint: 'store a token with the `api` scope as a masked CI/CD variable and name it in the `gitlab_token_variable` input.',
+      });
+    }
+    const [{ createGitLabClient }, { threadLookup }] = await Promise.all([
+      import('../gitlab/gitbeaker-adapter.ts'),
+      import('../trigger/gitlab-bridge.ts'),
+    ]);
+    const url = config.gitlab.url || context.gitlab.apiUrl;
+    return threadLookup(createGitLabClient({ url, token, clock: systemClock }));
+  };
+  return async (projectId, target, discussionId) => {
+    made ??= make();
+    return (await made)(projectId, target, discussionId);
+  };
+}
+
+/**
+ * A3: the same command rules as the bridge, decided from the payload alone
+ * (no API call) — except a reply in a thread, which `lookup`, when given,
+ * reads to tell whether it answers a paused ❓ question (a `resume`, F4).
+ */
 export async function decideTriggerPayload(
   context: CiContext,
   payload: string,
   prefix: string,
+  lookup?: ThreadLookup,
 ): Promise<TriggerPayloadDecision> {
   const text = await readTriggerPayload(payload);
-  return interpretTriggerPayload(text, { prefix }, { pipelineRef: context.ref });
+  const pipeline = { pipelineRef: context.ref };
+  return lookup
+    ? resolveTriggerPayload(text, { prefix }, pipeline, lookup)
+    : interpretTriggerPayload(text, { prefix }, pipeline);
 }

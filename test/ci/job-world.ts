@@ -168,6 +168,8 @@ export class JobWorld {
       ? await this.runChild(argv, env, options, llm)
       : await this.runInProcess(argv, env, dir, options, llm);
     this.keepArtifacts(jobId, dir);
+    // the job is over, and with it its pipeline (one job a pipeline here)
+    this.standIn.model.setPipelineStatus(pipeline.id, code === 0 ? 'success' : 'failed');
     return { code, stdout, stderr, dir, jobId, pipelineId: pipeline.id, llm };
   }
 

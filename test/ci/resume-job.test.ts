@@ -62,7 +62,8 @@ describe('ci/resume (F4: a reply to a paused ❓ question resumes the run in a n
     await world.close();
   });
 
-  it('F4 the resumed job reads the answer, plans with it, settles the question and completes the task', async () => {
+  /** The first job: the planner finds the goal unclear and the run stops on its ❓ question. */
+  async function pausedRun() {
     const paused = await world.job({
       replies: [unclear],
       variables: { ...world.bridgeVariables('run', 'add a farewell'), REPLANNING_ENABLED: 'true' },
@@ -78,25 +79,56 @@ describe('ci/resume (F4: a reply to a paused ❓ question resumes the run in a n
       authorId: world.s.developer.id,
       discussionId: question.discussionId,
     });
+    return { paused, question, reply };
+  }
+
+  const resumedReplies = [
+    { purpose: 'planning', json: planWith([action('task_1', 'Add farewell()')]) },
+    { purpose: 'planning', json: planWith([action('task_1', 'Add src/farewell.js')]) },
+    noReplan('goal_understanding'),
+    noReplan('task_decomposition'),
+    noReplan('action_sequence'),
+    noReplan('execution'),
+    noReplan('final_evaluation'),
+    {
+      purpose: 'execution',
+      tool_calls: [
+        { name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } },
+      ],
+    },
+    { purpose: 'execution', content: 'DONE: added farewell()' },
+    { purpose: 'completion', json: assessment(true) },
+  ];
+
+  /** What the person who answered sees: the answer used, the question settled, the task done. */
+  function expectResumedWithTheAnswer(
+    resumed: Awaited<ReturnType<JobWorld['job']>>,
+    discussionId: string,
+  ) {
+    expect(resumed.code, resumed.stderr).to.equal(0);
+    const planningPrompts = resumed.llm.requests
+      .filter((r) => r.purpose === 'planning')
+      .map((r) => JSON.stringify(r.messages));
+    expect(planningPrompts.at(-1)).to.contain(ANSWER);
+    const answered = world.standIn.model.notes.filter(
+      (n) => n.discussionId === discussionId && n.authorId === world.s.bot.id,
+    );
+    expect(answered.map((n) => n.body).join('\n'))
+      .to.contain('Answered')
+      .and.contain(`@${world.s.developer.username}`);
+    const progress = world.progressNotes();
+    expect(progress.at(-1)!.body).to.contain('## 🤖 mr-agent · add a farewell');
+    expect(parseMarker(progress.at(-1)!.body)?.state).to.equal('complete');
+    expect(
+      world.git(world.s.project.repoDir, 'show', `${world.branchHead()}:src/farewell.js`),
+    ).to.contain('Bye');
+  }
+
+  it('F4 the resumed job reads the answer, plans with it, settles the question and completes the task', async () => {
+    const { paused, question, reply } = await pausedRun();
 
     const resumed = await world.job({
-      replies: [
-        { purpose: 'planning', json: planWith([action('task_1', 'Add farewell()')]) },
-        { purpose: 'planning', json: planWith([action('task_1', 'Add src/farewell.js')]) },
-        noReplan('goal_understanding'),
-        noReplan('task_decomposition'),
-        noReplan('action_sequence'),
-        noReplan('execution'),
-        noReplan('final_evaluation'),
-        {
-          purpose: 'execution',
-          tool_calls: [
-            { name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } },
-          ],
-        },
-        { purpose: 'execution', content: 'DONE: added farewell()' },
-        { purpose: 'completion', json: assessment(true) },
-      ],
+      replies: resumedReplies,
       variables: {
         MR_AGENT_SOURCE: 'note',
         MR_AGENT_COMMAND: 'resume',
@@ -110,22 +142,42 @@ describe('ci/resume (F4: a reply to a paused ❓ question resumes the run in a n
       },
     });
 
-    expect(resumed.code, resumed.stderr).to.equal(0);
-    const planningPrompts = resumed.llm.requests
-      .filter((r) => r.purpose === 'planning')
-      .map((r) => JSON.stringify(r.messages));
-    expect(planningPrompts.at(-1)).to.contain(ANSWER);
-    const answered = world.standIn.model.notes.filter(
-      (n) => n.discussionId === question.discussionId && n.authorId === world.s.bot.id,
-    );
-    expect(answered.map((n) => n.body).join('\n'))
-      .to.contain('Answered')
-      .and.contain(`@${world.s.developer.username}`);
-    const progress = world.progressNotes();
-    expect(progress.at(-1)!.body).to.contain('## 🤖 mr-agent · add a farewell');
-    expect(parseMarker(progress.at(-1)!.body)?.state).to.equal('complete');
-    expect(
-      world.git(world.s.project.repoDir, 'show', `${world.branchHead()}:src/farewell.js`),
-    ).to.contain('Bye');
+    expectResumedWithTheAnswer(resumed, question.discussionId);
+  });
+
+  it("F4 A3 with TRIGGER_PAYLOAD (no bridge), the job reads the reply's thread and resumes the paused run", async () => {
+    const { question, reply } = await pausedRun();
+    const payload = world.standIn.hooks.notePayload(reply, world.s.project);
+
+    const resumed = await world.job({
+      replies: resumedReplies,
+      variables: { TRIGGER_PAYLOAD: JSON.stringify(payload), REPLANNING_ENABLED: 'true' },
+    });
+
+    expectResumedWithTheAnswer(resumed, question.discussionId);
+  });
+
+  it('F4 A3 a TRIGGER_PAYLOAD reply in an ordinary thread ends the job at once with nothing to do', async () => {
+    const thread = world.standIn.model.addNote({
+      on: world.s.mergeRequest,
+      body: 'Should this also cover issues?',
+      authorId: world.s.maintainer.id,
+    });
+    const reply = world.standIn.model.addNote({
+      on: world.s.mergeRequest,
+      body: 'Yes, later.',
+      authorId: world.s.developer.id,
+      discussionId: thread.discussionId,
+    });
+    const payload = world.standIn.hooks.notePayload(reply, world.s.project);
+
+    const job = await world.job({
+      replies: [],
+      variables: { TRIGGER_PAYLOAD: JSON.stringify(payload) },
+    });
+
+    expect(job.code, job.stderr).to.equal(0);
+    expect(job.llm.requests).to.have.length(0);
+    expect(world.progressNotes()).to.have.length(0);
   });
 });

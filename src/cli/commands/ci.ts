@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { finishWithNothingToDo } from '../../ci/nothing-to-do.ts';
 import { parseCiContext, type CiStep } from '../../ci/context.ts';
-import { decideTriggerPayload } from '../../ci/payload.ts';
+import { decideTriggerPayload, jobThreadLookup } from '../../ci/payload.ts';
 import { envConfig } from '../../ci/env-config.ts';
 import type { CommandRequest } from '../../trigger/note-rules.ts';
 import type { CliIo } from '../io.ts';
@@ -29,6 +29,7 @@ export async function ciCommand(io: CliIo, options: CiOptions): Promise<number> 
       context,
       context.trigger.payload,
       config.trigger.command_prefix,
+      jobThreadLookup(context, io.env),
     );
     if (decision.kind === 'skip') {
       return finishWithNothingToDo(context, config.ci, decision.message, io.stdout);
