@@ -188,6 +188,19 @@ class GitbeakerGitLab implements GitLabPort {
     return parseAnswer(z.array(DiscussionSchema), raw, 'discussions').map(toDiscussion);
   }
 
+  async getDiscussion(project: ProjectRef, on: Noteable, discussionId: string) {
+    try {
+      const raw =
+        on.type === 'merge_request'
+          ? await this.api.MergeRequestDiscussions.show(project, on.iid, discussionId)
+          : await this.api.IssueDiscussions.show(project, on.iid, discussionId);
+      return toDiscussion(parseAnswer(DiscussionSchema, raw, 'discussion'));
+    } catch (error) {
+      if (isStatus(error, 404)) return undefined;
+      throw error;
+    }
+  }
+
   async createNote(project: ProjectRef, on: Noteable, body: string) {
     const raw =
       on.type === 'merge_request'

@@ -194,6 +194,12 @@ export interface GitLabPort {
   getNote(project: ProjectRef, on: Noteable, noteId: number): Promise<Note>;
   /** Every discussion (thread), oldest first, replies inside. */
   listDiscussions(project: ProjectRef, on: Noteable): Promise<Discussion[]>;
+  /** One discussion by its id, replies inside; undefined when there is none of that id. */
+  getDiscussion(
+    project: ProjectRef,
+    on: Noteable,
+    discussionId: string,
+  ): Promise<Discussion | undefined>;
   createNote(project: ProjectRef, on: Noteable, body: string): Promise<Note>;
   editNote(project: ProjectRef, on: Noteable, noteId: number, body: string): Promise<Note>;
   replyToDiscussion(

@@ -27,10 +27,8 @@ function toAgentPipeline(pipeline: Pipeline): AgentPipeline {
  * threads are listed (all pages) and searched.
  */
 export function threadLookup(port: GitLabPort): ThreadLookup {
-  return async (projectId, target, discussionId) => {
-    const all = await port.listDiscussions(projectId, noteable(target));
-    return all.find((d) => d.id === discussionId);
-  };
+  return (projectId, target, discussionId) =>
+    port.getDiscussion(projectId, noteable(target), discussionId);
 }
 
 export function bridgeGitLabFromPort(port: GitLabPort): BridgeGitLab {

@@ -118,6 +118,35 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
     expect(discussions[1]).to.deep.include({ individualNote: true });
   });
 
+  it('F4 reads one discussion by its id (GET …/discussions/:id), and none for an unknown id', async () => {
+    const { model } = w.standIn;
+    const first = model.addNote({
+      on: w.s.mergeRequest,
+      body: 'which file?',
+      authorId: w.s.bot.id,
+    });
+    model.addNote({
+      on: w.s.mergeRequest,
+      body: 'README.md',
+      authorId: w.s.developer.id,
+      discussionId: first.discussionId,
+    });
+    model.addNote({ on: w.s.mergeRequest, body: 'elsewhere', authorId: w.s.guest.id });
+
+    const thread = await w.gitlab.getDiscussion(w.s.project.id, mr, first.discussionId);
+    const missing = await w.gitlab.getDiscussion(w.s.project.id, mr, 'f'.repeat(40));
+
+    expect(thread?.id).to.equal(first.discussionId);
+    expect(thread?.notes.map((n) => n.body)).to.deep.equal(['which file?', 'README.md']);
+    expect(missing).to.equal(undefined);
+    const routes = w.standIn.requests.entries.map((r) => `${r.route} ${r.status}`);
+    expect(routes).to.include.members([
+      '/projects/:id/merge_requests/:iid/discussions/:discussion_id 200',
+      '/projects/:id/merge_requests/:iid/discussions/:discussion_id 404',
+    ]);
+    expect(routes.filter((r) => r.includes('/discussions '))).to.have.length(0);
+  });
+
   it('H1 creates and edits a note on a merge request and on an issue', async () => {
     for (const on of [mr, issue]) {
       const note = await w.gitlab.createNote(w.s.project.id, on, 'first');

@@ -141,6 +141,12 @@ function noteableRoutes(render: Renderer): Route[] {
         [...groups].map(([id, notes]) => render.discussion(id, notes)),
       );
     }),
+    route('GET', `${BASE}/discussions/:discussion_id`, (ctx) => {
+      const id = ctx.params.discussion_id!;
+      const notes = discussionsOf(notesHere(ctx).notes).get(id);
+      if (!notes) throw notFound('Discussion');
+      return json(200, render.discussion(id, notes));
+    }),
     route('POST', `${BASE}/discussions`, (ctx) => {
       const reply = createNote(ctx, render);
       const note = reply.json as { id: number } | undefined;
