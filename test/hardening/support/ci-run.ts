@@ -5,13 +5,14 @@ import path from 'node:path';
 import { loadConfig } from '../../../src/config/load.ts';
 import { createGitLabClient } from '../../../src/gitlab/gitbeaker-adapter.ts';
 import { GitLabNoteTarget } from '../../../src/gitlab/note-target.ts';
-import type { GitLabPort, MergeRequest } from '../../../src/gitlab/port.ts';
+import { ACCESS_LEVEL, type GitLabPort, type MergeRequest } from '../../../src/gitlab/port.ts';
+import { loadGitLabRequest } from '../../../src/ci/gitlab-request.ts';
 import { createOpenAiLlm } from '../../../src/llm/openai-llm.ts';
 import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
 import { deliver, type DeliveryResult } from '../../../src/phases/deliver/deliver.ts';
 import { snapshotGitControl } from '../../../src/phases/deliver/git-guard.ts';
-import type { RequestContext, RequestSource } from '../../../src/phases/gather/types.ts';
+import type { RequestSource } from '../../../src/phases/gather/types.ts';
 import { FakeClock } from '../../../src/run/clock.ts';
 import { environmentStep } from '../../../src/run/environment-step.ts';
 import { runTask } from '../../../src/run/orchestrator.ts';
@@ -70,7 +71,7 @@ export interface CiRun {
   close(): Promise<void>;
 }
 
-/** The merge request and its discussion, as the job's gather phase sees them (C1, C4). */
+/** The merge request and its discussion, as the job's gather phase loads them (C1, C4). */
 function mergeRequestSource(
   gitlab: GitLabPort,
   projectId: number,
@@ -78,22 +79,19 @@ function mergeRequestSource(
   botId: number,
 ): RequestSource {
   return {
-    async load() {
-      const notes = await gitlab.listNotes(projectId, { type: 'merge_request', iid: mr.iid });
-      const discussion: RequestContext['discussion'] = [];
-      for (const note of notes.filter((n) => !n.system && n.author.id !== botId)) {
-        const level = await gitlab.accessLevel(projectId, note.author.id);
-        discussion.push({ author: note.author.username, body: note.body, authorized: level >= 30 });
-      }
-      return {
-        source: 'merge_request',
-        reference: `!${mr.iid}`,
-        title: mr.title,
-        body: mr.description,
-        labels: mr.labels,
-        discussion,
-      };
-    },
+    load: () =>
+      loadGitLabRequest({
+        gitlab,
+        projectId,
+        request: {
+          source: 'note',
+          command: 'run',
+          task: '',
+          target: { kind: 'merge_request', iid: mr.iid },
+        },
+        minimumAccessLevel: ACCESS_LEVEL.developer,
+        botUserId: botId,
+      }),
   };
 }
 
