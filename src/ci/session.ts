@@ -3,6 +3,7 @@ import type { GitLabUser } from '../gitlab/port.ts';
 import { statePaths, type StatePaths } from '../history/paths.ts';
 import { createOpenAiLlm } from '../llm/openai-llm.ts';
 import type { LlmPort } from '../llm/port.ts';
+import type { RequestSource } from '../phases/gather/types.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { createSectionWriter } from '../log/sections.ts';
@@ -204,6 +205,29 @@ async function reportingFor(
   });
 }
 
+/** The OpenAI-compatible model (or the one the services make), watched when asked. */
+function llmFor(run: PreparedRun, input: SessionInput): LlmPort {
+  const { services, logger } = input;
+  const make =
+    services.createLlm ?? ((c, env, l, k) => createOpenAiLlm(c, { env, logger: l, clock: k }));
+  const created = make(run.config, run.env, logger, services.clock);
+  return services.observers?.llm?.(created) ?? created;
+}
+
+/** The merge request or issue with its discussion, loaded when the run gathers (C1, C4). */
+function requestSource(run: PreparedRun): RequestSource {
+  return {
+    load: () =>
+      loadGitLabRequest({
+        gitlab: run.gitlab,
+        projectId: run.project.id,
+        request: run.request,
+        minimumAccessLevel: ACCESS_LEVEL_VALUES[run.config.trigger.min_access_level],
+        botUserId: run.bot.id,
+      }),
+  };
+}
+
 /**
  * The one composition of a CI run (`mr-agent ci`, and `mr-agent demo`
  * through it): the OpenAI-compatible model, the progress note on the merge
@@ -217,10 +241,7 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
   const { services, logger, redactor } = input;
   const observers = services.observers ?? {};
   const clock = services.clock;
-  const created = (
-    services.createLlm ?? ((c, env, l, k) => createOpenAiLlm(c, { env, logger: l, clock: k }))
-  )(config, run.env, logger, clock);
-  const llm = observers.llm?.(created) ?? created;
+  const llm = llmFor(run, input);
   const paths = statePaths(
     context.projectDir,
     config.state.directory,
@@ -264,16 +285,7 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     history: reporting.history,
     environment: observedEnvironment(environment, observers),
     ...(delivery ? { delivery } : {}),
-    request: {
-      load: () =>
-        loadGitLabRequest({
-          gitlab: run.gitlab,
-          projectId: run.project.id,
-          request: run.request,
-          minimumAccessLevel: ACCESS_LEVEL_VALUES[config.trigger.min_access_level],
-          botUserId: run.bot.id,
-        }),
-    },
+    request: requestSource(run),
     // LLM-decided replanning (seed 003) when planning.replanning.enabled; review comes with the run
     hooks: { replan: reporting.replan, ...observers.hooks },
     ...(observers.tools ? { tools: observers.tools } : {}),
