@@ -6,7 +6,7 @@ import type { ResolvedConfig } from '../../config/resolve.ts';
 import type { LlmPort } from '../../llm/port.ts';
 import { createLogger, newTraceId, type Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
-import { LocalNoteTarget } from '../../report/local-note-target.ts';
+import { LocalNoteTarget, shownPath } from '../../report/local-note-target.ts';
 import { taskNotePath } from '../../report/task-note.ts';
 import { exitCodeForSignal } from '../../report/termination.ts';
 import { systemClock, type Clock } from '../../run/clock.ts';
@@ -188,8 +188,8 @@ async function runBuiltin(
   const outcome = await withGrace(run, signalled, factories.graceMs ?? 8000);
   if (!outcome) return giveUpAfterGrace(io, s, reporting);
   printOutcome(io, outcome, json, {
-    taskNote: path.relative(io.cwd, taskNotePath(stateDir, s.task.id)),
-    result: path.relative(io.cwd, reporting.paths.result),
+    taskNote: shownPath(io.cwd, taskNotePath(stateDir, s.task.id)),
+    result: shownPath(io.cwd, reporting.paths.result),
   });
   return outcome;
 }

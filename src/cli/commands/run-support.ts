@@ -16,16 +16,19 @@ import type { RunOptions } from './run.ts';
 /** Helpers of `mr-agent run`: repository, configuration, logging stream, signals, output. */
 
 export async function resolveRepo(io: CliIo, options: RunOptions, task: TaskSpec): Promise<string> {
-  const dir = path.resolve(io.cwd, options.repo ?? task.repo);
-  const isDir = await stat(dir).then(
-    (s) => s.isDirectory(),
-    () => false,
+  const given = options.repo ?? task.repo;
+  const dir = path.resolve(io.cwd, given);
+  const kind = await stat(dir).then(
+    (s) => (s.isDirectory() ? 'folder' : 'other'),
+    () => 'missing',
   );
-  if (!isDir)
-    throw new UsageError('the repository folder does not exist', {
-      where: options.repo ? `--repo ${options.repo}` : `task.repo (${task.repo})`,
-    });
-  return dir;
+  if (kind === 'folder') return dir;
+  const where = options.repo !== undefined ? `--repo ${options.repo}` : `task.repo (${task.repo})`;
+  const relative = path.isAbsolute(given) ? '' : ` (a relative path is resolved from ${io.cwd})`;
+  throw new UsageError(
+    kind === 'missing' ? 'the repository folder does not exist' : 'the repository is not a folder',
+    { where, hint: `give the folder of a checkout${relative}.` },
+  );
 }
 
 /** Task YAML `runner.meta.model` applies unless a model was configured elsewhere. */
@@ -81,12 +84,14 @@ export function printOutcome(
 ) {
   if (json) {
     io.stdout.write(
-      `${JSON.stringify({ ok: outcome.state === 'COMPLETE', state: outcome.state, reason: outcome.reason, summary: outcome.summary, exit_code: outcome.exitCode, task_note: files.taskNote, result: files.result })}\n`,
+      `${JSON.stringify({ ok: outcome.state === 'COMPLETE', state: outcome.state, reason: outcome.reason, summary: outcome.summary, ...(outcome.error?.hint ? { hint: outcome.error.hint } : {}), exit_code: outcome.exitCode, task_note: files.taskNote, result: files.result })}\n`,
     );
     return;
   }
+  const hint =
+    outcome.state === 'FAILED' && outcome.error?.hint ? `hint: ${outcome.error.hint}\n` : '';
   io.stdout.write(
-    `\nmr-agent: ${outcome.state} (${outcome.reason}) — ${outcome.summary}\nTask Note: ${files.taskNote}\n`,
+    `\nmr-agent: ${outcome.state} (${outcome.reason}) — ${outcome.summary}\n${hint}Task Note: ${files.taskNote}\n`,
   );
 }
 
