@@ -36,7 +36,10 @@ export async function configFor(io: CliIo, options: RunOptions, task: TaskSpec, 
   const input = { env: io.env, repoDir, sets: options.set ?? [] };
   const first = await loadConfig(input);
   if (!task.meta.model || first.origins['llm.model']?.kind !== 'default') return first;
-  return loadConfig({ ...input, flags: { 'llm.model': task.meta.model } });
+  return loadConfig({
+    ...input,
+    flags: { 'llm.model': { value: task.meta.model, from: 'Task YAML runner.meta.model' } },
+  });
 }
 
 export function maxLoopsFor(resolved: ResolvedConfig, task: TaskSpec): number {
