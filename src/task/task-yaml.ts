@@ -73,6 +73,16 @@ export interface TaskSpec {
   suggestedImpl?: { language?: string; filePaths: string[]; constraints: string[] };
 }
 
+const TASK_YAML_HINT =
+  'See "Task YAML" in README.md for the format (version: 1, task.prd.text or task.prd.path).';
+
+/** zod's message, with "expected object, received undefined" said as what it is: a missing field. */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message))
+    return `missing (expected ${issue.expected})`;
+  return issue.message;
+}
+
 function formatIssuePath(pathParts: readonly PropertyKey[]): string {
   return pathParts.length === 0 ? '(top level)' : pathParts.map(String).join('.');
 }
@@ -111,16 +121,18 @@ export function parseTaskYaml(
     throw new ConfigError('the task file is not valid YAML', {
       where: location,
       problems: read.problems,
+      hint: TASK_YAML_HINT,
     });
   }
   const parsed = TaskYaml.safeParse(read.value);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
-      (issue) => `${location}: ${formatIssuePath(issue.path)}: ${issue.message}`,
+      (issue) => `${location}: ${formatIssuePath(issue.path)}: ${issueMessage(issue)}`,
     );
     throw new ConfigError('the task file does not match Task YAML version 1', {
       where: location,
       problems,
+      hint: TASK_YAML_HINT,
     });
   }
   const data = parsed.data;
@@ -132,7 +144,11 @@ export function parseTaskYaml(
     problems,
   );
   if (problems.length > 0)
-    throw new ConfigError('the task file refers to unset variables', { where: location, problems });
+    throw new ConfigError('the task file refers to unset variables', {
+      where: location,
+      problems,
+      hint: 'Export each variable named, or remove its entry from runner.worker.env (only a coding CLI worker uses them).',
+    });
   return {
     id: data.task.id ?? randomUUID(),
     title: data.task.title,

@@ -66,8 +66,29 @@ describe('task/task-yaml', () => {
       parseTaskYaml('version: 1\ntask:\n  title: x\n', 'task.yaml', {}),
     );
 
-    expect(problems).to.have.length(1);
-    expect(problems[0]).to.match(/^task\.yaml: task\.prd: /);
+    expect(problems).to.deep.equal(['task.yaml: task.prd: missing (expected object)']);
+  });
+
+  it('A5 Task YAML errors point at the format, not at `mr-agent config check`', () => {
+    const hints: (string | undefined)[] = [];
+    for (const text of ['version: 1\ntask: [\n', 'task:\n  title: x\n']) {
+      try {
+        parseTaskYaml(text, 'task.yaml', {});
+      } catch (error) {
+        hints.push((error as ConfigError).hint);
+      }
+    }
+    const unset = `${MINIMAL}runner:\n  worker:\n    env:\n      TOKEN: "env:NOT_SET_ANYWHERE"\n`;
+    try {
+      parseTaskYaml(unset, 'task.yaml', {});
+    } catch (error) {
+      hints.push((error as ConfigError).hint);
+    }
+
+    expect(hints).to.have.length(3);
+    expect(hints[0]).to.contain('"Task YAML" in README.md');
+    expect(hints[1]).to.contain('"Task YAML" in README.md');
+    expect(hints[2]).to.contain('remove its entry from runner.worker.env');
   });
 
   it('A5 a prd with both path and text is refused', () => {
