@@ -44,6 +44,34 @@ describe('cli: mr-agent run tells what was wrong, where, and what to do (A5, K1)
     expect(missing.stderr).to.contain(`a relative path is resolved from ${repo.dir}`);
   });
 
+  it('J1 a state folder that is a file is a configuration error naming state.directory, not an internal error', async () => {
+    repo = await makeTempRepo({ 'state-file': 'x\n' }, { git: false });
+
+    const { code, stderr } = await runCli(
+      ['run', '--task', 'x', '--repo', repo.dir, '--set', 'state.directory=state-file'],
+      { env: { OPENAI_API_KEY: 'sk-x' } },
+    );
+
+    expect(code).to.equal(2);
+    expect(stderr).to.contain('mr-agent: state.directory: cannot use');
+    expect(stderr).not.to.contain('internal error');
+  });
+
+  it('J1 a prompts.directory that does not exist is refused before the run', async () => {
+    repo = await makeTempRepo({}, { git: false });
+
+    const { code, stderr } = await runCli(
+      ['run', '--task', 'x', '--repo', repo.dir, '--set', 'prompts.directory=my-prompts'],
+      { cwd: repo.dir, env: { OPENAI_API_KEY: 'sk-x' } },
+    );
+
+    expect(code).to.equal(2);
+    expect(stderr).to.contain(
+      'mr-agent: prompts.directory: the prompts folder my-prompts does not exist',
+    );
+    expect(stderr).to.contain(`relative paths are resolved from ${repo.dir}`);
+  });
+
   it('K1 a refused API key ends the run with the endpoint hint, and paths outside the working folder are absolute', async () => {
     repo = await makeTempRepo({}, { git: false });
     server = await startScriptedOpenAiServer({ apiKey: 'sk-right', scenario: { replies: [] } });

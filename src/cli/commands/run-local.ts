@@ -22,6 +22,7 @@ import type { TaskSpec } from '../../task/task-yaml.ts';
 import { useColor, type CliIo } from '../io.ts';
 import { readTask, type RunOptions } from './run.ts';
 import {
+  checkFolders,
   configFor,
   maxLoopsFor,
   printOutcome,
@@ -62,6 +63,7 @@ async function openSession(io: CliIo, options: RunOptions, factories: RunFactori
   const repoDir = await resolveRepo(io, options, task);
   const resolved = await configFor(io, options, task, repoDir);
   const config = resolved.config;
+  await checkFolders(io, config, repoDir);
   const clock = factories.clock ?? systemClock;
   const redactor = redactorFor(io, config);
   const traceId = newTraceId();

@@ -1,10 +1,10 @@
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../config/load.ts';
 import type { Config } from '../../config/options.ts';
 import type { ResolvedConfig } from '../../config/resolve.ts';
-import { CancelledError, UsageError } from '../../errors/errors.ts';
+import { CancelledError, ConfigError, UsageError } from '../../errors/errors.ts';
 import { Redactor } from '../../log/redact.ts';
 import type { TerminationSignal } from '../../report/termination.ts';
 import { systemClock } from '../../run/clock.ts';
@@ -29,6 +29,36 @@ export async function resolveRepo(io: CliIo, options: RunOptions, task: TaskSpec
     kind === 'missing' ? 'the repository folder does not exist' : 'the repository is not a folder',
     { where, hint: `give the folder of a checkout${relative}.` },
   );
+}
+
+/**
+ * The folders the run writes to and reads from, checked before anything
+ * starts: a state folder that is a file or cannot be created, or a prompts
+ * folder that does not exist, is a configuration error, not a crash mid-run.
+ */
+export async function checkFolders(io: CliIo, config: Config, repoDir: string): Promise<void> {
+  const stateDir = path.resolve(repoDir, config.state.directory);
+  try {
+    await mkdir(stateDir, { recursive: true });
+  } catch (error) {
+    throw new ConfigError(`cannot use ${stateDir} as the state folder`, {
+      where: 'state.directory',
+      problems: [(error as Error).message],
+      hint: 'name a folder the run may create and write (relative paths are inside the repository).',
+    });
+  }
+  const prompts = config.prompts.directory;
+  if (prompts === '') return;
+  const isFolder = await stat(path.resolve(io.cwd, prompts)).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isFolder) {
+    throw new ConfigError(`the prompts folder ${prompts} does not exist`, {
+      where: 'prompts.directory',
+      hint: `name a folder of prompt files that replace the built-in ones (relative paths are resolved from ${io.cwd}), or leave it empty.`,
+    });
+  }
 }
 
 /** Task YAML `runner.meta.model` applies unless a model was configured elsewhere. */

@@ -35,6 +35,7 @@ export async function readTask(io: CliIo, options: RunOptions): Promise<TaskSpec
     } catch (error) {
       throw new UsageError(`cannot read the task file: ${(error as Error).message}`, {
         where: options.taskFile,
+        hint: `give the path of a Task YAML file${path.isAbsolute(options.taskFile) ? '' : ` (a relative path is resolved from ${io.cwd})`}.`,
       });
     }
     return parseTaskYaml(text, options.taskFile, io.env);
