@@ -42,4 +42,16 @@ describe('docs/README', () => {
     expect(task.test?.command).to.equal('npm test');
     expect(task.worker.kind).to.equal('builtin');
   });
+
+  it('A5 the Task YAML example in docs/agent-runner.md parses as written (its meta: has only comments)', () => {
+    const doc = readFileSync('docs/agent-runner.md', 'utf8');
+    const example = /```yaml\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+
+    const task = parseTaskYaml(example, 'docs/agent-runner.md', { CODEX_API_KEY: 'sk-codex' });
+
+    expect(task.worker).to.deep.include({ kind: 'codex-cli', maxRunTimeSec: 1800 });
+    expect(task.worker.env).to.deep.equal({ CODEX_API_KEY: 'sk-codex' });
+    expect(task.meta.kind).to.equal('openai-chat');
+    expect(task.maxLoops).to.equal(5);
+  });
 });

@@ -55,6 +55,16 @@ describe('task/task-yaml', () => {
     });
   });
 
+  it('A5 sections whose entries are all commented out count as absent', () => {
+    const text = `${MINIMAL}runner:\n  meta:\n    # system_prompt: x\n  worker:\n    env:\n      # A: env:A\n`;
+
+    const task = parseTaskYaml(text, 'task.yaml', {});
+
+    expect(task.meta.kind).to.equal('openai-chat');
+    expect(task.worker).to.deep.include({ kind: 'builtin', env: {} });
+    expect(parseTaskYaml(`${MINIMAL}runner:\n`, 'task.yaml', {}).maxLoops).to.equal(10);
+  });
+
   it('A5 a missing version is reported with its path', () => {
     expect(
       problemsOf(() => parseTaskYaml('task:\n  prd: { text: x }\n', 'task.yaml', {})),
