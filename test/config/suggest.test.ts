@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { isResolved, resolveConfig } from '../../src/config/resolve.ts';
-import { fileSource, flagSource } from '../../src/config/sources.ts';
+import { envSource, fileSource, flagSource } from '../../src/config/sources.ts';
 import { closestKey, editDistance } from '../../src/config/suggest.ts';
 
 function problemsOf(...sources: Parameters<typeof resolveConfig>[0]): string[] {
@@ -55,5 +55,19 @@ describe('config/suggest: unknown options name the option meant (J1)', () => {
       expect(problem).not.to.match(/at line \d+, column \d+/);
       expect(problem).not.to.match(/:$/);
     }
+  });
+
+  it('J1 a URL option without http(s):// is refused where it was set (gitlab.url, llm.base_url)', () => {
+    const env = envSource({
+      MR_AGENT_GITLAB_URL: 'gitlab.example.com',
+      MR_AGENT_LLM_BASE_URL: 'localhost:8000/v1',
+    });
+
+    expect(problemsOf(env)).to.deep.equal([
+      'env: MR_AGENT_LLM_BASE_URL (llm.base_url): expected an http(s) URL (or empty), got "localhost:8000/v1"',
+      'env: MR_AGENT_GITLAB_URL (gitlab.url): expected an http(s) URL (or empty), got "gitlab.example.com"',
+    ]);
+    const ok = resolveConfig([envSource({ MR_AGENT_LLM_BASE_URL: 'http://127.0.0.1:8000/v1' })]);
+    expect(isResolved(ok)).to.equal(true);
   });
 });
