@@ -119,4 +119,26 @@ describe('cli: mr-agent run tells what was wrong, where, and what to do (A5, K1)
     expect(result['hint']).to.match(/llm\.api_key_variable/);
     expect(result['task_note']).to.match(/^\.mr-agent\/task-/);
   });
+
+  it('A5 AgentRunner mode ends with what failed, the hint and the Task Note (not only a log line)', async () => {
+    repo = await makeTempRepo({}, { git: false });
+    const task =
+      'version: 1\ntask:\n  prd:\n    text: Add retries\nrunner:\n  worker:\n    kind: codex-cli\n';
+
+    const { code, stdout } = await runCli(['run', '--repo', repo.dir], {
+      stdin: task,
+      env: {
+        PATH: path.join(repo.dir, 'no-bin'),
+        OPENAI_API_KEY: 'sk-x',
+        CODEX_API_KEY: 'sk-codex',
+      },
+    });
+
+    expect(code).to.equal(2);
+    expect(stdout).to.contain(
+      'mr-agent: FAILED — runner.worker.kind: the codex-cli worker needs `codex`, which is not on PATH',
+    );
+    expect(stdout).to.match(/\nhint: install it/);
+    expect(stdout).to.contain(`Task Note: ${path.join(repo.dir, '.mr-agent', 'task-')}`);
+  });
 });

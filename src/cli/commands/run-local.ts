@@ -26,6 +26,7 @@ import {
   configFor,
   maxLoopsFor,
   printOutcome,
+  printWorkerOutcome,
   redactorFor,
   resolveRepo,
   streamOf,
@@ -94,7 +95,12 @@ async function openSession(io: CliIo, options: RunOptions, factories: RunFactori
 }
 
 /** AgentRunner mode (seed 002): an external coding CLI as the worker (src/agent-runner/). */
-async function runWithWorker(io: CliIo, s: Session, kind: TaskSpec['worker']['kind']) {
+async function runWithWorker(
+  io: CliIo,
+  s: Session,
+  kind: TaskSpec['worker']['kind'],
+  json: boolean,
+) {
   const result = await runAgentRunnerTask(
     { ...s.task, repo: s.repoDir, worker: { ...s.task.worker, kind } },
     {
@@ -109,6 +115,7 @@ async function runWithWorker(io: CliIo, s: Session, kind: TaskSpec['worker']['ki
       signal: s.controller.signal,
     },
   );
+  printWorkerOutcome(io, s.redactor, result, json);
   return result.exitCode;
 }
 
@@ -209,7 +216,7 @@ export async function runLocal(
       s.task.worker.kind !== 'builtin' ? s.task.worker.kind : s.config.runner.worker.kind;
     const code =
       kind !== 'builtin'
-        ? await runWithWorker(io, s, kind)
+        ? await runWithWorker(io, s, kind, Boolean(options.json))
         : (await runBuiltin(io, s, options, factories, signals.signalled))?.exitCode;
     if (signals.seen.signal) return exitCodeForSignal(signals.seen.signal);
     return code ?? 1;

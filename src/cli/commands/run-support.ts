@@ -6,6 +6,9 @@ import type { Config } from '../../config/options.ts';
 import type { ResolvedConfig } from '../../config/resolve.ts';
 import { CancelledError, ConfigError, UsageError } from '../../errors/errors.ts';
 import { Redactor } from '../../log/redact.ts';
+import type { AgentRunnerResult } from '../../agent-runner/runner.ts';
+import { describeError } from '../../errors/catalog.ts';
+import { shownPath } from '../../report/local-note-target.ts';
 import type { TerminationSignal } from '../../report/termination.ts';
 import { systemClock } from '../../run/clock.ts';
 import type { RunOutcome } from '../../run/outcome.ts';
@@ -126,6 +129,28 @@ export function printOutcome(
   io.stdout.write(
     `\nmr-agent: ${outcome.state} (${outcome.reason}) — ${outcome.summary}\n${hint}Task Note: ${files.taskNote}\n`,
   );
+}
+
+/** The last lines of an AgentRunner task: its state, what failed with the hint, the Task Note. */
+export function printWorkerOutcome(
+  io: CliIo,
+  redactor: Redactor,
+  result: AgentRunnerResult,
+  json: boolean,
+) {
+  const described = result.error === undefined ? undefined : describeError(result.error);
+  const error = described ? redactor.redact(described.message) : undefined;
+  const hint = described?.details.find((d) => d.startsWith('hint: '))?.slice('hint: '.length);
+  const taskNote = shownPath(io.cwd, result.taskNotePath);
+  if (json) {
+    io.stdout.write(
+      `${JSON.stringify({ ok: result.state === 'COMPLETE', state: result.state, ...(error ? { error } : {}), ...(hint ? { hint } : {}), exit_code: result.exitCode, task_note: taskNote })}\n`,
+    );
+    return;
+  }
+  const lines = [`mr-agent: ${result.state}${error ? ` — ${error}` : ''}`];
+  if (hint) lines.push(`hint: ${hint}`);
+  io.stdout.write(`\n${[...lines, `Task Note: ${taskNote}`].join('\n')}\n`);
 }
 
 /**
