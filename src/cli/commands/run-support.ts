@@ -1,4 +1,5 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../config/load.ts';
@@ -41,12 +42,11 @@ export async function resolveRepo(io: CliIo, options: RunOptions, task: TaskSpec
  */
 export async function checkFolders(io: CliIo, config: Config, repoDir: string): Promise<void> {
   const stateDir = path.resolve(repoDir, config.state.directory);
-  try {
-    await mkdir(stateDir, { recursive: true });
-  } catch (error) {
+  const problem = await stateFolderProblem(stateDir);
+  if (problem) {
     throw new ConfigError(`cannot use ${stateDir} as the state folder`, {
       where: 'state.directory',
-      problems: [(error as Error).message],
+      problems: [problem],
       hint: 'name a folder the run may create and write (relative paths are inside the repository).',
     });
   }
@@ -61,6 +61,25 @@ export async function checkFolders(io: CliIo, config: Config, repoDir: string): 
       where: 'prompts.directory',
       hint: `name a folder of prompt files that replace the built-in ones (relative paths are resolved from ${io.cwd}), or leave it empty.`,
     });
+  }
+}
+
+/** Why the state folder cannot be created or written, without creating anything yet. */
+async function stateFolderProblem(dir: string): Promise<string | undefined> {
+  let current = dir;
+  for (;;) {
+    const info = await stat(current).catch(() => undefined);
+    if (info) {
+      if (!info.isDirectory()) return `${current} is not a folder`;
+      const writable = await access(current, constants.W_OK).then(
+        () => true,
+        () => false,
+      );
+      return writable ? undefined : `${current} is not writable`;
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return `${dir} cannot be created`;
+    current = parent;
   }
 }
 
