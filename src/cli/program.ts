@@ -17,6 +17,17 @@ function setOption(): Option {
   ).argParser(collect);
 }
 
+const RUN_HELP = `
+The model: any OpenAI-compatible endpoint, from OPENAI_API_KEY (or the variable
+named by llm.api_key_variable), MR_AGENT_LLM_BASE_URL (or OPENAI_BASE_URL) and
+MR_AGENT_LLM_MODEL. Notes go to the terminal and .mr-agent/; the checkout is
+edited in place, nothing is committed or pushed.
+
+Examples:
+  mr-agent run --repo ../my-project --task "make the importer skip blank rows"
+  mr-agent run --task-file task.yaml
+  mr-agent run < task.yaml`;
+
 /**
  * Builds the commander program; each action stores its exit code in `result`.
  * Commands with heavy dependencies (the run, the bridge, detection) are imported when
@@ -31,7 +42,11 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     })
-    .exitOverride();
+    .exitOverride()
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 success, 1 the run failed, 2 usage or configuration error.\nStart with `mr-agent demo`; the README and docs/ describe every command.',
+    );
 
   program
     .command('run')
@@ -43,6 +58,7 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .option('--repo <dir>', 'repository to work in (default: the Task YAML task.repo, or .)')
     .addOption(setOption())
     .option('--json', 'print the result as JSON')
+    .addHelpText('after', RUN_HELP)
     .action(async (options: RunOptions) => {
       const { runLocal } = await import('./commands/run-local.ts');
       const { defaultRunFactories } = await import('./commands/run-factories.ts');
@@ -60,6 +76,10 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
         .choices(CI_STEPS)
         .default('all'),
     )
+    .addHelpText(
+      'after',
+      '\nThe job of the CI/CD component runs this (docs/ci-component.md); on your machine use `mr-agent run`.',
+    )
     .action(async (options: { step: CiStep }) => {
       result.code = await ciCommand(io, options);
     });
@@ -69,6 +89,10 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .description('start the webhook bridge that turns comments into pipelines')
     .option('--port <n>', 'port to listen on (default 8080, or MR_AGENT_PORT)')
     .addOption(setOption())
+    .addHelpText(
+      'after',
+      '\nNeeds MR_AGENT_GITLAB_URL, MR_AGENT_GITLAB_TOKEN, MR_AGENT_WEBHOOK_SECRET and\nMR_AGENT_TRIGGER_TOKEN in the environment; see docs/triggers.md.',
+    )
     .action(async (options: { port?: string; set?: string[] }) => {
       const { serve } = await import('./commands/serve.ts');
       result.code = await serve(io, options);

@@ -14,8 +14,11 @@ export interface LoadConfigInput {
   file?: { text: string; location: string } | null;
   /** `--set key=value` flags. */
   sets?: readonly string[];
-  /** Named flags already mapped to keys. */
-  flags?: Readonly<Record<string, string>>;
+  /**
+   * Named flags already mapped to keys; `{value, from}` names where the value
+   * came from (`--port`), so a bad value is reported there instead of at `--set`.
+   */
+  flags?: Readonly<Record<string, string | { value: string; from: string }>>;
   fetch?: typeof fetch;
 }
 
@@ -70,7 +73,13 @@ export async function loadConfig(input: LoadConfigInput): Promise<ResolvedConfig
         ? await readConfigFile(input.repoDir)
         : null;
   if (file) sources.push(fileSource(file.text, file.location));
-  sources.push(envSource(input.env), flagSource(input.sets ?? [], input.flags ?? {}));
+  const named = Object.entries(input.flags ?? {});
+  const plain = named.filter((e): e is [string, string] => typeof e[1] === 'string');
+  sources.push(envSource(input.env), flagSource(input.sets ?? [], Object.fromEntries(plain)));
+  for (const [key, flag] of named) {
+    if (typeof flag !== 'string')
+      sources.push({ ...flagSource([], { [key]: flag.value }), location: flag.from });
+  }
 
   const first = resolveConfig(sources);
   if (isResolved(first) && first.config.user_config_api.url) {

@@ -8,7 +8,7 @@ export type OptionKind =
   | { type: 'boolean' }
   | { type: 'integer'; min?: number; max?: number }
   | { type: 'number'; min?: number; max?: number }
-  | { type: 'string'; nonEmpty?: boolean }
+  | { type: 'string'; nonEmpty?: boolean; url?: boolean }
   | { type: 'enum'; values: readonly string[] }
   | { type: 'list' }
   | { type: 'json'; schema: z.ZodType; expected: string };
@@ -30,6 +30,7 @@ export function schemaFor(kind: OptionKind): z.ZodType {
       return s;
     }
     case 'string':
+      if (kind.url) return z.string().refine((v) => v === '' || isHttpUrl(v));
       return kind.nonEmpty ? z.string().min(1) : z.string();
     case 'enum':
       return z.enum(kind.values as [string, ...string[]]);
@@ -37,6 +38,14 @@ export function schemaFor(kind: OptionKind): z.ZodType {
       return z.array(z.string());
     case 'json':
       return kind.schema;
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
   }
 }
 
@@ -57,6 +66,7 @@ export function expectationFor(kind: OptionKind): string {
     case 'number':
       return `a number${range(kind)}`;
     case 'string':
+      if (kind.url) return 'an http(s) URL (or empty)';
       return kind.nonEmpty ? 'a non-empty string' : 'a string';
     case 'enum':
       return `one of ${kind.values.join(', ')}`;

@@ -40,6 +40,7 @@ const bool = { type: 'boolean' } as const;
 const int = (min?: number, max?: number) => ({ type: 'integer', min, max }) as const;
 const num = (min?: number, max?: number) => ({ type: 'number', min, max }) as const;
 const str = { type: 'string' } as const;
+const url = { type: 'string', url: true } as const;
 function oneOf<const T extends readonly string[]>(...values: T) {
   return { type: 'enum', values } as const;
 }
@@ -233,7 +234,7 @@ export const OPTIONS = [
     'How often the same trigger may cause a replan.',
   ),
   // LLM (K1–K3)
-  opt('llm.base_url', str, '', 'OpenAI-compatible endpoint (empty: the SDK default).', {
+  opt('llm.base_url', url, '', 'OpenAI-compatible endpoint (empty: the SDK default).', {
     env: ['MR_AGENT_LLM_BASE_URL', 'OPENAI_BASE_URL'],
   }),
   opt('llm.model', { type: 'string', nonEmpty: true }, 'gpt-5.2', 'Default model for every role.', {
@@ -283,7 +284,7 @@ export const OPTIONS = [
   ...roleOptions('reflection'),
   ...roleOptions('review'),
   // GitLab
-  opt('gitlab.url', str, '', 'GitLab base URL (in CI: CI_SERVER_URL).', {
+  opt('gitlab.url', url, '', 'GitLab base URL (in CI: CI_SERVER_URL).', {
     env: ['MR_AGENT_GITLAB_URL', 'CI_SERVER_URL'],
   }),
   opt('gitlab.token', str, '', 'Token with api and write_repository scope (masked CI variable).', {
@@ -487,7 +488,7 @@ export const OPTIONS = [
   opt('prompts.directory', str, '', 'Folder whose prompt files override the built-in ones.', {
     env: ['MR_AGENT_PROMPTS_DIR'],
   }),
-  opt('user_config_api.url', str, '', 'User-config API (seed 001 §9.3); empty = off.', {
+  opt('user_config_api.url', url, '', 'User-config API (seed 001 §9.3); empty = off.', {
     env: ['USER_CONFIG_API_URL'],
   }),
   opt(

@@ -1,6 +1,7 @@
 import { OPTIONS, OPTION_BY_KEY, type Config, type OptionDef } from './options.ts';
 import { escapeInvisible, quoteVisible } from '../errors/visible.ts';
 import { expectationFor, parseText, schemaFor } from './option-kinds.ts';
+import { closestKey } from './suggest.ts';
 
 export type SourceKind = 'default' | 'file' | 'api' | 'env' | 'flag';
 
@@ -66,7 +67,10 @@ export function resolveConfig(sources: readonly ConfigSource[]): ResolvedConfig 
       const option = OPTION_BY_KEY.get(key);
       const label = entry.name ? `${entry.name} (${key})` : shownKey(key);
       if (!option) {
-        problems.push(`${source.location}: ${label}: unknown option`);
+        const suggestion = entry.name ? undefined : closestKey(key, OPTION_BY_KEY.keys());
+        problems.push(
+          `${source.location}: ${label}: unknown option${suggestion ? ` (did you mean ${suggestion}?)` : ''}`,
+        );
         continue;
       }
       if (option.secret && (source.kind === 'file' || source.kind === 'api')) {

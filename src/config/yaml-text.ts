@@ -46,7 +46,9 @@ export function readYamlText(text: string, location: string): YamlRead {
   }
 }
 
+/** The message's first line, without the " at line 2, column 13:" the location prefix already says. */
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0] ?? '';
+  const line = message.split('\n')[0] ?? '';
+  return line.replace(/ at line \d+, column \d+:?$/, '').replace(/:$/, '');
 }

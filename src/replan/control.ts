@@ -65,7 +65,7 @@ function limitOverride(input: ControlInput): Verdict | undefined {
       kind: 'blocked',
       override: {
         kind: 'total_limit',
-        reason: `limit reached: ${counters.total} replans so far (global.max_total_replans = ${total})`,
+        reason: `limit reached: ${counters.total} replans so far (planning.replanning.global.max_total_replans = ${total})`,
       },
     };
   const bucket = resolved.bucket;
@@ -94,7 +94,7 @@ function loopOverride(input: ControlInput): Verdict | undefined {
     kind: 'blocked',
     override: {
       kind: 'loop',
-      reason: `the same replan was already carried out ${seen} times for this trigger (global.same_trigger_max_count = ${global.same_trigger_max_count})`,
+      reason: `the same replan was already carried out ${seen} times for this trigger (planning.replanning.global.same_trigger_max_count = ${global.same_trigger_max_count})`,
     },
   };
 }

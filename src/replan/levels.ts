@@ -164,12 +164,12 @@ export function bucketLimit(config: Config, bucket: Bucket): number {
   }
 }
 
-/** The option name of a bucket's limit, for override reasons. */
+/** The option (its full key, as `--set` and `.mr-agent.yml` take it) of a bucket's limit, for override reasons. */
 export const BUCKET_OPTION: Record<Bucket, string> = {
-  clarifications: 'goal_understanding.max_clarification_requests',
-  redecompositions: 'task_decomposition.max_redecomposition_attempts',
-  regenerations: 'action_sequence.max_regeneration_attempts',
-  action_retries: 'execution.max_action_retries',
-  partial_replans: 'execution.max_partial_replans',
-  plan_revisions: 'reflection.max_plan_revisions',
+  clarifications: 'planning.replanning.goal_understanding.max_clarification_requests',
+  redecompositions: 'planning.replanning.task_decomposition.max_redecomposition_attempts',
+  regenerations: 'planning.replanning.action_sequence.max_regeneration_attempts',
+  action_retries: 'planning.replanning.execution.max_action_retries',
+  partial_replans: 'planning.replanning.execution.max_partial_replans',
+  plan_revisions: 'planning.replanning.reflection.max_plan_revisions',
 };

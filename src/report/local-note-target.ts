@@ -51,7 +51,7 @@ export class LocalNoteTarget implements NoteTarget {
     const lines = terminalLines(body, this.options.color);
     this.shown.set(id, lines);
     const reply = options?.replyTo ? ` (reply to ${options.replyTo})` : '';
-    const where = path.relative(process.cwd(), file) || file;
+    const where = shownPath(process.cwd(), file);
     this.options.write(`${RULE}\n● note ${id}${reply} → ${where}\n${lines.join('\n')}\n${RULE}\n`);
     return { id, url: pathToFileURL(file).href };
   }
@@ -91,4 +91,12 @@ export class LocalNoteTarget implements NoteTarget {
     }
     return highest;
   }
+}
+
+/** A path as the user reads it: relative below the working folder, absolute outside it. */
+export function shownPath(cwd: string, file: string): string {
+  const relative = path.relative(cwd, file);
+  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative)
+    ? file
+    : relative;
 }

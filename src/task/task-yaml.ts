@@ -4,6 +4,14 @@ import { ConfigError } from '../errors/errors.ts';
 import { WORKER_KINDS } from '../config/options.ts';
 import { readYamlText } from '../config/yaml-text.ts';
 
+/**
+ * A section whose entries are all commented out (`meta:` followed only by
+ * comments) is null in YAML; it means "nothing set here", as if it were absent.
+ */
+function optionalSection<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (value === null ? undefined : value), schema);
+}
+
 /** Task YAML, version 1 (seed 002 core spec §2), with the §2.3 defaults. */
 export const TaskYaml = z.object({
   version: z.literal(1, { error: 'expected version: 1' }),
@@ -29,27 +37,33 @@ export const TaskYaml = z.object({
       }),
     test: z.object({ command: z.string().min(1), cwd: z.string().default('.') }).optional(),
   }),
-  runner: z
-    .object({
-      max_loops: z.number().int().min(1).default(10),
-      meta: z
-        .object({
-          kind: z.enum(['openai-chat', 'mock']).default('openai-chat'),
-          model: z.string().min(1).optional(),
-          system_prompt: z.string().optional(),
-        })
-        .prefault({}),
-      worker: z
-        .object({
-          kind: z.enum(WORKER_KINDS).default('builtin'),
-          model: z.string().optional(),
-          docker_image: z.string().optional(),
-          max_run_time_sec: z.number().int().min(1).default(1800),
-          env: z.record(z.string(), z.string()).default({}),
-        })
-        .prefault({}),
-    })
-    .prefault({}),
+  runner: optionalSection(
+    z
+      .object({
+        max_loops: z.number().int().min(1).default(10),
+        meta: optionalSection(
+          z
+            .object({
+              kind: z.enum(['openai-chat', 'mock']).default('openai-chat'),
+              model: z.string().min(1).optional(),
+              system_prompt: z.string().optional(),
+            })
+            .prefault({}),
+        ),
+        worker: optionalSection(
+          z
+            .object({
+              kind: z.enum(WORKER_KINDS).default('builtin'),
+              model: z.string().optional(),
+              docker_image: z.string().optional(),
+              max_run_time_sec: z.number().int().min(1).default(1800),
+              env: optionalSection(z.record(z.string(), z.string()).default({})),
+            })
+            .prefault({}),
+        ),
+      })
+      .prefault({}),
+  ),
 });
 export type TaskYaml = z.infer<typeof TaskYaml>;
 
@@ -71,6 +85,16 @@ export interface TaskSpec {
   };
   dependencies: string[];
   suggestedImpl?: { language?: string; filePaths: string[]; constraints: string[] };
+}
+
+const TASK_YAML_HINT =
+  'See "Task YAML" in README.md for the format (version: 1, task.prd.text or task.prd.path).';
+
+/** zod's message, with "expected object, received undefined" said as what it is: a missing field. */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message))
+    return `missing (expected ${issue.expected})`;
+  return issue.message;
 }
 
 function formatIssuePath(pathParts: readonly PropertyKey[]): string {
@@ -111,16 +135,18 @@ export function parseTaskYaml(
     throw new ConfigError('the task file is not valid YAML', {
       where: location,
       problems: read.problems,
+      hint: TASK_YAML_HINT,
     });
   }
   const parsed = TaskYaml.safeParse(read.value);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
-      (issue) => `${location}: ${formatIssuePath(issue.path)}: ${issue.message}`,
+      (issue) => `${location}: ${formatIssuePath(issue.path)}: ${issueMessage(issue)}`,
     );
     throw new ConfigError('the task file does not match Task YAML version 1', {
       where: location,
       problems,
+      hint: TASK_YAML_HINT,
     });
   }
   const data = parsed.data;
@@ -132,7 +158,11 @@ export function parseTaskYaml(
     problems,
   );
   if (problems.length > 0)
-    throw new ConfigError('the task file refers to unset variables', { where: location, problems });
+    throw new ConfigError('the task file refers to unset variables', {
+      where: location,
+      problems,
+      hint: 'Export each variable named, or remove its entry from runner.worker.env (only a coding CLI worker uses them).',
+    });
   return {
     id: data.task.id ?? randomUUID(),
     title: data.task.title,

@@ -19,6 +19,24 @@ describe('cli/main', () => {
       expect(stdout).to.contain(command);
   });
 
+  it('A5 run --help names the variables of the model and shows examples; serve --help the variables it needs', async () => {
+    const run = await runCli(['run', '--help']);
+    const serve = await runCli(['serve', '--help']);
+    const top = await runCli(['--help']);
+
+    expect(run.code).to.equal(0);
+    for (const text of [
+      'OPENAI_API_KEY',
+      'MR_AGENT_LLM_BASE_URL',
+      'MR_AGENT_LLM_MODEL',
+      'Examples:',
+    ])
+      expect(run.stdout).to.contain(text);
+    for (const name of ['MR_AGENT_GITLAB_URL', 'MR_AGENT_GITLAB_TOKEN', 'MR_AGENT_WEBHOOK_SECRET'])
+      expect(serve.stdout).to.contain(name);
+    expect(top.stdout).to.contain('Exit codes: 0 success, 1 the run failed, 2 usage');
+  });
+
   it('--version prints the package version', async () => {
     const { code, stdout } = await runCli(['--version']);
 

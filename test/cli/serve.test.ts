@@ -45,6 +45,15 @@ describe('A2 mr-agent serve (CLI)', function () {
     }
   });
 
+  it('a bad --port is reported at --port, not at --set (exit 2)', async () => {
+    const { io, err } = memoryIo({});
+    const code = await main({ ...io, argv: ['serve', '--port', 'abc'] });
+    expect(code).to.equal(2);
+    expect(err.join('')).to.include(
+      '--port: serve.port: expected a whole number between 0 and 65535, got "abc"',
+    );
+  });
+
   describe('as a child process', () => {
     let standIn: GitLabStandIn;
     before(async () => {

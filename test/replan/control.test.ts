@@ -144,7 +144,7 @@ describe('replan: controls (seed 003 §9)', () => {
           kind: 'blocked',
           override: {
             kind: 'phase_limit',
-            reason: `limit reached: ${limit} of ${limit} (${option})`,
+            reason: `limit reached: ${limit} of ${limit} (planning.replanning.${option})`,
           },
         });
       });
@@ -175,7 +175,8 @@ describe('replan: controls (seed 003 §9)', () => {
       expect(v).to.deep.include({ kind: 'blocked' });
       expect(v.kind === 'blocked' && v.override).to.deep.equal({
         kind: 'total_limit',
-        reason: 'limit reached: 10 replans so far (global.max_total_replans = 10)',
+        reason:
+          'limit reached: 10 replans so far (planning.replanning.global.max_total_replans = 10)',
       });
       const { config: env } = await loadConfig({
         env: { MAX_TOTAL_REPLANS: '12' },

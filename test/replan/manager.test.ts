@@ -258,7 +258,7 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
       const directive = await h.manager.decide(at.execution);
       expect(directive).to.deep.include({ kind: 'replan', from: 'action_sequence' });
       const prompt = h.fake.calls[1]!.messages.find((m) => m.role === 'user')!.content;
-      expect(prompt).to.contain('limit reached: 0 of 0 (execution.max_partial_replans)');
+      expect(prompt).to.contain('0 of 0 (planning.replanning.execution.max_partial_replans)');
       expect(prompt).not.to.contain('`replan_remaining_actions`');
       expect(h.manager.statistics().counters).to.deep.include({
         total: 1,

@@ -55,6 +55,16 @@ describe('task/task-yaml', () => {
     });
   });
 
+  it('A5 sections whose entries are all commented out count as absent', () => {
+    const text = `${MINIMAL}runner:\n  meta:\n    # system_prompt: x\n  worker:\n    env:\n      # A: env:A\n`;
+
+    const task = parseTaskYaml(text, 'task.yaml', {});
+
+    expect(task.meta.kind).to.equal('openai-chat');
+    expect(task.worker).to.deep.include({ kind: 'builtin', env: {} });
+    expect(parseTaskYaml(`${MINIMAL}runner:\n`, 'task.yaml', {}).maxLoops).to.equal(10);
+  });
+
   it('A5 a missing version is reported with its path', () => {
     expect(
       problemsOf(() => parseTaskYaml('task:\n  prd: { text: x }\n', 'task.yaml', {})),
@@ -66,8 +76,29 @@ describe('task/task-yaml', () => {
       parseTaskYaml('version: 1\ntask:\n  title: x\n', 'task.yaml', {}),
     );
 
-    expect(problems).to.have.length(1);
-    expect(problems[0]).to.match(/^task\.yaml: task\.prd: /);
+    expect(problems).to.deep.equal(['task.yaml: task.prd: missing (expected object)']);
+  });
+
+  it('A5 Task YAML errors point at the format, not at `mr-agent config check`', () => {
+    const hints: (string | undefined)[] = [];
+    for (const text of ['version: 1\ntask: [\n', 'task:\n  title: x\n']) {
+      try {
+        parseTaskYaml(text, 'task.yaml', {});
+      } catch (error) {
+        hints.push((error as ConfigError).hint);
+      }
+    }
+    const unset = `${MINIMAL}runner:\n  worker:\n    env:\n      TOKEN: "env:NOT_SET_ANYWHERE"\n`;
+    try {
+      parseTaskYaml(unset, 'task.yaml', {});
+    } catch (error) {
+      hints.push((error as ConfigError).hint);
+    }
+
+    expect(hints).to.have.length(3);
+    expect(hints[0]).to.contain('"Task YAML" in README.md');
+    expect(hints[1]).to.contain('"Task YAML" in README.md');
+    expect(hints[2]).to.contain('remove its entry from runner.worker.env');
   });
 
   it('A5 a prd with both path and text is refused', () => {

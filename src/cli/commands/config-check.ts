@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { configEntries, formatConfigText } from '../../config/describe.ts';
-import { loadConfig } from '../../config/load.ts';
+import { CONFIG_FILE, loadConfig } from '../../config/load.ts';
+import { UsageError } from '../../errors/errors.ts';
 import type { CliIo } from '../io.ts';
 
 export interface ConfigCheckOptions {
@@ -12,12 +15,25 @@ export interface ConfigCheckOptions {
 /** `mr-agent config check`: the resolved configuration with each value's source. */
 export async function configCheck(io: CliIo, options: ConfigCheckOptions): Promise<number> {
   const repoDir = path.resolve(io.cwd, options.repo ?? '.');
+  const isFolder = await stat(repoDir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isFolder) {
+    throw new UsageError('not a folder', {
+      where: `--repo ${options.repo ?? '.'}`,
+      hint: `give the folder holding ${CONFIG_FILE}${path.isAbsolute(options.repo ?? '.') ? '' : ` (a relative path is resolved from ${io.cwd})`}.`,
+    });
+  }
   const resolved = await loadConfig({ env: io.env, repoDir, sets: options.set ?? [] });
   const entries = configEntries(resolved);
   if (options.json) {
     io.stdout.write(`${JSON.stringify({ ok: true, options: entries }, null, 2)}\n`);
   } else {
-    io.stdout.write(`${formatConfigText(entries)}\n\nconfiguration is valid\n`);
+    const noFile = existsSync(path.join(repoDir, CONFIG_FILE))
+      ? ''
+      : `\n(no ${CONFIG_FILE} in ${repoDir}: defaults, environment and --set only)`;
+    io.stdout.write(`${formatConfigText(entries)}\n${noFile}\nconfiguration is valid\n`);
   }
   return 0;
 }

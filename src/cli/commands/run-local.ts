@@ -6,7 +6,7 @@ import type { ResolvedConfig } from '../../config/resolve.ts';
 import type { LlmPort } from '../../llm/port.ts';
 import { createLogger, newTraceId, type Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
-import { LocalNoteTarget } from '../../report/local-note-target.ts';
+import { LocalNoteTarget, shownPath } from '../../report/local-note-target.ts';
 import { taskNotePath } from '../../report/task-note.ts';
 import { exitCodeForSignal } from '../../report/termination.ts';
 import { systemClock, type Clock } from '../../run/clock.ts';
@@ -22,9 +22,11 @@ import type { TaskSpec } from '../../task/task-yaml.ts';
 import { useColor, type CliIo } from '../io.ts';
 import { readTask, type RunOptions } from './run.ts';
 import {
+  checkFolders,
   configFor,
   maxLoopsFor,
   printOutcome,
+  printWorkerOutcome,
   redactorFor,
   resolveRepo,
   streamOf,
@@ -62,6 +64,7 @@ async function openSession(io: CliIo, options: RunOptions, factories: RunFactori
   const repoDir = await resolveRepo(io, options, task);
   const resolved = await configFor(io, options, task, repoDir);
   const config = resolved.config;
+  await checkFolders(io, config, repoDir);
   const clock = factories.clock ?? systemClock;
   const redactor = redactorFor(io, config);
   const traceId = newTraceId();
@@ -92,7 +95,12 @@ async function openSession(io: CliIo, options: RunOptions, factories: RunFactori
 }
 
 /** AgentRunner mode (seed 002): an external coding CLI as the worker (src/agent-runner/). */
-async function runWithWorker(io: CliIo, s: Session, kind: TaskSpec['worker']['kind']) {
+async function runWithWorker(
+  io: CliIo,
+  s: Session,
+  kind: TaskSpec['worker']['kind'],
+  json: boolean,
+) {
   const result = await runAgentRunnerTask(
     { ...s.task, repo: s.repoDir, worker: { ...s.task.worker, kind } },
     {
@@ -107,6 +115,7 @@ async function runWithWorker(io: CliIo, s: Session, kind: TaskSpec['worker']['ki
       signal: s.controller.signal,
     },
   );
+  printWorkerOutcome(io, s.redactor, result, json);
   return result.exitCode;
 }
 
@@ -188,8 +197,8 @@ async function runBuiltin(
   const outcome = await withGrace(run, signalled, factories.graceMs ?? 8000);
   if (!outcome) return giveUpAfterGrace(io, s, reporting);
   printOutcome(io, outcome, json, {
-    taskNote: path.relative(io.cwd, taskNotePath(stateDir, s.task.id)),
-    result: path.relative(io.cwd, reporting.paths.result),
+    taskNote: shownPath(io.cwd, taskNotePath(stateDir, s.task.id)),
+    result: shownPath(io.cwd, reporting.paths.result),
   });
   return outcome;
 }
@@ -207,7 +216,7 @@ export async function runLocal(
       s.task.worker.kind !== 'builtin' ? s.task.worker.kind : s.config.runner.worker.kind;
     const code =
       kind !== 'builtin'
-        ? await runWithWorker(io, s, kind)
+        ? await runWithWorker(io, s, kind, Boolean(options.json))
         : (await runBuiltin(io, s, options, factories, signals.signalled))?.exitCode;
     if (signals.seen.signal) return exitCodeForSignal(signals.seen.signal);
     return code ?? 1;

@@ -15,10 +15,18 @@ export interface RunOptions {
 
 /** Reads the task from --task, --task-file or stdin (A5), validating it. */
 export async function readTask(io: CliIo, options: RunOptions): Promise<TaskSpec> {
-  if (options.task && options.taskFile) {
+  if (options.task !== undefined && options.taskFile !== undefined) {
     throw new UsageError('give either --task or --task-file, not both');
   }
-  if (options.task) return taskFromText(options.task, { repo: options.repo ?? '.' });
+  if (options.task !== undefined) {
+    if (options.task.trim() === '') {
+      throw new UsageError('the task is empty', {
+        where: '--task',
+        hint: 'say what to do, e.g. --task "make the importer skip blank rows".',
+      });
+    }
+    return taskFromText(options.task, { repo: options.repo ?? '.' });
+  }
   if (options.taskFile) {
     const file = path.resolve(io.cwd, options.taskFile);
     let text: string;
@@ -27,6 +35,7 @@ export async function readTask(io: CliIo, options: RunOptions): Promise<TaskSpec
     } catch (error) {
       throw new UsageError(`cannot read the task file: ${(error as Error).message}`, {
         where: options.taskFile,
+        hint: `give the path of a Task YAML file${path.isAbsolute(options.taskFile) ? '' : ` (a relative path is resolved from ${io.cwd})`}.`,
       });
     }
     return parseTaskYaml(text, options.taskFile, io.env);

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { loadConfig } from '../../config/load.ts';
+import { loadConfig, type LoadConfigInput } from '../../config/load.ts';
 import type { Config } from '../../config/options.ts';
 import { createLogger, newTraceId, type Logger } from '../../log/logger.ts';
 import { Redactor } from '../../log/redact.ts';
@@ -51,7 +51,9 @@ export async function serve(
   options: ServeOptions,
   factory: BridgeGitLabFactory = createBridgeGitLab,
 ): Promise<number> {
-  const flags: Record<string, string> = options.port ? { 'serve.port': options.port } : {};
+  const flags: LoadConfigInput['flags'] = options.port
+    ? { 'serve.port': { value: options.port, from: '--port' } }
+    : {};
   const { config } = await loadConfig({ env: io.env, file: null, sets: options.set ?? [], flags });
   assertBridgeConfig(config);
   const redactor = new Redactor();
