@@ -48,7 +48,8 @@ class TimingReporter extends Base {
       e.tests += 1;
       e.testMs += test.duration ?? 0;
     });
-    runner.on('fail', () => process.stdout.write('F'));
+    const failed = [];
+    runner.on('fail', (test, err) => failed.push(`${test.fullTitle()}: ${err && err.message}`));
     const begun = Date.now();
     runner.once('end', () => {
       const all = [...files.values()].map((e) => ({ ...e, spanMs: e.lastAt - e.firstAt }));
@@ -56,14 +57,23 @@ class TimingReporter extends Base {
       const topHooks = [...hooks.values()].sort((a, b) => b.ms - a.ms);
       const wallMs = Date.now() - begun;
       tests.sort((a, b) => b.ms - a.ms);
-      fs.writeFileSync('.test-timing.json', JSON.stringify({ wallMs, files: all, hooks: topHooks, tests }, null, 1));
+      fs.writeFileSync(
+        '.test-timing.json',
+        JSON.stringify({ wallMs, files: all, hooks: topHooks, tests }, null, 1),
+      );
       const line = (s) => process.stdout.write(`${s}\n`);
-      line(`\nwall ${(wallMs / 1000).toFixed(1)} s; tests ${this.stats.passes} passed, ${this.stats.failures} failed`);
+      line(
+        `\nwall ${(wallMs / 1000).toFixed(1)} s; tests ${this.stats.passes} passed, ${this.stats.failures} failed`,
+      );
+      for (const f of failed) line(`  failed: ${f}`);
       line('slowest files (tests + hooks, ms):');
       for (const e of all.slice(0, 20))
-        line(`  ${String(e.testMs + e.hookMs).padStart(7)} tests ${String(e.testMs).padStart(6)} hooks ${String(e.hookMs).padStart(6)} n=${e.tests} ${e.file}`);
+        line(
+          `  ${String(e.testMs + e.hookMs).padStart(7)} tests ${String(e.testMs).padStart(6)} hooks ${String(e.hookMs).padStart(6)} n=${e.tests} ${e.file}`,
+        );
       line('slowest hooks (total ms, calls):');
-      for (const h of topHooks.slice(0, 20)) line(`  ${String(h.ms).padStart(7)} x${h.calls} ${h.hook}`);
+      for (const h of topHooks.slice(0, 20))
+        line(`  ${String(h.ms).padStart(7)} x${h.calls} ${h.hook}`);
       line('slowest tests (ms):');
       for (const t of tests.slice(0, 30)) line(`  ${String(t.ms).padStart(7)} ${t.test}`);
     });
