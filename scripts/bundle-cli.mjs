@@ -2,6 +2,7 @@
 // or any other path (the component tests put it on PATH as `mr-agent`).
 import { build } from 'esbuild';
 import { chmodSync } from 'node:fs';
+import path from 'node:path';
 
 const banner = {
   js: "import { createRequire as __mrAgentCreateRequire } from 'node:module'; const require = __mrAgentCreateRequire(import.meta.url);",
@@ -9,7 +10,7 @@ const banner = {
 
 export async function bundleCli(outfile = 'dist/mr-agent.mjs') {
   await build({
-    entryPoints: ['src/cli/bin.ts'],
+    entryPoints: [path.resolve(import.meta.dirname, '../src/cli/bin.ts')],
     outfile,
     bundle: true,
     platform: 'node',

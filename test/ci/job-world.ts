@@ -263,7 +263,19 @@ export class JobWorld {
 }
 
 /** Resolves once the scripted server has received `count` requests. */
-export async function requestsReached(llm: ScriptedOpenAiServer, count: number): Promise<void> {
-  for (let i = 0; i < 500 && llm.requests.length < count; i++)
+export async function requestsReached(
+  llm: ScriptedOpenAiServer,
+  count: number,
+  limitMs = 45_000,
+): Promise<void> {
+  // no early give-up: a child process still loading under load (parallel test
+  // workers) must not get its signal before it has set up its handlers
+  const deadline = Date.now() + limitMs;
+  while (llm.requests.length < count) {
+    if (Date.now() > deadline)
+      throw new Error(
+        `the scripted model got ${llm.requests.length} of ${count} requests in ${limitMs} ms`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }

@@ -1,14 +1,17 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { BUILD_OUTPUTS, ensureBuilt } from '../support/cli-bundle.ts';
 
 describe('cli/bundle', function () {
   this.timeout(120_000);
 
-  it('the bundle dist/mr-agent.mjs runs on its own, without node_modules, and lists the sub-commands', () => {
-    execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'pipe' });
+  it('`npm run build` writes the bundle dist/mr-agent.mjs, which runs on its own, without node_modules, and lists the sub-commands', () => {
+    // builds unless dist/ is already newer than src/, scripts/ and the configs
+    ensureBuilt();
+    for (const output of BUILD_OUTPUTS) expect(existsSync(output), output).to.equal(true);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-bundle-'));
     copyFileSync('dist/mr-agent.mjs', path.join(dir, 'mr-agent.mjs'));
 

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleCli } from '../../scripts/bundle-cli.mjs';
+import { cliBundle } from '../support/cli-bundle.ts';
 
 /**
  * Runs the component in gitlab-ci-local (shell executor) inside a throw-away
@@ -39,13 +39,15 @@ export interface Fixture {
 }
 
 /**
- * Bundles the CLI once, laid out as the package is installed (dist/ next to
+ * The CLI bundle (built once per test process), laid out as the package is installed (dist/ next to
  * prompts/), and puts an `mr-agent` wrapper running it on the pinned Node.
  */
 export async function installCli(root: string): Promise<string> {
   const binDir = path.join(root, 'bin');
   mkdirSync(binDir, { recursive: true });
-  const bundle = await bundleCli(path.join(root, 'package', 'dist', 'mr-agent.mjs'));
+  const bundle = path.join(root, 'package', 'dist', 'mr-agent.mjs');
+  mkdirSync(path.dirname(bundle), { recursive: true });
+  cpSync(await cliBundle(), bundle);
   cpSync(path.join(REPO_ROOT, 'prompts'), path.join(root, 'package', 'prompts'), {
     recursive: true,
   });

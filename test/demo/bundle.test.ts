@@ -1,19 +1,20 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { cliBundle } from '../support/cli-bundle.ts';
 
 describe('demo/bundle: the packaged layout runs the demo', function () {
   this.timeout(120_000);
   let pkg: string;
 
   before(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs', '--bundle-only'], { stdio: 'pipe' });
+    // the bundle `npm run build --bundle-only` writes, built once per test process
+    const bundle = await cliBundle();
     pkg = await mkdtemp(path.join(tmpdir(), 'mr-agent-pkg-'));
     await mkdir(path.join(pkg, 'dist'));
-    await cp('dist/mr-agent.mjs', path.join(pkg, 'dist/mr-agent.mjs'));
+    await cp(bundle, path.join(pkg, 'dist/mr-agent.mjs'));
     // what package.json `files` ships next to the bundle, without node_modules
     for (const folder of ['demo', 'prompts'])
       await cp(folder, path.join(pkg, folder), { recursive: true });

@@ -279,7 +279,10 @@ describe('llm/openai-llm (real SDK against the scripted server)', () => {
     await withLlm({ replies: [{ purpose: 'planning', fault: 'hang' }] }, async (h) => {
       const controller = new AbortController();
       const pending = h.llm.chat({ ...ask(), signal: controller.signal });
-      setTimeout(() => controller.abort(), 20);
+      // cancel once the request is on the server (not after a fixed delay, which a
+      // loaded machine can outrun before the request is even sent)
+      while (h.server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+      controller.abort();
       const error = await failure(pending);
       expect(error).to.be.instanceOf(CancelledError);
       expect(h.server.requests).to.have.length(1);

@@ -35,7 +35,7 @@ const NOTES = /\/merge_requests\/\d+\/notes$/;
 const NOTE = /\/merge_requests\/\d+\/notes\/\d+$/;
 
 export async function noteCell(fault: NoteFault, moment: Moment): Promise<string> {
-  const w = await startWorld({ timeoutMs: 300, maxRetries: 2 });
+  const w = await startWorld({ timeoutMs: 1000, maxRetries: 2 });
   try {
     const clock = new FakeClock(Date.UTC(2026, 0, 1));
     const scheduler = new ManualScheduler(clock);
