@@ -175,7 +175,7 @@ class RootScan {
         if (i === -1) break;
       } else {
         const enc = opened[--depth]!;
-        if ((enc < 0) !== (c === CLOSE_ARRAY)) mismatched = true;
+        if (enc < 0 !== (c === CLOSE_ARRAY)) mismatched = true;
         const inner = deepest[depth]!;
         if (depth === 0) {
           this.rootDepth = inner;
@@ -224,7 +224,7 @@ class RootScan {
         if (i === -1) break;
       } else {
         const enc = opened[--depth]!;
-        if ((enc < 0) !== (c === CLOSE_ARRAY)) mismatched = true;
+        if (enc < 0 !== (c === CLOSE_ARRAY)) mismatched = true;
         if (depth === 0) {
           result = i + 1;
           break;
