@@ -147,8 +147,9 @@ export function decidingMarker(text: string): MarkerHit | undefined {
 function markersFromEnd(text: string, visit: (hit: MarkerHit) => number): void {
   let below = MARKER_LEVELS.length;
   let lineEnd = text.length;
+  const first = text.indexOf('\n');
   for (;;) {
-    const newline = lastNewline(text, lineEnd);
+    const newline = lastNewline(text, lineEnd, first);
     const lineStart = newline + 1;
     const hit = markerOnLine(text, lineStart, lineEnd, below);
     if (hit >= 0) {
@@ -163,11 +164,16 @@ function markersFromEnd(text: string, visit: (hit: MarkerHit) => number): void {
 /** How far back a newline is looked for by hand before `lastIndexOf` takes over. */
 const SHORT_LINE = 32;
 
-/** Position of the last `\n` before `end`, or -1. Short lines are walked by hand (cheaper than a call). */
-function lastNewline(text: string, end: number): number {
-  const stop = Math.max(0, end - SHORT_LINE);
+/**
+ * Position of the last `\n` before `end`, or -1; `first` is the first `\n`
+ * of the text (found forward, which is much faster than backward), so the
+ * text before it is never searched. Short lines are walked by hand.
+ */
+function lastNewline(text: string, end: number, first: number): number {
+  if (end <= first || first < 0) return -1;
+  const stop = Math.max(first, end - SHORT_LINE);
   for (let i = end - 1; i >= stop; i--) if (text.charCodeAt(i) === 0x0a) return i;
-  return stop === 0 ? -1 : text.lastIndexOf('\n', stop - 1);
+  return text.lastIndexOf('\n', stop - 1);
 }
 
 /** The marker on a line whose level is below `below`, as `level << 2 | verdict index`, or -1. */
