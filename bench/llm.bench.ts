@@ -1,15 +1,16 @@
 // JSON extraction and review-verdict parsing on adversarial replies of 1–10 MB
 // (SPEC G2: 10 MB in < 100 ms, linear; no regex with catastrophic backtracking).
-// Prints the median of a few runs per input and size, and the 10 MB / 1 MB ratio
-// (about 10 when the time grows linearly). BENCH_CPU=1 measures CPU time instead
-// of wall time (steadier on a shared machine).
+// Prints the median of RUNS runs (after a warm-up) per input and size, and the
+// 10 MB / 1 MB ratio (about 10 when the time grows linearly). BENCH_CPU=1 measures
+// CPU time instead of wall time (steadier on a shared machine); BENCH_RUNS=n
+// changes the number of runs.
 import { performance } from 'node:perf_hooks';
 import { extractJson } from '../src/llm/extract-json.ts';
 import { parseReviewVerdict } from '../src/llm/review-verdict.ts';
 
 const MB = 1024 * 1024;
 const SIZES = [1, 2, 4, 8, 10];
-const RUNS = 5;
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 11);
 
 /** Repeats `unit` to about `size` characters, plus an optional tail. */
 function fill(size: number, unit: string, head = '', tail = ''): string {
@@ -33,12 +34,14 @@ const INPUTS: Record<string, (size: number) => string> = {
   'unclosed huge string': (size) =>
     fill(size, 'lorem {ipsum} \\"quoted\\" ', 'Reply: {"feedback": "'),
   'escape-dense string': (size) => fill(size, 'x{\\"\\\\', '{"a": "', '"}'),
+  'backslash-run string': (size) => fill(size, '\\\\', '{"a": "', '"}'),
   'bracketed prose': (size) => fill(size, 'see {note} and [x] '),
   'markers everywhere': (size) =>
     fill(
       size,
       '- 判定: PASS\n**最終判定: PASS_WITH_SUGGESTIONS**\nPASS判定が可能 総合判定: FAIL\n',
     ),
+  'one-level marker lines': (size) => fill(size, '判定: PASS\n'),
   'long lines, no newline': (size) => fill(size, '判定: PASS '),
 };
 

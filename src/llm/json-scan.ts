@@ -19,6 +19,7 @@
  */
 
 import { looksLikeJsonStart } from './json-start.ts';
+import { stringEnd } from './json-string.ts';
 
 export type JsonTop = 'object' | 'array' | 'any';
 
@@ -54,7 +55,6 @@ const CLOSE_OBJECT = 0x7d; // }
 const OPEN_ARRAY = 0x5b; // [
 const CLOSE_ARRAY = 0x5d; // ]
 const QUOTE = 0x22; // "
-const BACKSLASH = 0x5c; // \
 
 /**
  * Finds the next top-level opener. It remembers the next `{` and `[` it has
@@ -83,42 +83,6 @@ class OpenerFinder {
   }
 }
 
-const STRING_WINDOW = 64;
-
-/**
- * Finds where strings end. Long runs without escapes are skipped with
- * `indexOf`; where escapes are dense, a short window is walked character
- * by character. The next backslash is remembered (the scan only moves
- * forward), so the cost stays linear either way.
- */
-class StringEnds {
-  private slash = -2;
-
-  constructor(private readonly text: string) {}
-
-  /** Position of the quote ending the string whose content starts at `from`, or -1. */
-  end(from: number): number {
-    const text = this.text;
-    let i = from;
-    for (;;) {
-      const quote = text.indexOf('"', i);
-      if (quote === -1) return -1;
-      if (this.slash !== -1 && this.slash < i) this.slash = text.indexOf('\\', i);
-      if (this.slash === -1 || this.slash > quote) return quote;
-      // An escape comes first: walk a window from it.
-      const stop = Math.min(text.length, this.slash + STRING_WINDOW);
-      let j = this.slash;
-      while (j < stop) {
-        const c = text.charCodeAt(j);
-        if (c === BACKSLASH) j += 2;
-        else if (c === QUOTE) return j;
-        else j++;
-      }
-      i = j;
-    }
-  }
-}
-
 /** Character classes for the scan: everything else is plain text. */
 const PLAIN = 0;
 const K_QUOTE = 1;
@@ -140,104 +104,176 @@ export interface ScanSummary {
 
 const PROSE_SAMPLES = 3;
 
+/** What a span scan returns when it does not end at a closer. */
+const END = -1;
+const TOO_DEEP = -2;
+const FULL = -3;
+
 /** The bookkeeping of one top-level span while it is scanned. */
 class RootScan {
-  /** Open brackets: position (arrays as -pos-1), and the deepest level reached inside. */
+  /** Open brackets: position (arrays as `~pos`), and the deepest level reached inside. */
   readonly opened = new Int32Array(MAX_SCAN_DEPTH);
   readonly deepest = new Int32Array(MAX_SCAN_DEPTH);
   readonly children: Span[] = [];
-  /** Closed JSON-looking spans left out because `children` was full. */
+  /** Closed spans left out because `children` was full. */
   dropped = 0;
   /** Open brackets when the scan of the span ended. */
   depth = 0;
   mismatched = false;
   /** Set when the root closes: its nesting depth. */
   rootDepth = 0;
-  private readonly strings: StringEnds;
+  /** Where `scanCounting` resumes. */
+  private at = 0;
 
   constructor(
     private readonly text: string,
     private readonly keepArrays: boolean,
-  ) {
-    this.strings = new StringEnds(text);
-  }
+  ) {}
 
   /**
    * Scans the span opened at `start`. Returns the index after its closer,
    * `END` when the text ends first, or `TOO_DEEP` when it nests too deeply.
    */
   run(text: string, start: number): number {
+    const { opened, deepest, children } = this;
+    if (children.length > 0) children.length = 0;
+    opened[0] = text.charCodeAt(start) === OPEN_OBJECT ? start : ~start;
+    deepest[0] = 1;
+    this.depth = 1;
     this.mismatched = false;
     this.dropped = 0;
-    if (this.children.length > 0) this.children.length = 0;
+    const result = this.scanKeeping(text, start + 1);
+    return result === FULL ? this.scanCounting(text, this.at) : result;
+  }
+
+  /**
+   * The hot loop while children are kept: state lives in locals, and a
+   * closer costs a few typed-array reads unless it may be a child.
+   * Returns as `run`, or `FULL` (resume at `this.at`) when `children` fills up.
+   */
+  private scanKeeping(text: string, from: number): number {
     const { opened, deepest } = this;
-    opened[0] = text.charCodeAt(start) === OPEN_OBJECT ? start : -start - 1;
-    deepest[0] = 1;
-    let depth = 1; // a local: this is the hot loop
+    let depth = this.depth;
+    let mismatched = false;
+    let result = END;
     const n = text.length;
-    for (let i = start + 1; i < n; i++) {
+    let i = from;
+    for (; i < n; i++) {
       const c = text.charCodeAt(i);
-      if (c > 0x7d) continue;
+      if (c > CLOSE_OBJECT) continue;
       const kind = CLASS[c]!;
       if (kind === PLAIN) continue;
       if (kind === K_OPEN) {
         if (depth === MAX_SCAN_DEPTH) {
-          this.depth = depth;
-          return TOO_DEEP;
+          result = TOO_DEEP;
+          break;
         }
-        opened[depth] = c === OPEN_OBJECT ? i : -i - 1;
-        deepest[depth] = depth + 1;
-        depth++;
+        opened[depth] = c === OPEN_OBJECT ? i : ~i;
+        deepest[depth] = ++depth;
       } else if (kind === K_QUOTE) {
-        i = this.strings.end(i + 1);
+        i = stringEnd(text, i + 1);
         if (i === -1) break;
-      } else if (this.close(i, c, --depth)) {
-        return i + 1;
+      } else {
+        const enc = opened[--depth]!;
+        if (enc < 0 !== (c === CLOSE_ARRAY)) mismatched = true;
+        const inner = deepest[depth]!;
+        if (depth === 0) {
+          this.rootDepth = inner;
+          result = i + 1;
+          break;
+        }
+        if (deepest[depth - 1]! < inner) deepest[depth - 1] = inner;
+        if (this.keep(enc, i + 1, inner - depth)) {
+          this.at = i + 1;
+          result = FULL;
+          break;
+        }
       }
     }
     this.depth = depth;
-    return END;
+    this.mismatched = mismatched;
+    return result;
   }
 
-  /** Closes the bracket at `depth`; true when that closed the root. */
-  private close(i: number, c: number, depth: number): boolean {
-    const { opened, deepest } = this;
-    const enc = opened[depth]!;
-    const isArray = enc < 0;
-    const start = isArray ? -enc - 1 : enc;
-    const inner = deepest[depth]!;
-    if (isArray !== (c === CLOSE_ARRAY)) this.mismatched = true;
-    if (depth === 0) {
-      this.rootDepth = inner;
-      return true;
+  /**
+   * The rest of a span once `children` is full: only the open brackets,
+   * the depth reached and the closers left out are tracked.
+   */
+  private scanCounting(text: string, from: number): number {
+    const { opened } = this;
+    let depth = this.depth;
+    let reached = this.reached();
+    let mismatched = this.mismatched;
+    let dropped = 0;
+    let result = END;
+    const n = text.length;
+    for (let i = from; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c > CLOSE_OBJECT) continue;
+      const kind = CLASS[c]!;
+      if (kind === PLAIN) continue;
+      if (kind === K_OPEN) {
+        if (depth === MAX_SCAN_DEPTH) {
+          result = TOO_DEEP;
+          break;
+        }
+        opened[depth] = c === OPEN_OBJECT ? i : ~i;
+        if (++depth > reached) reached = depth;
+      } else if (kind === K_QUOTE) {
+        i = stringEnd(text, i + 1);
+        if (i === -1) break;
+      } else {
+        const enc = opened[--depth]!;
+        if (enc < 0 !== (c === CLOSE_ARRAY)) mismatched = true;
+        if (depth === 0) {
+          result = i + 1;
+          break;
+        }
+        dropped++;
+      }
     }
-    if (deepest[depth - 1]! < inner) deepest[depth - 1] = inner;
-    // Keep the maximal closed spans that may be JSON; prose such as `{x}` keeps its parts instead.
+    // Open levels now all report the depth reached, as `openState` and `rootDepth` read it.
+    for (let k = 0; k < depth; k++) this.deepest[k] = reached;
+    this.rootDepth = reached;
+    this.depth = depth;
+    this.mismatched = mismatched;
+    this.dropped = dropped;
+    return result;
+  }
+
+  /** The deepest level reached so far: the open levels' own and their closed parts'. */
+  private reached(): number {
+    let reached = this.depth;
+    for (let k = 0; k < this.depth; k++) reached = Math.max(reached, this.deepest[k]!);
+    return reached;
+  }
+
+  /**
+   * A span closed inside the root: keep it if it may be JSON, as the last
+   * of the maximal ones so far (prose such as `{x}` keeps its parts instead).
+   * Returns whether `children` is now full.
+   */
+  private keep(enc: number, end: number, depth: number): boolean {
     const children = this.children;
-    if (children.length >= MAX_CHILDREN) {
-      this.dropped++;
-    } else if ((!isArray || this.keepArrays) && looksLikeJsonStart(this.text, start)) {
+    const start = enc < 0 ? ~enc : enc;
+    if ((enc >= 0 || this.keepArrays) && looksLikeJsonStart(this.text, start)) {
       while (children.length > 0 && children[children.length - 1]!.start > start) children.pop();
-      children.push({ start, end: i + 1, depth: inner - depth });
+      children.push({ start, end, depth });
     }
-    return false;
+    return children.length >= MAX_CHILDREN;
   }
 
   /** For a span cut off: the openers still open (outermost first) and the depth reached. */
   openState(): { openAtEnd: number[]; depth: number } {
     const openAtEnd: number[] = [];
-    let depth = this.depth;
     for (let k = 0; k < this.depth; k++) {
       const enc = this.opened[k]!;
-      openAtEnd.push(enc < 0 ? -enc - 1 : enc);
-      depth = Math.max(depth, this.deepest[k]!);
+      openAtEnd.push(enc < 0 ? ~enc : enc);
     }
-    return { openAtEnd, depth };
+    return { openAtEnd, depth: this.reached() };
   }
 }
 
-const END = -1;
-const TOO_DEEP = -2;
 /** Closed spans kept per top-level span (a broken span with more is adversarial). */
 export const MAX_CHILDREN = 4096;
 

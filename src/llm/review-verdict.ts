@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../log/logger.ts';
 import { findJsonValue } from './extract-json.ts';
-import { findMarkers, MARKER_LEVELS, type Verdict } from './verdict-markers.ts';
+import { decidingMarker, MARKER_LEVELS, type Verdict } from './verdict-markers.ts';
 
 export type { Verdict } from './verdict-markers.ts';
 
@@ -38,7 +38,8 @@ const VERDICT_KEYS = new Set(['result', 'verdict', 'decision']);
  *    whose value is a verdict;
  * 2. otherwise the marker lines, by priority `最終判定` > `判定結果` > `判定`
  *    > `**結果**` > `DECISION` (English equivalents at each level), the last
- *    line of the highest level present deciding;
+ *    line of the highest level present deciding (read from the end, so a
+ *    top-level marker near the end settles it at once);
  * 3. otherwise FAIL.
  *
  * Linear in the length of the text; no regular expression over the text.
@@ -61,13 +62,12 @@ export function parseReviewVerdict(
     logger?.info('review verdict read from JSON', { result: fromJson.result });
     return { ...fromJson, source: 'json' };
   }
-  const levels = findMarkers(text);
-  const level = levels.findIndex((hit) => hit !== undefined);
+  const hit = decidingMarker(text);
   const trimmed = text.trim();
   const feedback = trimmed === '' ? undefined : trimmed;
-  if (level >= 0) {
-    const marker = MARKER_LEVELS[level]!.name;
-    const result = levels[level]!.verdict;
+  if (hit) {
+    const marker = MARKER_LEVELS[hit.level]!.name;
+    const result = hit.verdict;
     logger?.info('review verdict read from marker', { result, marker });
     return { result, source: 'marker', marker, ...(feedback ? { feedback } : {}) };
   }

@@ -117,32 +117,71 @@ const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'PASS_WITH_SUGGESTIONS'];
  * where it decides. Returns one entry per level (undefined when absent).
  */
 export function findMarkers(text: string): (MarkerHit | undefined)[] {
-  const verdictAtLevel = new Int8Array(MARKER_LEVELS.length).fill(-1);
-  const offsetAtLevel = new Float64Array(MARKER_LEVELS.length);
-  let lineStart = 0;
-  while (lineStart <= text.length) {
-    let lineEnd = text.indexOf('\n', lineStart);
-    if (lineEnd === -1) lineEnd = text.length;
-    const hit = markerOnLine(text, lineStart, lineEnd);
-    if (hit >= 0) {
-      verdictAtLevel[hit >> 2] = hit & 3;
-      offsetAtLevel[hit >> 2] = lineStart;
-    }
-    lineStart = lineEnd + 1;
-  }
-  return MARKER_LEVELS.map((_, level) =>
-    verdictAtLevel[level]! < 0
-      ? undefined
-      : { level, verdict: VERDICTS[verdictAtLevel[level]!]!, offset: offsetAtLevel[level]! },
-  );
+  const hits: (MarkerHit | undefined)[] = MARKER_LEVELS.map(() => undefined);
+  markersFromEnd(text, (hit) => {
+    hits[hit.level] ??= hit;
+    return MARKER_LEVELS.length;
+  });
+  return hits;
 }
 
-/** The marker on a line as `level << 2 | verdict index`, or -1. */
-function markerOnLine(text: string, start: number, end: number): number {
+/**
+ * The marker that decides a review: the last line of the highest level
+ * present (what `findMarkers` finds first), or undefined. Once a level has
+ * been found, lines of that level or lower are dismissed at their label,
+ * and the first top-level marker from the end ends the search.
+ */
+export function decidingMarker(text: string): MarkerHit | undefined {
+  let best: MarkerHit | undefined;
+  markersFromEnd(text, (hit) => {
+    best = hit;
+    return hit.level;
+  });
+  return best;
+}
+
+/**
+ * Calls `visit` for the marker lines, last line first. `visit` returns the
+ * level below which later (earlier in the text) lines still count; 0 stops.
+ */
+function markersFromEnd(text: string, visit: (hit: MarkerHit) => number): void {
+  let below = MARKER_LEVELS.length;
+  let lineEnd = text.length;
+  const first = text.indexOf('\n');
+  for (;;) {
+    const newline = lastNewline(text, lineEnd, first);
+    const lineStart = newline + 1;
+    const hit = markerOnLine(text, lineStart, lineEnd, below);
+    if (hit >= 0) {
+      below = visit({ level: hit >> 2, verdict: VERDICTS[hit & 3]!, offset: lineStart });
+      if (below === 0) return;
+    }
+    if (newline < 0) return;
+    lineEnd = newline;
+  }
+}
+
+/** How far back a newline is looked for by hand before `lastIndexOf` takes over. */
+const SHORT_LINE = 32;
+
+/**
+ * Position of the last `\n` before `end`, or -1; `first` is the first `\n`
+ * of the text (found forward, which is much faster than backward), so the
+ * text before it is never searched. Short lines are walked by hand.
+ */
+function lastNewline(text: string, end: number, first: number): number {
+  if (end <= first || first < 0) return -1;
+  const stop = Math.max(first, end - SHORT_LINE);
+  for (let i = end - 1; i >= stop; i--) if (text.charCodeAt(i) === 0x0a) return i;
+  return text.lastIndexOf('\n', stop - 1);
+}
+
+/** The marker on a line whose level is below `below`, as `level << 2 | verdict index`, or -1. */
+function markerOnLine(text: string, start: number, end: number, below: number): number {
   let i = skipLead(text, start, end);
   if (i >= end) return -1;
   const label = labelAt(text, i, end);
-  if (!label) return -1;
+  if (!label || label.level >= below) return -1;
   i += label.codes.length;
   // After the label: emphasis or a bracket closing it, then a colon; no colon needed after a closer.
   const afterLabel = i;

@@ -173,6 +173,36 @@ describe('llm/extract-json', () => {
     expect(reason(extractJson(after))).to.contain('the text after it was not examined');
   });
 
+  const strings: [string, string, unknown][] = [
+    ['an escaped quote right after the opening one', '{"a": "\\"x"} y', { a: '"x' }],
+    ['a backslash ending the string', '{"a": "x\\\\"} {"b": 1}', { a: 'x\\' }],
+    ['three backslashes before a quote', '{"a": "\\\\\\"}"} z', { a: '\\"}' }],
+    ['escaped quotes packed together', `{"a": "${'\\"'.repeat(200)}"}`, { a: '"'.repeat(200) }],
+    [
+      'an escaped quote after a long backslash run',
+      `{"a": "${'\\\\'.repeat(100)}\\"{"} x`,
+      { a: `${'\\'.repeat(100)}"{` },
+    ],
+    [
+      'escapes spread thin and thick',
+      `{"a": "${'abcdefghij\\"'.repeat(20)}${'\\"'.repeat(20)}", "b": [1]}`,
+      { a: `${'abcdefghij"'.repeat(20)}${'"'.repeat(20)}`, b: [1] },
+    ],
+  ];
+  for (const [what, text, expected] of strings) {
+    it(`G2 finds where a string ends: ${what}`, () => {
+      expect(value(extractJson(text))).to.deep.equal(expected);
+    });
+  }
+
+  it('G2 finds the end of a string made of 2 MB of backslashes', () => {
+    // 2 MB of `\\` inside a string: quadratic before, when each escape searched for the far quote.
+    const text = `{"a": "${'\\\\'.repeat(1 << 20)}"} {"b": 2}`;
+    const result = extractJson(text);
+    expect(result.ok && result.end).to.equal(text.indexOf('}') + 1);
+    expect(value(result)).to.deep.equal({ a: '\\'.repeat(1 << 20) });
+  });
+
   it('findJsonValue returns the first value a predicate accepts', () => {
     const text = '{"kind":"note"} then {"result":"PASS"} then {"result":"FAIL"}';
     const hasResult = (v: unknown) => typeof v === 'object' && v !== null && 'result' in v;

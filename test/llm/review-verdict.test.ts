@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { parseReviewVerdict, type Verdict } from '../../src/llm/review-verdict.ts';
+import { decidingMarker, findMarkers } from '../../src/llm/verdict-markers.ts';
 
 interface LabelledCase {
   input: string;
@@ -136,6 +137,21 @@ describe('llm/review-verdict', () => {
     ['a template with "or"', 'Verdict: PASS or FAIL', 'FAIL', 'default'],
     ['a label without a verdict', '**判定**: Task 5-1は完了しています', 'FAIL', 'default'],
     ['CRLF line ends', 'レビュー\r\n判定: PASS\r\n', 'PASS', '判定'],
+    ['a marker on the first line, blank lines after', '判定: FAIL\n\n\n', 'FAIL', '判定'],
+    ['a marker on the last line without a newline', 'x\n\n判定: PASS', 'PASS', '判定'],
+    [
+      'a higher level early beats lower levels after it',
+      '最終判定: FAIL\n判定: PASS\n判定結果: PASS\n判定: PASS',
+      'FAIL',
+      '最終判定',
+    ],
+    [
+      'the last of the highest level, not the last marker',
+      '判定結果: PASS\n判定: FAIL\n判定結果: FAIL\n判定: PASS\nResult: PASS',
+      'FAIL',
+      '判定結果',
+    ],
+    ['a line after a newline at the very start', '\n判定: PASS', 'PASS', '判定'],
     ['nothing at all', '', 'FAIL', 'default'],
   ];
   for (const [what, text, verdict, how] of cases) {
@@ -146,6 +162,23 @@ describe('llm/review-verdict', () => {
       else expect([parsed.source, parsed.marker]).to.deep.equal(['marker', how]);
     });
   }
+
+  it('findMarkers reports the last line of every level; decidingMarker the one that decides', () => {
+    const text = '判定: PASS\nDECISION: FAIL\n判定: FAIL\n判定結果: PASS\nx';
+    const hits = findMarkers(text);
+    expect(hits.map((h) => h && [h.verdict, h.offset])).to.deep.equal([
+      undefined,
+      ['PASS', text.indexOf('判定結果')],
+      ['FAIL', text.lastIndexOf('判定: FAIL')],
+      undefined,
+      ['FAIL', text.indexOf('DECISION')],
+    ]);
+    expect(decidingMarker(text)).to.deep.equal(hits[1]);
+    expect(decidingMarker('no markers\nhere')).to.equal(undefined);
+    // Many lines of one level: the last one decides, whatever comes before.
+    const many = `${'判定: PASS\n'.repeat(5000)}判定: FAIL\n${'text\n'.repeat(5000)}`;
+    expect(decidingMarker(many)).to.include({ level: 2, verdict: 'FAIL' });
+  });
 
   it('G2 keeps JSON feedback, and the review text as feedback for markers', () => {
     expect(parseReviewVerdict('{"result":"FAIL","feedback":"add tests"}').feedback).to.equal(
