@@ -12,6 +12,11 @@ export interface Fault {
   body?: unknown;
   /** Never answer (until the server closes). */
   hang?: boolean;
+  /**
+   * Carry the request out, then lose the answer: hang (`hang`) or answer
+   * with `status` — a write that landed although the client saw it fail.
+   */
+  afterHandling?: boolean;
   /** How many matching requests it hits (default 1; Infinity for all). */
   times?: number;
 }

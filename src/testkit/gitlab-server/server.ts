@@ -172,10 +172,11 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
       return;
     }
     const fault = faults.take(method, apiPath);
-    if (fault?.hang) return log(0);
+    const lostAnswer = fault?.afterHandling === true;
+    if (fault?.hang && !lostAnswer) return log(0);
     let reply: Reply;
     try {
-      if (fault) throw faultReply(fault.status ?? 500, fault.body, fault.retryAfter);
+      if (fault && !lostAnswer) throw faultReply(fault.status ?? 500, fault.body, fault.retryAfter);
       if (!match) throw new HttpError(404, { error: '404 Not Found' });
       const rawBody = await readRaw(req);
       const ctx: Ctx = {
@@ -198,6 +199,10 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
       input = loggedInput(ctx.input, match.route.options.public === true);
       authenticate(ctx, match.route);
       reply = await match.route.handler(ctx);
+      if (fault && lostAnswer) {
+        if (fault.hang) return log(0);
+        throw faultReply(fault.status ?? 500, fault.body, fault.retryAfter);
+      }
     } catch (error) {
       if (error instanceof HttpError) reply = { status: error.status, json: error.body };
       else if (error && typeof error === 'object' && 'status' in error) reply = error as Reply;
