@@ -9,7 +9,7 @@ import {
 } from '../trigger/trigger-payload.ts';
 import type { CiContext } from './context.ts';
 import { envConfig } from './env-config.ts';
-import { withNamedSecrets } from './secrets.ts';
+import { jobGitLabToken, withNamedSecrets } from './secrets.ts';
 
 /**
  * GitLab hands the webhook event to the job as the *file* variable
@@ -41,13 +41,7 @@ export function jobThreadLookup(
   let made: Promise<ThreadLookup> | undefined;
   const make = async (): Promise<ThreadLookup> => {
     const config = envConfig(withNamedSecrets(env));
-    const token = config.gitlab.token;
-    if (!token) {
-      throw new ConfigError('no GitLab token to read the thread a reply was posted in', {
-        where: env.MR_AGENT_GITLAB_TOKEN_VAR || 'MR_AGENT_GITLAB_TOKEN',
-        hint: 'store a token with the `api` scope as a masked CI/CD variable and name it in the `gitlab_token_variable` input.',
-      });
-    }
+    const token = jobGitLabToken(config, env);
     const [{ createGitLabClient }, { threadLookup }] = await Promise.all([
       import('../gitlab/gitbeaker-adapter.ts'),
       import('../trigger/gitlab-bridge.ts'),

@@ -1,3 +1,6 @@
+import type { Config } from '../config/options.ts';
+import { ConfigError } from '../errors/errors.ts';
+
 /**
  * The component names the variables that hold secrets (`gitlab_token_variable`,
  * `llm_api_key_variable`) instead of taking the secrets as inputs (M5). The
@@ -23,4 +26,17 @@ export function secretVariableNames(env: Readonly<Record<string, string | undefi
     env.MR_AGENT_LLM_API_KEY_VAR,
   ];
   return names.filter((n): n is string => Boolean(n?.trim())).map((n) => n.trim());
+}
+
+/** The job's GitLab token (after `withNamedSecrets`), or a configuration error naming its variable. */
+export function jobGitLabToken(
+  config: Config,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  const token = config.gitlab.token;
+  if (token) return token;
+  throw new ConfigError('no GitLab token for the agent', {
+    where: env.MR_AGENT_GITLAB_TOKEN_VAR || GITLAB_TOKEN_VARIABLE,
+    hint: 'store a token with the `api` and `write_repository` scopes as a masked CI/CD variable and name it in the `gitlab_token_variable` input.',
+  });
 }

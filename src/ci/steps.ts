@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream';
 import { loadConfig } from '../config/load.ts';
 import type { Config } from '../config/options.ts';
-import { ConfigError } from '../errors/errors.ts';
 import { createGitLabClient } from '../gitlab/gitbeaker-adapter.ts';
 import type { GitLabPort } from '../gitlab/port.ts';
 import { createLogger, newTraceId, type Logger } from '../log/logger.ts';
@@ -15,7 +14,7 @@ import { finishWithNothingToDo } from './nothing-to-do.ts';
 import { carryOutJob, type CarriedOut } from './carry-out.ts';
 import { prepareRun, type PrepareDeps } from './prepare.ts';
 import type { RunObservers, SessionServices } from './session.ts';
-import { secretVariableNames, withNamedSecrets } from './secrets.ts';
+import { jobGitLabToken, secretVariableNames, withNamedSecrets } from './secrets.ts';
 
 export interface CiStepIo {
   env: Readonly<Record<string, string | undefined>>;
@@ -82,13 +81,7 @@ export async function runCiJob(
     jobId: String(context.job.id),
   });
   const logger = services.logger ?? ciLogger(io, baseConfig, traceId, redactor);
-  const token = baseConfig.gitlab.token;
-  if (!token) {
-    throw new ConfigError('no GitLab token for the agent', {
-      where: io.env.MR_AGENT_GITLAB_TOKEN_VAR || 'MR_AGENT_GITLAB_TOKEN',
-      hint: 'store a token with the `api` and `write_repository` scopes as a masked CI/CD variable and name it in the `gitlab_token_variable` input.',
-    });
-  }
+  const token = jobGitLabToken(baseConfig, io.env);
   const clock = services.clock ?? systemClock;
   const gitlab = (services.createGitLab ?? createGitLabClient)({
     url: baseConfig.gitlab.url || context.gitlab.apiUrl,

@@ -180,4 +180,19 @@ describe('ci/resume (F4: a reply to a paused ❓ question resumes the run in a n
     expect(job.llm.requests).to.have.length(0);
     expect(world.progressNotes()).to.have.length(0);
   });
+
+  it('F4 A3 a TRIGGER_PAYLOAD reply in a job without a GitLab token: a configuration error naming the variable, exit 2', async () => {
+    const { reply } = await pausedRun();
+    const payload = world.standIn.hooks.notePayload(reply, world.s.project);
+
+    const job = await world.job({
+      replies: [],
+      variables: { TRIGGER_PAYLOAD: JSON.stringify(payload), MR_AGENT_GITLAB_TOKEN: '' },
+    });
+
+    expect(job.code).to.equal(2);
+    expect(job.stderr).to.contain('MR_AGENT_GITLAB_TOKEN: no GitLab token for the agent');
+    expect(job.stderr).to.not.match(/\n\s+at .+\.ts:\d+/);
+    expect(job.llm.requests).to.have.length(0);
+  });
 });
