@@ -60,52 +60,8 @@ describe('phases/deliver/step: delivery as the run sees it (H3)', () => {
       await rm(work, { recursive: true, force: true });
     });
 
-    it('commits with the objective as title, the summary, the files and the footer, and pushes to the MR branch', async () => {
-      const dir = path.join(work, 'checkout');
-      const remote = w.s.project.repoDir;
-      await execa('git', [
-        'clone',
-        '--quiet',
-        '--branch',
-        'feature/greeting',
-        `file://${remote}`,
-        dir,
-      ]);
-      await writeFile(path.join(dir, 'src/greet.js'), 'export const greet = (n) => `Hi ${n}`;\n');
-      const project = await w.gitlab.getProject(w.s.project.id);
-      const step = createDeliveryStep({
-        repoDir: dir,
-        gitlab: w.gitlab,
-        project,
-        target: {
-          kind: 'merge_request',
-          mergeRequest: await w.gitlab.getMergeRequest(project.id, 1),
-        },
-        notes: new GitLabNoteTarget(w.gitlab, project.id, { type: 'merge_request', iid: 1 }),
-        token: w.s.botToken.value,
-        hostEnv: process.env,
-        author: { name: 'mr-agent', email: 'bot@example.invalid' },
-        branchPrefix: 'mr-agent/',
-        redactor: new Redactor(),
-        logger: createSilentLogger(),
-        footer: 'Requested in !1: shorter greeting',
-      });
-      const report = await step.deliver({
-        objective: 'Make greet() shorter.',
-        summary: 'greet() says Hi now.',
-        changedFiles: ['src/greet.js'],
-      });
-      expect(report).to.include({ status: 'pushed', branch: 'feature/greeting' });
-      expect(report.commitUrl).to.equal(`${project.webUrl}/-/commit/${report.commit}`);
-      const message = await execa('git', ['log', '-1', '--format=%B', 'feature/greeting'], {
-        cwd: remote,
-      });
-      expect(message.stdout.trim()).to.equal(
-        'Make greet() shorter\n\ngreet() says Hi now.\n\nFiles changed: src/greet.js\n\nRequested in !1: shorter greeting',
-      );
-    });
-
-    it('M1 refuses to push when the run wrote into .git after the step was made (a planted hook)', async () => {
+    /** A checkout of the MR branch and a delivery step for it (the footer when given). */
+    async function checkoutWithStep(footer?: string) {
       const dir = path.join(work, 'checkout');
       await execa('git', [
         'clone',
@@ -131,7 +87,32 @@ describe('phases/deliver/step: delivery as the run sees it (H3)', () => {
         branchPrefix: 'mr-agent/',
         redactor: new Redactor(),
         logger: createSilentLogger(),
+        ...(footer ? { footer } : {}),
       });
+      return { dir, project, step };
+    }
+
+    it('commits with the objective as title, the summary, the files and the footer, and pushes to the MR branch', async () => {
+      const remote = w.s.project.repoDir;
+      const { dir, project, step } = await checkoutWithStep('Requested in !1: shorter greeting');
+      await writeFile(path.join(dir, 'src/greet.js'), 'export const greet = (n) => `Hi ${n}`;\n');
+      const report = await step.deliver({
+        objective: 'Make greet() shorter.',
+        summary: 'greet() says Hi now.',
+        changedFiles: ['src/greet.js'],
+      });
+      expect(report).to.include({ status: 'pushed', branch: 'feature/greeting' });
+      expect(report.commitUrl).to.equal(`${project.webUrl}/-/commit/${report.commit}`);
+      const message = await execa('git', ['log', '-1', '--format=%B', 'feature/greeting'], {
+        cwd: remote,
+      });
+      expect(message.stdout.trim()).to.equal(
+        'Make greet() shorter\n\ngreet() says Hi now.\n\nFiles changed: src/greet.js\n\nRequested in !1: shorter greeting',
+      );
+    });
+
+    it('M1 refuses to push when the run wrote into .git after the step was made (a planted hook)', async () => {
+      const { dir, step } = await checkoutWithStep();
       // ... the run's tools work ...
       await new Promise((resolve) => setTimeout(resolve, 50));
       await writeFile(path.join(dir, 'src/greet.js'), 'export const greet = 1;\n');
