@@ -3,7 +3,7 @@
 // job, push), time per progress phase, and the GitLab API and LLM requests.
 // Five runs; prints the median and the fastest.
 import { runDemo, type DemoResult } from '../src/demo/run-demo.ts';
-import { PHASES } from '../src/report/progress/types.ts';
+import { PHASES } from '../src/core/progress.ts';
 
 const RUNS = Number(process.env.DEMO_BENCH_RUNS ?? 5);
 const hostEnv = { PATH: process.env.PATH, HOME: process.env.HOME };

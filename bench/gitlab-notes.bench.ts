@@ -13,7 +13,7 @@ import { createSilentLogger } from '../src/log/logger.ts';
 import { Redactor } from '../src/log/redact.ts';
 import { ProgressPublisher } from '../src/report/progress/publisher.ts';
 import { initialProgress, setPhaseDetail, startPhase } from '../src/report/progress/state.ts';
-import { FakeClock, systemClock } from '../src/run/clock.ts';
+import { FakeClock, systemClock } from '../src/core/clock.ts';
 import { seedScenario, startGitLabStandIn } from '../src/testkit/gitlab-server/index.ts';
 
 const ACTIONS = 20;

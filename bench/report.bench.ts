@@ -15,9 +15,9 @@ import {
   startPhase,
   updateItem,
 } from '../src/report/progress/state.ts';
-import type { ChecklistItem, ProgressState } from '../src/report/progress/types.ts';
+import type { ChecklistItem, ProgressState } from '../src/core/progress.ts';
 import type { Scheduler } from '../src/report/progress/scheduler.ts';
-import { FakeClock } from '../src/run/clock.ts';
+import { FakeClock } from '../src/core/clock.ts';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -3,7 +3,7 @@
 // thread look-up, done in the bridge's queue after the 2xx answer.
 import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Discussion, Note } from '../src/gitlab/port.ts';
+import type { Discussion, Note } from '../src/core/gitlab-port.ts';
 import { createSilentLogger } from '../src/log/logger.ts';
 import { parseNoteEvent } from '../src/trigger/note-event.ts';
 import { decideNote } from '../src/trigger/note-rules.ts';

@@ -16,13 +16,13 @@ import type {
   JsonRequest,
   LlmPort,
   ToolCall,
-} from '../src/llm/port.ts';
+} from '../src/core/llm-port.ts';
 import { createSilentLogger } from '../src/log/logger.ts';
 import { Redactor } from '../src/log/redact.ts';
-import { FakeClock } from '../src/run/clock.ts';
+import { FakeClock } from '../src/core/clock.ts';
 import { runTask } from '../src/run/orchestrator.ts';
-import type { RunHistory, RunReporter } from '../src/run/ports.ts';
-import { promptLibrary } from '../src/run/prompts.ts';
+import type { RunHistory, RunReporter } from '../src/core/ports.ts';
+import { promptLibrary } from '../src/core/prompts.ts';
 import { ExecaShell } from '../src/shell/execa-shell.ts';
 import { taskFromText } from '../src/task/task-yaml.ts';
 

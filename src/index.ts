@@ -43,21 +43,21 @@ export {
 } from './llm/review-verdict.ts';
 export { OpenAiLlm, createOpenAiLlm, type OpenAiLlmOptions } from './llm/openai-llm.ts';
 export { UsageLedger, type UsageRow, type UsageTotal } from './llm/usage-ledger.ts';
-export type { LlmPort, LlmPurpose, ChatMessage, ChatReply, JsonReply } from './llm/port.ts';
+export type { LlmPort, LlmPurpose, ChatMessage, ChatReply, JsonReply } from './core/llm-port.ts';
 export { runTask, type RunInput } from './run/orchestrator.ts';
-export type { RunDeps } from './run/context.ts';
-export type { RunOutcome, OutcomeReason } from './run/outcome.ts';
-export type { ReplanHook, ReviewHook, ReplanDirective, ReviewVerdict } from './run/hooks.ts';
+export type { RunDeps } from './core/run-context.ts';
+export type { RunOutcome, OutcomeReason } from './core/outcome.ts';
+export type { ReplanHook, ReviewHook, ReplanDirective, ReviewVerdict } from './core/hooks.ts';
 export { startReporting, type ReportingOptions } from './run/reporting/index.ts';
-export { environmentStep } from './run/environment-step.ts';
+export { environmentStep } from './phases/environment/step.ts';
 export { builtinTools } from './tools/index.ts';
-export { Plan, planReplySchema } from './phases/plan/schema.ts';
+export { Plan, planReplySchema } from './core/plan.ts';
 export {
   createReplanHook,
   ReplanManager,
   gitlabAnswers,
   type ReplanWiring,
   type AnswerSource,
-} from './replan/index.ts';
-export { pausedQuestionFor, type PausedQuestion } from './replan/resume.ts';
-export { decisionSchemaFor, type ReplanDecision } from './replan/schema.ts';
+} from './phases/replan/index.ts';
+export { pausedQuestionFor, type PausedQuestion } from './phases/replan/resume.ts';
+export { decisionSchemaFor, type ReplanDecision } from './phases/replan/schema.ts';

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { LlmRole } from '../config/options.ts';
 import { CancelledError } from '../errors/errors.ts';
-import type { LlmPort, LlmPurpose } from '../llm/port.ts';
+import type { LlmPort, LlmPurpose } from '../core/llm-port.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
-import type { Clock } from '../run/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import type { MetaCallType, TaskContext } from './context.ts';
 import { type MetaPrompts, renderPrompt } from './prompts.ts';
 import { CompletionAssessmentReply, NextActionReply, PlanTaskReply } from './protocol.ts';

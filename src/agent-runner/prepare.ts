@@ -10,7 +10,7 @@ import { CLI_WORKERS, isExternalWorkerKind, resolveSandbox } from '../workers/re
 import type { TaskContext } from './context.ts';
 import { MetaClient } from './meta-client.ts';
 import { loadMetaPrompts } from './prompts.ts';
-import type { AgentRunnerDeps } from './runner.ts';
+import type { AgentRunnerDeps } from './deps.ts';
 import type { AgentRunnerSettings } from './settings.ts';
 
 /** What a task needs once it is prepared: the meta-agent, the worker and its environment. */

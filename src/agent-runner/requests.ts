@@ -1,4 +1,4 @@
-import { tail } from '../shell/port.ts';
+import { tail } from '../core/shell-port.ts';
 import type { TaskContext } from './context.ts';
 
 /**

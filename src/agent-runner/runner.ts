@@ -7,36 +7,17 @@ import {
   ModelBehaviorError,
 } from '../errors/errors.ts';
 import { EXIT_SUCCESS, exitCodeFor, type ExitCode } from '../errors/exit-code.ts';
-import type { LlmPort } from '../llm/port.ts';
 import type { Logger } from '../log/logger.ts';
-import type { Redactor } from '../log/redact.ts';
-import type { Clock } from '../run/clock.ts';
-import { tail, type Shell } from '../shell/port.ts';
+import { tail } from '../core/shell-port.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
-import type { Worker } from '../workers/port.ts';
 import { newTaskContext, type TaskContext, transition, TRANSITIONS } from './context.ts';
+import type { AgentRunnerDeps } from './deps.ts';
 import { isDirectory, prepareSession, type Session } from './prepare.ts';
 import type { NextActionReply } from './protocol.ts';
 import { completionRequest, nextActionRequest, planTaskRequest } from './requests.ts';
-import { type AgentRunnerSettings, DEFAULT_SETTINGS } from './settings.ts';
+import { DEFAULT_SETTINGS } from './settings.ts';
 import { taskNotePath, writeTaskNote } from './task-note.ts';
 import { runTaskTest } from './validate.ts';
-
-export interface AgentRunnerDeps {
-  llm: LlmPort;
-  shell: Shell;
-  clock: Clock;
-  logger: Logger;
-  redactor: Redactor;
-  /** The host environment; the worker sees only an allow-list of it plus `runner.worker.env`. */
-  hostEnv: Readonly<Record<string, string | undefined>>;
-  /** The folder `task.repo` is resolved against. */
-  cwd: string;
-  settings?: Partial<AgentRunnerSettings>;
-  signal?: AbortSignal;
-  /** Replaces the CLI worker chosen by `runner.worker.kind` (tests, other worker kinds). */
-  worker?: Worker;
-}
 
 export interface AgentRunnerResult {
   state: 'COMPLETE' | 'FAILED';
@@ -249,3 +230,5 @@ export async function runAgentRunnerTask(
     context,
   };
 }
+
+export type { AgentRunnerDeps } from './deps.ts';

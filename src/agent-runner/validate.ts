@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Logger } from '../log/logger.ts';
-import type { Shell } from '../shell/port.ts';
+import type { Shell } from '../core/shell-port.ts';
 import { sandboxEnv } from '../shell/sandbox-env.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import { capOutput } from '../workers/output.ts';

@@ -1,11 +1,11 @@
 import { UsageError } from '../errors/errors.ts';
 import { statePaths, type StatePaths } from '../history/paths.ts';
 import type { Logger } from '../log/logger.ts';
-import type { Redactor } from '../log/redact.ts';
-import type { Plan } from '../phases/plan/schema.ts';
+import type { Plan } from '../core/plan.ts';
 import { exitCodeForSignal } from '../report/termination.ts';
 import { runTask } from '../run/orchestrator.ts';
-import type { RunOutcome } from '../run/outcome.ts';
+import type { RunOutcome } from '../core/outcome.ts';
+import type { CarriedOut, CarryOutDeps } from './job-types.ts';
 import { commandPlan, type CommandPlan } from './commands.ts';
 import { readHandoff } from './handoff.ts';
 import { handOver } from './hand-over.ts';
@@ -19,25 +19,8 @@ import {
   type RestoredHistory,
 } from './past-history.ts';
 import type { PreparedRun } from './prepare.ts';
-import { ciTaskId, openSession, type CiSession, type SessionServices } from './session.ts';
+import { ciTaskId, openSession, type CiSession } from './session.ts';
 import { planJob, resumeWork, type PlannedWork } from './two-step.ts';
-
-export interface CarryOutDeps {
-  services: SessionServices;
-  logger: Logger;
-  redactor: Redactor;
-  stdout: { write(text: string): unknown };
-  /** Registers a SIGTERM/SIGINT handler; returns a function that removes it. */
-  onSignal?(handler: (signal: string) => void): () => void;
-  /** After a termination signal, the longest wait for the run's final state (default 8 s). */
-  graceMs?: number;
-}
-
-/** What a job carried out: its exit code and, when it ran (part of) the run, the run. */
-export interface CarriedOut {
-  exitCode: number;
-  run?: { outcome: RunOutcome; session: CiSession };
-}
 
 const PLAN_ONLY_SUMMARY = (prefix: string) =>
   `The plan is posted. Comment \`${prefix} approve\` to carry it out as written.`;
@@ -227,3 +210,5 @@ export async function carryOutJob(run: PreparedRun, deps: CarryOutDeps): Promise
 export async function carryOut(run: PreparedRun, deps: CarryOutDeps): Promise<number> {
   return (await carryOutJob(run, deps)).exitCode;
 }
+
+export type { CarriedOut, CarryOutDeps } from './job-types.ts';

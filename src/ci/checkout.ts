@@ -1,5 +1,5 @@
 import { CommandFailedError } from '../errors/errors.ts';
-import { tail, type Shell } from '../shell/port.ts';
+import { tail, type Shell } from '../core/shell-port.ts';
 
 /**
  * Puts the job's checkout on the merge request's head when the pipeline runs

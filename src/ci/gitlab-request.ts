@@ -1,6 +1,6 @@
-import type { ChangedFile, GitLabPort, Note, Noteable } from '../gitlab/port.ts';
-import type { DiscussionComment, RequestContext } from '../phases/gather/types.ts';
-import { parseMarker } from '../report/marker.ts';
+import type { ChangedFile, GitLabPort, Note, Noteable } from '../core/gitlab-port.ts';
+import type { DiscussionComment, RequestContext } from '../core/gathered.ts';
+import { parseMarker } from '../core/marker.ts';
 import type { CiRequest } from './request.ts';
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../config/options.ts';
 import { ConfigError } from '../errors/errors.ts';
-import { Plan } from '../phases/plan/schema.ts';
+import { Plan } from '../core/plan.ts';
 import { CiRequest } from './request.ts';
 
 /**

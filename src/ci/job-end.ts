@@ -1,8 +1,8 @@
 import { describeError } from '../errors/catalog.ts';
 import { CancelledError } from '../errors/errors.ts';
 import { exitCodeForSignal, type TerminationSignal } from '../report/termination.ts';
-import type { RunOutcome } from '../run/outcome.ts';
-import type { CarriedOut, CarryOutDeps } from './carry-out.ts';
+import type { RunOutcome } from '../core/outcome.ts';
+import type { CarriedOut, CarryOutDeps } from './job-types.ts';
 import type { CiSession } from './session.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { GitLabNoteTarget } from '../gitlab/note-target.ts';
-import type { GitLabPort } from '../gitlab/port.ts';
+import type { GitLabPort } from '../core/gitlab-port.ts';
 import { LocalNoteTarget } from '../report/local-note-target.ts';
-import { parseMarker } from '../report/marker.ts';
-import type { NoteTarget } from '../report/note-target.ts';
+import { parseMarker } from '../core/marker.ts';
+import type { NoteTarget } from '../core/note-target.ts';
 import type { CiRequest } from './request.ts';
 
 /**

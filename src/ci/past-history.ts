@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { restorePastRuns } from '../gitlab/past-runs.ts';
-import type { GitLabPort } from '../gitlab/port.ts';
+import type { GitLabPort } from '../core/gitlab-port.ts';
 import { writeFileAtomic } from '../history/atomic.ts';
 import { readHistoryFile } from '../history/planning-history.ts';
 import type { StatePaths } from '../history/paths.ts';
 import type { Logger } from '../log/logger.ts';
-import { Plan } from '../phases/plan/schema.ts';
-import { replanStateFile } from '../replan/state.ts';
+import { Plan } from '../core/plan.ts';
+import { replanStateFile } from '../phases/replan/state.ts';
 import { CiRequest } from './request.ts';
 
 /**

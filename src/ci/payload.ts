@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors/errors.ts';
-import { systemClock } from '../run/clock.ts';
+import { systemClock } from '../core/clock.ts';
 import type { ThreadLookup } from '../trigger/resume.ts';
 import {
   interpretTriggerPayload,

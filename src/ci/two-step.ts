@@ -1,14 +1,15 @@
 import { gather } from '../phases/gather/index.ts';
-import type { Gathered } from '../phases/gather/types.ts';
-import type { Plan } from '../phases/plan/schema.ts';
-import { createRunContext, type RunDeps } from '../run/context.ts';
+import type { Gathered } from '../core/gathered.ts';
+import type { Plan } from '../core/plan.ts';
+import type { RunDeps } from '../core/run-context.ts';
+import { createRunContext } from '../run/context.ts';
 import { endFromError, finish } from '../run/finish.ts';
 import { planStage, workStage, type RunInput } from '../run/orchestrator.ts';
-import type { RunOutcome } from '../run/outcome.ts';
-import { inPhase } from '../run/phase-scope.ts';
-import { adoptPlan } from '../run/plan-state.ts';
-import type { RunHistory } from '../run/ports.ts';
-import type { RunEnd } from '../run/run-end.ts';
+import type { RunOutcome } from '../core/outcome.ts';
+import { inPhase } from '../core/phase-scope.ts';
+import { adoptPlan } from '../phases/plan/state.ts';
+import type { RunHistory } from '../core/ports.ts';
+import type { RunEnd } from '../core/run-end.ts';
 
 /**
  * The run split over the two jobs of the component's `auto` flow (B2): the

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { parseComponentTemplate, renderInputsTable } from '../ci/template-spec.ts';
+import { parseComponentTemplate, renderInputsTable } from './template-spec.ts';
 import { renderOptionsMarkdown } from './describe.ts';
 
 const TEMPLATES_DIR = new URL('../../templates/', import.meta.url);

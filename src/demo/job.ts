@@ -15,8 +15,8 @@ import { runCiJob } from '../ci/steps.ts';
 import type { StartCheckResult } from '../gitlab/checks.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
-import type { Clock } from '../run/clock.ts';
-import type { RunOutcome } from '../run/outcome.ts';
+import type { Clock } from '../core/clock.ts';
+import type { RunOutcome } from '../core/outcome.ts';
 import type { Reporting } from '../run/reporting/index.ts';
 import { sandboxEnv } from '../shell/sandbox-env.ts';
 

@@ -4,12 +4,12 @@
  * each, so the terminal explains what the progress note summarises.
  */
 import type { StartCheckResult } from '../gitlab/checks.ts';
-import { accessLevelName } from '../gitlab/port.ts';
-import type { JsonReply, JsonRequest, LlmPort } from '../llm/port.ts';
+import { accessLevelName } from '../core/gitlab-port.ts';
+import type { JsonReply, JsonRequest, LlmPort } from '../core/llm-port.ts';
 import { parseReviewVerdict } from '../llm/review-verdict.ts';
 import { briefArguments } from '../phases/execute/tool-brief.ts';
-import type { EnvironmentSetupOutcome } from '../run/ports.ts';
-import type { Shell } from '../shell/port.ts';
+import type { EnvironmentSetupOutcome } from '../core/ports.ts';
+import type { Shell } from '../core/shell-port.ts';
 import type { Tool } from '../tools/index.ts';
 import type { LiveView } from './live-view.ts';
 

@@ -6,11 +6,11 @@
 import path from 'node:path';
 import { execa } from 'execa';
 import { taskNotePath } from '../report/task-note.ts';
-import { parseMarker } from '../report/marker.ts';
+import { parseMarker } from '../core/marker.ts';
 import { terminalLines } from '../report/terminal-render.ts';
 import { readTree } from './assets.ts';
 import { plainLinks, type LiveView } from './live-view.ts';
-import type { DemoResult } from './run-demo.ts';
+import type { DemoResult } from './result.ts';
 import { STORY, type DemoWorld } from './world.ts';
 
 export function printIntro(view: LiveView, world: DemoWorld, llmUrl: string, assetsDir: string) {

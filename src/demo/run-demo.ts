@@ -16,16 +16,12 @@ import { execa } from 'execa';
 import { loadConfig } from '../config/load.ts';
 import { createLogger, newTraceId, type Logger } from '../log/logger.ts';
 import { Redactor } from '../log/redact.ts';
-import { systemClock, type Clock } from '../run/clock.ts';
-import type { RunHooks } from '../run/hooks.ts';
-import type { LoggedRequest } from '../testkit/gitlab-server/index.ts';
-import {
-  startScriptedOpenAiServer,
-  type LoggedRequest as LlmRequest,
-} from '../testkit/openai-server/server.ts';
+import { systemClock, type Clock } from '../core/clock.ts';
+import type { RunHooks } from '../core/hooks.ts';
+import { startScriptedOpenAiServer } from '../testkit/openai-server/server.ts';
 import { builtinTools } from '../tools/index.ts';
 import { loadDemoAssets } from './assets.ts';
-import { runAgentJob, type JobResult } from './job.ts';
+import { runAgentJob } from './job.ts';
 import { LiveView, watchNotes, type TerminalOut, type WatchedNotes } from './live-view.ts';
 import {
   describeChecks,
@@ -34,6 +30,7 @@ import {
   narratedShell,
   narratedTools,
 } from './narrate.ts';
+import type { DemoResult } from './result.ts';
 import { printIntro, printReport, storeArtifacts } from './report.ts';
 import { commentAndTrigger, type TriggeredJob } from './trigger.ts';
 import { startDemoWorld, STORY, type DemoWorld } from './world.ts';
@@ -56,27 +53,6 @@ export interface DemoOptions {
   tmpRoot?: string;
   /** Cancels the run (Ctrl-C); the demo still cleans up. */
   signal?: AbortSignal;
-}
-
-export interface DemoResult {
-  exitCode: number;
-  dir: string;
-  kept: boolean;
-  jobId: number;
-  /** Where the stand-in and the scripted model listened. */
-  gitlabUrl: string;
-  llmUrl: string;
-  job: JobResult;
-  checkoutDir: string;
-  /** The project's bare repository (the remote the change was pushed to). */
-  remoteDir: string;
-  branch: string;
-  notes: Map<string, string>;
-  progressNoteId: string | undefined;
-  gitlabRequests: LoggedRequest[];
-  llmRequests: LlmRequest[];
-  unusedReplies: string[];
-  durationMs: number;
 }
 
 export const DEMO_API_KEY = 'sk-demo-not-a-real-key';
@@ -249,3 +225,5 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     if (!options.keep) await rm(dir, { recursive: true, force: true });
   }
 }
+
+export type { DemoResult } from './result.ts';

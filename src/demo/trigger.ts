@@ -9,7 +9,7 @@ import { loadConfig } from '../config/load.ts';
 import { createGitLabClient } from '../gitlab/gitbeaker-adapter.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
-import type { Clock } from '../run/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import type { JobRec, PipelineRec } from '../testkit/gitlab-server/index.ts';
 import { startBridge } from '../trigger/bridge.ts';
 import { bridgeGitLabFromPort } from '../trigger/gitlab-bridge.ts';

@@ -4,7 +4,7 @@
  * people, a pipeline trigger token, and a merge request whose new test
  * fails — the starting point of `mr-agent demo`.
  */
-import type { Clock } from '../run/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import {
   startGitLabStandIn,
   type GitLabStandIn,

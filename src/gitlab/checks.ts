@@ -15,7 +15,7 @@ import {
   type Project,
   type ProjectRef,
   type TokenInfo,
-} from './port.ts';
+} from '../core/gitlab-port.ts';
 
 /** Scopes that let the token post notes, open merge requests and push over HTTPS. */
 const WRITE_SCOPE = 'api';

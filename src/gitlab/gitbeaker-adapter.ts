@@ -7,7 +7,7 @@ import { Gitlab } from '@gitbeaker/rest';
 import { z } from 'zod';
 import { ExternalServiceError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
-import type { Clock } from '../run/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import {
   parseAnswer,
   toAward,
@@ -30,7 +30,7 @@ import type {
   PipelineFilter,
   ProjectRef,
   TriggerRequest,
-} from './port.ts';
+} from '../core/gitlab-port.ts';
 import { createRetryingRequesterFn, type RequestRecord, type RetryPolicy } from './requester.ts';
 import {
   AwardEmojiSchema,

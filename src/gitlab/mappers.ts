@@ -13,7 +13,7 @@ import type {
   Pipeline,
   Project,
   TokenInfo,
-} from './port.ts';
+} from '../core/gitlab-port.ts';
 import type {
   AwardEmojiSchema,
   DiscussionSchema,

@@ -2,9 +2,9 @@
  * Notes on a GitLab merge request or issue, as the report layer sees them
  * (`NoteTarget`). Bodies arrive final (redacted, escaped, truncated).
  */
-import type { NoteTarget } from '../report/note-target.ts';
+import type { NoteTarget } from '../core/note-target.ts';
 import { ExternalServiceError } from '../errors/errors.ts';
-import type { GitLabPort, Note, Noteable, ProjectRef } from './port.ts';
+import type { GitLabPort, Note, Noteable, ProjectRef } from '../core/gitlab-port.ts';
 
 /** A failure after which a POST may still have been carried out: no answer, or a 5xx. */
 function mayHaveLanded(error: unknown): boolean {

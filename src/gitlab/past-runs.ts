@@ -10,8 +10,8 @@ import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { ExternalServiceError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
-import { parseMarker, type NoteMarker } from '../report/marker.ts';
-import type { GitLabPort, Note, Noteable, ProjectRef } from './port.ts';
+import { parseMarker, type NoteMarker } from '../core/marker.ts';
+import type { GitLabPort, Note, Noteable, ProjectRef } from '../core/gitlab-port.ts';
 
 /** An earlier run, as its progress note tells it. */
 export interface PastRunNote {

@@ -15,7 +15,7 @@ import {
 } from '@gitbeaker/requester-utils';
 import { ExternalServiceError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
-import type { Clock } from '../run/clock.ts';
+import type { Clock } from '../core/clock.ts';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (default 4). */

@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import type { Logger } from '../log/logger.ts';
-import type { Clock } from '../run/clock.ts';
-import { systemClock } from '../run/clock.ts';
+import type { Clock } from '../core/clock.ts';
+import { systemClock } from '../core/clock.ts';
 import { JsonFile } from './json-file.ts';
 
 export const PHASE_STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'skipped'] as const;

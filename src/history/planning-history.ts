@@ -7,8 +7,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log/logger.ts';
-import type { Clock } from '../run/clock.ts';
-import { systemClock } from '../run/clock.ts';
+import type { Clock } from '../core/clock.ts';
+import { systemClock } from '../core/clock.ts';
 import { writeFileAtomic } from './atomic.ts';
 import type {
   ExecutionEntry,

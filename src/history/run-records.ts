@@ -6,9 +6,9 @@
  */
 import { z } from 'zod';
 import type { Logger } from '../log/logger.ts';
-import type { Clock } from '../run/clock.ts';
-import { systemClock } from '../run/clock.ts';
-import { FINAL_STATES } from '../report/progress/types.ts';
+import type { Clock } from '../core/clock.ts';
+import { systemClock } from '../core/clock.ts';
+import { FINAL_STATES } from '../core/progress.ts';
 import { JsonFile } from './json-file.ts';
 
 /** A run record's state: running, or how the run ended. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ModelBehaviorError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { extractJson, type JsonTop } from './extract-json.ts';
-import type { ChatMessage, ChatReply, JsonReply, JsonRequest } from './port.ts';
+import type { ChatMessage, ChatReply, JsonReply, JsonRequest } from '../core/llm-port.ts';
 import { fillPrompt } from './prompt-file.ts';
 import { topOf } from './response-format.ts';
 import { addUsage, emptyUsage } from './usage-ledger.ts';

@@ -2,9 +2,9 @@ import OpenAI from 'openai';
 import type { Config } from '../config/options.ts';
 import { CancelledError, ConfigError, ExternalServiceError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
-import { systemClock, type Clock } from '../run/clock.ts';
+import { systemClock, type Clock } from '../core/clock.ts';
 import { askForJson } from './json-reply.ts';
-import type { ChatReply, ChatRequest, JsonReply, JsonRequest, LlmPort } from './port.ts';
+import type { ChatReply, ChatRequest, JsonReply, JsonRequest, LlmPort } from '../core/llm-port.ts';
 import {
   allCandidates,
   candidatesFor,

@@ -1,5 +1,5 @@
 import type { Config, LlmRole } from '../config/options.ts';
-import type { Clock } from '../run/clock.ts';
+import type { Clock } from '../core/clock.ts';
 
 /**
  * Model profiles (SPEC K3): for each role, the endpoint/model candidates in

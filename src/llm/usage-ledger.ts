@@ -1,5 +1,5 @@
 import type { LlmRole } from '../config/options.ts';
-import type { LlmPurpose, TokenUsage } from './port.ts';
+import type { LlmPurpose, TokenUsage } from '../core/llm-port.ts';
 
 /**
  * Token usage of a run, per role, purpose and model (SPEC K2, H1: the

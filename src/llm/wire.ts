@@ -3,7 +3,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions/completions';
 import { z } from 'zod';
-import type { ChatMessage, ChatReply, ToolDefinition } from './port.ts';
+import type { ChatMessage, ChatReply, ToolDefinition } from '../core/llm-port.ts';
 import { MalformedReplyError } from './retry-policy.ts';
 
 /** Port messages and tools → Chat Completions parameters, and a completion → the port's reply. */

@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeFileAtomic } from '../history/atomic.ts';
-import { parseMarker } from './marker.ts';
-import type { NoteTarget } from './note-target.ts';
+import { parseMarker } from '../core/marker.ts';
+import type { NoteTarget } from '../core/note-target.ts';
 import { terminalLines } from './terminal-render.ts';
 
 export interface LocalNoteTargetOptions {

@@ -6,7 +6,7 @@
  */
 import type { Redactor } from '../log/redact.ts';
 import { escapeQuickActions, NOTE_MAX_CHARS, truncateNote } from './markdown.ts';
-import type { NoteTarget } from './note-target.ts';
+import type { NoteTarget } from '../core/note-target.ts';
 
 export interface NoteBodyOptions {
   redactor: Redactor;

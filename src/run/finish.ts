@@ -1,9 +1,9 @@
 import { describeError } from '../errors/catalog.ts';
 import { CancelledError, isAgentError } from '../errors/errors.ts';
 import { exitCodeFor } from '../errors/exit-code.ts';
-import type { RunContext } from './context.ts';
-import { completionSummary, criteriaOf, type RunOutcome } from './outcome.ts';
-import type { RunEnd } from './run-end.ts';
+import type { RunContext } from '../core/run-context.ts';
+import { completionSummary, criteriaOf, type RunOutcome } from '../core/outcome.ts';
+import type { RunEnd } from '../core/run-end.ts';
 
 /** The one place where a thrown error becomes the end of the run. */
 export function endFromError(ctx: RunContext, error: unknown): RunEnd {

@@ -1,15 +1,16 @@
 import { gather } from '../phases/gather/index.ts';
 import { requestText } from '../phases/gather/render.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
-import { createRunContext, type RunContext, type RunDeps } from './context.ts';
-import { deliveryPhase } from './delivery-step.ts';
-import { executionPhase } from './execution-step.ts';
+import type { RunContext, RunDeps } from '../core/run-context.ts';
+import { createRunContext } from './context.ts';
+import { deliveryPhase } from '../phases/deliver/phase.ts';
+import { executionPhase } from '../phases/execute/step.ts';
 import { endFromError, finish } from './finish.ts';
-import type { RunOutcome } from './outcome.ts';
-import { inPhase } from './phase-scope.ts';
-import { planningPhase } from './planning-step.ts';
-import type { RunEnd } from './run-end.ts';
-import { verificationPhase } from './verification-step.ts';
+import type { RunOutcome } from '../core/outcome.ts';
+import { inPhase } from '../core/phase-scope.ts';
+import { planningPhase } from '../phases/plan/step.ts';
+import type { RunEnd } from '../core/run-end.ts';
+import { verificationPhase } from '../phases/verify/step.ts';
 
 export interface RunInput {
   task: TaskSpec;

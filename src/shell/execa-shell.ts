@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import type { CommandRequest, CommandResult, Shell } from './port.ts';
+import type { CommandRequest, CommandResult, Shell } from '../core/shell-port.ts';
 
 const DEFAULT_MAX_OUTPUT = 10 * 1024 * 1024;
 

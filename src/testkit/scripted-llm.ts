@@ -9,7 +9,7 @@ import type {
   LlmPort,
   LlmPurpose,
   TokenUsage,
-} from '../llm/port.ts';
+} from '../core/llm-port.ts';
 import { readPromptFile } from '../llm/prompt-file.ts';
 import { UsageLedger } from '../llm/usage-ledger.ts';
 

@@ -1,37 +1,14 @@
 import { z } from 'zod';
-import type { Logger } from '../log/logger.ts';
-import type { Redactor } from '../log/redact.ts';
-import type { ToolCall, ToolDefinition } from '../llm/port.ts';
-import type { Shell } from '../shell/port.ts';
+import type { ToolCall, ToolDefinition } from '../core/llm-port.ts';
 import { capText } from './cap.ts';
-import { SandboxViolation, type RepoRoot } from './sandbox.ts';
+import type { Tool, ToolContext } from '../core/tool.ts';
+import { SandboxViolation } from './sandbox.ts';
 
-/** What every tool may use; built once per run. */
-export interface ToolContext {
-  root: RepoRoot;
-  shell: Shell;
-  /** The host environment; commands get `sandboxEnv(hostEnv)` only. */
-  hostEnv: Readonly<Record<string, string | undefined>>;
-  commandTimeoutMs: number;
-  /** Output kept for the model per call. */
-  maxOutputChars: number;
-  logger: Logger;
-  redactor: Redactor;
-  signal?: AbortSignal;
-  /** The request (MR, issue or task text) the `read_request` tool returns. */
-  requestText?: string;
-}
+export type { Tool, ToolContext } from '../core/tool.ts';
 
 /** An expected failure of a tool; its message is shown to the model as is. */
 export class ToolError extends Error {
   override readonly name = 'ToolError';
-}
-
-export interface Tool<A = unknown> {
-  name: string;
-  description: string;
-  args: z.ZodType<A>;
-  run(args: A, ctx: ToolContext): Promise<string>;
 }
 
 /** Builds a tool with its argument type inferred from the zod schema. */

@@ -1,5 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import type { RepoRoot } from '../core/tool.ts';
 
 /**
  * The path sandbox of the file tools (M2): a path given by the model must stay
@@ -11,12 +12,7 @@ export class SandboxViolation extends Error {
   override readonly name = 'SandboxViolation';
 }
 
-export interface RepoRoot {
-  /** The repository folder as given (absolute). */
-  dir: string;
-  /** The same folder with every symbolic link resolved. */
-  real: string;
-}
+export type { RepoRoot } from '../core/tool.ts';
 
 export async function repoRoot(dir: string): Promise<RepoRoot> {
   const absolute = path.resolve(dir);

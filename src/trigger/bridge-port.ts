@@ -1,4 +1,4 @@
-import type { Discussion } from '../gitlab/port.ts';
+import type { Discussion } from '../core/gitlab-port.ts';
 import type { CommandTarget } from './note-rules.ts';
 
 /**

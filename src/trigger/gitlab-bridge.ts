@@ -1,8 +1,8 @@
 import type { Config } from '../config/options.ts';
 import { createGitLabClient } from '../gitlab/gitbeaker-adapter.ts';
-import type { GitLabPort, Noteable, Pipeline } from '../gitlab/port.ts';
+import type { GitLabPort, Noteable, Pipeline } from '../core/gitlab-port.ts';
 import type { Logger } from '../log/logger.ts';
-import { systemClock } from '../run/clock.ts';
+import { systemClock } from '../core/clock.ts';
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
 import type { CommandTarget } from './note-rules.ts';
 import type { ThreadLookup } from './resume.ts';

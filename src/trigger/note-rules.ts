@@ -1,6 +1,7 @@
-import { parseMarker } from '../report/marker.ts';
+import { isBotUser } from '../gitlab/bot-users.ts';
+import { parseMarker } from '../core/marker.ts';
 import { parseAgentCommand, type SubCommand } from './command.ts';
-import type { NoteHookEvent, NoteHookUser } from './note-event.ts';
+import type { NoteHookEvent } from './note-event.ts';
 
 /**
  * The cheap, pure half of the comment rules (A2, A3): everything that can be
@@ -82,23 +83,6 @@ export type NoteDecision =
 
 /** GitLab's note class for a note inside a thread (hook data `object_attributes.type`). */
 export const THREAD_NOTE_TYPE = 'DiscussionNote';
-
-/**
- * Usernames GitLab gives to machine users: project/group access-token bots
- * (`project_42_bot_3f…`, older `project_42_bot1`), service accounts, and the
- * `*-bot`/`*_bot` internal users (support-bot, alert-bot, …) and `ghost`.
- */
-const BOT_USERNAMES = [
-  /^(project|group)_\d+_bot/i,
-  /^service_account_/i,
-  /(^|[-_])bot\d*$/i,
-  /\[bot\]$/i,
-  /^ghost$/i,
-];
-
-export function isBotUser(user: Pick<NoteHookUser, 'username' | 'bot'>): boolean {
-  return user.bot === true || BOT_USERNAMES.some((pattern) => pattern.test(user.username));
-}
 
 function ignore(reason: IgnoreReason, detail: string): NoteDecision {
   return { kind: 'ignore', reason, detail };

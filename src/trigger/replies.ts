@@ -1,4 +1,4 @@
-import { renderMarker } from '../report/marker.ts';
+import { renderMarker } from '../core/marker.ts';
 import { Redactor } from '../log/redact.ts';
 import { prepareNoteBody } from '../report/note-body.ts';
 import type { AgentPipeline } from './bridge-port.ts';

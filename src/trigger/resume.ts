@@ -1,6 +1,6 @@
-import type { Discussion } from '../gitlab/port.ts';
-import { parseMarker } from '../report/marker.ts';
-import { pausedQuestionFor, type PausedQuestion } from '../replan/resume.ts';
+import type { Discussion } from '../core/gitlab-port.ts';
+import { parseMarker } from '../core/marker.ts';
+import { pausedQuestionFor, type PausedQuestion } from '../phases/replan/resume.ts';
 import type { CommandRequest, CommandTarget, ReplyCandidate } from './note-rules.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log/logger.ts';
-import type { Clock } from '../run/clock.ts';
-import type { CommandResult, Shell } from '../shell/port.ts';
+import type { Clock } from '../core/clock.ts';
+import type { CommandResult, Shell } from '../core/shell-port.ts';
 import { capOutput } from './output.ts';
 import type { SandboxMode, Worker, WorkerRunRecord, WorkerRunRequest } from './port.ts';
 import { commandLine, type CliWorkerSpec, type ParsedWorkerOutput } from './spec.ts';

@@ -5,7 +5,7 @@ import { runAgentRunnerTask } from '../../src/agent-runner/runner.ts';
 import { ConfigError, LimitReachedError } from '../../src/errors/errors.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
-import { systemClock } from '../../src/run/clock.ts';
+import { systemClock } from '../../src/core/clock.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
 import { parseTaskYaml, type TaskSpec } from '../../src/task/task-yaml.ts';
 import type { ExternalWorkerKind } from '../../src/workers/port.ts';

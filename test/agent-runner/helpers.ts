@@ -1,6 +1,6 @@
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
 import type { TaskSpec } from '../../src/task/task-yaml.ts';
 import type { Worker, WorkerRunRecord, WorkerRunRequest } from '../../src/workers/port.ts';

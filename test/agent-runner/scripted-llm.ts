@@ -1,5 +1,5 @@
 import { ModelBehaviorError } from '../../src/errors/errors.ts';
-import type { ChatReply, JsonReply, JsonRequest, LlmPort } from '../../src/llm/port.ts';
+import type { ChatReply, JsonReply, JsonRequest, LlmPort } from '../../src/core/llm-port.ts';
 
 /** One scripted answer: which call it answers, and the reply (an object, or raw text). */
 export interface Scripted {

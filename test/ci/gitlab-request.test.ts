@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
 import { loadGitLabRequest, titleOf } from '../../src/ci/gitlab-request.ts';
-import { renderMarker } from '../../src/report/marker.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import { renderMarker } from '../../src/core/marker.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import {
   seedScenario,
   startGitLabStandIn,

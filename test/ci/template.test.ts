@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { ENVIRONMENT_JOBS } from '../../src/ci/environments.ts';
-import { parseComponentTemplate, type ComponentTemplate } from '../../src/ci/template-spec.ts';
+import { parseComponentTemplate, type ComponentTemplate } from '../../src/config/template-spec.ts';
 import { ENVIRONMENTS, OPTIONS, type OptionDef } from '../../src/config/options.ts';
 import pkg from '../../package.json' with { type: 'json' };
 

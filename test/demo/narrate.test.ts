@@ -7,8 +7,8 @@ import {
   narratedTools,
   summariseReply,
 } from '../../src/demo/narrate.ts';
-import type { LlmPort } from '../../src/llm/port.ts';
-import type { Shell } from '../../src/shell/port.ts';
+import type { LlmPort } from '../../src/core/llm-port.ts';
+import type { Shell } from '../../src/core/shell-port.ts';
 import { defineTool } from '../../src/tools/registry.ts';
 import { ToolError } from '../../src/tools/registry.ts';
 import { z } from 'zod';

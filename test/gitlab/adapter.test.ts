@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { unzipSync } from 'fflate';
 import { ExternalServiceError } from '../../src/errors/errors.ts';
-import type { Noteable } from '../../src/gitlab/port.ts';
+import type { Noteable } from '../../src/core/gitlab-port.ts';
 import { startWorld, type World } from './world.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<ExternalServiceError> {

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { zipSync } from 'fflate';
 import { GitLabNoteTarget } from '../../src/gitlab/note-target.ts';
 import { extractStateDir, findPastRunNotes, restorePastRuns } from '../../src/gitlab/past-runs.ts';
-import type { Noteable } from '../../src/gitlab/port.ts';
-import { renderMarker } from '../../src/report/marker.ts';
+import type { Noteable } from '../../src/core/gitlab-port.ts';
+import { renderMarker } from '../../src/core/marker.ts';
 import { startWorld, type World } from './world.ts';
 
 describe('gitlab/past-runs (I2, I3 history across pipelines)', () => {

@@ -7,14 +7,14 @@ import { execa } from 'execa';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GitLabNoteTarget } from '../../src/gitlab/note-target.ts';
-import type { Noteable } from '../../src/gitlab/port.ts';
+import type { Noteable } from '../../src/core/gitlab-port.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
-import { parseMarker } from '../../src/report/marker.ts';
+import { parseMarker } from '../../src/core/marker.ts';
 import { ProgressPublisher } from '../../src/report/progress/publisher.ts';
 import { initialProgress, setPhaseDetail, startPhase } from '../../src/report/progress/state.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import { ManualScheduler } from '../support/manual-scheduler.ts';
 import { startWorld, type World } from './world.ts';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ExternalServiceError } from '../../src/errors/errors.ts';
 import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
 import { parseRetryAfter } from '../../src/gitlab/requester.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import { startWorld, type World } from './world.ts';
 
 const NOTES = /\/merge_requests\/1\/notes$/;

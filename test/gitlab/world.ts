@@ -1,8 +1,8 @@
 /** A stand-in GitLab with the standard scenario and a client for the bot, per test. */
 import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
-import type { GitLabPort } from '../../src/gitlab/port.ts';
+import type { GitLabPort } from '../../src/core/gitlab-port.ts';
 import type { RetryPolicy } from '../../src/gitlab/requester.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import {
   seedScenario,
   startGitLabStandIn,

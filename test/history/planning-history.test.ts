@@ -8,7 +8,7 @@ import { PlanningHistoryStore } from '../../src/history/planning-history.ts';
 import { statePaths } from '../../src/history/paths.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import { fillDiskAfter } from '../support/disk-full.ts';
 
 const plan = {

@@ -6,7 +6,7 @@ import { MetadataStore } from '../../src/history/metadata.ts';
 import { interruptedNotice, RunRecords } from '../../src/history/run-records.ts';
 import { createMemoryLogger, createSilentLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 
 describe('history/metadata and run records', () => {
   let dir: string;

@@ -3,7 +3,7 @@ import { isResolved, resolveConfig } from '../../src/config/resolve.ts';
 import { createMemoryLogger, type Logger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { OpenAiLlm } from '../../src/llm/openai-llm.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import {
   startScriptedOpenAiServer,
   type ScriptedOpenAiServer,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { z } from 'zod';
 import { ExternalServiceError, ModelBehaviorError } from '../../src/errors/errors.ts';
-import type { JsonRequest } from '../../src/llm/port.ts';
+import type { JsonRequest } from '../../src/core/llm-port.ts';
 import type { ScenarioInput } from '../../src/testkit/openai-server/scenario.ts';
 import { withLlm } from './helpers.ts';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ChatRequest } from '../../src/llm/port.ts';
+import type { ChatRequest } from '../../src/core/llm-port.ts';
 import type { ScenarioInput } from '../../src/testkit/openai-server/scenario.ts';
 import { startScriptedOpenAiServer } from '../../src/testkit/openai-server/server.ts';
 import { withLlm } from './helpers.ts';

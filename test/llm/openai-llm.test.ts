@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { CancelledError, ConfigError, ExternalServiceError } from '../../src/errors/errors.ts';
 import { OpenAiLlm } from '../../src/llm/openai-llm.ts';
-import type { ChatRequest } from '../../src/llm/port.ts';
+import type { ChatRequest } from '../../src/core/llm-port.ts';
 import { createSilentLogger } from '../../src/log/logger.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import type {
   ScenarioInput,
   ScriptedReplyInput,

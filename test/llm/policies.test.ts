@@ -9,7 +9,7 @@ import {
 import { responseFormatFor, topOf } from '../../src/llm/response-format.ts';
 import { backoffMs, MAX_RETRY_AFTER_MS, retryAfterMs } from '../../src/llm/retry-policy.ts';
 import { UsageLedger } from '../../src/llm/usage-ledger.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import { llmConfig } from './helpers.ts';
 
 describe('llm policies', () => {

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../src/config/load.ts';
 import { GitLabNoteTarget } from '../../src/gitlab/note-target.ts';
-import type { Noteable } from '../../src/gitlab/port.ts';
+import type { Noteable } from '../../src/core/gitlab-port.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
-import { authorisedReplies, gitlabAnswers } from '../../src/replan/answers.ts';
-import { Clarifier } from '../../src/replan/clarification.ts';
+import { authorisedReplies, gitlabAnswers } from '../../src/phases/replan/answers.ts';
+import { Clarifier } from '../../src/phases/replan/clarification.ts';
 import { startWorld, type World } from '../gitlab/world.ts';
 
 describe('replan: answers from the ❓ thread on GitLab (F4; real HTTP to the stand-in)', () => {

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { loadConfig } from '../../src/config/load.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
-import { Clarifier, isAffirmative, type Question } from '../../src/replan/clarification.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import { Clarifier, isAffirmative, type Question } from '../../src/phases/replan/clarification.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import { RecordingTarget } from '../support/recording-target.ts';
 import { ScriptedAnswers } from './support.ts';
 

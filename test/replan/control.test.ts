@@ -7,8 +7,8 @@ import {
   evaluate,
   type ReplanCounters,
   type Verdict,
-} from '../../src/replan/control.ts';
-import type { Bucket, Resolved } from '../../src/replan/levels.ts';
+} from '../../src/phases/replan/control.ts';
+import type { Bucket, Resolved } from '../../src/phases/replan/levels.ts';
 
 async function config(sets: string[] = []): Promise<Config> {
   return (await loadConfig({ env: {}, file: null, sets })).config;

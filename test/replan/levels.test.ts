@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { directiveFor, triggerKey } from '../../src/replan/directives.ts';
-import { resolveDecision } from '../../src/replan/levels.ts';
-import { decisionSchemaFor, type ReplanDecision } from '../../src/replan/schema.ts';
-import type { ReplanCheckpoint, ReplanPoint } from '../../src/run/hooks.ts';
+import { directiveFor, triggerKey } from '../../src/phases/replan/directives.ts';
+import { resolveDecision } from '../../src/phases/replan/levels.ts';
+import { decisionSchemaFor, type ReplanDecision } from '../../src/phases/replan/schema.ts';
+import type { ReplanCheckpoint, ReplanPoint } from '../../src/core/hooks.ts';
 import { action, planWith } from '../support/plans.ts';
 import { decision } from './support.ts';
 

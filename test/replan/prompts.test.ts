@@ -2,11 +2,14 @@ import { expect } from 'chai';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildDecisionMessages, buildEscalationMessages } from '../../src/replan/prompt-builder.ts';
-import { replanPrompts } from '../../src/replan/prompts.ts';
-import { decisionSchemaFor } from '../../src/replan/schema.ts';
-import type { ReplanCheckpoint, RunView } from '../../src/run/hooks.ts';
-import type { ActionRecord } from '../../src/run/records.ts';
+import {
+  buildDecisionMessages,
+  buildEscalationMessages,
+} from '../../src/phases/replan/prompt-builder.ts';
+import { replanPrompts } from '../../src/phases/replan/prompts.ts';
+import { decisionSchemaFor } from '../../src/phases/replan/schema.ts';
+import type { ReplanCheckpoint, RunView } from '../../src/core/hooks.ts';
+import type { ActionRecord } from '../../src/core/records.ts';
 import { scripted } from '../support/script.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { Discussion, Note } from '../../src/gitlab/port.ts';
-import { pausedQuestionFor, pausedQuestionIn } from '../../src/replan/resume.ts';
+import type { Discussion, Note } from '../../src/core/gitlab-port.ts';
+import { pausedQuestionFor, pausedQuestionIn } from '../../src/phases/replan/resume.ts';
 
 const bot = { id: 1, username: 'mr-agent-bot', name: 'mr-agent', bot: true };
 const dev = { id: 7, username: 'dev', name: 'Dana', bot: false };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { FakeClock } from '../../src/run/clock.ts';
+import type { FakeClock } from '../../src/core/clock.ts';
 import { exec, json } from '../support/script.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { RecordingTarget } from '../support/recording-target.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decisionSchemaFor } from '../../src/replan/schema.ts';
+import { decisionSchemaFor } from '../../src/phases/replan/schema.ts';
 import { decision } from './support.ts';
 
 describe('replan: decision schema (seed 003 §2.4, §4.4–§8.4)', () => {

@@ -9,7 +9,7 @@ import { ProgressPublisher } from '../../src/report/progress/publisher.ts';
 import { updateItem } from '../../src/report/progress/state.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
 import { terminalLines } from '../../src/report/terminal-render.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import { ManualScheduler } from '../support/manual-scheduler.ts';
 import { executing, revisedTwice } from './progress/scenario.ts';
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { CommandFailedError } from '../../src/errors/errors.ts';
-import type { ChangeToDeliver, DeliveryStep } from '../../src/run/ports.ts';
+import type { ChangeToDeliver, DeliveryStep } from '../../src/core/ports.ts';
 import { exec, json, toolCall } from '../support/script.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { runScenario } from './scenario.ts';

@@ -1,7 +1,7 @@
 import type { ScriptedLlm } from '../../src/testkit/scripted-llm.ts';
 import { expect } from 'chai';
 import { CancelledError, ModelBehaviorError } from '../../src/errors/errors.ts';
-import type { ChatReply, ChatRequest, LlmPort } from '../../src/llm/port.ts';
+import type { ChatReply, ChatRequest, LlmPort } from '../../src/core/llm-port.ts';
 import { exec, scripted, json, toolCall } from '../support/script.ts';
 import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { runScenario, userMessage } from './scenario.ts';

@@ -6,7 +6,7 @@ import type {
   ReviewHook,
   ReviewSubject,
   ReviewVerdict,
-} from '../../src/run/hooks.ts';
+} from '../../src/core/hooks.ts';
 import { exec, json } from '../support/script.ts';
 import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { runScenario, userMessage } from './scenario.ts';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { EnvironmentStep } from '../../src/run/ports.ts';
+import type { EnvironmentStep } from '../../src/core/ports.ts';
 import { exec, json, toolCall } from '../support/script.ts';
 import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { runScenario, userMessage } from './scenario.ts';

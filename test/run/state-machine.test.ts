@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
-import { TaskStateMachine } from '../../src/run/state-machine.ts';
+import { TaskStateMachine } from '../../src/core/state-machine.ts';
 
 function machine(maxLoops = 10) {
   const { logger, lines } = createMemoryLogger({ redactor: new Redactor(), format: 'json' });

@@ -1,4 +1,4 @@
-import type { FakeClock } from '../../src/run/clock.ts';
+import type { FakeClock } from '../../src/core/clock.ts';
 import type { Scheduler } from '../../src/report/progress/scheduler.ts';
 
 interface Pending {

@@ -10,10 +10,10 @@ import type {
   ReviewRecord,
   RunHistory,
   RunReporter,
-} from '../../src/run/ports.ts';
-import type { RunOutcome } from '../../src/run/outcome.ts';
-import type { ActionPlan, Plan } from '../../src/phases/plan/schema.ts';
-import type { ReflectionReply } from '../../src/phases/reflect/schema.ts';
+} from '../../src/core/ports.ts';
+import type { RunOutcome } from '../../src/core/outcome.ts';
+import type { ActionPlan, Plan } from '../../src/core/plan.ts';
+import type { ReflectionReply } from '../../src/core/reflection.ts';
 
 export type ReportEvent =
   | { type: 'phase'; phase: ProgressPhase; status: PhaseStatus; detail?: string }

@@ -1,4 +1,4 @@
-import type { Plan, PlannedAction } from '../../src/phases/plan/schema.ts';
+import type { Plan, PlannedAction } from '../../src/core/plan.ts';
 
 /** A planned action with defaults, for scripted replies. */
 export function action(taskId: string, purpose: string, tool = 'write_file'): PlannedAction {

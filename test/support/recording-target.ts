@@ -1,4 +1,4 @@
-import type { NoteTarget } from '../../src/report/note-target.ts';
+import type { NoteTarget } from '../../src/core/note-target.ts';
 
 /** An in-memory NoteTarget that records every call; `failNext(n)` makes the next n calls throw. */
 export class RecordingTarget implements NoteTarget {

@@ -1,11 +1,11 @@
 import { loadConfig } from '../../src/config/load.ts';
-import { FakeClock } from '../../src/run/clock.ts';
-import type { RunDeps } from '../../src/run/context.ts';
-import { promptLibrary } from '../../src/run/prompts.ts';
+import { FakeClock } from '../../src/core/clock.ts';
+import type { RunDeps } from '../../src/core/run-context.ts';
+import { promptLibrary } from '../../src/core/prompts.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
-import type { LlmPort } from '../../src/llm/port.ts';
+import type { LlmPort } from '../../src/core/llm-port.ts';
 import { MemoryHistory, MemoryReporter } from './memory-ports.ts';
 
 export interface TestDeps extends RunDeps {

@@ -1,4 +1,4 @@
-import type { LlmPurpose, ToolCall } from '../../src/llm/port.ts';
+import type { LlmPurpose, ToolCall } from '../../src/core/llm-port.ts';
 import { ScriptedLlm, type ScriptedStep } from '../../src/testkit/scripted-llm.ts';
 
 /** Helpers to script runs with the shipped ScriptedLlm (src/testkit/). */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { z } from 'zod';
 import { ExternalServiceError, ModelBehaviorError } from '../../src/errors/errors.ts';
-import type { ChatRequest } from '../../src/llm/port.ts';
+import type { ChatRequest } from '../../src/core/llm-port.ts';
 import { ScriptedLlm } from '../../src/testkit/scripted-llm.ts';
 
 const chat = (purpose: ChatRequest['purpose'], text = 'go'): ChatRequest => ({

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CommandRequest, CommandResult, Shell } from '../../src/shell/port.ts';
+import type { CommandRequest, CommandResult, Shell } from '../../src/core/shell-port.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
 import { makeTempRepo } from '../support/temp-repo.ts';
 import { toolContext } from '../support/tool-context.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
-import type { GitLabPort, Noteable } from '../../src/gitlab/port.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import type { GitLabPort, Noteable } from '../../src/core/gitlab-port.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import { startBridgeWorld, type BridgeWorld } from './bridge-world.ts';
 import { SECRET } from './http-client.ts';
 

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/load.ts';
 import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import {
   seedScenario,
   startGitLabStandIn,

@@ -1,4 +1,4 @@
-import type { Discussion } from '../../src/gitlab/port.ts';
+import type { Discussion } from '../../src/core/gitlab-port.ts';
 import type { AgentPipeline, AwardResult, BridgeGitLab } from '../../src/trigger/bridge-port.ts';
 import type { CommandTarget } from '../../src/trigger/note-rules.ts';
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { parseNoteEvent, type NoteHookEvent } from '../../src/trigger/note-event.ts';
-import { decideNote, isBotUser } from '../../src/trigger/note-rules.ts';
+import { isBotUser } from '../../src/gitlab/bot-users.ts';
+import { decideNote } from '../../src/trigger/note-rules.ts';
 import { interpretTriggerPayload } from '../../src/trigger/trigger-payload.ts';
 import { resumeRequest } from '../../src/trigger/resume.ts';
 import { nonEmptyVariables, pipelineVariables, truncateTask } from '../../src/trigger/variables.ts';

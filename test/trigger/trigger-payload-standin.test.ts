@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
 import { createSilentLogger } from '../../src/log/logger.ts';
-import { FakeClock } from '../../src/run/clock.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import {
   seedScenario,
   startGitLabStandIn,

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createSilentLogger } from '../../src/log/logger.ts';
-import { systemClock } from '../../src/run/clock.ts';
+import { systemClock } from '../../src/core/clock.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
 import { createCliWorker } from '../../src/workers/cli-worker.ts';
 import { workerEnv } from '../../src/workers/env.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { escapeInvisible } from '../../errors/visible.ts';
 import { detectEnvironment } from '../../phases/environment/detect/detect.ts';
-import type { EnvironmentDetection } from '../../phases/environment/schema.ts';
+import type { EnvironmentDetection } from '../../core/environment.ts';
 import type { CliIo } from '../io.ts';
 
 export interface DetectCommandOptions {

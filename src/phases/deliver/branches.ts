@@ -1,6 +1,6 @@
 /** Which branch delivery pushes to, and which it must never push to. */
 import { UsageError } from '../../errors/errors.ts';
-import type { GitLabPort, Issue, Project, ProtectedBranch } from '../../gitlab/port.ts';
+import type { GitLabPort, Issue, Project, ProtectedBranch } from '../../core/gitlab-port.ts';
 
 /** GitLab protected-branch names may hold `*` wildcards (`release/*`). */
 export function matchesProtected(branch: string, rule: ProtectedBranch): boolean {

@@ -8,11 +8,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CommandFailedError } from '../../errors/errors.ts';
-import type { GitLabPort, Issue, MergeRequest, Project } from '../../gitlab/port.ts';
+import type { GitLabPort, Issue, MergeRequest, Project } from '../../core/gitlab-port.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
-import type { NoteMarker } from '../../report/marker.ts';
-import type { NoteTarget } from '../../report/note-target.ts';
+import type { NoteMarker } from '../../core/marker.ts';
+import type { NoteTarget } from '../../core/note-target.ts';
 import { issueBranchName, refuseForbiddenBranch } from './branches.ts';
 import { Git } from './git.ts';
 import { assertGitControlUnchanged, type GitControlSnapshot } from './git-guard.ts';

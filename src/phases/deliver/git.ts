@@ -7,7 +7,7 @@
 import { execa } from 'execa';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
-import { tail } from '../../shell/port.ts';
+import { tail } from '../../core/shell-port.ts';
 
 export interface GitResult {
   exitCode: number;

@@ -6,7 +6,7 @@
  */
 import type { Redactor } from '../../log/redact.ts';
 import { fence, inlineCode } from '../../report/markdown.ts';
-import { renderMarker, type NoteMarker } from '../../report/marker.ts';
+import { renderMarker, type NoteMarker } from '../../core/marker.ts';
 import { prepareNoteBody } from '../../report/note-body.ts';
 
 export interface PatchNoteInput {

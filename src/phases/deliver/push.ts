@@ -1,7 +1,7 @@
 /** Pushing, with one rebase when the branch moved on meanwhile (H3). */
 import { CommandFailedError } from '../../errors/errors.ts';
 import type { Redactor } from '../../log/redact.ts';
-import { tail } from '../../shell/port.ts';
+import { tail } from '../../core/shell-port.ts';
 import type { Git, GitResult } from './git.ts';
 
 const NON_FAST_FORWARD =

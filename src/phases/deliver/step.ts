@@ -3,7 +3,7 @@
  * message comes from the plan's objective and the completion summary, and
  * `deliver()` commits and pushes (SPEC H3).
  */
-import type { ChangeToDeliver, DeliveryReport, DeliveryStep } from '../../run/ports.ts';
+import type { ChangeToDeliver, DeliveryReport, DeliveryStep } from '../../core/ports.ts';
 import { deliver, type DeliveryInput, type DeliveryResult } from './deliver.ts';
 import { snapshotGitControl } from './git-guard.ts';
 

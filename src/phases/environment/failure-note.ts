@@ -1,9 +1,9 @@
 import type { Redactor } from '../../log/redact.ts';
-import { renderMarker, type NoteMarker } from '../../report/marker.ts';
+import { renderMarker, type NoteMarker } from '../../core/marker.ts';
 import type { Classification } from './classify.ts';
 import { fence } from './prompt-file.ts';
 import type { RetryCounts } from './run-command.ts';
-import type { EnvironmentName } from './schema.ts';
+import type { EnvironmentName } from '../../core/environment.ts';
 
 export interface FailureNoteInput {
   environment: EnvironmentName;

@@ -20,4 +20,4 @@ export {
   type EnvironmentDetection,
   type EnvironmentHandoff,
   type VersionPin,
-} from './schema.ts';
+} from '../../core/environment.ts';

@@ -1,8 +1,12 @@
-import type { LlmPort, ChatMessage } from '../../llm/port.ts';
+import type { LlmPort, ChatMessage } from '../../core/llm-port.ts';
 import type { Redactor } from '../../log/redact.ts';
 import type { Classification } from './classify.ts';
 import { fence, fillTemplate, loadPrompt, splitPrompt } from './prompt-file.ts';
-import { RegenerationReply, type EnvironmentName, type VerificationCheck } from './schema.ts';
+import {
+  RegenerationReply,
+  type EnvironmentName,
+  type VerificationCheck,
+} from '../../core/environment.ts';
 
 /** What went wrong, as the regeneration prompt shows it. */
 export interface SetupFailure {

@@ -1,8 +1,8 @@
 import { CancelledError } from '../../errors/errors.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
-import type { Clock } from '../../run/clock.ts';
-import { tail, type CommandResult, type Shell } from '../../shell/port.ts';
+import type { Clock } from '../../core/clock.ts';
+import { tail, type CommandResult, type Shell } from '../../core/shell-port.ts';
 import { classifyFailure, RETRY_WAITS_MS, type Classification } from './classify.ts';
 import type { RetryableKind } from './signatures.ts';
 

@@ -1,6 +1,6 @@
 import type { Redactor } from '../../log/redact.ts';
 import { fence, fillTemplate, loadPrompt } from './prompt-file.ts';
-import type { EnvironmentHandoff } from './schema.ts';
+import type { EnvironmentHandoff } from '../../core/environment.ts';
 
 export const SECTION_PROMPT = 'environment-section';
 

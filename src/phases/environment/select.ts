@@ -6,7 +6,7 @@ import {
   type EnvironmentName,
   type EnvironmentProposal,
   type VerificationCheck,
-} from './schema.ts';
+} from '../../core/environment.ts';
 
 export interface SelectionInput {
   /** The planning reply's `selected_environment`, as received (validated here). */

@@ -1,8 +1,8 @@
 import type { Config } from '../../config/options.ts';
 import { CancelledError } from '../../errors/errors.ts';
 import { describeError } from '../../errors/catalog.ts';
-import type { LlmPort } from '../../llm/port.ts';
-import type { NoteMarker } from '../../report/marker.ts';
+import type { LlmPort } from '../../core/llm-port.ts';
+import type { NoteMarker } from '../../core/marker.ts';
 import type { Classification } from './classify.ts';
 import { renderFailureNote } from './failure-note.ts';
 import { regenerateSetup, type SetupFailure } from './regenerate.ts';
@@ -13,7 +13,11 @@ import {
   type RetryCounts,
   type RunnerDeps,
 } from './run-command.ts';
-import type { EnvironmentHandoff, EnvironmentName, VerificationCheck } from './schema.ts';
+import type {
+  EnvironmentHandoff,
+  EnvironmentName,
+  VerificationCheck,
+} from '../../core/environment.ts';
 import { runVerification } from './verify.ts';
 
 /** What to set up: the resolved selection (see select.ts). */

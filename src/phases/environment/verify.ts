@@ -6,7 +6,7 @@ import {
   type RetryCounts,
   type RunnerDeps,
 } from './run-command.ts';
-import type { VerificationCheck } from './schema.ts';
+import type { VerificationCheck } from '../../core/environment.ts';
 
 /**
  * Whether a check passed (seed 000 §5.3.5, SPEC E3): exit code 0 and stdout

@@ -1,11 +1,12 @@
 import { CancelledError } from '../../errors/errors.ts';
-import type { ChatMessage, ToolCall } from '../../llm/port.ts';
-import type { RunContext } from '../../run/context.ts';
-import { fenceData, renderPrompt } from '../../run/prompts.ts';
-import type { ActionRecord, ToolCallRecord } from '../../run/records.ts';
+import type { ChatMessage, ToolCall } from '../../core/llm-port.ts';
+import type { RunContext } from '../../core/run-context.ts';
+import { fenceData, renderPrompt } from '../../core/prompts.ts';
+import type { ActionRecord, ToolCallRecord } from '../../core/records.ts';
 import { runToolCall, toolDefinitions, type ToolOutcome } from '../../tools/registry.ts';
-import type { PlanStep } from '../plan/steps.ts';
-import { compactMessages, progressDigest } from './budget.ts';
+import type { PlanStep } from '../../core/plan-steps.ts';
+import { progressDigest } from '../../core/progress-digest.ts';
+import { compactMessages } from './budget.ts';
 import { changedPaths, briefArguments } from './tool-brief.ts';
 
 const REQUEST_EXCERPT_CHARS = 2000;

@@ -1,4 +1,4 @@
-import type { ToolCall } from '../../llm/port.ts';
+import type { ToolCall } from '../../core/llm-port.ts';
 
 function parse(call: ToolCall): Record<string, unknown> {
   try {

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolveInRepo, type RepoRoot } from '../../tools/sandbox.ts';
-import type { GuidanceFile } from './types.ts';
+import type { GuidanceFile } from '../../core/gathered.ts';
 
 /** Repository guidance files given to the planner as project conventions (C3). */
 export const GUIDANCE_FILES = [

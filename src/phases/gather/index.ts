@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../../errors/errors.ts';
-import type { RunContext } from '../../run/context.ts';
+import type { RunContext } from '../../core/run-context.ts';
 import type { TaskSpec } from '../../task/task-yaml.ts';
 import { walk } from '../../tools/fs-walk.ts';
 import { resolveInRepo } from '../../tools/sandbox.ts';
 import { readGuidance } from './guidance.ts';
-import type { Gathered, RequestContext } from './types.ts';
+import type { Gathered, RequestContext } from '../../core/gathered.ts';
 
 const FILE_LIST_LIMIT = 200;
 

@@ -1,5 +1,5 @@
-import { fenceData } from '../../run/prompts.ts';
-import type { Gathered, RequestContext } from './types.ts';
+import { fenceData } from '../../core/prompts.ts';
+import type { Gathered, RequestContext } from '../../core/gathered.ts';
 
 const ENV_FILE_CHARS = 3000;
 

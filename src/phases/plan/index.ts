@@ -1,9 +1,14 @@
-import type { ChatMessage } from '../../llm/port.ts';
-import type { RunContext } from '../../run/context.ts';
-import { renderPrompt } from '../../run/prompts.ts';
-import type { ActionRecord } from '../../run/records.ts';
+import type { ChatMessage } from '../../core/llm-port.ts';
+import type { RunContext } from '../../core/run-context.ts';
+import { renderPrompt } from '../../core/prompts.ts';
+import type { ActionRecord } from '../../core/records.ts';
 import { renderGathered } from '../gather/render.ts';
-import { planReplySchema, toPlanningResult, type Plan, type PlanningResult } from './schema.ts';
+import {
+  planReplySchema,
+  toPlanningResult,
+  type Plan,
+  type PlanningResult,
+} from '../../core/plan.ts';
 
 export interface PlanInput {
   /** Why the previous plan is being replaced (review FAIL, replan decision). */

@@ -1,10 +1,10 @@
 import type { Config } from '../../config/options.ts';
-import type { RunContext } from '../../run/context.ts';
-import { fenceData, renderPrompt } from '../../run/prompts.ts';
-import type { ActionRecord } from '../../run/records.ts';
-import { progressDigest } from '../execute/budget.ts';
-import type { CompletionAssessment } from '../verify/schema.ts';
-import { ReflectionReply } from './schema.ts';
+import type { RunContext } from '../../core/run-context.ts';
+import { fenceData, renderPrompt } from '../../core/prompts.ts';
+import type { ActionRecord } from '../../core/records.ts';
+import { progressDigest } from '../../core/progress-digest.ts';
+import type { CompletionAssessment } from '../../core/completion.ts';
+import { ReflectionReply } from '../../core/reflection.ts';
 
 export type ReflectionTrigger = 'error' | 'interval' | 'validation' | 'review';
 

@@ -9,8 +9,8 @@
  */
 import type { Logger } from '../../log/logger.ts';
 import { parseReviewVerdict, type ParsedReviewVerdict } from '../../llm/review-verdict.ts';
-import type { RunContext } from '../../run/context.ts';
-import type { ReviewHook, ReviewSubject, ReviewVerdict } from '../../run/hooks.ts';
+import type { RunContext } from '../../core/run-context.ts';
+import type { ReviewHook, ReviewSubject, ReviewVerdict } from '../../core/hooks.ts';
 import { reviewMessages } from './messages.ts';
 
 /** Longest feedback passed on (revise prompt, note, Task Note). */

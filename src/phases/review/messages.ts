@@ -1,7 +1,7 @@
-import type { ChatMessage } from '../../llm/port.ts';
-import type { RunContext } from '../../run/context.ts';
-import type { ReviewSubject } from '../../run/hooks.ts';
-import { fenceData, renderPrompt } from '../../run/prompts.ts';
+import type { ChatMessage } from '../../core/llm-port.ts';
+import type { RunContext } from '../../core/run-context.ts';
+import type { ReviewSubject } from '../../core/hooks.ts';
+import { fenceData, renderPrompt } from '../../core/prompts.ts';
 import { renderRequest } from '../gather/render.ts';
 import { workingDiff, type WorkingDiff } from './diff.ts';
 

@@ -1,12 +1,12 @@
-import type { RunContext } from '../../run/context.ts';
-import { fenceData, renderPrompt } from '../../run/prompts.ts';
-import type { TestRun } from '../../run/records.ts';
+import type { RunContext } from '../../core/run-context.ts';
+import { fenceData, renderPrompt } from '../../core/prompts.ts';
+import type { TestRun } from '../../core/records.ts';
 import { sandboxEnv } from '../../shell/sandbox-env.ts';
-import { tail } from '../../shell/port.ts';
+import { tail } from '../../core/shell-port.ts';
 import { COMMAND_OUTPUT_BYTES, KILL_AFTER_MS } from '../../tools/command.ts';
 import { resolveInRepo } from '../../tools/sandbox.ts';
-import { progressDigest } from '../execute/budget.ts';
-import { CompletionAssessment } from './schema.ts';
+import { progressDigest } from '../../core/progress-digest.ts';
+import { CompletionAssessment } from '../../core/completion.ts';
 import { resolveTestCommand } from './test-command.ts';
 
 const TEST_TAIL_CHARS = 4000;

@@ -1,6 +1,6 @@
 /** What every note's hidden marker carries: the task and, in CI, the job and pipeline. */
-import type { NoteKind } from '../marker.ts';
-import { renderMarker } from '../marker.ts';
+import type { NoteKind } from '../../core/marker.ts';
+import { renderMarker } from '../../core/marker.ts';
 
 export interface NoteContext {
   taskId: string;

@@ -4,7 +4,7 @@
  */
 import { formatTimestamp, percent } from '../format.ts';
 import { inlineCode, link, oneLine, safeProse } from '../markdown.ts';
-import type { FinalState } from '../progress/types.ts';
+import type { FinalState } from '../../core/progress.ts';
 import type { NoteContext } from './context.ts';
 import { markerFor } from './context.ts';
 

@@ -5,7 +5,7 @@
 import { formatCost, formatCount, formatDuration } from '../format.ts';
 import { bulletList, inlineCode, link, oneLine, safeProse, tableCell } from '../markdown.ts';
 import { FINAL_LABELS } from '../progress/render.ts';
-import type { FinalState, LinkRef } from '../progress/types.ts';
+import type { FinalState, LinkRef } from '../../core/progress.ts';
 import type { NoteContext } from './context.ts';
 import { markerFor } from './context.ts';
 

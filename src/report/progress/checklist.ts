@@ -7,7 +7,7 @@
 import { formatTimestamp, percent } from '../format.ts';
 import { oneLine, safeProse } from '../markdown.ts';
 import { checklistProgress } from './state.ts';
-import type { ChecklistItem, PlanProgress, PlanVersion } from './types.ts';
+import type { ChecklistItem, PlanProgress, PlanVersion } from '../../core/progress.ts';
 
 function itemText(item: ChecklistItem): string {
   return `**${oneLine(safeProse(item.id), 80)}**: ${oneLine(safeProse(item.description), 300)}`;

@@ -3,8 +3,8 @@
  * node per phase in seed 000 §5.4 order, coloured by state, with the
  * reflection → execution loop drawn as a dotted edge.
  */
-import type { PhaseName, PhaseState, ProgressState } from './types.ts';
-import { PHASE_DISPLAY_NAMES, PHASES } from './types.ts';
+import type { PhaseName, PhaseState, ProgressState } from '../../core/progress.ts';
+import { PHASE_DISPLAY_NAMES, PHASES } from '../../core/progress.ts';
 
 export const PHASE_ICONS: Readonly<Record<PhaseState, string>> = {
   pending: '⚪',

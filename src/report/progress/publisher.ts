@@ -13,15 +13,15 @@
  */
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
-import type { Clock } from '../../run/clock.ts';
-import { systemClock } from '../../run/clock.ts';
+import type { Clock } from '../../core/clock.ts';
+import { systemClock } from '../../core/clock.ts';
 import { prepareNoteBody } from '../note-body.ts';
-import type { NoteTarget } from '../note-target.ts';
+import type { NoteTarget } from '../../core/note-target.ts';
 import { renderProgressNote } from './render.ts';
 import type { Scheduler } from './scheduler.ts';
 import { systemScheduler } from './scheduler.ts';
 import { finishRun } from './state.ts';
-import type { FinalState, ProgressState } from './types.ts';
+import type { FinalState, ProgressState } from '../../core/progress.ts';
 
 export interface ProgressPublisherOptions {
   target: NoteTarget;

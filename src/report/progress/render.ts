@@ -5,14 +5,14 @@
  * with state and job link, the result once finished, phases as a table and a
  * Mermaid flowchart, the plan checklist, environment, reviews, token usage.
  */
-import { renderMarker } from '../marker.ts';
+import { renderMarker } from '../../core/marker.ts';
 import { formatCost, formatCount, formatDuration, formatTimestamp } from '../format.ts';
 import { link, oneLine, safeProse, tableCell } from '../markdown.ts';
 import { renderPlanSection } from './checklist.ts';
 import { PHASE_ICONS, renderPhaseFlowchart } from './mermaid.ts';
 import { currentPhase } from './state.ts';
-import type { FinalState, ProgressState, ReviewResult } from './types.ts';
-import { PHASE_DISPLAY_NAMES, PHASES } from './types.ts';
+import type { FinalState, ProgressState, ReviewResult } from '../../core/progress.ts';
+import { PHASE_DISPLAY_NAMES, PHASES } from '../../core/progress.ts';
 
 export const FINAL_LABELS: Readonly<Record<FinalState, string>> = {
   complete: '✅ Complete',

@@ -16,8 +16,8 @@ import type {
   PlanVersion,
   ProgressState,
   ReviewVerdict,
-} from './types.ts';
-import { PHASES } from './types.ts';
+} from '../../core/progress.ts';
+import { PHASES } from '../../core/progress.ts';
 
 export interface ProgressInit {
   taskId: string;

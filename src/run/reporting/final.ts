@@ -1,7 +1,7 @@
-import type { FinalState, UsageSummary } from '../../report/progress/types.ts';
+import type { FinalState, UsageSummary } from '../../core/progress.ts';
 import type { DeliveryInfo, ValidationRun } from '../../report/notes/summary-note.ts';
 import type { TaskNoteData } from '../../report/task-note.ts';
-import type { RunOutcome } from '../outcome.ts';
+import type { RunOutcome } from '../../core/outcome.ts';
 
 /** How the note and result.json name the end of a run. */
 export function finalState(outcome: RunOutcome): FinalState {

@@ -1,6 +1,6 @@
 import type { HistoryEntry } from '../../history/entries.ts';
 import type { PlanningHistoryStore } from '../../history/planning-history.ts';
-import type { ExecutionRecord, RunHistory } from '../ports.ts';
+import type { ExecutionRecord, RunHistory } from '../../core/ports.ts';
 
 const PAST_LINES = 40;
 const LINE_CHARS = 240;

@@ -7,7 +7,7 @@ import type { RunRecords } from '../../history/run-records.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
 import { postNote } from '../../report/note-body.ts';
-import type { NoteTarget } from '../../report/note-target.ts';
+import type { NoteTarget } from '../../core/note-target.ts';
 import { renderClarificationNote } from '../../report/notes/clarification-note.ts';
 import type { NoteContext } from '../../report/notes/context.ts';
 import { renderHumanInterventionNote } from '../../report/notes/human-intervention-note.ts';
@@ -24,11 +24,11 @@ import {
   startPhase,
   updateItem,
 } from '../../report/progress/state.ts';
-import type { PlanChangeKind } from '../../report/progress/types.ts';
+import type { PlanChangeKind } from '../../core/progress.ts';
 import { buildRunResult, writeResultFile } from '../../report/result-file.ts';
 import { writeTaskNote } from '../../report/task-note.ts';
-import type { Clock } from '../clock.ts';
-import type { RunOutcome } from '../outcome.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { RunOutcome } from '../../core/outcome.ts';
 import type {
   ChecklistItem,
   ChecklistStatus,
@@ -39,7 +39,7 @@ import type {
   ProgressPhase,
   ReviewRecord,
   RunReporter,
-} from '../ports.ts';
+} from '../../core/ports.ts';
 import {
   commitLink,
   deliveryInfo,

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { Clock } from '../../run/clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import { commitFiles, copyBranches, initBareRepo, revParse } from './git.ts';
 import type {
   AwardRec,

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { systemClock, type Clock } from '../../run/clock.ts';
+import { systemClock, type Clock } from '../../core/clock.ts';
 import { Faults, RequestLog } from './faults.ts';
 import { serveGit } from './git-http.ts';
 import { Hooks } from './hooks.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CommandFailedError, ModelBehaviorError, UsageError } from '../../../src/errors/errors.ts';
 import { GitLabNoteTarget } from '../../../src/gitlab/note-target.ts';
-import type { Project } from '../../../src/gitlab/port.ts';
+import type { Project } from '../../../src/core/gitlab-port.ts';
 import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
 import {

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import { UsageError } from '../../../src/errors/errors.ts';
 import { detectEnvironment } from '../../../src/phases/environment/detect/detect.ts';
-import type { EnvironmentDetection } from '../../../src/phases/environment/schema.ts';
+import type { EnvironmentDetection } from '../../../src/core/environment.ts';
 import { tempRepo, writeFiles } from './support.ts';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/repos');

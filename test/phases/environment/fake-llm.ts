@@ -1,4 +1,4 @@
-import type { ChatReply, JsonReply, JsonRequest, LlmPort } from '../../../src/llm/port.ts';
+import type { ChatReply, JsonReply, JsonRequest, LlmPort } from '../../../src/core/llm-port.ts';
 
 /**
  * A scripted LLM for phase tests: each `json()` call takes the next scripted

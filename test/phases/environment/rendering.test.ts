@@ -10,7 +10,7 @@ import {
   regenerationMessages,
   type RegenerationRequest,
 } from '../../../src/phases/environment/regenerate.ts';
-import { RegenerationReply } from '../../../src/phases/environment/schema.ts';
+import { RegenerationReply } from '../../../src/core/environment.ts';
 import {
   applyConditions,
   renderEnvironmentSection,

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { detectEnvironment } from '../../../src/phases/environment/detect/detect.ts';
-import type { EnvironmentDetection } from '../../../src/phases/environment/schema.ts';
-import { SelectedEnvironment } from '../../../src/phases/environment/schema.ts';
+import type { EnvironmentDetection } from '../../../src/core/environment.ts';
+import { SelectedEnvironment } from '../../../src/core/environment.ts';
 import { selectEnvironment } from '../../../src/phases/environment/select.ts';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/repos');

@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { LlmPort } from '../../../src/llm/port.ts';
+import type { LlmPort } from '../../../src/core/llm-port.ts';
 import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
-import { FakeClock } from '../../../src/run/clock.ts';
+import { FakeClock } from '../../../src/core/clock.ts';
 import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 import { sandboxEnv } from '../../../src/shell/sandbox-env.ts';
 import type { SetupDeps } from '../../../src/phases/environment/setup.ts';

@@ -1,11 +1,8 @@
 import { expect } from 'chai';
-import type { ChatMessage } from '../../../src/llm/port.ts';
-import {
-  compactMessages,
-  messageChars,
-  progressDigest,
-} from '../../../src/phases/execute/budget.ts';
-import type { ActionRecord } from '../../../src/run/records.ts';
+import type { ChatMessage } from '../../../src/core/llm-port.ts';
+import { progressDigest } from '../../../src/core/progress-digest.ts';
+import { compactMessages, messageChars } from '../../../src/phases/execute/budget.ts';
+import type { ActionRecord } from '../../../src/core/records.ts';
 import { action } from '../../support/plans.ts';
 
 function record(i: number): ActionRecord {

@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
-import { fenceData } from '../../../src/run/prompts.ts';
+import { fenceData } from '../../../src/core/prompts.ts';
 import { outsideDataFences } from '../../support/fences.ts';
 import { GUIDANCE_MAX_CHARS, readGuidance } from '../../../src/phases/gather/guidance.ts';
 import { renderRequest } from '../../../src/phases/gather/render.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import { planReplySchema, toPlanningResult } from '../../../src/phases/plan/schema.ts';
-import { orderSteps } from '../../../src/phases/plan/steps.ts';
+import { planReplySchema, toPlanningResult } from '../../../src/core/plan.ts';
+import { orderSteps } from '../../../src/core/plan-steps.ts';
 import { action, planWith } from '../../support/plans.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mutating parsed JSON freely

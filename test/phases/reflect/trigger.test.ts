@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../../src/config/load.ts';
 import { reflectionTrigger } from '../../../src/phases/reflect/index.ts';
-import { ReflectionReply } from '../../../src/phases/reflect/schema.ts';
-import type { ActionRecord } from '../../../src/run/records.ts';
+import { ReflectionReply } from '../../../src/core/reflection.ts';
+import type { ActionRecord } from '../../../src/core/records.ts';
 import { action, reflection } from '../../support/plans.ts';
 
 const record = (status: 'success' | 'failure'): ActionRecord => ({

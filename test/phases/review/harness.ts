@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Metadata, type PhaseMetadata } from '../../../src/history/metadata.ts';
-import type { JsonReply, JsonRequest, LlmPort, LlmPurpose } from '../../../src/llm/port.ts';
+import type { JsonReply, JsonRequest, LlmPort, LlmPurpose } from '../../../src/core/llm-port.ts';
 import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
 import { LocalNoteTarget } from '../../../src/report/local-note-target.ts';
 import { runTask } from '../../../src/run/orchestrator.ts';
-import type { RunOutcome } from '../../../src/run/outcome.ts';
+import type { RunOutcome } from '../../../src/core/outcome.ts';
 import { startReporting } from '../../../src/run/reporting/index.ts';
 import type { ProgressReporter } from '../../../src/run/reporting/reporter.ts';
 import { taskFromText } from '../../../src/task/task-yaml.ts';

@@ -5,7 +5,7 @@ import { runLocal, type RunFactories } from '../../../src/cli/commands/run-local
 import type { CliIo } from '../../../src/cli/io.ts';
 import { Metadata } from '../../../src/history/metadata.ts';
 import { OpenAiLlm } from '../../../src/llm/openai-llm.ts';
-import { FakeClock } from '../../../src/run/clock.ts';
+import { FakeClock } from '../../../src/core/clock.ts';
 import {
   startScriptedOpenAiServer,
   type ScriptedOpenAiServer,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../../src/config/load.ts';
 import { detectTestCommand, resolveTestCommand } from '../../../src/phases/verify/test-command.ts';
-import { CompletionAssessment } from '../../../src/phases/verify/schema.ts';
+import { CompletionAssessment } from '../../../src/core/completion.ts';
 import { taskFromText } from '../../../src/task/task-yaml.ts';
 import { makeTempRepo } from '../../support/temp-repo.ts';
 import { assessment } from '../../support/plans.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createMemoryLogger, createSilentLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
-import { parseMarker } from '../../../src/report/marker.ts';
+import { parseMarker } from '../../../src/core/marker.ts';
 import { hasUnescapedQuickAction } from '../../../src/report/markdown.ts';
 import { ProgressPublisher } from '../../../src/report/progress/publisher.ts';
 import type { ProgressPublisherOptions } from '../../../src/report/progress/publisher.ts';
@@ -11,8 +11,8 @@ import {
   startPhase,
   updateItem,
 } from '../../../src/report/progress/state.ts';
-import type { ProgressState } from '../../../src/report/progress/types.ts';
-import { FakeClock } from '../../../src/run/clock.ts';
+import type { ProgressState } from '../../../src/core/progress.ts';
+import { FakeClock } from '../../../src/core/clock.ts';
 import { ManualScheduler, settle } from '../../support/manual-scheduler.ts';
 import { RecordingTarget } from '../../support/recording-target.ts';
 import { PLAN, started } from './scenario.ts';

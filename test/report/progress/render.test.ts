@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { parseMarker } from '../../../src/report/marker.ts';
+import { parseMarker } from '../../../src/core/marker.ts';
 import { hasUnescapedQuickAction, escapeQuickActions } from '../../../src/report/markdown.ts';
 import { renderProgressNote } from '../../../src/report/progress/render.ts';
 import { finishRun, initialProgress, setPlan } from '../../../src/report/progress/state.ts';
-import { PHASE_DISPLAY_NAMES, PHASES } from '../../../src/report/progress/types.ts';
+import { PHASE_DISPLAY_NAMES, PHASES } from '../../../src/core/progress.ts';
 import { expectGolden } from '../../support/golden.ts';
 import {
   completed,

@@ -13,7 +13,7 @@ import {
   startPhase,
   updateItem,
 } from '../../../src/report/progress/state.ts';
-import type { ChecklistItem, ProgressState } from '../../../src/report/progress/types.ts';
+import type { ChecklistItem, ProgressState } from '../../../src/core/progress.ts';
 
 /** 2024-11-28 10:00:00 UTC */
 export const T0 = Date.UTC(2024, 10, 28, 10, 0, 0);

@@ -12,7 +12,7 @@ import {
   startPhase,
   updateItem,
 } from '../../../src/report/progress/state.ts';
-import type { PlanChangeKind } from '../../../src/report/progress/types.ts';
+import type { PlanChangeKind } from '../../../src/core/progress.ts';
 import { executing, PLAN, sec, started, T0 } from './scenario.ts';
 
 describe('report/progress/state', () => {

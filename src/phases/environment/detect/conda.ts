@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import type { VersionPin } from '../schema.ts';
+import type { VersionPin } from '../../../core/environment.ts';
 import { filesOf, isPlainName, shellWord, type Analyzer } from './project.ts';
 import { pep508 } from './python-parse.ts';
 import { pythonInstalledChecks, pythonVersionCheck } from './python.ts';

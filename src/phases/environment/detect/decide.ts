@@ -3,7 +3,7 @@ import type {
   EnvironmentName,
   EnvironmentProposal,
   VerificationCheck,
-} from '../schema.ts';
+} from '../../../core/environment.ts';
 import { depthOf, isWithin } from './files.ts';
 import { shellWord, unique, type Project } from './project.ts';
 

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../../errors/errors.ts';
-import type { EnvironmentDetection } from '../schema.ts';
+import type { EnvironmentDetection } from '../../../core/environment.ts';
 import { analyzeConda } from './conda.ts';
 import { decide, defaultProposal } from './decide.ts';
 import { depthOf, describeFile, isWantedFile, ownerOf } from './files.ts';

@@ -2,7 +2,7 @@
  * The files detection looks for (seed 000 §9.1, plus version files and
  * wrappers), and how a repository path maps to the folder it describes.
  */
-import type { EnvironmentName } from '../schema.ts';
+import type { EnvironmentName } from '../../../core/environment.ts';
 
 export type FileRole = 'manifest' | 'lockfile' | 'version' | 'support' | 'wrapper' | 'common';
 export type FileEnvironment = EnvironmentName | 'any';

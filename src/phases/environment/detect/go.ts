@@ -1,4 +1,4 @@
-import type { VerificationCheck, VersionPin } from '../schema.ts';
+import type { VerificationCheck, VersionPin } from '../../../core/environment.ts';
 import { filesOf, versionFile, type Analyzer } from './project.ts';
 import { parseToolVersions, pin } from './versions.ts';
 

@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { VerificationCheck, VersionPin } from '../schema.ts';
+import type { VerificationCheck, VersionPin } from '../../../core/environment.ts';
 import {
   filesOf,
   versionFile,

@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import type { VerificationCheck, VersionPin } from '../schema.ts';
+import type { VerificationCheck, VersionPin } from '../../../core/environment.ts';
 import { filesOf, isPlainName, versionFile, type Analyzer, type FolderFiles } from './project.ts';
 import { firstLine, parseToolVersions, pin } from './versions.ts';
 

@@ -1,4 +1,4 @@
-import type { EnvironmentName, VerificationCheck, VersionPin } from '../schema.ts';
+import type { EnvironmentName, VerificationCheck, VersionPin } from '../../../core/environment.ts';
 import { describeFile } from './files.ts';
 
 /** The detected files of one folder: key (e.g. `requirements/dev.txt`) → repository path. */

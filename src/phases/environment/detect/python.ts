@@ -1,4 +1,4 @@
-import type { VerificationCheck, VersionPin } from '../schema.ts';
+import type { VerificationCheck, VersionPin } from '../../../core/environment.ts';
 import {
   filesOf,
   isPlainName,

@@ -1,4 +1,4 @@
-import type { VersionPin } from '../schema.ts';
+import type { VersionPin } from '../../../core/environment.ts';
 
 type Language = VersionPin['language'];
 

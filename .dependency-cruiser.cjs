@@ -1,0 +1,49 @@
+/**
+ * The import rules of src/ (docs/architecture.md, "Layers"): no cycle between
+ * files, none between folders, and imports only point down the layers.
+ * `npm run lint` runs it.
+ */
+const KERNEL = '^src/(core|config|errors|log|task|version\\.ts)';
+const ADAPTERS = '^src/(shell|llm|gitlab|history|report|tools|workers|testkit)/';
+const PHASES = '^src/phases/';
+const RUN = '^src/(run|agent-runner)/';
+const ENTRIES = '^src/(ci|cli|demo|trigger|index\\.ts)';
+
+/** A rule forbidding `from` to import anything matching `to`. */
+const layer = (name, from, to) => ({
+  name,
+  severity: 'error',
+  comment: 'imports point down the layers: entries → run → phases → adapters → kernel',
+  from: { path: from },
+  to: { path: to },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-file-cycle',
+      severity: 'error',
+      comment: 'a cycle between files is a design error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycle',
+      severity: 'error',
+      comment: 'a cycle between folders is a design error',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    layer('kernel-stays-at-the-bottom', KERNEL, `${ADAPTERS}|${PHASES}|${RUN}|${ENTRIES}`),
+    layer('adapters-below-phases', ADAPTERS, `${PHASES}|${RUN}|${ENTRIES}`),
+    layer('phases-below-run', PHASES, `${RUN}|${ENTRIES}`),
+    layer('run-below-entries', RUN, ENTRIES),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^src/',
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { ENVIRONMENTS } from '../config/options.ts';
+
+/** The execution environments a run can use (seed 000 §4.4.1). */
+export const EnvironmentName = z.enum(ENVIRONMENTS);
+export type EnvironmentName = z.infer<typeof EnvironmentName>;
+
+/**
+ * One verification check (seed 000 §4.3): the command must exit 0 and its
+ * stdout must equal `expected_output` exactly, after the shell adapter's one
+ * normalisation (a single final newline is stripped).
+ */
+export const VerificationCheck = z.strictObject({
+  command: z.string().trim().min(1, 'expected a non-empty command'),
+  expected_output: z.string(),
+});
+export type VerificationCheck = z.infer<typeof VerificationCheck>;
+
+/**
+ * `selected_environment` of the planning reply (seed 000 §4.3, SPEC D1).
+ * Strict (no unknown keys) but every part may be missing: missing parts are
+ * filled from detection by `selectEnvironment` (seed 000 §4.4.2). `name` is a
+ * plain string here so that an unknown environment is reported as a fallback
+ * with a reason instead of failing the whole plan.
+ */
+export const SelectedEnvironment = z.strictObject({
+  name: z.string().trim().min(1).optional(),
+  reason: z.string().optional(),
+  detected_files: z.array(z.string()).optional(),
+  setup_commands: z.array(z.string().trim().min(1)).optional(),
+  verification: z.array(VerificationCheck).optional(),
+});
+export type SelectedEnvironment = z.infer<typeof SelectedEnvironment>;
+
+/** The reply of an `environment.regenerate` call (seed 000 §5.3.8). */
+export const RegenerationReply = z.strictObject({
+  setup_commands: z.array(z.string().trim().min(1)).max(20),
+  verification: z.array(VerificationCheck).min(1, 'expected at least one verification check'),
+});
+export type RegenerationReply = z.infer<typeof RegenerationReply>;
+
+/** A language runtime version a project asks for, and where it said so. */
+export interface VersionPin {
+  language: 'python' | 'node' | 'java' | 'go';
+  /** The text as written, e.g. `>=3.10`, `^20 || ^22`, `17`, `1.22.3`. */
+  spec: string;
+  /** The lowest version the spec allows (`3.10`, `20`, `17`), when it has one. */
+  minimum?: string;
+  /** File and field, e.g. `pyproject.toml [project] requires-python`. */
+  source: string;
+}
+
+/** What detection found for one environment (summarised in `reasons`). */
+export interface EnvironmentCandidate {
+  environment: EnvironmentName;
+  /** Project folders (`.` is the repository root), shallowest first. */
+  projects: string[];
+  dependency_count: number;
+  /** A lockfile, wrapper or build configuration was found (seed 000 §4.2.2 rule 3). */
+  has_build_config: boolean;
+  package_manager: string;
+}
+
+/** Setup and verification proposed for one environment. */
+export interface EnvironmentProposal {
+  setup_commands: string[];
+  verification: VerificationCheck[];
+  package_manager: string;
+  project_dirs: string[];
+  dependencies: string[];
+  versions: VersionPin[];
+}
+
+/**
+ * The result of `detectEnvironment` (seed 000 §3.2.1 plus verification,
+ * version pins and the reasons for the choice).
+ */
+export interface EnvironmentDetection {
+  /** Relative path → content (size-capped; lockfiles are summarised, not shown). */
+  detected_files: Record<string, string>;
+  environment_type: EnvironmentName;
+  dependencies: string[];
+  setup_commands: string[];
+  verification: VerificationCheck[];
+  versions: VersionPin[];
+  package_manager: string;
+  project_dirs: string[];
+  candidates: EnvironmentCandidate[];
+  /** Setup and verification for every environment that has a project here. */
+  proposals: Partial<Record<EnvironmentName, EnvironmentProposal>>;
+  reasons: string[];
+  stats: {
+    /** How the files were found: the git index of a checkout, or a folder walk. */
+    source: 'git-index' | 'walk';
+    /** Directory entries listed (walk) or files tracked (git index). */
+    entries: number;
+    truncated: boolean;
+    duration_ms: number;
+  };
+}
+
+/** The hand-off to execution (seed 000 §6.1, SPEC E5). */
+export interface EnvironmentHandoff {
+  environment_ready: boolean;
+  environment_name: EnvironmentName;
+  /** `skipped` when `environment.setup_enabled` is false. */
+  setup_status: 'success' | 'failed' | 'skipped';
+  errors: string[];
+}

@@ -1,0 +1,161 @@
+import type { ExitCode } from '../errors/exit-code.ts';
+import type { Plan, UnclearGoal } from './plan.ts';
+import type { ReflectionReply } from './reflection.ts';
+import type { CompletionAssessment } from './completion.ts';
+import type { EnvironmentHandoff } from './environment.ts';
+import type {
+  ActionRecord,
+  ChecklistItem,
+  DeliveryReport,
+  MetaCallLog,
+  ReviewRecord,
+  TestRun,
+  TokenTotals,
+} from './records.ts';
+import type { TaskState, Transition } from './state-machine.ts';
+
+export type OutcomeReason =
+  | 'completed'
+  | 'max_loops'
+  | 'human_intervention'
+  | 'clarification_needed'
+  | 'no_further_work'
+  | 'phase_failed'
+  | 'stopped'
+  | 'cancelled'
+  | 'error';
+
+/** seed 001 "completion" JSON. */
+export interface CompletionSummary {
+  phase: 'completion';
+  summary: {
+    goal_achieved: boolean;
+    tasks_completed: number;
+    tasks_failed: number;
+    key_outcomes: string[];
+  };
+  done: boolean;
+  comment: string;
+}
+
+/** seed 001 §10.4: the plan revision limit was reached. */
+export interface HumanInterventionResult {
+  phase: 'completion';
+  status: 'requires_human_intervention';
+  summary: {
+    goal_achieved: false;
+    tasks_completed: number;
+    tasks_failed: number;
+    revision_attempts: number;
+    reason: string;
+    current_state: string;
+    recommendations: string[];
+  };
+  comment: string;
+}
+
+export interface AcceptanceCriterion {
+  id: string;
+  description: string;
+  passed: boolean;
+}
+
+/** Everything the report layer needs: Task Note (H4), result.json (L3), final note. */
+export interface RunOutcome {
+  taskId: string;
+  title: string;
+  state: Extract<TaskState, 'COMPLETE' | 'FAILED'>;
+  reason: OutcomeReason;
+  /** One paragraph for people. */
+  summary: string;
+  /** 0 complete, 1 failed, 2 when a user error (configuration, task file) stopped the run. */
+  exitCode: ExitCode;
+  startedAt: number;
+  finishedAt: number;
+  durationMs: number;
+  request: { source: string; reference?: string; title: string; text: string };
+  plan?: Plan;
+  revisions: number;
+  checklist: ChecklistItem[];
+  criteria: AcceptanceCriterion[];
+  actions: ActionRecord[];
+  reflections: ReflectionReply[];
+  /** Review verdicts, oldest first (seed 004). */
+  reviews: ReviewRecord[];
+  environment?: EnvironmentHandoff;
+  tests: TestRun[];
+  assessment?: CompletionAssessment;
+  completion: CompletionSummary | HumanInterventionResult;
+  clarification?: UnclearGoal;
+  /** The ❓ note was posted during the run (replan hook), so the final report does not repeat it. */
+  clarificationPosted?: boolean;
+  error?: { message: string; blame: string; hint?: string };
+  changedFiles: string[];
+  /** What delivery did (absent when the run has no delivery step or did not complete). */
+  delivery?: DeliveryReport;
+  metaCalls: MetaCallLog[];
+  tokens: TokenTotals;
+  loops: number;
+  transitions: Transition[];
+}
+
+export function criteriaOf(
+  plan: Plan | undefined,
+  assessment: CompletionAssessment | undefined,
+): AcceptanceCriterion[] {
+  const passed = new Set(assessment?.details.passed_criteria ?? []);
+  return (plan?.goal_understanding.success_criteria ?? []).map((description, i) => {
+    const id = `AC-${i + 1}`;
+    return { id, description, passed: passed.has(id) };
+  });
+}
+
+export function completionSummary(
+  actions: readonly ActionRecord[],
+  goalAchieved: boolean,
+  keyOutcomes: string[],
+  comment: string,
+): CompletionSummary {
+  return {
+    phase: 'completion',
+    summary: {
+      goal_achieved: goalAchieved,
+      tasks_completed: actions.filter((a) => a.status === 'success').length,
+      tasks_failed: actions.filter((a) => a.status === 'failure').length,
+      key_outcomes: keyOutcomes,
+    },
+    done: goalAchieved,
+    comment,
+  };
+}
+
+export function humanIntervention(input: {
+  actions: readonly ActionRecord[];
+  revisions: number;
+  maxRevisions: number;
+  lastReflection: ReflectionReply | undefined;
+  remaining: number;
+}): HumanInterventionResult {
+  const { actions, lastReflection } = input;
+  const failed = actions.filter((a) => a.status === 'failure');
+  const lastFailure = failed[failed.length - 1];
+  const recommendations = [
+    ...(lastReflection?.reflection.issues_identified ?? []).map((i) => `Look into: ${i}`),
+    ...(lastFailure?.action.fallback_strategy ? [lastFailure.action.fallback_strategy] : []),
+    'Check the Task Note for the failing actions and their tool output, then run the agent again with a more specific request.',
+  ];
+  return {
+    phase: 'completion',
+    status: 'requires_human_intervention',
+    summary: {
+      goal_achieved: false,
+      tasks_completed: actions.length - failed.length,
+      tasks_failed: failed.length,
+      revision_attempts: input.revisions,
+      reason: `The plan revision limit was reached (max_revisions = ${input.maxRevisions}).`,
+      current_state: `${actions.length} actions executed (${failed.length} failed); ${input.remaining} planned actions not run.${lastFailure ? ` Last failure: ${lastFailure.key} (${lastFailure.action.task_id}): ${lastFailure.error ?? lastFailure.summary}` : ''}`,
+      recommendations,
+    },
+    comment: 'Automatic processing is not making progress; a person needs to step in.',
+  };
+}

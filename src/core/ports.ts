@@ -1,0 +1,122 @@
+import type { EnvironmentInfo } from './gathered.ts';
+import type { EnvironmentHandoff } from './environment.ts';
+import type { ActionPlan, Plan, SelectedEnvironment } from './plan.ts';
+import type { ReflectionReply } from './reflection.ts';
+import type { PhaseName as ProgressPhase } from './progress.ts';
+import type { RunOutcome } from './outcome.ts';
+import type {
+  ChecklistItem,
+  ChecklistStatus,
+  DeliveryReport,
+  PhaseStatus,
+  PhaseStep,
+  PlanChange,
+  ReviewRecord,
+} from './records.ts';
+
+/** Progress phases of seed 000 §5.4 (SPEC E6): the progress note's list. */
+export { PHASES as PROGRESS_PHASES, type PhaseName as ProgressPhase } from './progress.ts';
+
+export type {
+  ChecklistItem,
+  ChecklistStatus,
+  DeliveryReport,
+  PhaseStatus,
+  PhaseStep,
+  PlanChange,
+  ReviewRecord,
+} from './records.ts';
+
+/**
+ * Where the run reports progress: the progress note (GitLab) or the terminal
+ * and `.mr-agent/` (local). Calls other than `final` are fire-and-forget; the
+ * publisher behind them throttles and coalesces.
+ */
+export interface RunReporter {
+  /** `detail`: a short reason shown next to the state (e.g. why a phase failed or was skipped). */
+  phase(phase: ProgressPhase, status: PhaseStatus, detail?: string): void;
+  /** The step a reviewed phase is in and its revisions so far (`metadata.json`, seed 004 FR-3). */
+  step(phase: ProgressPhase, step: PhaseStep, retryCount: number): void;
+  /** A review verdict (shown in the note's review table). */
+  review(record: ReviewRecord): void;
+  /** The plan as a checklist (D5), again after every revision. */
+  plan(
+    items: readonly ChecklistItem[],
+    info: { revision: number; comment: string; change: PlanChange },
+  ): void;
+  item(id: string, status: ChecklistStatus): void;
+  /** The model's latest `comment`, shown in the note. */
+  comment(text: string): void;
+  /** The environment sub-phase's result: shown in the note; a failure note is posted (E4). */
+  environment(outcome: EnvironmentSetupOutcome): Promise<void>;
+  /** The final state, always written (also on failure and cancellation): Task Note, result.json, notes. */
+  final(outcome: RunOutcome): Promise<void>;
+}
+
+/** One executed action (or the verification) for the history (seed 001 §7.4.2). */
+export interface ExecutionRecord {
+  action_id: string;
+  status: 'success' | 'error' | 'skipped';
+  summary: string;
+  tool?: string;
+  duration_ms?: number;
+}
+
+/**
+ * The planning history (seed 001 §7.4.2, §11; SPEC I1), backed by the JSONL
+ * `PlanningHistoryStore` (src/history/); the store adds timestamps and ids.
+ */
+export interface RunHistory {
+  /** Earlier runs on the same MR/issue (or task), as short lines for the planner. */
+  pastExecutions(): Promise<string[]>;
+  savePlan(plan: Plan): Promise<void>;
+  saveRevision(
+    updatedPlan: ActionPlan,
+    details: { reason: string; changes: unknown[]; reflection?: ReflectionReply },
+  ): Promise<void>;
+  saveReflection(reflection: ReflectionReply): Promise<void>;
+  saveExecution(record: ExecutionRecord): Promise<void>;
+}
+
+export type { EnvironmentHandoff };
+
+/** What the environment sub-phase reports (seed 000 §5, §6.1). */
+export interface EnvironmentSetupOutcome {
+  handoff: EnvironmentHandoff;
+  /** The "environment setup failed" note (seed 000 §5.3.9), posted by the reporter. */
+  failureNote?: string;
+  /** For the progress note's environment section. */
+  setupCommands: number;
+  verificationsPassed: number;
+  verificationsTotal: number;
+  durationMs: number;
+  detail?: string;
+}
+
+/** The environment phase's part of the run (seed 000 §3, §5, §7.2; src/phases/environment/). */
+export interface EnvironmentStep {
+  /** Environment information for pre-planning (C2); undefined when nothing was found. */
+  detect(repoDir: string, signal?: AbortSignal): Promise<EnvironmentInfo | undefined>;
+  /** The setup sub-phase for the planner's choice (normalised with detection, D2). */
+  setup(selected: SelectedEnvironment, signal?: AbortSignal): Promise<EnvironmentSetupOutcome>;
+  /** The environment section of the execution prompt (seed 000 §7.2). */
+  executionSection(handoff: EnvironmentHandoff): Promise<string>;
+}
+
+/** The finished change as delivery sees it. */
+export interface ChangeToDeliver {
+  /** The goal as the plan understood it (the commit title comes from it). */
+  objective: string;
+  /** The completion assessment's summary (the commit body). */
+  summary: string;
+  changedFiles: readonly string[];
+}
+
+/**
+ * Delivery after a complete run (GUIDE: … → review → deliver): commit and
+ * push, or a patch note. Absent: the change stays in the working tree
+ * (local runs).
+ */
+export interface DeliveryStep {
+  deliver(change: ChangeToDeliver, signal?: AbortSignal): Promise<DeliveryReport>;
+}

@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+import type { Logger } from '../log/logger.ts';
+import type { Redactor } from '../log/redact.ts';
+import type { Shell } from './shell-port.ts';
+
+/** The checkout the tools are confined to. */
+export interface RepoRoot {
+  /** The repository folder as given (absolute). */
+  dir: string;
+  /** The same folder with every symbolic link resolved. */
+  real: string;
+}
+
+/** What every tool may use; built once per run. */
+export interface ToolContext {
+  root: RepoRoot;
+  shell: Shell;
+  /** The host environment; commands get `sandboxEnv(hostEnv)` only. */
+  hostEnv: Readonly<Record<string, string | undefined>>;
+  commandTimeoutMs: number;
+  /** Output kept for the model per call. */
+  maxOutputChars: number;
+  logger: Logger;
+  redactor: Redactor;
+  signal?: AbortSignal;
+  /** The request (MR, issue or task text) the `read_request` tool returns. */
+  requestText?: string;
+}
+
+export interface Tool<A = unknown> {
+  name: string;
+  description: string;
+  args: z.ZodType<A>;
+  run(args: A, ctx: ToolContext): Promise<string>;
+}

@@ -1,0 +1,105 @@
+import type { Config } from '../../config/options.ts';
+import type { LlmPort } from '../../core/llm-port.ts';
+import type { Logger } from '../../log/logger.ts';
+import type { Redactor } from '../../log/redact.ts';
+import { detectEnvironment } from './detect/detect.ts';
+import type { EnvironmentDetection } from '../../core/environment.ts';
+import { renderEnvironmentSection } from './section.ts';
+import { selectEnvironment } from './select.ts';
+import { setupEnvironment, setupSettings, type EnvironmentSetupResult } from './setup.ts';
+import type { NoteMarker } from '../../core/marker.ts';
+import type { Shell } from '../../core/shell-port.ts';
+import { sandboxEnv } from '../../shell/sandbox-env.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { EnvironmentSetupOutcome, EnvironmentStep } from '../../core/ports.ts';
+
+export interface EnvironmentStepDeps {
+  config: Config;
+  llm: LlmPort;
+  shell: Shell;
+  clock: Clock;
+  logger: Logger;
+  redactor: Redactor;
+  hostEnv: Readonly<Record<string, string | undefined>>;
+  repoDir: string;
+  /** Job, pipeline and task for the failure note's marker. */
+  marker?: Omit<NoteMarker, 'kind'>;
+}
+
+/** What the run reports of a setup: counts, duration and why it failed or what was adjusted. */
+function setupOutcome(
+  result: EnvironmentSetupResult,
+  warnings: readonly string[],
+  durationMs: number,
+): EnvironmentSetupOutcome {
+  const checks = result.records.filter((r) => r.stage === 'verification');
+  const finalChecks = checks.filter((r) => r.round === result.regenerations);
+  return {
+    handoff: result.handoff,
+    ...(result.note ? { failureNote: result.note } : {}),
+    setupCommands: result.setupCommands.length,
+    verificationsPassed: finalChecks.filter((r) => r.matched).length,
+    verificationsTotal: result.verification.length,
+    durationMs,
+    ...(result.classification
+      ? { detail: `${result.classification.class} (${result.classification.kind})` }
+      : warnings.length > 0
+        ? { detail: warnings.join('; ') }
+        : {}),
+  };
+}
+
+/**
+ * The environment phase of src/phases/environment/ as the run's step:
+ * detection during pre-planning (C2), then selection (D2) and setup with
+ * retries and regeneration (E1–E5), and the execution-prompt section (§7.2).
+ */
+export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
+  let detection: EnvironmentDetection | undefined;
+  const detectOnce = async () => (detection ??= await detectEnvironment(deps.repoDir));
+  return {
+    async detect() {
+      const found = await detectOnce();
+      return found.reasons.length === 0 && Object.keys(found.detected_files).length === 0
+        ? undefined
+        : found;
+    },
+    async setup(selected, signal) {
+      const started = deps.clock.now();
+      const selection = selectEnvironment({
+        planned: selected,
+        detection: await detectOnce(),
+        configured: deps.config.environment.name,
+      });
+      for (const warning of selection.warnings)
+        deps.logger.warn('environment selection', { warning });
+      const result = await setupEnvironment(
+        {
+          name: selection.name,
+          setup_commands: selection.setup_commands,
+          verification: selection.verification,
+          detected_files: selection.detected_files,
+        },
+        {
+          shell: deps.shell,
+          clock: deps.clock,
+          logger: deps.logger,
+          redactor: deps.redactor,
+          cwd: deps.repoDir,
+          env: sandboxEnv(deps.hostEnv),
+          llm: deps.llm,
+          ...setupSettings(deps.config),
+          ...(deps.marker ? { marker: deps.marker } : {}),
+          ...(signal ? { signal } : {}),
+        },
+      );
+      return setupOutcome(result, selection.warnings, deps.clock.now() - started);
+    },
+    executionSection(handoff) {
+      return renderEnvironmentSection(handoff, {
+        ...(deps.config.prompts.directory ? { promptsDir: deps.config.prompts.directory } : {}),
+        redactor: deps.redactor,
+      });
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { CancelledError } from '../../errors/errors.ts';
+import { progressDigest } from '../../core/progress-digest.ts';
+import { executeAction } from './index.ts';
+import type { PlanStep } from '../../core/plan-steps.ts';
+import { reflectionTrigger } from '../reflect/index.ts';
+import type { RunContext } from '../../core/run-context.ts';
+import { markItem, requeue } from '../plan/state.ts';
+import { directiveEnd, replanAllowed, replanDuringRun } from '../plan/step.ts';
+import type { ActionRecord } from '../../core/records.ts';
+import { reflectAndRevise } from '../reflect/step.ts';
+import { reviewGate } from '../review/gate.ts';
+import { runView } from '../../core/run-view.ts';
+import { CONTINUE, endWith, type StepResult } from '../../core/run-end.ts';
+
+function throwIfCancelled(ctx: RunContext): void {
+  if (ctx.signal?.aborted) throw new CancelledError('the run was cancelled');
+}
+
+async function runOne(ctx: RunContext, step: PlanStep): Promise<ActionRecord> {
+  markItem(ctx, step.key, 'running');
+  const record = await executeAction(ctx, step);
+  ctx.state.actions.push(record);
+  ctx.state.actionCount += 1;
+  markItem(ctx, step.key, record.status === 'success' ? 'done' : 'failed');
+  ctx.logger.info('action finished', {
+    key: step.key,
+    task: step.action.task_id,
+    status: record.status,
+    turns: record.turns,
+    toolCalls: record.toolCalls.length,
+  });
+  await ctx.deps.history.saveExecution({
+    action_id: record.key,
+    status: record.status === 'success' ? 'success' : 'error',
+    summary: `${record.action.task_id}: ${record.summary}`,
+    tool: record.action.tool,
+    duration_ms: record.finishedAt - record.startedAt,
+  });
+  return record;
+}
+
+/** The replan checkpoint after each action (seed 003 §7); `replanned` skips reflection. */
+async function afterAction(
+  ctx: RunContext,
+  step: PlanStep,
+  record: ActionRecord,
+): Promise<StepResult & { replanned?: boolean }> {
+  const directive = await ctx.hooks.replan.decide(
+    {
+      point: 'execution',
+      plan: ctx.state.plan!,
+      action: record,
+      remaining: ctx.state.queue,
+      run: runView(ctx),
+    },
+    ctx.signal,
+  );
+  const end = directiveEnd(directive);
+  if (end) return endWith(end);
+  if (directive.kind === 'retry_action' && replanAllowed(ctx)) {
+    ctx.state.replans += 1;
+    requeue(ctx, step);
+    return { ...CONTINUE, replanned: true };
+  }
+  if (directive.kind === 'replan' && replanAllowed(ctx)) {
+    const result = await replanDuringRun(ctx, directive.reason, directive.from);
+    return { ...result, replanned: true };
+  }
+  return CONTINUE;
+}
+
+/** Executes the queue; reflection on error and at the interval (seed 001 §7.4.1 step 3). */
+async function executeQueue(ctx: RunContext): Promise<StepResult> {
+  while (ctx.state.queue.length > 0) {
+    throwIfCancelled(ctx);
+    const step = ctx.state.queue.shift()!;
+    const record = await runOne(ctx, step);
+    const after = await afterAction(ctx, step, record);
+    if (after.kind === 'end') return after;
+    if (after.replanned) continue;
+    const trigger = reflectionTrigger(ctx.config, record, ctx.state.actionCount);
+    if (!trigger) continue;
+    const reflected = await reflectAndRevise(ctx, { trigger, record }, { countsAsRevision: true });
+    if (reflected.kind === 'end') return reflected;
+  }
+  return CONTINUE;
+}
+
+function executionSubject(ctx: RunContext): string {
+  const { state } = ctx;
+  return progressDigest({ actions: state.actions, upcoming: [], changedFiles: state.changedFiles });
+}
+
+/**
+ * The execution phase: run the queue, then the execution review → revise
+ * cycle (seed 004); a FAIL becomes new actions through a reflection.
+ */
+export async function executionPhase(ctx: RunContext): Promise<StepResult> {
+  for (let attempt = 0; ; attempt++) {
+    const executed = await executeQueue(ctx);
+    if (executed.kind === 'end') return executed;
+    const gate = await reviewGate(ctx, 'execution', attempt, executionSubject(ctx));
+    if (gate.kind === 'pass') return CONTINUE;
+    if (gate.kind === 'end') return endWith(gate.end);
+    const revised = await reflectAndRevise(
+      ctx,
+      { trigger: 'review', feedback: gate.feedback },
+      { countsAsRevision: false },
+    );
+    if (revised.kind === 'end') return revised;
+  }
+}

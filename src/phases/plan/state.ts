@@ -1,0 +1,82 @@
+import type { ActionPlan, Plan } from '../../core/plan.ts';
+import { orderSteps, type PlanStep } from '../../core/plan-steps.ts';
+import type { RunContext } from '../../core/run-context.ts';
+import type { ChecklistItem, ChecklistStatus, PlanChange } from '../../core/ports.ts';
+
+function item(step: PlanStep, status: ChecklistStatus): ChecklistItem {
+  return {
+    id: step.key,
+    label: `${step.action.task_id}: ${step.action.purpose}`,
+    taskId: step.action.task_id,
+    status,
+  };
+}
+
+/** Changes that start a fresh checklist (seed 003 §11.4.3: re-decomposition, goal revisited). */
+const FRESH: ReadonlySet<PlanChange> = new Set(['task_redecomposition', 'goal_revision']);
+
+/** The checklist (D5): executed actions of the current checklist with their marks, then the queue. */
+function rebuildChecklist(ctx: RunContext): void {
+  const { state } = ctx;
+  state.checklist = [
+    ...state.actions
+      .slice(state.checklistFrom)
+      .map((a) => item(a, a.status === 'success' ? 'done' : 'failed')),
+    ...state.queue.map((s) => item(s, 'pending')),
+  ];
+}
+
+function publishPlan(ctx: RunContext, comment: string, change: PlanChange): void {
+  rebuildChecklist(ctx);
+  ctx.deps.reporter.plan(ctx.state.checklist, { revision: ctx.state.revisions, comment, change });
+}
+
+function nextNumber(ctx: RunContext): () => number {
+  return () => ++ctx.state.stepNumber;
+}
+
+/** Makes a (new) plan the current one: its actions become the queue. */
+export async function adoptPlan(
+  ctx: RunContext,
+  plan: Plan,
+  change: PlanChange = 'initial',
+  reason?: string,
+): Promise<void> {
+  ctx.state.plan = plan;
+  ctx.state.queue = orderSteps(plan.action_plan, nextNumber(ctx));
+  if (FRESH.has(change)) ctx.state.checklistFrom = ctx.state.actions.length;
+  await ctx.deps.history.savePlan(plan);
+  publishPlan(ctx, reason ?? plan.comment, change);
+}
+
+/** A plan revision: `remaining` replaces the queue; executed actions stay as they are. */
+export function replaceRemaining(
+  ctx: RunContext,
+  remaining: ActionPlan,
+  comment: string,
+  change: PlanChange,
+): void {
+  const { state } = ctx;
+  state.queue = orderSteps(remaining, nextNumber(ctx));
+  const done = state.actions.map((a) => a.action);
+  state.plan = {
+    ...state.plan!,
+    action_plan: {
+      execution_order: [...new Set([...done.map((a) => a.task_id), ...remaining.execution_order])],
+      actions: [...done, ...remaining.actions],
+    },
+  };
+  publishPlan(ctx, comment, change);
+}
+
+/** Runs a step again (replan level 1), under a new key. */
+export function requeue(ctx: RunContext, step: PlanStep): void {
+  ctx.state.queue.unshift({ key: `A${++ctx.state.stepNumber}`, action: step.action });
+  publishPlan(ctx, `Retrying ${step.action.task_id}.`, 'retry');
+}
+
+export function markItem(ctx: RunContext, key: string, status: ChecklistStatus): void {
+  const found = ctx.state.checklist.find((i) => i.id === key);
+  if (found) found.status = status;
+  ctx.deps.reporter.item(key, status);
+}

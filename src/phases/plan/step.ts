@@ -1,0 +1,126 @@
+import { planTask, type PlanInput } from './index.ts';
+import type { Plan } from '../../core/plan.ts';
+import type { RunContext } from '../../core/run-context.ts';
+import type { ReplanDirective, ReplanFrom } from '../../core/hooks.ts';
+import { adoptPlan } from './state.ts';
+import type { PlanChange } from '../../core/ports.ts';
+import { reviewGate } from '../review/gate.ts';
+import { CONTINUE, endWith, type RunEnd, type StepResult } from '../../core/run-end.ts';
+import { runView } from '../../core/run-view.ts';
+
+const PLANNING_POINTS = ['goal_understanding', 'task_decomposition', 'action_sequence'] as const;
+
+type Planned = { kind: 'plan'; plan: Plan } | { kind: 'end'; end: RunEnd };
+
+/** Ends for replan directives that stop the run (clarify, stop). */
+export function directiveEnd(directive: ReplanDirective): RunEnd | undefined {
+  if (directive.kind === 'clarify')
+    return {
+      state: 'FAILED',
+      reason: 'clarification_needed',
+      summary: `Questions for the people on the request: ${directive.questions.join(' ')}`,
+      clarification: {
+        type: 'unclear_goal',
+        message: 'The agent needs answers before it can go on.',
+        clarification_needed: directive.questions,
+      },
+      ...(directive.posted ? { clarificationPosted: true } : {}),
+    };
+  if (directive.kind === 'stop')
+    return { state: 'FAILED', reason: 'stopped', summary: directive.reason };
+  return undefined;
+}
+
+/** True while the replan hook may still ask for another replan (max_total_replans). */
+export function replanAllowed(ctx: RunContext): boolean {
+  const max = ctx.config.planning.replanning.global.max_total_replans;
+  if (ctx.state.replans < max) return true;
+  ctx.logger.warn('replan limit reached; keeping the plan', { replans: ctx.state.replans, max });
+  return false;
+}
+
+/** One planning call, then the replan checkpoints of the three planning sub-phases (seed 003). */
+async function planWithCheckpoints(ctx: RunContext, input: PlanInput): Promise<Planned> {
+  let feedback = input.feedback;
+  for (;;) {
+    const result = await planTask(ctx, { ...input, ...(feedback ? { feedback } : {}) });
+    if (result.kind === 'clarification') {
+      // the replan hook may ask and wait (F4); its answers or assumptions plan again
+      const asked = await ctx.hooks.replan.unclearGoal?.(result.error, ctx.signal);
+      if (asked?.kind === 'replan') {
+        feedback = asked.reason;
+        continue;
+      }
+      return {
+        kind: 'end',
+        end: {
+          state: 'FAILED',
+          reason: 'clarification_needed',
+          summary: `The goal is unclear: ${result.error.message}`,
+          clarification: result.error,
+          ...(asked?.kind === 'clarify' && asked.posted ? { clarificationPosted: true } : {}),
+        },
+      };
+    }
+    let replan: string | undefined;
+    for (const point of PLANNING_POINTS) {
+      const directive = await ctx.hooks.replan.decide(
+        { point, plan: result.plan, run: runView(ctx) },
+        ctx.signal,
+      );
+      const end = directiveEnd(directive);
+      if (end) return { kind: 'end', end };
+      if (directive.kind === 'replan' && replanAllowed(ctx)) {
+        replan = directive.reason;
+        break;
+      }
+    }
+    if (replan === undefined) return { kind: 'plan', plan: result.plan };
+    ctx.state.replans += 1;
+    feedback = replan;
+  }
+}
+
+/**
+ * The planning phase: plan (with replan checkpoints), then the planning
+ * review → revise cycle (seed 004), then the plan becomes the queue.
+ */
+export async function planningPhase(ctx: RunContext): Promise<StepResult> {
+  let feedback: string | undefined;
+  for (let attempt = 0; ; attempt++) {
+    const planned = await planWithCheckpoints(ctx, feedback ? { feedback } : {});
+    if (planned.kind === 'end') return endWith(planned.end);
+    const gate = await reviewGate(ctx, 'planning', attempt, JSON.stringify(planned.plan, null, 2));
+    if (gate.kind === 'pass') {
+      await adoptPlan(ctx, planned.plan);
+      return CONTINUE;
+    }
+    if (gate.kind === 'end') return endWith(gate.end);
+    feedback = gate.feedback;
+  }
+}
+
+/** How the checklist changes for a restart point (seed 003 §11.4.3). */
+const CHANGE_FOR: Record<ReplanFrom, PlanChange> = {
+  remaining_actions: 'replan',
+  action_sequence: 'action_regeneration',
+  task_decomposition: 'task_redecomposition',
+  goal_understanding: 'goal_revision',
+};
+
+/** A replan decided during execution or evaluation: plan again, keeping executed actions. */
+export async function replanDuringRun(
+  ctx: RunContext,
+  reason: string,
+  from: ReplanFrom = 'remaining_actions',
+): Promise<StepResult> {
+  ctx.state.replans += 1;
+  const planned = await planWithCheckpoints(ctx, {
+    feedback: reason,
+    completed: ctx.state.actions,
+  });
+  if (planned.kind === 'end') return endWith(planned.end);
+  // the first line of a reason sums it up: it becomes the checklist's revision reason
+  await adoptPlan(ctx, planned.plan, CHANGE_FOR[from], reason.split('\n')[0]);
+  return CONTINUE;
+}

@@ -1,0 +1,88 @@
+import { CancelledError, isAgentError } from '../../errors/errors.ts';
+import { reflect, type ReflectInput } from './index.ts';
+import type { ReflectionReply } from '../../core/reflection.ts';
+import type { RunContext } from '../../core/run-context.ts';
+import { humanIntervention } from '../../core/outcome.ts';
+import { inPhase } from '../../core/phase-scope.ts';
+import { replaceRemaining } from '../plan/state.ts';
+import { CONTINUE, endWith, type StepResult } from '../../core/run-end.ts';
+
+export interface ReflectOptions {
+  /**
+   * Whether a revision counts toward `max_revisions` (seed 001 §10.4).
+   * Revisions after an open verification are bounded by `max_loops` instead.
+   */
+  countsAsRevision: boolean;
+}
+
+/** seed 001 §7.8 level 2: a failed reflection is logged and execution goes on. */
+async function reflectTolerantly(
+  ctx: RunContext,
+  input: ReflectInput,
+): Promise<ReflectionReply | undefined> {
+  try {
+    return await reflect(ctx, input);
+  } catch (error) {
+    if (ctx.signal?.aborted || error instanceof CancelledError) throw error;
+    if (!isAgentError(error)) throw error;
+    ctx.logger.warn('reflection failed; continuing', {
+      trigger: input.trigger,
+      error: error.message,
+    });
+    return undefined;
+  }
+}
+
+/**
+ * Reflection and plan revision (seed 001 §2.5, §7.4.1, §10.4; SPEC F2): the
+ * reflection is saved; a needed revision replaces the remaining actions,
+ * unless the limit is reached — then the run asks for a human.
+ */
+export async function reflectAndRevise(
+  ctx: RunContext,
+  input: ReflectInput,
+  options: ReflectOptions,
+): Promise<StepResult & { revised?: boolean }> {
+  return inPhase(ctx, 'reflection', async () => {
+    const reply = await reflectTolerantly(ctx, input);
+    if (!reply) return CONTINUE;
+    const { state, deps } = ctx;
+    state.reflections.push(reply);
+    await deps.history.saveReflection(reply);
+    if (reply.comment) deps.reporter.comment(reply.comment);
+    const revision = reply.plan_revision;
+    if (!reply.reflection.plan_revision_needed || !revision) return CONTINUE;
+    const max = ctx.config.planning.revision.max_revisions;
+    if (options.countsAsRevision && state.revisions >= max) {
+      const result = humanIntervention({
+        actions: state.actions,
+        revisions: state.revisions,
+        maxRevisions: max,
+        lastReflection: reply,
+        remaining: state.queue.length,
+      });
+      ctx.logger.warn('plan revision limit reached', { revisions: state.revisions, max });
+      return endWith({
+        state: 'FAILED',
+        reason: 'human_intervention',
+        summary: `${result.summary.reason} ${result.comment}`,
+        humanIntervention: result,
+      });
+    }
+    if (options.countsAsRevision) state.revisions += 1;
+    await deps.history.saveRevision(revision.updated_action_plan, {
+      reason: revision.reason,
+      changes: revision.changes,
+      reflection: reply,
+    });
+    const change =
+      input.trigger === 'review' || input.trigger === 'validation' ? input.trigger : 'reflection';
+    replaceRemaining(ctx, revision.updated_action_plan, reply.comment || revision.reason, change);
+    ctx.logger.info('plan revised', {
+      revision: state.revisions,
+      remainingActions: state.queue.length,
+      trigger: input.trigger,
+    });
+    return { ...CONTINUE, revised: true };
+  });
+}

@@ -1,0 +1,221 @@
+/**
+ * The clarification flow (SPEC F4; seed 003 §11.3, §12.1): post the ❓ note
+ * with the questions and the assumptions, then wait for an authorised reply
+ * in its thread for up to `auto_assume_timeout_minutes`, polling through the
+ * `AnswerSource` on the injected clock. Without an answer the run goes on
+ * with the assumptions (`auto_assume_on_no_response`) or stops awaiting an
+ * answer; with a timeout of 0 it stops at once. The note's marker says which
+ * (`waiting`, `answered`, `assumed`, `awaiting_answer`), so the trigger and a
+ * resumed run can tell an open question from a settled one.
+ */
+import type { Config } from '../../config/options.ts';
+import { CancelledError } from '../../errors/errors.ts';
+import type { Logger } from '../../log/logger.ts';
+import type { Redactor } from '../../log/redact.ts';
+import { oneLine, safeProse } from '../../report/markdown.ts';
+import { postNote, prepareNoteBody } from '../../report/note-body.ts';
+import type { NoteTarget } from '../../core/note-target.ts';
+import { renderClarificationNote } from '../../report/notes/clarification-note.ts';
+import { markerFor, type NoteContext } from '../../report/notes/context.ts';
+import type { Clock } from '../../core/clock.ts';
+import { renderPrompt } from '../../core/prompts.ts';
+import { authorisedReplies, type AnswerSource, type ThreadReply } from './answers.ts';
+import type { ReplanPrompts } from './prompts.ts';
+
+/** How often the thread is read while waiting. */
+export const ANSWER_POLL_MS = 30_000;
+
+export interface NoteSink {
+  target: NoteTarget;
+  context: NoteContext;
+  redactor: Redactor;
+  /** Who may answer, e.g. `developer` (shown in the ❓ note). */
+  minAccessLabel?: string;
+}
+
+export interface ClarificationDeps {
+  config: Config;
+  /** Absent: nothing can be asked (`ask` must not be called). */
+  notes?: NoteSink;
+  answers?: AnswerSource;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface Question {
+  questions: string[];
+  /** Why the questions are asked. */
+  context: string;
+  assumptions: string[];
+}
+
+export type AskResult =
+  | { kind: 'answered'; noteId: string; answers: ThreadReply[] }
+  /** Waited the full time (or could not read answers): go on with the assumptions. */
+  | { kind: 'no_answer'; noteId: string }
+  /** Stop the run awaiting an answer; a reply in the thread resumes it. */
+  | { kind: 'paused'; noteId: string };
+
+type Settled = 'answered' | 'assumed' | 'awaiting_answer';
+
+function settledLine(state: Settled, minutes: number, answers: ThreadReply[]): string {
+  const wait = `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  switch (state) {
+    case 'answered': {
+      const who = [...new Set(answers.map((a) => `@${a.author.username}`))].join(', ');
+      return `✅ **Answered** by ${oneLine(safeProse(who), 200)}: continuing with the answers.`;
+    }
+    case 'assumed':
+      return `⏱️ **No answer within ${wait}**: proceeding with the assumptions above.`;
+    case 'awaiting_answer':
+      return `⏸️ **No answer within ${wait}**: the run has stopped; a reply in this thread resumes it.`;
+  }
+}
+
+export class Clarifier {
+  constructor(private readonly deps: ClarificationDeps) {}
+
+  private get settings() {
+    return this.deps.config.planning.replanning.goal_understanding;
+  }
+
+  /** Posts the ❓ note and waits as configured. `pausable: false` never stops the run. */
+  async ask(question: Question, options: { pausable: boolean; signal?: AbortSignal }) {
+    const { logger } = this.deps;
+    const notes = this.deps.notes;
+    if (!notes) throw new Error('internal: a question without a note target');
+    const minutes = this.settings.auto_assume_timeout_minutes;
+    const autoAssume = this.settings.auto_assume_on_no_response || !options.pausable;
+    const body = renderClarificationNote(
+      {
+        ...question,
+        waitMinutes: minutes,
+        autoAssume,
+        ...(notes.minAccessLabel ? { minAccessLabel: notes.minAccessLabel } : {}),
+      },
+      notes.context,
+    );
+    const posted = await postNote(notes.target, body, { redactor: notes.redactor });
+    logger.info('clarification asked', { noteId: posted.id, questions: question.questions.length });
+    if (minutes <= 0 && options.pausable) return { kind: 'paused', noteId: posted.id } as const;
+    const answers = await this.wait(posted.id, minutes, options.signal);
+    const state: Settled =
+      answers.length > 0 ? 'answered' : autoAssume ? 'assumed' : 'awaiting_answer';
+    await this.settle(posted.id, body, minutes <= 0 ? 'awaiting_answer' : 'waiting', state, {
+      minutes,
+      answers,
+    });
+    if (answers.length > 0) return { kind: 'answered', noteId: posted.id, answers } as const;
+    return state === 'assumed'
+      ? ({ kind: 'no_answer', noteId: posted.id } as const)
+      : ({ kind: 'paused', noteId: posted.id } as const);
+  }
+
+  /** Reads the thread once: the authorised answers so far (a resumed run's first look). */
+  async answersTo(noteId: string): Promise<ThreadReply[]> {
+    if (!this.deps.answers) return [];
+    return authorisedReplies(this.deps.answers, noteId);
+  }
+
+  /**
+   * Marks an open question answered (a resumed run found the answer): a reply
+   * in its thread whose marker (`clarification`, state `answered`) tells the
+   * trigger that later replies there no longer resume anything.
+   */
+  async markAnswered(noteId: string, answers: ThreadReply[]): Promise<void> {
+    const notes = this.deps.notes;
+    if (!notes) return;
+    const marker = markerFor('clarification', notes.context, 'answered');
+    const line = `${marker}\n${settledLine('answered', 0, answers)}`;
+    await notes.target
+      .createNote(prepareNoteBody(line, { redactor: notes.redactor }), {
+        replyTo: noteId,
+      })
+      .catch((error: unknown) =>
+        this.deps.logger.warn('answer acknowledgement not posted', {
+          error: (error as Error).message,
+        }),
+      );
+  }
+
+  private async wait(noteId: string, minutes: number, signal?: AbortSignal) {
+    const { clock, logger, answers } = this.deps;
+    if (!answers) {
+      logger.warn('answers cannot be read here; not waiting', { noteId });
+      return [];
+    }
+    const deadline = clock.now() + minutes * 60_000;
+    for (;;) {
+      if (signal?.aborted) throw new CancelledError('the run was cancelled');
+      const found = await authorisedReplies(answers, noteId).catch((error: unknown) => {
+        logger.warn('thread not readable; will try again', { error: (error as Error).message });
+        return [] as ThreadReply[];
+      });
+      if (found.length > 0) return found;
+      const left = deadline - clock.now();
+      if (left <= 0) return [];
+      await clock.sleep(Math.min(ANSWER_POLL_MS, left), signal);
+    }
+  }
+
+  /** Rewrites the note's marker state and adds how the question was settled. */
+  private async settle(
+    noteId: string,
+    body: string,
+    from: string,
+    state: Settled,
+    info: { minutes: number; answers: ThreadReply[] },
+  ): Promise<void> {
+    const { logger } = this.deps;
+    const notes = this.deps.notes!;
+    const marker = markerFor('clarification', notes.context, from);
+    const next = `${body.replace(marker, markerFor('clarification', notes.context, state))}\n${settledLine(state, info.minutes, info.answers)}\n`;
+    try {
+      await notes.target.editNote(noteId, prepareNoteBody(next, { redactor: notes.redactor }));
+    } catch (error) {
+      logger.warn('clarification note not updated', { noteId, error: (error as Error).message });
+    }
+    logger.info('clarification settled', { noteId, state, answers: info.answers.length });
+  }
+}
+
+const YES =
+  /^(yes|y|yep|yeah|ok|okay|sure|go|go ahead|proceed|approve|approved|replan|lgtm|do it|はい)\b/i;
+
+/** Whether a reply confirms (a leading "yes", "ok", "go ahead", …). */
+export function isAffirmative(text: string): boolean {
+  const first = text
+    .trim()
+    .replace(/^[>\s*_`"'“”]+/, '')
+    .trim();
+  return YES.test(first) || /^👍|^:\+1:|^✅/.test(first);
+}
+
+const numbered = (questions: readonly string[]) =>
+  questions.map((q, i) => `${i + 1}. ${q}`).join('\n');
+
+/** The answers as feedback for the planner (`prompts/replan/answers.md`). */
+export async function answersText(
+  prompts: ReplanPrompts,
+  question: Pick<Question, 'questions'>,
+  answers: readonly ThreadReply[],
+): Promise<string> {
+  return renderPrompt(await prompts.load('answers'), {
+    questions: numbered(question.questions),
+    answers: answers.map((a) => `- @${a.author.username}: ${a.body.trim()}`).join('\n'),
+  });
+}
+
+/** The assumptions as feedback for the planner (`prompts/replan/assumptions.md`). */
+export async function assumptionsText(
+  prompts: ReplanPrompts,
+  question: Pick<Question, 'questions' | 'assumptions'>,
+): Promise<string> {
+  return renderPrompt(await prompts.load('assumptions'), {
+    questions: numbered(question.questions),
+    assumptions:
+      question.assumptions.length > 0
+        ? question.assumptions.map((a) => `- ${a}`).join('\n')
+        : '- (none given: choose the most likely reading of the request)',
+  });
+}

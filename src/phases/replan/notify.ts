@@ -1,0 +1,67 @@
+/**
+ * Notifications of seed 003 §11.1–§11.2: the 🔄 note when the model decides
+ * on a replan (carried out, or overridden by a limit or the loop detection),
+ * and the replan count in the progress note. A failed post is logged; it
+ * never stops the run.
+ */
+import type { Logger } from '../../log/logger.ts';
+import { postNote } from '../../report/note-body.ts';
+import { renderReplanNote } from '../../report/notes/replan-note.ts';
+import { countReplan } from '../../report/progress/state.ts';
+import type { ProgressState } from '../../core/progress.ts';
+import type { ReplanPoint } from '../../core/hooks.ts';
+import type { NoteSink } from './clarification.ts';
+import type { ReplanDecision } from './schema.ts';
+
+/** The progress note's publisher (only `update` is used). */
+export interface ProgressSink {
+  update(change: (state: ProgressState) => ProgressState): void;
+}
+
+export interface ReplanNotice {
+  point: ReplanPoint;
+  decision: ReplanDecision;
+  level?: number;
+  executed: boolean;
+  overrideReason?: string;
+  at: number;
+}
+
+export class Notifier {
+  constructor(
+    private readonly logger: Logger,
+    private readonly notes?: NoteSink,
+    private readonly progress?: ProgressSink,
+  ) {}
+
+  /** Posts the 🔄 note. */
+  async decided(notice: ReplanNotice): Promise<void> {
+    if (!this.notes) return;
+    const { decision } = notice;
+    const body = renderReplanNote(
+      {
+        phase: notice.point,
+        confidence: decision.confidence,
+        reasoning: decision.reasoning,
+        issuesFound: [...decision.issues_found, ...(decision.issues_identified ?? [])],
+        recommendedActions: decision.recommended_actions,
+        ...(decision.replan_type !== 'none' ? { replanType: decision.replan_type } : {}),
+        ...(notice.level !== undefined ? { replanLevel: notice.level } : {}),
+        executed: notice.executed,
+        ...(notice.overrideReason ? { overrideReason: notice.overrideReason } : {}),
+        at: notice.at,
+      },
+      this.notes.context,
+    );
+    try {
+      await postNote(this.notes.target, body, { redactor: this.notes.redactor });
+    } catch (error) {
+      this.logger.warn('replan note not posted', { error: (error as Error).message });
+    }
+  }
+
+  /** Counts a carried-out replan in the progress note. */
+  counted(): void {
+    this.progress?.update(countReplan);
+  }
+}

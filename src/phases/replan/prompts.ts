@@ -1,0 +1,17 @@
+import { promptFiles } from '../../core/prompts.ts';
+import type { ReplanPoint } from '../../core/hooks.ts';
+
+/** The prompt files of replanning: `prompts/replan/<name>.md` (English, J3). */
+export type ReplanPromptName = ReplanPoint | 'system' | 'escalation' | 'answers' | 'assumptions';
+
+export interface ReplanPrompts {
+  load(name: ReplanPromptName): Promise<string>;
+}
+
+/**
+ * Loads `replan/<name>.md` from `overrideDir` (`prompts.directory`) when it
+ * is there, else the shipped file.
+ */
+export function replanPrompts(overrideDir = ''): ReplanPrompts {
+  return promptFiles<ReplanPromptName>(overrideDir, 'replan');
+}
