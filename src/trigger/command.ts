@@ -83,10 +83,10 @@ export function parseAgentCommand(body: string, prefix = '/agent'): ParsedComman
     isCommand: false,
     reason: `no line starts with ${wanted} outside code, quotes and comments`,
   };
-  // most comments never mention the prefix: skip the markdown scan for them
-  if (!body.toLowerCase().includes(wanted.toLowerCase())) return notFound;
-  const { original, prose } = proseLines(body);
   const start = new RegExp(`^ {0,3}${escapeRegExp(wanted)}(?=\\s|$)`, 'i');
+  // most comments have no line that starts with the prefix: skip the markdown parse for them
+  if (!new RegExp(start.source, 'im').test(body)) return notFound;
+  const { original, prose } = proseLines(body);
   for (let index = 0; index < prose.length; index++) {
     const match = start.exec(prose[index]!);
     if (!match) continue;

@@ -1,65 +1,56 @@
+import MarkdownIt from 'markdown-it';
+
 /**
  * Finds the lines of a GitLab comment that are ordinary prose, so a command
- * written inside code or a quotation is never mistaken for a real one (A1).
+ * written inside code, a quotation or HTML is never mistaken for a real one
+ * (A1, and the hidden forms of issue 19: an HTML comment spanning blank lines,
+ * a fence inside a list item, a lazy continuation line of a `>` quote, a
+ * `<pre>` block).
  *
- * `proseLines(text)` returns the comment's lines with everything that is not
- * prose masked: fenced code blocks (``` and ~~~), GitLab multi-line
- * blockquotes (>>>), `>` quotes, HTML comments and inline code spans. Masked
- * characters become `x`, so positions and line numbers stay the same and a
- * masked line can never start with a command prefix. Indented code blocks need
- * no masking: a command must start within three spaces of the line start.
+ * The block structure comes from a CommonMark parser (markdown-it, block
+ * rules only: its inline rules are not needed and cost time on hostile
+ * input); only lines of paragraphs and headings outside block quotes stay
+ * visible. Inside those, inline code spans and HTML comments are masked by the
+ * linear scans below, and GitLab's own multi-line block quotes (`>>>` … `>>>`)
+ * on top, outside code. Masked characters become `x`, so positions and line
+ * numbers stay the same and a masked line can never start with a command
+ * prefix.
  */
 const MASK = 'x';
+const GITLAB_QUOTE_FENCE = /^ {0,3}>>>\s*$/;
 
-interface Fence {
-  char: '`' | '~';
-  length: number;
+const blockParser = new MarkdownIt('commonmark');
+blockParser.core.ruler.disable(['inline', 'text_join']);
+
+interface Blocks {
+  /** 0-based [start, end) line ranges of visible paragraphs and headings. */
+  prose: Array<[number, number]>;
+  /** 0-based lines of fenced or indented code. */
+  code: Set<number>;
 }
 
-const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-const QUOTE = /^ {0,3}>/;
-const GITLAB_QUOTE_FENCE = /^ {0,3}>>>\s*$/;
+function blocksOf(source: string): Blocks {
+  const prose: Array<[number, number]> = [];
+  const code = new Set<number>();
+  let quoteDepth = 0;
+  for (const token of blockParser.parse(source, {})) {
+    if (token.type === 'blockquote_open') quoteDepth++;
+    else if (token.type === 'blockquote_close') quoteDepth--;
+    else if ((token.type === 'fence' || token.type === 'code_block') && token.map) {
+      for (let l = token.map[0]; l < token.map[1]; l++) code.add(l);
+    } else if (
+      quoteDepth === 0 &&
+      (token.type === 'paragraph_open' || token.type === 'heading_open') &&
+      token.map
+    ) {
+      prose.push([token.map[0], token.map[1]]);
+    }
+  }
+  return { prose, code };
+}
 
 function maskAll(line: string): string {
   return MASK.repeat(line.length);
-}
-
-function closesFence(line: string, fence: Fence): boolean {
-  const match = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
-  return match !== null && match[1]![0] === fence.char && match[1]!.length >= fence.length;
-}
-
-/** Masks block-level non-prose: fences, quotes; returns one entry per line. */
-function maskBlocks(lines: readonly string[]): string[] {
-  const out: string[] = [];
-  let fence: Fence | undefined;
-  let inGitlabQuote = false;
-  for (const line of lines) {
-    if (fence) {
-      out.push(maskAll(line));
-      if (closesFence(line, fence)) fence = undefined;
-      continue;
-    }
-    if (inGitlabQuote) {
-      out.push(maskAll(line));
-      if (GITLAB_QUOTE_FENCE.test(line)) inGitlabQuote = false;
-      continue;
-    }
-    if (GITLAB_QUOTE_FENCE.test(line)) {
-      inGitlabQuote = true;
-      out.push(maskAll(line));
-      continue;
-    }
-    const open = FENCE_OPEN.exec(line);
-    // a backtick fence's info string may not contain backticks (CommonMark)
-    if (open && !(open[1]![0] === '`' && open[2]!.includes('`'))) {
-      fence = { char: open[1]![0] as '`' | '~', length: open[1]!.length };
-      out.push(maskAll(line));
-      continue;
-    }
-    out.push(QUOTE.test(line) ? maskAll(line) : line);
-  }
-  return out;
 }
 
 function maskRange(chars: string[], from: number, to: number): void {
@@ -130,24 +121,17 @@ function maskCodeSpans(units: string[], runs: readonly Run[]): void {
 /** The comment's lines (split on \n, \r\n or \r) with non-prose masked. */
 export function proseLines(text: string): { original: string[]; prose: string[] } {
   const original = text.split(/\r\n|\r|\n/);
-  const blocks = maskBlocks(original);
-  // inline spans cannot cross a blank line, so mask paragraph by paragraph
-  const prose: string[] = [];
-  let paragraph: string[] = [];
-  const flush = () => {
-    // one push per line: spreading a huge paragraph into push() overflows the stack
-    if (paragraph.length > 0)
-      for (const line of maskInline(paragraph.join('\n')).split('\n')) prose.push(line);
-    paragraph = [];
-  };
-  for (const line of blocks) {
-    if (line.trim() === '') {
-      flush();
-      prose.push(line);
-    } else {
-      paragraph.push(line);
-    }
+  const { prose: paragraphs, code } = blocksOf(original.join('\n'));
+  const prose = original.map(maskAll);
+  for (const [start, end] of paragraphs) {
+    const masked = maskInline(original.slice(start, end).join('\n')).split('\n');
+    for (let l = start; l < end; l++) prose[l] = masked[l - start]!;
   }
-  flush();
+  let inGitlabQuote = false;
+  original.forEach((line, l) => {
+    const marker = !code.has(l) && GITLAB_QUOTE_FENCE.test(line);
+    if (inGitlabQuote || marker) prose[l] = maskAll(line);
+    if (marker) inGitlabQuote = !inGitlabQuote;
+  });
   return { original, prose };
 }

@@ -50,6 +50,17 @@ const cases: Case[] = [
   ['not a command: GitLab multi-line quote', '>>>\n/agent fix\n>>>', null],
   ['not a command: HTML comment', '<!--\n/agent fix\n-->', null],
   ['not a command: escaped slash', '\\/agent fix', null],
+  // the hidden forms of issue 19 (§7), as GitLab renders them
+  ['not a command: an HTML comment spanning blank lines', '<!--\n\n/agent fix\n\n-->', null],
+  [
+    'not a command: a fenced block inside a list item',
+    '- step one\n\n  ```\n  /agent fix\n  ```',
+    null,
+  ],
+  ['not a command: a lazy continuation line of a quote', '> a quote\n/agent fix', null],
+  ['not a command: a <pre> block', '<pre>\n\n/agent fix\n\n</pre>', null],
+  ['not a command: inline HTML before it', '<b>/agent fix</b>', null],
+  ['a paragraph inside a list item still counts', '- item\n\n  /agent fix it', 'run', 'fix it'],
   ['not a command: empty', '   ', null],
   ['after a closed fence it counts', '```\ncode\n```\n/agent fix', 'run', 'fix'],
   ['after a closed quote it counts', '>>>\nold\n>>>\n/agent plan x', 'plan', 'x'],
