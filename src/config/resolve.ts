@@ -73,9 +73,10 @@ export function resolveConfig(sources: readonly ConfigSource[]): ResolvedConfig 
         );
         continue;
       }
-      if (option.secret && (source.kind === 'file' || source.kind === 'api')) {
+      if (option.secret && source.kind !== 'env' && source.kind !== 'default') {
+        const where = source.kind === 'flag' ? 'on the command line' : 'in a file';
         problems.push(
-          `${source.location}: ${label}: is a secret; set it in a masked CI variable (${option.env.join(' or ')}), never in a file`,
+          `${source.location}: ${label}: is a secret; set it in a masked CI variable (${option.env.join(' or ')}), never ${where}`,
         );
         continue;
       }

@@ -1,7 +1,9 @@
 /**
  * One redaction step for everything that leaves the process: log lines, note
  * bodies, artifacts, commit messages and LLM transcripts. A secret is
- * replaced in its plain, base64 and URL-encoded forms.
+ * replaced in every form a command or a model may turn it into (`variants`),
+ * and `findSecret` tells a write that must be blocked rather than masked (a
+ * staged tree, a commit).
  */
 export const MASK = '[MASKED]';
 
@@ -9,7 +11,7 @@ export const MASK = '[MASKED]';
 const SECRET_NAME =
   /token|secret|password|passwd|pass$|key|auth|credential|cookie|private|session/i;
 /** …unless the variable only names another variable (e.g. `MR_AGENT_LLM_API_KEY_VAR`). */
-const NAMES_A_VARIABLE = /_(VAR|VARIABLE|NAME|FILE|PATH|URL)$/i;
+const NAMES_A_VARIABLE = /_(VARS?|VARIABLES?|NAMES?|FILES?|PATHS?|URLS?)$/i;
 /** …or it is a cache key (the component's `cache_key` input, `MR_AGENT_CACHE_KEY=mr-agent`). */
 const CACHE_KEY = /(^|_)CACHE_KEY$/i;
 /** Values shorter than this are too common to mask without mangling text. */
@@ -24,14 +26,57 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Derived forms shorter than this are not masked: they would match ordinary text. */
+const MIN_FORM_LENGTH = 8;
+
+function reversed(text: string): string {
+  return [...text].reverse().join('');
+}
+
+/**
+ * The base64 (and base64url) text of `bytes` wherever they sit in a larger
+ * encoded blob: for each of the three byte offsets, the encoding of the whole
+ * 3-byte groups that only hold the secret's bytes, which is the same whatever
+ * surrounds it.
+ */
+function base64Forms(bytes: Buffer): string[] {
+  const forms: string[] = [];
+  for (let shift = 0; shift < 3; shift++) {
+    const inner = bytes.subarray(shift);
+    const aligned = inner.subarray(0, inner.length - (inner.length % 3));
+    if (aligned.length === 0) continue;
+    forms.push(aligned.toString('base64'), aligned.toString('base64url'));
+  }
+  const whole = bytes.toString('base64');
+  forms.push(whole, whole.replace(/=+$/, ''), bytes.toString('base64url'));
+  return forms;
+}
+
+/** The forms of one text: plain, base64 at every offset, base64url, hex, URL- and JSON-escaped. */
+function encodedForms(text: string): string[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const hex = bytes.toString('hex');
+  return [
+    text,
+    ...base64Forms(bytes),
+    hex,
+    hex.toUpperCase(),
+    reversed(hex),
+    encodeURIComponent(text),
+    JSON.stringify(text).slice(1, -1),
+  ];
+}
+
+/**
+ * Every form a secret is masked in (issue 19 §3): plain, base64 at each of the
+ * three offsets, base64url, hex (either case), reversed, URL-encoded and
+ * JSON-escaped, and the same of the reversed secret.
+ */
 function variants(secret: string): string[] {
-  const forms = new Set([secret]);
-  const b64 = Buffer.from(secret, 'utf8').toString('base64');
-  forms.add(b64);
-  forms.add(b64.replace(/=+$/, ''));
-  forms.add(Buffer.from(secret, 'utf8').toString('base64url'));
-  forms.add(encodeURIComponent(secret));
-  return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH);
+  const forms = new Set<string>([secret]);
+  for (const base of [secret, reversed(secret)])
+    for (const form of encodedForms(base)) forms.add(form);
+  return [...forms].filter((f) => f === secret || f.length >= MIN_FORM_LENGTH);
 }
 
 export class Redactor {
@@ -62,8 +107,7 @@ export class Redactor {
     return this.secrets.size;
   }
 
-  redact(text: string): string {
-    if (this.secrets.size === 0 || text.length === 0) return text;
+  private get matcher(): RegExp {
     this.pattern ??= new RegExp(
       [...this.secrets]
         .sort((a, b) => b.length - a.length)
@@ -71,7 +115,22 @@ export class Redactor {
         .join('|'),
       'g',
     );
-    return text.replace(this.pattern, MASK);
+    return this.pattern;
+  }
+
+  redact(text: string): string {
+    if (this.secrets.size === 0 || text.length === 0) return text;
+    return text.replace(this.matcher, MASK);
+  }
+
+  /** Whether the text holds a secret in any of its forms (for writes that must be refused). */
+  findSecret(text: string): boolean {
+    if (this.secrets.size === 0 || text.length === 0) return false;
+    const matcher = this.matcher;
+    matcher.lastIndex = 0;
+    const found = matcher.test(text);
+    matcher.lastIndex = 0;
+    return found;
   }
 
   /** Redacts every string inside a JSON-like value, returning a copy. */

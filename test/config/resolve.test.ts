@@ -106,6 +106,21 @@ describe('config/resolve', () => {
     expect(problem).not.to.contain('glpat-abcdefghijkl');
   });
 
+  it('J1 refuses a secret on the command line (--set gitlab.token=…): argv is visible to every process', () => {
+    const flags = flagSource([
+      'gitlab.token=glpat-abcdefghijkl',
+      'serve.webhook_secret=s3cr3t-value',
+    ]);
+
+    const found = problems(resolveConfig([flags]));
+
+    expect(found).to.have.length(2);
+    expect(found[0]).to.contain('gitlab.token: is a secret');
+    expect(found[0]).to.contain('MR_AGENT_GITLAB_TOKEN');
+    expect(found.join('\n')).not.to.contain('glpat-abcdefghijkl');
+    expect(found.join('\n')).not.to.contain('s3cr3t-value');
+  });
+
   it('J1 reports invalid YAML with its line', () => {
     const file = fileSource('planning:\n  enabled: [unclosed\n', '.mr-agent.yml');
 
