@@ -43,6 +43,9 @@ export const NoteHookAttributes = z.object({
    */
   type: z.string().nullish(),
   url: z.string().nullish(),
+  /** An internal note, visible to project members only (older GitLab: `confidential`). */
+  internal: z.boolean().nullish(),
+  confidential: z.boolean().nullish(),
 });
 
 export const NoteHookMergeRequest = z.object({
@@ -57,6 +60,7 @@ export const NoteHookMergeRequest = z.object({
 export const NoteHookIssue = z.object({
   iid: Id,
   state: z.string().nullish(),
+  confidential: z.boolean().nullish(),
 });
 
 export const NoteHookEvent = z.object({

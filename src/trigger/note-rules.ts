@@ -71,6 +71,7 @@ export type IgnoreReason =
   | 'edited-note'
   | 'own-note'
   | 'bot-author'
+  | 'confidential'
   | 'unsupported-target'
   | 'no-ref'
   | 'not-a-command';
@@ -128,6 +129,17 @@ export function decideNote(event: NoteHookEvent, rules: NoteRules): NoteDecision
   }
   if (parseMarker(note.note)) return ignore('own-note', 'the note carries the mr-agent marker');
   if (isBotUser(event.user)) return ignore('bot-author', `@${event.user.username} is a bot`);
+  // the agent's notes, commits and merge requests are public: what was said in
+  // private (an internal note, a confidential issue) never starts a run
+  if (note.internal || note.confidential) {
+    return ignore('confidential', 'internal notes never start a run: its output would be public');
+  }
+  if (note.noteable_type === 'Issue' && event.issue?.confidential) {
+    return ignore(
+      'confidential',
+      'a confidential issue never starts a run: its output would be public',
+    );
+  }
   const projectId = event.project.id ?? event.project_id;
   const found = targetOf(event, projectId);
   if (!found) {

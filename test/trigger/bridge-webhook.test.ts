@@ -61,4 +61,27 @@ describe('A2 GitLab webhook → bridge → pipeline (stand-in project webhook)',
     expect(w.standIn.hooks.deliveries).to.have.length(2);
     expect(w.logLines.some((l) => l.includes('"reason":"own-note"'))).to.equal(true);
   });
+
+  it('issue 19 §6: an internal (confidential) note starts nothing public: no 👀, no pipeline, no reply', async () => {
+    const response = await fetch(
+      `${w.standIn.url}/api/v4/projects/${w.s.project.id}/merge_requests/${mr.iid}/notes`,
+      {
+        method: 'POST',
+        headers: {
+          'PRIVATE-TOKEN': w.s.developerToken.value,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ body: '/agent fix the secret bug', internal: true }),
+      },
+    );
+    expect(response.status).to.equal(201);
+    await settle();
+    expect(w.standIn.hooks.deliveries.map((d) => d.event)).to.deep.equal([
+      'Confidential Note Hook',
+    ]);
+    expect(w.triggerPipelines()).to.have.length(0);
+    expect(w.standIn.model.awards).to.have.length(0);
+    expect(w.standIn.model.notes.filter((n) => n.authorId === w.s.bot.id)).to.have.length(0);
+    expect(w.logLines.some((l) => l.includes('"reason":"confidential"'))).to.equal(true);
+  });
 });

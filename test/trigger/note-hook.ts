@@ -18,6 +18,10 @@ export interface NoteHookInput {
   discussionId?: string;
   /** `object_attributes.type`: `DiscussionNote` for a note in a thread. */
   type?: string | null;
+  /** An internal note (`object_attributes.internal`, older GitLab: `confidential`). */
+  internal?: boolean;
+  /** The issue is confidential (`issue.confidential`). */
+  confidentialIssue?: boolean;
 }
 
 export function noteHook(input: NoteHookInput): Record<string, unknown> {
@@ -58,6 +62,8 @@ export function noteHook(input: NoteHookInput): Record<string, unknown> {
       url: `http://gitlab.test/group/demo/-/merge_requests/1#note_${noteId}`,
       ...(input.discussionId ? { discussion_id: input.discussionId } : {}),
       type: input.type ?? null,
+      confidential: input.internal ?? false,
+      internal: input.internal ?? false,
     },
   };
   if (on === 'merge_request') {
@@ -73,7 +79,14 @@ export function noteHook(input: NoteHookInput): Record<string, unknown> {
       labels: [],
     };
   } else if (on === 'issue') {
-    body.issue = { id: 92, iid: input.iid ?? 17, title: 'test', state: 'opened', labels: [] };
+    body.issue = {
+      id: 92,
+      iid: input.iid ?? 17,
+      title: 'test',
+      state: 'opened',
+      labels: [],
+      confidential: input.confidentialIssue ?? false,
+    };
   } else {
     body.commit = { id: 'cfe32cf61b73a0d5e9f13e774abde7ff789b1660', message: 'x' };
   }

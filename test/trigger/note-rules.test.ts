@@ -85,6 +85,12 @@ describe('A2 decideNote', () => {
       { note: '/agent x', user: { id: 5, username: 'k', bot: true } },
       'bot-author',
     ],
+    ['internal notes (issue 19 §6)', { note: '/agent x', internal: true }, 'confidential'],
+    [
+      'commands on a confidential issue (issue 19 §6)',
+      { note: '/agent x', on: 'issue', confidentialIssue: true },
+      'confidential',
+    ],
     ['commit comments', { note: '/agent x', on: 'commit' }, 'unsupported-target'],
     ['non-commands', { note: 'LGTM' }, 'not-a-command'],
     ['commands in code blocks', { note: '```\n/agent x\n```' }, 'not-a-command'],

@@ -65,7 +65,8 @@ export class Hooks {
     if (!project) return;
     const payload = this.notePayload(note, project);
     for (const hook of this.hooks.filter((h) => h.projectId === project.id && !h.disabled)) {
-      const delivery = this.deliver(hook, 'Note Hook', payload).finally(() =>
+      const event = note.internal ? 'Confidential Note Hook' : 'Note Hook';
+      const delivery = this.deliver(hook, event, payload).finally(() =>
         this.pending.delete(delivery),
       );
       this.pending.add(delivery);
@@ -146,7 +147,8 @@ export class Hooks {
             ? 'DiscussionNote'
             : null,
         action: 'create',
-        internal: false,
+        internal: note.internal,
+        confidential: note.internal,
         created_at: note.createdAt,
         updated_at: note.updatedAt,
         url: `${projectJson.web_url}/-/${kind}/${note.noteableIid}#note_${note.id}`,

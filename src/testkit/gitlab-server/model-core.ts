@@ -204,6 +204,7 @@ export class CoreModel {
     body: string;
     authorId: number;
     system?: boolean;
+    internal?: boolean;
     discussionId?: string;
   }): NoteRec {
     const noteableType: NoteableKind = 'sourceBranch' in input.on ? 'MergeRequest' : 'Issue';
@@ -224,6 +225,7 @@ export class CoreModel {
       body: input.body,
       authorId: input.authorId,
       system: input.system ?? false,
+      internal: input.internal ?? false,
       discussionId,
       createdAt: this.now(),
       updatedAt: this.now(),

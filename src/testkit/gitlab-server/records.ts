@@ -86,6 +86,8 @@ export interface NoteRec {
   body: string;
   authorId: number;
   system: boolean;
+  /** An internal note (visible to project members only; its webhook is `Confidential Note Hook`). */
+  internal: boolean;
   discussionId: string;
   createdAt: string;
   updatedAt: string;

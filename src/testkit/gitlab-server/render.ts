@@ -227,6 +227,8 @@ export class Renderer {
       created_at: n.createdAt,
       updated_at: n.updatedAt,
       system: n.system,
+      internal: n.internal,
+      confidential: n.internal,
       noteable_id: n.noteableId,
       noteable_type: n.noteableType,
       noteable_iid: n.noteableIid,

@@ -69,6 +69,7 @@ function createNote(ctx: Ctx, render: Renderer, discussionId?: string) {
     on: rec,
     body: remaining,
     authorId: ctx.user!.id,
+    internal: ['true', '1'].includes(String(ctx.input.internal ?? ctx.input.confidential)),
     ...(discussionId ? { discussionId } : {}),
   });
   return json(201, render.note(note));
