@@ -32,14 +32,21 @@ export function declaredLength(req: IncomingMessage): number | undefined {
 }
 
 export type BodyResult =
-  { kind: 'ok'; body: Buffer } | { kind: 'too-large'; declared: boolean } | { kind: 'aborted' };
+  | { kind: 'ok'; body: Buffer }
+  | { kind: 'too-large'; declared: boolean }
+  | { kind: 'timed-out' }
+  | { kind: 'aborted' };
 
 /**
  * Reads the request body up to `maxBytes`. A declared `Content-Length` over
  * the limit is refused before a byte is read; a body that grows past it is
  * refused as soon as it does, and what was read is dropped.
  */
-export function readLimitedBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+export function readLimitedBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  timeoutMs?: number,
+): Promise<BodyResult> {
   const declared = declaredLength(req);
   if (declared !== undefined && declared > maxBytes) {
     return Promise.resolve({ kind: 'too-large', declared: true });
@@ -48,7 +55,16 @@ export function readLimitedBody(req: IncomingMessage, maxBytes: number): Promise
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            chunks.length = 0;
+            req.pause();
+            finish({ kind: 'timed-out' });
+          }, timeoutMs);
     const finish = (result: BodyResult) => {
+      clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);

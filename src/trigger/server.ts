@@ -81,8 +81,23 @@ export interface RunningBridge {
 
 /** Total body bytes buffered at once, in maximum-size bodies (16 MiB with the 1 MiB default). */
 const BODY_BUDGET_BODIES = 16;
+/** Commands one author may have waiting at once; more are dropped (a person types one at a time). */
+const WAITING_PER_AUTHOR = 3;
+/** How long an author found without the role is answered from memory, without an API call. */
+const DENIED_AUTHOR_TTL_MS = 5 * 60_000;
+/**
+ * The longest a request body may take to arrive. GitLab sends a delivery in
+ * one go; a slow body would hold its share of the body budget and make
+ * everyone else wait past GitLab's 10 s webhook timeout.
+ */
+const BODY_TIMEOUT_MS = 3_000;
 
 const NOTE_EVENTS = new Set(['Note Hook', 'Confidential Note Hook']);
+
+function authorKey(work: BridgeWork): string {
+  const origin = originOf(work);
+  return `${origin.projectId}:${origin.user.id}`;
+}
 
 function targetKey(work: BridgeWork): string {
   const origin = originOf(work);
@@ -104,6 +119,8 @@ class BridgeServer {
   readonly server: Server;
   private readonly queue: WorkQueue<BridgeWork>;
   private readonly inFlight = new Set<string>();
+  /** Authors the access check refused, until when (per project): their comments skip the queue. */
+  private readonly deniedAuthors = new Map<string, number>();
   /** Bodies buffered at once are limited to this many bytes in total. */
   private readonly budget: ByteBudget;
   private stopping = false;
@@ -116,6 +133,8 @@ class BridgeServer {
       concurrency: options.concurrency,
       limit: options.queueLimit,
       keyOf: targetKey,
+      groupOf: authorKey,
+      groupLimit: WAITING_PER_AUTHOR,
       run: (work) => this.handle(work),
       onError: (work, error) => {
         this.counters.failed++;
@@ -144,6 +163,9 @@ class BridgeServer {
     try {
       const outcome = await this.outcomeOf(work);
       this.counters.handled++;
+      if (outcome.kind === 'forbidden') {
+        this.deniedAuthors.set(authorKey(work), Date.now() + DENIED_AUTHOR_TTL_MS);
+      }
       // replies that resume nothing are the common case: kept out of the info log
       const level = outcome.kind === 'not-a-resume' ? 'debug' : 'info';
       this.deps.logger.log(level, 'command handled', {
@@ -199,8 +221,18 @@ class BridgeServer {
       declared !== undefined && declared <= limit ? declared : limit,
     );
     try {
-      const read = await readLimitedBody(req, limit);
+      const read = await readLimitedBody(req, limit, BODY_TIMEOUT_MS);
       if (read.kind === 'aborted') return;
+      if (read.kind === 'timed-out') {
+        this.counters.tooLarge++;
+        logger.warn('webhook refused: body too slow', { timeoutMs: BODY_TIMEOUT_MS });
+        return sendJson(
+          res,
+          408,
+          { error: `body not received within ${BODY_TIMEOUT_MS} ms` },
+          true,
+        );
+      }
       if (read.kind === 'too-large') {
         this.counters.tooLarge++;
         logger.warn('webhook refused: body too large', { limit, declared: read.declared });
@@ -240,13 +272,23 @@ class BridgeServer {
     const origin = originOf(work);
     const noteKey = `${origin.projectId}:${origin.noteId}`;
     if (this.inFlight.has(noteKey)) return this.ignore(res, 'duplicate-delivery');
-    if (!this.queue.push(work)) {
+    const deniedUntil = this.deniedAuthors.get(authorKey(work));
+    if (deniedUntil !== undefined) {
+      if (deniedUntil > Date.now()) {
+        return this.ignore(res, 'not-allowed', 'the author lacks the role (checked recently)');
+      }
+      this.deniedAuthors.delete(authorKey(work));
+    }
+    const queued = this.queue.offer(work);
+    if (queued !== 'queued') {
       this.counters.dropped++;
-      this.deps.logger.warn('command dropped: queue full', {
+      this.deps.logger.warn('command dropped', {
         ...logFields(work),
-        limit: this.options.queueLimit,
+        reason: queued === 'full' ? 'queue full' : 'author has commands waiting',
+        limit: queued === 'full' ? this.options.queueLimit : WAITING_PER_AUTHOR,
       });
-      return sendJson(res, 200, { status: 'dropped', reason: 'busy' }, this.stopping);
+      const reason = queued === 'full' ? 'busy' : 'author-busy';
+      return sendJson(res, 200, { status: 'dropped', reason }, this.stopping);
     }
     this.inFlight.add(noteKey);
     this.counters.accepted++;

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { dispatchCommand } from '../../src/trigger/dispatch.ts';
@@ -9,6 +11,25 @@ import { MemoryGitLab } from './memory-gitlab.ts';
 import { noteHook } from './note-hook.ts';
 
 const LIMIT = 64 * 1024;
+
+/** An authenticated delivery that declares `length` bytes, sends ten, and stalls. */
+async function stalledBody(baseUrl: string, length: number): Promise<{ answer: Promise<string> }> {
+  const url = new URL(baseUrl);
+  const socket = connect({ host: url.hostname, port: Number(url.port) });
+  await once(socket, 'connect');
+  socket.write(
+    `POST /webhook HTTP/1.1\r\nHost: x\r\nX-Gitlab-Token: ${SECRET}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{"object_k`,
+  );
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (text += chunk));
+  const answer = new Promise<string>((resolve) => {
+    socket.on('close', () => resolve(text));
+    socket.on('error', () => resolve(text));
+  });
+  return { answer };
+}
 
 async function bridgeOn(gitlab: MemoryGitLab, queueLimit = 100) {
   const redactor = new Redactor();
@@ -125,7 +146,22 @@ describe('A2 bridge HTTP server (in-memory GitLab)', () => {
     expect(results.every((r) => r.status === 200 || r.status === 202)).to.equal(true);
     expect(results.some((r) => r.body.status === 'dropped')).to.equal(true);
     await bridge.idle();
-    expect(lines.some((l) => l.includes('command dropped: queue full'))).to.equal(true);
+    expect(
+      lines.some((l) => l.includes('command dropped') && l.includes('"reason":"queue full"')),
+    ).to.equal(true);
+  });
+
+  it("issue 19 §8: slow bodies holding the whole body budget are cut off (408), so a delivery is answered within GitLab's 10 s", async () => {
+    const slow = await Promise.all(
+      Array.from({ length: 16 }, () => stalledBody(bridge.url, LIMIT)),
+    );
+    const started = Date.now();
+    const result = await deliver(bridge.url, noteHook({ note: '/agent fix it' }));
+    const waitedMs = Date.now() - started;
+    expect(result.status).to.equal(202);
+    expect(waitedMs).to.be.below(10_000);
+    const answers = await Promise.all(slow.map((s) => s.answer));
+    expect(answers.every((a) => a.startsWith('HTTP/1.1 408'))).to.equal(true);
   });
 
   it('graceful shutdown finishes accepted commands, then refuses connections', async () => {
