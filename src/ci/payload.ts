@@ -47,7 +47,14 @@ export function jobThreadLookup(
       import('../trigger/gitlab-bridge.ts'),
     ]);
     const url = config.gitlab.url || context.gitlab.apiUrl;
-    return threadLookup(createGitLabClient({ url, token, clock: systemClock }));
+    const client = createGitLabClient({ url, token, clock: systemClock });
+    const [read, self] = await Promise.all([threadLookup(client), client.currentUser()]);
+    // only the agent's own ❓ question resumes a run: a marker copied into
+    // someone else's note must not choose whose artifacts are restored
+    return async (projectId, target, discussionId) => {
+      const discussion = await read(projectId, target, discussionId);
+      return discussion?.notes[0]?.author.id === self.id ? discussion : undefined;
+    };
   };
   return async (projectId, target, discussionId) => {
     made ??= make();
