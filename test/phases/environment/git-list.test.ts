@@ -32,9 +32,11 @@ describe('phases/environment/detect/git-list: the index through the one git modu
       process.env.HOME = home;
       process.env.MR_AGENT_GITLAB_TOKEN = 'glpat-must-not-leak';
 
-      const files = await gitTrackedFiles(repo.dir);
+      const withoutHost = await gitTrackedFiles(repo.dir);
+      const withHost = await gitTrackedFiles(repo.dir, process.env);
 
-      expect(files?.sort()).to.deep.equal(['a.py', 'sub/b.txt']);
+      expect(withoutHost?.sort()).to.deep.equal(['a.py', 'sub/b.txt']);
+      expect(withHost?.sort()).to.deep.equal(['a.py', 'sub/b.txt']);
       expect(existsSync(canary), 'the planted fsmonitor hook ran').to.equal(false);
     } finally {
       await repo.cleanup();

@@ -67,12 +67,15 @@ describe('phases/environment/runner: how later commands run inside the environme
   it('miniforge: no wrapper after a failed or skipped setup (a missing environment would fail every command), nor without a name', async () => {
     repo = tempRepo();
     const create = ['conda env create --name demo --file environment.yml'];
-    expect(await environmentRunner(input({ setupCommands: create, setupStatus: 'failed' }))).to.be
-      .undefined;
-    expect(await environmentRunner(input({ setupCommands: create, setupStatus: 'skipped' }))).to.be
-      .undefined;
-    expect(await environmentRunner(input({ setupCommands: ['conda env create -n "$(id)"'] }))).to.be
-      .undefined;
+    expect(
+      await environmentRunner(input({ setupCommands: create, setupStatus: 'failed' })),
+    ).to.equal(undefined);
+    expect(
+      await environmentRunner(input({ setupCommands: create, setupStatus: 'skipped' })),
+    ).to.equal(undefined);
+    expect(
+      await environmentRunner(input({ setupCommands: ['conda env create -n "$(id)"'] })),
+    ).to.equal(undefined);
   });
 
   it('python: the virtualenv the setup created goes first on PATH, with VIRTUAL_ENV', async () => {
@@ -102,8 +105,9 @@ describe('phases/environment/runner: how later commands run inside the environme
       try {
         symlinkSync(outside, path.join(other.dir, '.venv'));
         mkdirSync(path.join(other.dir, 'src'));
-        expect(await environmentRunner({ ...input({ name: 'python' }), repoDir: other.dir })).to.be
-          .undefined;
+        expect(
+          await environmentRunner({ ...input({ name: 'python' }), repoDir: other.dir }),
+        ).to.equal(undefined);
       } finally {
         other.cleanup();
       }
