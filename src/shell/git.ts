@@ -103,12 +103,19 @@ function authConfig(
   };
 }
 
-/** The environment of every git call, `HOME` apart (it is made per call). */
+/**
+ * The environment of every git call, `HOME` apart (it is made per call). The
+ * CA file GitLab Runner provides for an instance with its own CA
+ * (`CI_SERVER_TLS_CA_FILE`) becomes `GIT_SSL_CAINFO`, since the runner's
+ * global git configuration that names it is not read.
+ */
 export function gitEnvironment(
   hostEnv: Readonly<Record<string, string | undefined>>,
   allowFile: boolean,
 ): Record<string, string> {
+  const caFile = hostEnv.CI_SERVER_TLS_CA_FILE;
   return {
+    ...(caFile ? { GIT_SSL_CAINFO: caFile } : {}),
     ...gitHostEnv(hostEnv),
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_CONFIG_NOSYSTEM: '1',

@@ -168,6 +168,10 @@ describe('shell/git: the one git module (issue 17 item 5, issue 19 "git with no 
       GIT_PAGER: 'cat',
     });
     expect(gitEnvironment({}, true).GIT_ALLOW_PROTOCOL).to.equal('https:http:file');
+    // the runner's CA file for an instance with its own CA, unless GIT_SSL_CAINFO is set
+    expect(gitEnvironment({ CI_SERVER_TLS_CA_FILE: '/b/ca.crt' }, false)).to.include({
+      GIT_SSL_CAINFO: '/b/ca.crt',
+    });
   });
 
   it('local remotes are paths and file:// URLs; quoting keeps every word one word for sh -c', () => {
