@@ -1,5 +1,6 @@
 import { CommandFailedError } from '../errors/errors.ts';
 import { tail, type Shell } from '../core/shell-port.ts';
+import { Git, isLocalRemote } from '../shell/git.ts';
 
 /**
  * Puts the job's checkout on the merge request's head when the pipeline runs
@@ -19,26 +20,29 @@ export interface CheckoutResult {
   branch: string;
 }
 
-export function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-async function git(
+/** Git for the checkout: the job's one git module, `file` only for a local `origin`. */
+async function checkoutGit(
   shell: Shell,
   projectDir: string,
   env: Readonly<Record<string, string>>,
-  args: string,
-): Promise<void> {
-  const command = `git ${args}`;
-  const result = await shell.run({ command, cwd: projectDir, env, timeoutMs: 120_000 });
-  if (result.failed) {
+): Promise<(args: string[]) => Promise<void>> {
+  const options = { shell, cwd: projectDir, hostEnv: env, timeoutMs: 120_000 };
+  const origin = await new Git(options).run(['remote', 'get-url', 'origin']);
+  const git = new Git({
+    ...options,
+    allowFileProtocol: origin.exitCode === 0 && isLocalRemote(origin.stdout.trim()),
+  });
+  return async (args) => {
+    const result = await git.run(args);
+    if (result.exitCode === 0) return;
+    const command = `git ${args.join(' ')}`;
     throw new CommandFailedError(command, `git could not check out the merge request`, {
       exitCode: result.exitCode,
-      outputTail: tail(result.output, 1000),
+      outputTail: tail(`${result.stdout}\n${result.stderr}`.trim(), 1000),
       where: projectDir,
       hint: 'the job token must be able to fetch this project; the merge request head is refs/merge-requests/<iid>/head.',
     });
-  }
+  };
 }
 
 export async function checkoutMergeRequest(
@@ -56,18 +60,14 @@ export async function checkoutMergeRequest(
     return { changed: false, branch: mr.sourceBranch };
   }
   const local = `refs/mr-agent/merge-requests/${mr.iid}`;
-  const gitEnv = { GIT_TERMINAL_PROMPT: '0', ...input.env };
-  await git(
-    shell,
-    input.projectDir,
-    gitEnv,
-    `fetch --quiet --no-tags origin +refs/merge-requests/${mr.iid}/head:${local}`,
-  );
-  await git(
-    shell,
-    input.projectDir,
-    gitEnv,
-    `checkout --quiet -B ${shellQuote(mr.sourceBranch)} ${local}`,
-  );
+  const git = await checkoutGit(shell, input.projectDir, input.env);
+  await git([
+    'fetch',
+    '--quiet',
+    '--no-tags',
+    'origin',
+    `+refs/merge-requests/${mr.iid}/head:${local}`,
+  ]);
+  await git(['checkout', '--quiet', '-B', mr.sourceBranch, local]);
   return { changed: true, branch: mr.sourceBranch };
 }

@@ -17,15 +17,19 @@ const dir = (sub: string) => `${CACHE_DIR}/${sub}`;
 const inProject = (sub: string) => `$CI_PROJECT_DIR/${dir(sub)}`;
 
 /**
- * Per environment: pip, conda, npm/yarn/pnpm, Maven/Gradle, Go modules.
+ * Per environment: pip/uv/poetry, conda, npm/yarn/pnpm, Maven/Gradle, Go modules.
  * templates/agent.yml declares the same settings for the one-job flow
  * (a test keeps them equal); the two-step flow writes them into the child
  * pipeline from here.
  */
 export const ENVIRONMENT_JOBS: Readonly<Record<EnvironmentName, EnvironmentJob>> = {
   python: {
-    cachePaths: [dir('pip')],
-    variables: { PIP_CACHE_DIR: inProject('pip') },
+    cachePaths: [dir('pip'), dir('uv'), dir('poetry')],
+    variables: {
+      PIP_CACHE_DIR: inProject('pip'),
+      UV_CACHE_DIR: inProject('uv'),
+      POETRY_CACHE_DIR: inProject('poetry'),
+    },
   },
   miniforge: {
     cachePaths: [dir('conda/pkgs'), dir('pip')],

@@ -99,11 +99,44 @@ export interface EnvironmentDetection {
   };
 }
 
-/** The hand-off to execution (seed 000 §6.1, SPEC E5). */
+/**
+ * How a command runs inside the selected environment (issue 17 item 4):
+ * `conda run -n X --no-capture-output` for a conda environment, a
+ * virtualenv's `bin` first on `PATH` for Python. src/shell/in-environment.ts
+ * applies it to every later command.
+ */
+export interface EnvironmentRunner {
+  /** Words put before `sh -c <command>`; empty: the command line runs as it is. */
+  wrap: string[];
+  /** Folders put first on `PATH` (absolute). */
+  path: string[];
+  /** Variables set for every command (e.g. `VIRTUAL_ENV`). */
+  env: Record<string, string>;
+  /** One sentence for the execution prompt. */
+  description: string;
+}
+
+/** A test command and its repository-relative working folder. */
+export interface EnvironmentTestCommand {
+  command: string;
+  cwd: string;
+}
+
+/**
+ * The hand-off to execution (seed 000 §6.1, SPEC E5; issue 17 item 4): the
+ * one value every later command uses — the tools' `run_command`,
+ * verification, the test command and the execution prompt.
+ */
 export interface EnvironmentHandoff {
   environment_ready: boolean;
   environment_name: EnvironmentName;
   /** `skipped` when `environment.setup_enabled` is false. */
   setup_status: 'success' | 'failed' | 'skipped';
   errors: string[];
+  /** How later commands run inside the environment; absent: as they are. */
+  runner?: EnvironmentRunner;
+  /** The environment's package manager (npm, pnpm, yarn, pip, poetry, uv, conda, maven, gradle, go). */
+  package_manager?: string;
+  /** The test command detected for this environment (Task YAML and configuration come first). */
+  test_command?: EnvironmentTestCommand;
 }

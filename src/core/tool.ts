@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
+import type { EnvironmentRunner } from './environment.ts';
 import type { Shell } from './shell-port.ts';
 
 /** The checkout the tools are confined to. */
@@ -17,6 +18,8 @@ export interface ToolContext {
   shell: Shell;
   /** The host environment; commands get `sandboxEnv(hostEnv)` only. */
   hostEnv: Readonly<Record<string, string | undefined>>;
+  /** How commands run inside the selected environment, once the environment phase set it up. */
+  environment?: EnvironmentRunner;
   commandTimeoutMs: number;
   /** Output kept for the model per call. */
   maxOutputChars: number;

@@ -4,6 +4,7 @@ import type { TaskSpec } from '../task/task-yaml.ts';
 import type { RunContext, RunDeps } from '../core/run-context.ts';
 import { createRunContext } from './context.ts';
 import { deliveryPhase } from '../phases/deliver/phase.ts';
+import { environmentPhase } from '../phases/environment/phase.ts';
 import { executionPhase } from '../phases/execute/step.ts';
 import { endFromError, finish } from './finish.ts';
 import type { RunOutcome } from '../core/outcome.ts';
@@ -16,20 +17,6 @@ export interface RunInput {
   task: TaskSpec;
   repoDir: string;
   maxLoops: number;
-}
-
-/** Environment setup between planning and execution (seed 000 §5); its hand-off feeds the execution prompt. */
-async function environmentPhase(ctx: RunContext): Promise<void> {
-  const step = ctx.deps.environment;
-  if (!step) {
-    ctx.deps.reporter.phase('environment_setup', 'skipped');
-    return;
-  }
-  const outcome = await inPhase(ctx, 'environment_setup', () =>
-    step.setup(ctx.state.plan!.selected_environment, ctx.signal),
-  );
-  ctx.state.environment = outcome.handoff;
-  await ctx.deps.reporter.environment(outcome);
 }
 
 /** gather → plan. Undefined when the plan is ready; an end when the run stops during planning. */

@@ -2,8 +2,9 @@ import { looksLikeSecretName } from '../log/redact.ts';
 
 /**
  * The one allow-list of host variables that reach processes the agent starts
- * (M1): the commands of `run_command` and environment setup (`sandboxEnv`)
- * and the worker CLIs (src/workers/env.ts). Everything else is dropped.
+ * (M1): the commands of `run_command` and environment setup (`sandboxEnv`),
+ * git (`gitHostEnv`, used by src/shell/git.ts) and the worker CLIs
+ * (src/workers/env.ts). Everything else is dropped.
  */
 
 /** Locale, paths and terminal: what every process needs. Worker CLIs get only these. */
@@ -28,6 +29,7 @@ const TOOLCHAIN_NAMES: ReadonlySet<string> = new Set([
   'JAVA_HOME',
   'MAVEN_OPTS',
   'MAVEN_HOME',
+  'MAVEN_USER_HOME',
   'GRADLE_USER_HOME',
   'GRADLE_OPTS',
   'GOPATH',
@@ -46,6 +48,7 @@ const TOOLCHAIN_NAMES: ReadonlySet<string> = new Set([
   'PIP_INDEX_URL',
   'PIP_DISABLE_PIP_VERSION_CHECK',
   'POETRY_CACHE_DIR',
+  'UV_CACHE_DIR',
   'CONDA_PKGS_DIRS',
   'CONDA_PREFIX',
   'CONDA_DEFAULT_ENV',
@@ -55,6 +58,8 @@ const TOOLCHAIN_NAMES: ReadonlySet<string> = new Set([
   'NODE_ENV',
   'NPM_CONFIG_CACHE',
   'npm_config_cache',
+  'NPM_CONFIG_STORE_DIR',
+  'npm_config_store_dir',
   'YARN_CACHE_FOLDER',
   'PNPM_HOME',
   'COREPACK_HOME',
@@ -62,6 +67,30 @@ const TOOLCHAIN_NAMES: ReadonlySet<string> = new Set([
   'FORCE_COLOR',
 ]);
 const ALLOWED_PREFIXES = ['LC_'];
+
+/**
+ * What git takes from the host besides the base names: CA files and proxies.
+ * A proxy URL may carry the proxy's own credentials (job configuration, not
+ * a GitLab token), so those are kept for git.
+ */
+const GIT_NETWORK_NAMES: ReadonlySet<string> = new Set([
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'GIT_SSL_CAINFO',
+  'GIT_SSL_CAPATH',
+  'GIT_SSL_NO_VERIFY',
+  'http_proxy',
+  'https_proxy',
+  'all_proxy',
+  'no_proxy',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'ALL_PROXY',
+  'NO_PROXY',
+]);
+const PROXY_NAME = /^(?:https?|all)_proxy$/i;
+/** The base names git does not get: its HOME is private (src/shell/git.ts). */
+const NOT_FOR_GIT: ReadonlySet<string> = new Set(['HOME', 'SHELL', 'CI']);
 
 /**
  * GitLab credentials and the raw trigger event: never passed to any process
@@ -101,9 +130,13 @@ export function hasUrlCredentials(value: string): boolean {
 export function hostVariableAllowed(
   name: string,
   value: string,
-  scope: 'command' | 'worker',
+  scope: 'command' | 'worker' | 'git',
 ): boolean {
   if (GITLAB_CREDENTIALS.has(name) || looksLikeSecretName(name)) return false;
+  if (scope === 'git') {
+    if (GIT_NETWORK_NAMES.has(name)) return PROXY_NAME.test(name) || !hasUrlCredentials(value);
+    if (NOT_FOR_GIT.has(name)) return false;
+  }
   const listed =
     BASE_HOST_NAMES.has(name) ||
     (scope === 'command' && TOOLCHAIN_NAMES.has(name)) ||
@@ -129,5 +162,22 @@ export function sandboxEnv(
     if (!COMMAND_DENIED.has(name)) env[name] = value;
   }
   env.CI ??= 'true';
+  return env;
+}
+
+/**
+ * The host variables git keeps (src/shell/git.ts adds its own): the base
+ * names without `HOME`, the CA files and the proxies. No token, no `GIT_*`
+ * setting of the host (`GIT_DIR`, `GIT_SSH_COMMAND`, `GIT_ASKPASS`,
+ * `GIT_CONFIG_*` …), no `XDG_CONFIG_HOME`.
+ */
+export function gitHostEnv(
+  host: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(host)) {
+    if (value === undefined || COMMAND_DENIED.has(name)) continue;
+    if (hostVariableAllowed(name, value, 'git')) env[name] = value;
+  }
   return env;
 }

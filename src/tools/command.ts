@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { sandboxEnv } from '../shell/sandbox-env.ts';
+import { inEnvironment } from '../shell/in-environment.ts';
 import { capText } from './cap.ts';
 import { defineTool, ToolError } from './registry.ts';
 import { resolveInRepo } from './sandbox.ts';
@@ -49,10 +49,12 @@ export const runCommand = defineTool({
       ctx.commandTimeoutMs,
       args.timeout_sec ? args.timeout_sec * 1000 : Infinity,
     );
+    // inside the selected environment (e.g. `conda run -n X`), once it is set up
+    const inside = inEnvironment(args.command, ctx.hostEnv, ctx.environment);
     const result = await ctx.shell.run({
-      command: args.command,
+      command: inside.command,
       cwd,
-      env: sandboxEnv(ctx.hostEnv),
+      env: inside.env,
       timeoutMs,
       killAfterMs: KILL_AFTER_MS,
       maxOutputBytes: COMMAND_OUTPUT_BYTES,

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { checkoutMergeRequest, shellQuote } from '../../src/ci/checkout.ts';
+import { checkoutMergeRequest } from '../../src/ci/checkout.ts';
 import { CommandFailedError } from '../../src/errors/errors.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
 
@@ -96,7 +96,16 @@ describe('ci/checkout', () => {
     expect((error as CommandFailedError).outputTail).to.contain('merge-requests/99/head');
   });
 
-  it('quotes branch names for the shell', () => {
-    expect(shellQuote("it's; rm -rf /")).to.equal(`'it'\\''s; rm -rf /'`);
+  it('a branch name is one argument to git, whatever the shell would make of it', async () => {
+    git(root + '/work', 'push', '-q', 'origin', `HEAD:refs/merge-requests/4/head`);
+    const result = await checkoutMergeRequest(new ExecaShell(), {
+      projectDir: job,
+      currentRef: 'main',
+      mergeRequest: { iid: 4, sourceBranch: "it's;touch$IFS-pwned", isFork: false },
+      env,
+    });
+
+    expect(result.changed).to.equal(true);
+    expect(git(job, 'branch', '--show-current')).to.equal("it's;touch$IFS-pwned");
   });
 });

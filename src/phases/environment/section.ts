@@ -15,10 +15,18 @@ export function applyConditions(
   );
 }
 
+/** `` `make test` `` (in `sub/`): a code span that no backtick inside can close. */
+function code(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks}${longest > 0 ? ` ${text} ` : text}${ticks}`;
+}
+
 /**
  * The environment section of the execution prompt (seed 000 §7.2, SPEC E5):
- * environment, setup status and, after a failed setup, the warning and the
- * errors (fenced: they hold command output).
+ * environment, setup status, how commands run inside the environment, its
+ * package manager and test command (issue 17 item 4) and, after a failed
+ * setup, the warning and the errors (fenced: they hold command output).
  */
 export async function renderEnvironmentSection(
   handoff: EnvironmentHandoff,
@@ -27,13 +35,22 @@ export async function renderEnvironmentSection(
   const template = await loadPrompt(SECTION_PROMPT, options.promptsDir);
   const errors = handoff.errors.map((e) => `- ${e}`).join('\n') || '- (no details recorded)';
   const redacted = options.redactor ? options.redactor.redact(errors) : errors;
+  const test = handoff.test_command;
   const text = applyConditions(template, {
     failed: handoff.setup_status === 'failed',
     skipped: handoff.setup_status === 'skipped',
+    runner: handoff.runner !== undefined,
+    package_manager: handoff.package_manager !== undefined,
+    test_command: test !== undefined,
   });
   return fillTemplate(text, {
     environment_name: handoff.environment_name,
     setup_status: handoff.setup_status,
     error_list: fence(redacted, 'text'),
+    run_hint: handoff.runner?.description ?? '',
+    package_manager: handoff.package_manager ?? '',
+    test_command: test
+      ? `${code(test.command)}${test.cwd === '.' ? '' : ` (in ${code(`${test.cwd}/`)})`}, run inside the environment`
+      : '',
   }).trim();
 }

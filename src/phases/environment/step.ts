@@ -3,7 +3,13 @@ import type { LlmPort } from '../../core/llm-port.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
 import { detectEnvironment } from './detect/detect.ts';
-import type { EnvironmentDetection } from '../../core/environment.ts';
+import type {
+  EnvironmentDetection,
+  EnvironmentHandoff,
+  EnvironmentName,
+} from '../../core/environment.ts';
+import { detectEnvironmentTestCommand } from '../verify/test-command.ts';
+import { environmentRunner } from './runner.ts';
 import { renderEnvironmentSection } from './section.ts';
 import { selectEnvironment } from './select.ts';
 import { setupEnvironment, setupSettings, type EnvironmentSetupResult } from './setup.ts';
@@ -50,6 +56,37 @@ function setupOutcome(
 }
 
 /**
+ * The one hand-off value (issue 17 item 4): the setup's status plus how
+ * commands run inside the environment, its package manager and its test
+ * command.
+ */
+async function completeHandoff(
+  result: EnvironmentSetupResult,
+  name: EnvironmentName,
+  detection: EnvironmentDetection,
+  repoDir: string,
+): Promise<EnvironmentHandoff> {
+  const proposal = detection.proposals[name];
+  const projectDirs = proposal?.project_dirs ?? [];
+  const packageManager = proposal?.package_manager || undefined;
+  const runner = await environmentRunner({
+    name,
+    setupStatus: result.handoff.setup_status,
+    setupCommands: result.setupCommands,
+    checkCommands: result.verification.map((c) => c.command),
+    repoDir,
+    projectDirs,
+  });
+  const test = await detectEnvironmentTestCommand(repoDir, { name, packageManager, projectDirs });
+  return {
+    ...result.handoff,
+    ...(runner ? { runner } : {}),
+    ...(packageManager ? { package_manager: packageManager } : {}),
+    ...(test ? { test_command: test } : {}),
+  };
+}
+
+/**
  * The environment phase of src/phases/environment/ as the run's step:
  * detection during pre-planning (C2), then selection (D2) and setup with
  * retries and regeneration (E1–E5), and the execution-prompt section (§7.2).
@@ -66,9 +103,10 @@ export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
     },
     async setup(selected, signal) {
       const started = deps.clock.now();
+      const detected = await detectOnce();
       const selection = selectEnvironment({
         planned: selected,
-        detection: await detectOnce(),
+        detection: detected,
         configured: deps.config.environment.name,
       });
       for (const warning of selection.warnings)
@@ -93,7 +131,8 @@ export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
           ...(signal ? { signal } : {}),
         },
       );
-      return setupOutcome(result, selection.warnings, deps.clock.now() - started);
+      const handoff = await completeHandoff(result, selection.name, detected, deps.repoDir);
+      return setupOutcome({ ...result, handoff }, selection.warnings, deps.clock.now() - started);
     },
     executionSection(handoff) {
       return renderEnvironmentSection(handoff, {

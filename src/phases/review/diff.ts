@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
-import { Git } from '../deliver/git.ts';
+import { Git } from '../../shell/git.ts';
 
 /** git's empty tree: the base of a repository without commits. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';

@@ -1,7 +1,8 @@
 import type { RunContext } from '../../core/run-context.ts';
 import { fenceData, renderPrompt } from '../../core/prompts.ts';
 import type { TestRun } from '../../core/records.ts';
-import { sandboxEnv } from '../../shell/sandbox-env.ts';
+import { inEnvironment } from '../../shell/in-environment.ts';
+import { Git } from '../../shell/git.ts';
 import { tail } from '../../core/shell-port.ts';
 import { COMMAND_OUTPUT_BYTES, KILL_AFTER_MS } from '../../tools/command.ts';
 import { resolveInRepo } from '../../tools/sandbox.ts';
@@ -18,11 +19,13 @@ export interface VerifyResult {
   complete: boolean;
 }
 
-async function runShell(ctx: RunContext, command: string, cwd: string) {
+/** Runs a command inside the selected environment (the hand-off's runner, issue 17 item 4). */
+async function runInEnvironment(ctx: RunContext, command: string, cwd: string) {
+  const inside = inEnvironment(command, ctx.deps.hostEnv, ctx.state.environment?.runner);
   return ctx.deps.shell.run({
-    command,
+    command: inside.command,
     cwd,
-    env: sandboxEnv(ctx.deps.hostEnv),
+    env: inside.env,
     timeoutMs: ctx.config.execution.command_timeout_sec * 1000,
     killAfterMs: KILL_AFTER_MS,
     maxOutputBytes: COMMAND_OUTPUT_BYTES,
@@ -32,13 +35,13 @@ async function runShell(ctx: RunContext, command: string, cwd: string) {
 
 /** Runs the task's test command (Task YAML, config or detected), if there is one. */
 export async function runTests(ctx: RunContext): Promise<TestRun | undefined> {
-  const test = await resolveTestCommand(ctx.task, ctx.config, ctx.repoDir);
+  const test = await resolveTestCommand(ctx.task, ctx.config, ctx.repoDir, ctx.state.environment);
   if (!test) {
     ctx.logger.info('no test command found');
     return undefined;
   }
   const cwd = await resolveInRepo(ctx.toolContext.root, test.cwd);
-  const result = await runShell(ctx, test.command, cwd);
+  const result = await runInEnvironment(ctx, test.command, cwd);
   ctx.logger.info('command finished', {
     command: test.command,
     exitCode: result.exitCode,
@@ -59,8 +62,15 @@ export async function runTests(ctx: RunContext): Promise<TestRun | undefined> {
 }
 
 async function gitStatus(ctx: RunContext): Promise<string | undefined> {
-  const result = await runShell(ctx, 'git status --short', ctx.repoDir);
-  return result.failed ? undefined : result.stdout.slice(0, 4000);
+  const git = new Git({
+    shell: ctx.deps.shell,
+    cwd: ctx.repoDir,
+    hostEnv: ctx.deps.hostEnv,
+    timeoutMs: ctx.config.execution.command_timeout_sec * 1000,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  const result = await git.run(['status', '--short']);
+  return result.exitCode === 0 ? result.stdout.slice(0, 4000) : undefined;
 }
 
 async function userPrompt(ctx: RunContext, test: TestRun | undefined): Promise<string> {

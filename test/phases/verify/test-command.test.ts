@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../../src/config/load.ts';
-import { detectTestCommand, resolveTestCommand } from '../../../src/phases/verify/test-command.ts';
+import {
+  detectEnvironmentTestCommand,
+  detectTestCommand,
+  resolveTestCommand,
+} from '../../../src/phases/verify/test-command.ts';
 import { CompletionAssessment } from '../../../src/core/completion.ts';
 import { taskFromText } from '../../../src/task/task-yaml.ts';
 import { makeTempRepo } from '../../support/temp-repo.ts';
@@ -60,6 +64,83 @@ describe('verify: test command and completion assessment', () => {
         command: 'go test ./...',
         cwd: '.',
         source: 'detected',
+      });
+    } finally {
+      await repo.cleanup();
+    }
+  });
+
+  const polyglot = {
+    'package.json': '{"scripts":{"test":"jest"}}',
+    'pnpm-lock.yaml': '',
+    'requirements.txt': 'pytest\n',
+    'pytest.ini': '[pytest]',
+    'go.mod': 'module x',
+  };
+  const selected: Array<[string, string, string | undefined]> = [
+    ['python', 'pip', 'python -m pytest'],
+    ['miniforge', 'conda', 'python -m pytest'],
+    ['node', 'pnpm', 'pnpm test'],
+    ['node', 'yarn', 'yarn test'],
+    ['node', 'npm', 'npm test'],
+    ['go', 'go', 'go test ./...'],
+    ['java', 'maven', undefined],
+  ];
+  for (const [name, packageManager, expected] of selected) {
+    it(`issue 17 item 4: in a Python + Node + Go repository the selected ${name} (${packageManager}) environment gives ${expected ?? 'no test command'}`, async () => {
+      const repo = await makeTempRepo(polyglot, { git: false });
+      try {
+        expect(
+          await detectTestCommand(repo.dir, { name: name as 'python', packageManager }),
+        ).to.equal(expected);
+      } finally {
+        await repo.cleanup();
+      }
+    });
+  }
+
+  it('issue 17 item 4: a project in a sub-folder is tested there; the root Makefile target is the fallback', async () => {
+    const repo = await makeTempRepo(
+      {
+        'backend/pyproject.toml': '[tool.pytest.ini_options]',
+        'web/package.json': '{"scripts":{"test":"vitest"}}',
+        Makefile: 'test:\n\ttrue\n',
+      },
+      { git: false },
+    );
+    try {
+      const python = { name: 'python' as const, packageManager: 'pip' };
+      expect(
+        await detectEnvironmentTestCommand(repo.dir, { ...python, projectDirs: ['backend'] }),
+      ).to.deep.equal({ command: 'python -m pytest', cwd: 'backend' });
+      expect(
+        await detectEnvironmentTestCommand(repo.dir, { ...python, projectDirs: ['web'] }),
+      ).to.deep.equal({ command: 'make test', cwd: '.' });
+    } finally {
+      await repo.cleanup();
+    }
+  });
+
+  it('issue 17 item 4: with an environment hand-off only its test command is used, never a guess for another environment', async () => {
+    const repo = await makeTempRepo(polyglot, { git: false });
+    try {
+      const base = taskFromText('x');
+      const plain = (await loadConfig({ env: {}, file: null })).config;
+      const handoff = {
+        environment_ready: true,
+        environment_name: 'python' as const,
+        setup_status: 'success' as const,
+        errors: [],
+      };
+      expect(
+        await resolveTestCommand(base, plain, repo.dir, {
+          ...handoff,
+          test_command: { command: 'python -m pytest', cwd: '.' },
+        }),
+      ).to.deep.equal({ command: 'python -m pytest', cwd: '.', source: 'detected' });
+      expect(await resolveTestCommand(base, plain, repo.dir, handoff)).to.equal(undefined);
+      expect(await resolveTestCommand(base, plain, repo.dir)).to.deep.include({
+        command: 'npm test',
       });
     } finally {
       await repo.cleanup();

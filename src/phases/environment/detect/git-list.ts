@@ -1,25 +1,29 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { Git } from '../../../shell/git.ts';
+
+/**
+ * Where git is looked for when the caller passes no host environment: the
+ * standard system folders (git is in /usr/bin in every runner image). Where
+ * it is not found, detection walks the folder instead.
+ */
+const SYSTEM_PATH = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' };
 
 /**
  * The files git tracks in `root`, read from the index (`git ls-files`), or
  * undefined when `root` is not the top of a git work tree or git cannot be
  * run (not installed, "dubious ownership", a broken index). Reading the index
  * costs no folder walk, which makes detection on a checkout about as fast as
- * `git ls-files` itself.
+ * `git ls-files` itself. Git runs through the job's one git module
+ * (src/shell/git.ts): no ambient configuration, no hooks, no fsmonitor.
  */
-export async function gitTrackedFiles(root: string): Promise<string[] | undefined> {
+export async function gitTrackedFiles(
+  root: string,
+  hostEnv: Readonly<Record<string, string | undefined>> = SYSTEM_PATH,
+): Promise<string[] | undefined> {
   if (!existsSync(path.join(root, '.git'))) return undefined;
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['-c', 'core.quotepath=off', 'ls-files', '-z', '--cached'],
-      { cwd: root, maxBuffer: 512 * 1024 * 1024, encoding: 'utf8', windowsHide: true },
-      (error, stdout) => {
-        if (error) return resolve(undefined);
-        resolve(stdout.split('\0').filter(Boolean));
-      },
-    );
-  });
+  const git = new Git({ cwd: root, hostEnv, maxOutputBytes: 512 * 1024 * 1024 });
+  const result = await git.run(['ls-files', '-z', '--cached']).catch(() => undefined);
+  if (!result || result.exitCode !== 0) return undefined;
+  return result.stdout.split('\0').filter(Boolean);
 }

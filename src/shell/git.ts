@@ -1,0 +1,192 @@
+/**
+ * The one way the job runs git (issue 17 item 5, issue 19 "git with no
+ * ambient config"): over the Shell port, with the git allow-list of
+ * sandbox-env.ts and none of the host's or the user's git configuration.
+ *
+ * - `GIT_CONFIG_GLOBAL=/dev/null`, `GIT_CONFIG_NOSYSTEM=1` and a private,
+ *   empty, temporary `HOME` per call: a `~/.gitconfig`, `~/.netrc` or
+ *   `~/.config/git/*` written by the agent's commands is never read.
+ * - `GIT_ALLOW_PROTOCOL=https:http` (plus `file` when the caller allows it):
+ *   it overrides every `protocol.*.allow`, so no `ext::` or `fd::` transport
+ *   runs, whatever a configuration file says.
+ * - no credential helper, no askpass program, no terminal prompt, no hooks,
+ *   no file-system monitor.
+ * - the push token travels only as an HTTP header given through git's
+ *   `GIT_CONFIG_COUNT/KEY/VALUE` environment (git ≥ 2.31), scoped to the
+ *   remote's origin, and only for the commands that talk to a remote: never
+ *   on the command line, never in a URL, never written to `.git/config`.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Logger } from '../log/logger.ts';
+import type { Redactor } from '../log/redact.ts';
+import { tail, type Shell } from '../core/shell-port.ts';
+import { ExecaShell } from './execa-shell.ts';
+import { shellLine } from './quote.ts';
+import { gitHostEnv } from './sandbox-env.ts';
+
+export interface GitResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface GitOptions {
+  cwd: string;
+  /** The host environment; git keeps only `gitHostEnv(hostEnv)`. */
+  hostEnv: Readonly<Record<string, string | undefined>>;
+  /** Default: the real execa adapter. */
+  shell?: Shell;
+  redactor?: Redactor;
+  logger?: Logger;
+  /** Token for HTTPS remotes (sent as `Authorization: Basic` for that remote only). */
+  token?: string | undefined;
+  /** User name of the Basic header: `oauth2` for access tokens, `gitlab-ci-token` for the job token. */
+  tokenUser?: string;
+  /** The remote URL the token is for. */
+  remoteUrl?: string | undefined;
+  /** Author and committer of commits and rebases. */
+  identity?: { name: string; email: string };
+  /**
+   * Also allow the `file` transport (local paths, `file://`). Only for a
+   * remote that is itself local: the stand-ins and local clones.
+   */
+  allowFileProtocol?: boolean;
+  timeoutMs?: number;
+  /** Output kept per call (default 64 MiB); beyond it git is stopped. */
+  maxOutputBytes?: number;
+  signal?: AbortSignal;
+}
+
+/** Only these talk to the remote, so only these get the token (never add, commit, rebase). */
+const NETWORK_COMMANDS = new Set(['push', 'fetch', 'ls-remote', 'pull', 'clone']);
+const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
+
+/**
+ * Settings given on the command line (the highest precedence): they win over
+ * the checkout's own `.git/config`, which the agent's commands can write
+ * (git-guard.ts stops delivery when they did).
+ */
+function hardeningConfig(allowFile: boolean): string[] {
+  const settings = [
+    'core.hooksPath=/dev/null',
+    'core.fsmonitor=false',
+    'core.askPass=',
+    'credential.helper=',
+    'protocol.allow=never',
+    'protocol.https.allow=always',
+    'protocol.http.allow=always',
+    ...(allowFile ? ['protocol.file.allow=always'] : []),
+  ];
+  return settings.flatMap((s) => ['-c', s]);
+}
+
+/** Whether a remote is on this machine (a path or a `file://` URL). */
+export function isLocalRemote(url: string): boolean {
+  return url.startsWith('file://') || url.startsWith('/') || url.startsWith('./');
+}
+
+function authConfig(
+  remoteUrl: string | undefined,
+  token: string | undefined,
+  user: string,
+): Record<string, string> {
+  if (!token || !remoteUrl || !/^https?:\/\//.test(remoteUrl)) return {};
+  const origin = new URL(remoteUrl);
+  const scope = `${origin.protocol}//${origin.host}/`;
+  const basic = Buffer.from(`${user}:${token}`).toString('base64');
+  return {
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: `http.${scope}.extraHeader`,
+    GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
+  };
+}
+
+/**
+ * The environment of every git call, `HOME` apart (it is made per call). The
+ * CA file GitLab Runner provides for an instance with its own CA
+ * (`CI_SERVER_TLS_CA_FILE`) becomes `GIT_SSL_CAINFO`, since the runner's
+ * global git configuration that names it is not read.
+ */
+export function gitEnvironment(
+  hostEnv: Readonly<Record<string, string | undefined>>,
+  allowFile: boolean,
+): Record<string, string> {
+  const caFile = hostEnv.CI_SERVER_TLS_CA_FILE;
+  return {
+    ...(caFile ? { GIT_SSL_CAINFO: caFile } : {}),
+    ...gitHostEnv(hostEnv),
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_ALLOW_PROTOCOL: allowFile ? 'https:http:file' : 'https:http',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_EDITOR: 'true',
+    GIT_SEQUENCE_EDITOR: 'true',
+    GIT_PAGER: 'cat',
+  };
+}
+
+export class Git {
+  private readonly shell: Shell;
+  private readonly env: Record<string, string>;
+  private readonly networkEnv: Record<string, string>;
+  private readonly prefix: string[];
+
+  constructor(private readonly options: GitOptions) {
+    this.shell = options.shell ?? new ExecaShell();
+    const allowFile = options.allowFileProtocol === true;
+    this.env = gitEnvironment(options.hostEnv, allowFile);
+    const auth = authConfig(options.remoteUrl, options.token, options.tokenUser ?? 'oauth2');
+    this.networkEnv = { ...this.env, ...auth };
+    options.redactor?.add(options.token);
+    const identity = options.identity
+      ? ['-c', `user.name=${options.identity.name}`, '-c', `user.email=${options.identity.email}`]
+      : [];
+    this.prefix = [...hardeningConfig(allowFile), ...identity];
+  }
+
+  /** Runs git; never throws for a non-zero exit (the caller decides). */
+  async run(args: readonly string[], input?: string): Promise<GitResult> {
+    const home = await mkdtemp(path.join(tmpdir(), 'mr-agent-git-home-'));
+    try {
+      const network = NETWORK_COMMANDS.has(args[0] ?? '');
+      const result = await this.shell.run({
+        command: `exec ${shellLine(['git', ...this.prefix, ...args])}`,
+        cwd: this.options.cwd,
+        env: { ...(network ? this.networkEnv : this.env), HOME: home },
+        maxOutputBytes: this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
+        ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
+        ...(this.options.signal ? { signal: this.options.signal } : {}),
+        ...(input !== undefined ? { input } : {}),
+      });
+      const outcome = {
+        exitCode: result.exitCode ?? -1,
+        stdout: result.stdout,
+        stderr: result.spawnError ?? result.stderr,
+      };
+      this.options.logger?.debug('git finished', {
+        args: this.redact(args.join(' ')),
+        exitCode: outcome.exitCode,
+        stderr: this.redact(tail(outcome.stderr, 500)),
+      });
+      return outcome;
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }
+
+  /** Runs git and returns stdout; a failure becomes an Error with the redacted stderr. */
+  async must(args: readonly string[], input?: string): Promise<string> {
+    const result = await this.run(args, input);
+    if (result.exitCode !== 0)
+      throw new Error(
+        `git ${args[0]} failed (exit ${result.exitCode}): ${this.redact(tail(result.stderr, 800))}`,
+      );
+    return result.stdout;
+  }
+
+  private redact(text: string): string {
+    return this.options.redactor ? this.options.redactor.redact(text) : text;
+  }
+}
