@@ -105,6 +105,15 @@ for (const [first, list] of LABELS_BY_FIRST) {
   LABEL_FIRST[first] = LABEL_LISTS.length;
 }
 
+/** 1 for each character a marker line may start with: decoration or the first of a label. */
+const MAY_START = new Uint8Array(0x10000);
+for (let c = 0; c < 128; c++) if (is(c, LEAD | SPACE | DIGIT)) MAY_START[c] = 1;
+for (const c of [0x3000, 0x2022, 0x30fb, 0x3010]) MAY_START[c] = 1;
+for (const first of LABELS_BY_FIRST.keys()) {
+  MAY_START[first] = 1;
+  if (first >= 0x61 && first <= 0x7a) MAY_START[first - 0x20] = 1;
+}
+
 /** How far into a line decoration may reach before the label. */
 const MAX_LEAD = 24;
 /** How much decoration may sit between the separator and the verdict word. */
@@ -118,8 +127,8 @@ const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'PASS_WITH_SUGGESTIONS'];
  */
 export function findMarkers(text: string): (MarkerHit | undefined)[] {
   const hits: (MarkerHit | undefined)[] = MARKER_LEVELS.map(() => undefined);
-  markersFromEnd(text, (hit) => {
-    hits[hit.level] ??= hit;
+  eachMarker(text, (hit) => {
+    hits[hit.level] = hit;
     return MARKER_LEVELS.length;
   });
   return hits;
@@ -128,52 +137,55 @@ export function findMarkers(text: string): (MarkerHit | undefined)[] {
 /**
  * The marker that decides a review: the last line of the highest level
  * present (what `findMarkers` finds first), or undefined. Once a level has
- * been found, lines of that level or lower are dismissed at their label,
- * and the first top-level marker from the end ends the search.
+ * been found, lines of lower levels are dismissed at their label.
  */
 export function decidingMarker(text: string): MarkerHit | undefined {
   let best: MarkerHit | undefined;
-  markersFromEnd(text, (hit) => {
+  eachMarker(text, (hit) => {
     best = hit;
-    return hit.level;
+    return hit.level + 1;
   });
   return best;
 }
 
+const NEWLINE = 0x0a;
+
 /**
- * Calls `visit` for the marker lines, last line first. `visit` returns the
- * level below which later (earlier in the text) lines still count; 0 stops.
+ * Calls `visit` for the marker lines in order. `visit` returns the level
+ * below which later lines still count. One pass: a line is dismissed at
+ * its first character unless that may start a marker (a bullet, a space,
+ * the first character of a label), and the end of a line is found by hand
+ * when it is short, with `indexOf` when it is long.
  */
-function markersFromEnd(text: string, visit: (hit: MarkerHit) => number): void {
+function eachMarker(text: string, visit: (hit: MarkerHit) => number): void {
+  const n = text.length;
   let below = MARKER_LEVELS.length;
-  let lineEnd = text.length;
-  const first = text.indexOf('\n');
-  for (;;) {
-    const newline = lastNewline(text, lineEnd, first);
-    const lineStart = newline + 1;
-    const hit = markerOnLine(text, lineStart, lineEnd, below);
-    if (hit >= 0) {
-      below = visit({ level: hit >> 2, verdict: VERDICTS[hit & 3]!, offset: lineStart });
-      if (below === 0) return;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === NEWLINE) {
+      i++;
+      continue;
     }
-    if (newline < 0) return;
-    lineEnd = newline;
+    const end = lineEnd(text, i + 1, n);
+    if (MAY_START[c] === 1) {
+      const hit = markerOnLine(text, i, end, below);
+      if (hit >= 0) below = visit({ level: hit >> 2, verdict: VERDICTS[hit & 3]!, offset: i });
+    }
+    i = end + 1;
   }
 }
 
-/** How far back a newline is looked for by hand before `lastIndexOf` takes over. */
-const SHORT_LINE = 32;
+/** How far a newline is looked for by hand before `indexOf` takes over. */
+const SHORT_LINE = 24;
 
-/**
- * Position of the last `\n` before `end`, or -1; `first` is the first `\n`
- * of the text (found forward, which is much faster than backward), so the
- * text before it is never searched. Short lines are walked by hand.
- */
-function lastNewline(text: string, end: number, first: number): number {
-  if (end <= first || first < 0) return -1;
-  const stop = Math.max(first, end - SHORT_LINE);
-  for (let i = end - 1; i >= stop; i--) if (text.charCodeAt(i) === 0x0a) return i;
-  return text.lastIndexOf('\n', stop - 1);
+/** Position of the first `\n` at or after `from`, or `n`. */
+function lineEnd(text: string, from: number, n: number): number {
+  const stop = from + SHORT_LINE < n ? from + SHORT_LINE : n;
+  for (let j = from; j < stop; j++) if (text.charCodeAt(j) === NEWLINE) return j;
+  if (stop === n) return n;
+  const k = text.indexOf('\n', stop);
+  return k === -1 ? n : k;
 }
 
 /** The marker on a line whose level is below `below`, as `level << 2 | verdict index`, or -1. */
