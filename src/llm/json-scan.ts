@@ -323,7 +323,15 @@ export function scanJsonSpans(
   const summary: ScanSummary = { spans: 0, proseOpeners: 0, prose: [] };
   const openers = new OpenerFinder(text, top !== 'array', top !== 'object');
   const root = new RootScan(text, top !== 'object');
+  const arrays = top !== 'object';
   for (let start = openers.next(0); start !== -1;) {
+    const run = skipOpenerRun(text, start, arrays);
+    if (run !== start) {
+      if (summary.proseOpeners < PROSE_SAMPLES) summary.prose.push(start);
+      summary.proseOpeners += run - start;
+      start = run < text.length && isOpener(text.charCodeAt(run), arrays) ? run : openers.next(run);
+      continue;
+    }
     if (!looksLikeJsonStart(text, start)) {
       if (summary.proseOpeners++ < PROSE_SAMPLES) summary.prose.push(start);
       start = openers.next(start + 1);
@@ -337,6 +345,31 @@ export function scanJsonSpans(
     start = openers.next(end === TOO_DEEP ? root.at : end);
   }
   return summary;
+}
+
+function isOpener(c: number, arrays: boolean): boolean {
+  return c === OPEN_OBJECT || (arrays && c === OPEN_ARRAY);
+}
+
+/**
+ * Past a run of brackets that are plainly not JSON, in one tight loop: a
+ * `{` right before another bracket (an object starts with a key), and `[`
+ * when only objects are wanted. Returns where the run ends (`start` when
+ * there is none): a run of ten million `{` costs one pass, not ten million
+ * searches.
+ */
+function skipOpenerRun(text: string, start: number, arrays: boolean): number {
+  let i = start;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c === OPEN_OBJECT) {
+      const next = text.charCodeAt(i + 1);
+      if (next !== OPEN_OBJECT && next !== OPEN_ARRAY) return i;
+    } else if (c !== OPEN_ARRAY || arrays) {
+      return i;
+    }
+    i++;
+  }
 }
 
 const NO_OPENERS: readonly number[] = [];

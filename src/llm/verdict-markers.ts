@@ -105,13 +105,20 @@ for (const [first, list] of LABELS_BY_FIRST) {
   LABEL_FIRST[first] = LABEL_LISTS.length;
 }
 
-/** 1 for each character a marker line may start with: decoration or the first of a label. */
-const MAY_START = new Uint8Array(0x10000);
-for (let c = 0; c < 128; c++) if (is(c, LEAD | SPACE | DIGIT)) MAY_START[c] = 1;
-for (const c of [0x3000, 0x2022, 0x30fb, 0x3010]) MAY_START[c] = 1;
-for (const first of LABELS_BY_FIRST.keys()) {
-  MAY_START[first] = 1;
-  if (first >= 0x61 && first <= 0x7a) MAY_START[first - 0x20] = 1;
+/**
+ * For each character, the highest-priority level (lowest number) a marker
+ * line starting with it can have: 0 for decoration that may come before any
+ * label, the best level of the labels it starts, `NO_MARKER` otherwise. A
+ * line is dismissed with one look-up when this is not above what was found.
+ */
+const NO_MARKER = 0xff;
+const START_LEVEL = new Uint8Array(0x10000).fill(NO_MARKER);
+for (let c = 0; c < 128; c++) if (is(c, LEAD | SPACE | DIGIT)) START_LEVEL[c] = 0;
+for (const c of [0x3000, 0x2022, 0x30fb, 0x3010]) START_LEVEL[c] = 0;
+for (const [first, list] of LABELS_BY_FIRST) {
+  const best = Math.min(...list.map((label) => label.level));
+  START_LEVEL[first] = best;
+  if (first >= 0x61 && first <= 0x7a) START_LEVEL[first - 0x20] = best;
 }
 
 /** How far into a line decoration may reach before the label. */
@@ -126,12 +133,8 @@ const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'PASS_WITH_SUGGESTIONS'];
  * where it decides. Returns one entry per level (undefined when absent).
  */
 export function findMarkers(text: string): (MarkerHit | undefined)[] {
-  const hits: (MarkerHit | undefined)[] = MARKER_LEVELS.map(() => undefined);
-  eachMarker(text, (hit) => {
-    hits[hit.level] = hit;
-    return MARKER_LEVELS.length;
-  });
-  return hits;
+  const lines = scanMarkers(text, false);
+  return MARKER_LEVELS.map((_, level) => lines.hit(level));
 }
 
 /**
@@ -140,52 +143,72 @@ export function findMarkers(text: string): (MarkerHit | undefined)[] {
  * been found, lines of lower levels are dismissed at their label.
  */
 export function decidingMarker(text: string): MarkerHit | undefined {
-  let best: MarkerHit | undefined;
-  eachMarker(text, (hit) => {
-    best = hit;
-    return hit.level + 1;
-  });
-  return best;
+  const lines = scanMarkers(text, true);
+  for (let level = 0; level < MARKER_LEVELS.length; level++) {
+    const hit = lines.hit(level);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** The last marker line of each level: offsets (-1 when none) and verdicts, without allocating per line. */
+class MarkerLines {
+  readonly offsets = new Int32Array(MARKER_LEVELS.length).fill(-1);
+  readonly verdicts = new Uint8Array(MARKER_LEVELS.length);
+
+  hit(level: number): MarkerHit | undefined {
+    const offset = this.offsets[level]!;
+    if (offset < 0) return undefined;
+    return { level, verdict: VERDICTS[this.verdicts[level]!]!, offset };
+  }
 }
 
 const NEWLINE = 0x0a;
 
 /**
- * Calls `visit` for the marker lines in order. `visit` returns the level
- * below which later lines still count. One pass: a line is dismissed at
- * its first character unless that may start a marker (a bullet, a space,
- * the first character of a label), and the end of a line is found by hand
- * when it is short, with `indexOf` when it is long.
+ * Reads the marker lines from the last line back, so the first marker found
+ * at a level is the last line of that level. With `decidingOnly`, once a
+ * level is found only higher-priority levels still count: the lines of that
+ * level and below are dismissed at their first character or label, and a
+ * top-level marker ends the search. One look-up dismisses a line whose first
+ * character cannot start a marker that still counts; short lines are walked
+ * by hand and long ones searched with `lastIndexOf`, never before the first
+ * newline (found forward, which is faster).
  */
-function eachMarker(text: string, visit: (hit: MarkerHit) => number): void {
-  const n = text.length;
+function scanMarkers(text: string, decidingOnly: boolean): MarkerLines {
+  const lines = new MarkerLines();
+  const { offsets, verdicts } = lines;
+  const first = text.indexOf('\n');
   let below = MARKER_LEVELS.length;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === NEWLINE) {
-      i++;
-      continue;
+  let end = text.length;
+  for (;;) {
+    const newline = lastNewline(text, end, first);
+    const start = newline + 1;
+    if (start < end && START_LEVEL[text.charCodeAt(start)]! < below) {
+      const hit = markerOnLine(text, start, end, below);
+      if (hit >= 0 && offsets[hit >> 2]! < 0) {
+        const level = hit >> 2;
+        offsets[level] = start;
+        verdicts[level] = hit & 3;
+        if (decidingOnly) below = level;
+        if (below === 0) break;
+      }
     }
-    const end = lineEnd(text, i + 1, n);
-    if (MAY_START[c] === 1) {
-      const hit = markerOnLine(text, i, end, below);
-      if (hit >= 0) below = visit({ level: hit >> 2, verdict: VERDICTS[hit & 3]!, offset: i });
-    }
-    i = end + 1;
+    if (newline < 0) break;
+    end = newline;
   }
+  return lines;
 }
 
-/** How far a newline is looked for by hand before `indexOf` takes over. */
+/** How far back a newline is looked for by hand before `lastIndexOf` takes over. */
 const SHORT_LINE = 24;
 
-/** Position of the first `\n` at or after `from`, or `n`. */
-function lineEnd(text: string, from: number, n: number): number {
-  const stop = from + SHORT_LINE < n ? from + SHORT_LINE : n;
-  for (let j = from; j < stop; j++) if (text.charCodeAt(j) === NEWLINE) return j;
-  if (stop === n) return n;
-  const k = text.indexOf('\n', stop);
-  return k === -1 ? n : k;
+/** Position of the last `\n` before `end`, or -1; `first` is the text's first `\n`. */
+function lastNewline(text: string, end: number, first: number): number {
+  if (end <= first || first < 0) return -1;
+  const stop = end - SHORT_LINE > first ? end - SHORT_LINE : first;
+  for (let i = end - 1; i >= stop; i--) if (text.charCodeAt(i) === NEWLINE) return i;
+  return text.lastIndexOf('\n', stop - 1);
 }
 
 /** The marker on a line whose level is below `below`, as `level << 2 | verdict index`, or -1. */
