@@ -14,13 +14,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type * as Library from '../src/index.ts';
 import { fill, WORST_CASES } from './llm-worst-cases.ts';
 import { median, ms, reportGoal, times, verdictOf } from './support/goals.ts';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const entry = path.join(root, 'dist', 'index.mjs');
 if (!existsSync(entry)) execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
-const shipped = (await import(pathToFileURL(entry).href)) as typeof import('../src/index.ts');
+const shipped = (await import(pathToFileURL(entry).href)) as typeof Library;
 
 const MB = 1024 * 1024;
 const SIZES = [1, 5, 10];
