@@ -1,94 +1,90 @@
-// JSON extraction and review-verdict parsing on adversarial replies of 1–10 MB
-// (SPEC G2: 10 MB in < 100 ms, linear; no regex with catastrophic backtracking).
-// Prints the median of RUNS runs (after a warm-up) per input and size, and the
-// 10 MB / 1 MB ratio (about 10 when the time grows linearly). BENCH_CPU=1 measures
-// CPU time instead of wall time (steadier on a shared machine); BENCH_RUNS=n
-// changes the number of runs.
+// JSON extraction and review-verdict parsing on the worst-case replies of
+// issue #22 (bench/llm-worst-cases.ts) at 1, 5 and 10 MB. Goal (SPEC G2,
+// seed 004): every reply of 10 MB in under 100 ms, growing linearly.
+//
+// The parsers are timed from the shipped bundle (dist/index.mjs, built if it
+// is missing), the code users run. Each figure is the median of BENCH_RUNS
+// runs (default 5) after a warm-up, in CPU time: the parsers are synchronous
+// and single-threaded, so that is their cost, and it does not count the time
+// a loaded machine gives to other processes (BENCH_WALL=1 measures wall time
+// instead). The baseline is the cheapest linear pass there is: one
+// `charCodeAt` loop over 10 MB.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { extractJson } from '../src/llm/extract-json.ts';
-import { parseReviewVerdict } from '../src/llm/review-verdict.ts';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type * as Library from '../src/index.ts';
+import { fill, WORST_CASES } from './llm-worst-cases.ts';
+import { median, ms, reportGoal, times, verdictOf } from './support/goals.ts';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const entry = path.join(root, 'dist', 'index.mjs');
+if (!existsSync(entry)) execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+const shipped = (await import(pathToFileURL(entry).href)) as typeof Library;
 
 const MB = 1024 * 1024;
-const SIZES = [1, 2, 4, 8, 10];
-const RUNS = Number(process.env['BENCH_RUNS'] ?? 11);
-
-/** Repeats `unit` to about `size` characters, plus an optional tail. */
-function fill(size: number, unit: string, head = '', tail = ''): string {
-  const body = unit.repeat(
-    Math.max(1, Math.floor((size - head.length - tail.length) / unit.length)),
-  );
-  // Flatten the rope `repeat` builds, as a reply read from the network would be.
-  return JSON.parse(JSON.stringify(head + body + tail)) as string;
-}
-
-const INPUTS: Record<string, (size: number) => string> = {
-  'unclosed { run': (size) => fill(size, '{'),
-  'unclosed {"a": run': (size) => fill(size, '{"a":'),
-  'deep nesting': (size) => {
-    const depth = Math.floor(size / 12);
-    return fill(0, '', '{"a":'.repeat(depth) + '1' + '}'.repeat(depth), ' tail');
-  },
-  'unclosed { with parts': (size) => fill(size, '{} {x} [1] ', '{ '),
-  'huge string': (size) =>
-    fill(size, 'lorem {ipsum} [dolor] \\"quoted\\" sit ', '{"feedback": "', '"} 判定: PASS'),
-  'unclosed huge string': (size) =>
-    fill(size, 'lorem {ipsum} \\"quoted\\" ', 'Reply: {"feedback": "'),
-  'escape-dense string': (size) => fill(size, 'x{\\"\\\\', '{"a": "', '"}'),
-  'backslash-run string': (size) => fill(size, '\\\\', '{"a": "', '"}'),
-  'bracketed prose': (size) => fill(size, 'see {note} and [x] '),
-  'markers everywhere': (size) =>
-    fill(
-      size,
-      '- 判定: PASS\n**最終判定: PASS_WITH_SUGGESTIONS**\nPASS判定が可能 総合判定: FAIL\n',
-    ),
-  'one-level marker lines': (size) => fill(size, '判定: PASS\n'),
-  'long lines, no newline': (size) => fill(size, '判定: PASS '),
-};
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
+const SIZES = [1, 5, 10];
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
+const GOAL_MS = 100;
+const WALL = process.env['BENCH_WALL'] === '1';
+const CLOCK = WALL ? 'wall time' : 'CPU time';
+/**
+ * Linear growth makes 10 MB cost 10× 1 MB; a text that no longer fits in the
+ * CPU caches costs up to about twice as much per MB, a quadratic parser 10×.
+ */
+const MAX_GROWTH = 20;
+/** Below this, a 10 MB figure is too small for its growth ratio to mean anything. */
+const NOISE_MS = 5;
 
 function time(run: () => unknown): number {
   run(); // warm-up
   const samples: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    if (process.env['BENCH_CPU']) {
+    if (WALL) {
+      const start = performance.now();
+      run();
+      samples.push(performance.now() - start);
+    } else {
       const before = process.cpuUsage();
       run();
       const used = process.cpuUsage(before);
       samples.push((used.user + used.system) / 1000);
-    } else {
-      const start = performance.now();
-      run();
-      samples.push(performance.now() - start);
     }
   }
   return median(samples);
 }
 
-function table(title: string, measure: (text: string) => unknown): void {
-  const head = ['input'.padEnd(24), ...SIZES.map((s) => `${s} MB`.padStart(9)), '10/1'.padStart(7)];
-  console.log(`\n${title} (median of ${RUNS}, ms)`);
+interface Worst {
+  slowest: number;
+  slowestName: string;
+  growth: number;
+  growthName: string;
+}
+
+function table(title: string, measure: (text: string) => unknown): Worst {
+  const head = ['reply'.padEnd(36), ...SIZES.map((s) => `${s} MB`.padStart(9)), '10/1'.padStart(7)];
+  console.log(`\n${title} (median of ${RUNS}, ms of ${CLOCK})`);
   console.log(head.join(''));
-  let worst = 0;
-  for (const [name, make] of Object.entries(INPUTS)) {
-    const times = SIZES.map((size) => {
-      const text = make(size * MB);
+  const worst: Worst = { slowest: 0, slowestName: '', growth: 0, growthName: '' };
+  for (const c of WORST_CASES) {
+    const figures = SIZES.map((size) => {
+      const text = c.make(size * MB);
       return time(() => measure(text));
     });
-    worst = Math.max(worst, times.at(-1)!);
-    const ratio = times.at(-1)! / Math.max(times[0]!, 0.01);
-    console.log(
-      [
-        name.padEnd(24),
-        ...times.map((t) => t.toFixed(1).padStart(9)),
-        ratio.toFixed(1).padStart(7),
-      ].join(''),
-    );
+    const last = figures.at(-1)!;
+    const growth = last / Math.max(figures[0]!, 0.01);
+    if (last > worst.slowest) Object.assign(worst, { slowest: last, slowestName: c.name });
+    if (last >= NOISE_MS && growth > worst.growth) {
+      Object.assign(worst, { growth, growthName: c.name });
+    }
+    const cells = figures.map((t) => t.toFixed(1).padStart(9));
+    console.log([c.name.padEnd(36), ...cells, growth.toFixed(1).padStart(7)].join(''));
   }
-  console.log(`slowest at 10 MB: ${worst.toFixed(1)} ms (goal < 100 ms)`);
+  console.log(
+    `slowest at 10 MB: ${ms(worst.slowest)} (${worst.slowestName}; goal < ${GOAL_MS} ms)`,
+  );
+  return worst;
 }
 
 /** The cheapest linear scan there is: one charCodeAt pass over 10 MB. Calibrates the figures. */
@@ -101,9 +97,26 @@ function baseline(): number {
   });
 }
 
-console.log(`llm parsing bench (node ${process.version})`);
-console.log(
-  `baseline: one charCodeAt pass over 10 MB takes ${baseline().toFixed(1)} ms on this machine`,
-);
-table('extractJson', (text) => extractJson(text));
-table('parseReviewVerdict', (text) => parseReviewVerdict(text));
+console.log(`llm parsing bench (node ${process.version}, ${path.relative(root, entry)})`);
+const base = baseline();
+console.log(`baseline: one charCodeAt pass over 10 MB takes ${ms(base)} on this machine`);
+const results = {
+  extractJson: table('extractJson', (text) => shipped.extractJson(text)),
+  parseReviewVerdict: table('parseReviewVerdict', (text) => shipped.parseReviewVerdict(text)),
+};
+for (const [name, worst] of Object.entries(results)) {
+  reportGoal({
+    goal: `${name}: every worst-case reply of 10 MB < ${GOAL_MS} ms`,
+    figure: `${ms(worst.slowest)} ${CLOCK} (${worst.slowestName})`,
+    baseline: `${ms(base)} (one charCodeAt pass)`,
+    ratio: times(worst.slowest / base),
+    verdict: verdictOf(worst.slowest < GOAL_MS),
+  });
+  reportGoal({
+    goal: `${name}: linear growth (10 MB / 1 MB ≤ ${MAX_GROWTH}; quadratic would be 100)`,
+    figure: `${worst.growth.toFixed(1)} (${worst.growthName || 'none above noise'})`,
+    baseline: '',
+    ratio: worst.growth.toFixed(1),
+    verdict: verdictOf(worst.growth <= MAX_GROWTH),
+  });
+}

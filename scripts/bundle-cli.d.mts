@@ -1,2 +1,8 @@
-/** Bundles src/cli/bin.ts into one executable ESM file; resolves to its path. */
-export function bundleCli(outfile?: string): Promise<string>;
+/**
+ * Bundles src/cli/bin.ts into an executable ESM entry plus its chunks/ folder;
+ * resolves to the entry's path. With `metafile`, writes esbuild's metafile to
+ * `<outfile>.meta.json`.
+ */
+export function bundleCli(outfile?: string, options?: { metafile?: boolean }): Promise<string>;
+/** The folder of chunks that goes with the entry `outfile`. */
+export function chunksDir(outfile?: string): string;

@@ -1,25 +1,48 @@
-// Bundles the command into one file: `dist/mr-agent.mjs` for `npm run build`,
-// or any other path (the component tests put it on PATH as `mr-agent`).
+// Bundles the command: `dist/mr-agent.mjs` for `npm run build`, or any other
+// path (the component tests put it on PATH as `mr-agent`). The entry is small;
+// what each command needs is split into chunks beside it (`chunks/`, loaded
+// with `import()` when the command runs), so `mr-agent --version` reads and
+// compiles a few hundred KB instead of the whole 4.6 MB (issue #22). The
+// entry and its `chunks/` folder go together: copy both.
 import { build } from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const banner = {
   js: "import { createRequire as __mrAgentCreateRequire } from 'node:module'; const require = __mrAgentCreateRequire(import.meta.url);",
 };
 
-export async function bundleCli(outfile = 'dist/mr-agent.mjs') {
-  await build({
-    entryPoints: [path.resolve(import.meta.dirname, '../src/cli/bin.ts')],
-    outfile,
+/** The folder of chunks beside the entry `outfile`. */
+export function chunksDir(outfile = 'dist/mr-agent.mjs') {
+  return path.join(path.dirname(outfile), 'chunks');
+}
+
+/**
+ * Bundles the command into `outfile` and `chunks/` beside it. With
+ * `metafile`, esbuild's account of which sources went into which output file
+ * is written to `<outfile>.meta.json` (the start-path tests read it).
+ */
+export async function bundleCli(outfile = 'dist/mr-agent.mjs', options = {}) {
+  const outdir = path.dirname(outfile);
+  rmSync(chunksDir(outfile), { recursive: true, force: true });
+  const result = await build({
+    entryPoints: {
+      [path.basename(outfile, '.mjs')]: path.resolve(import.meta.dirname, '../src/cli/bin.ts'),
+    },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
+    splitting: true,
     platform: 'node',
     format: 'esm',
     target: 'node22',
     banner,
     legalComments: 'none',
     logLevel: 'warning',
+    metafile: options.metafile === true,
   });
+  if (result.metafile) writeFileSync(`${outfile}.meta.json`, JSON.stringify(result.metafile));
   chmodSync(outfile, 0o755);
   return outfile;
 }

@@ -1,5 +1,13 @@
 #!/usr/bin/env node
-import { main } from './main.ts';
+import module from 'node:module';
+
+// V8's compile cache (Node ≥ 22.1): what is loaded after this line is compiled
+// once and reused by later starts. NODE_COMPILE_CACHE names the folder (the
+// runner images ship one filled at build time by `mr-agent warm-compile-cache`);
+// without it Node keeps one under the system temp folder. This file is the
+// bundle's small entry; everything else is in chunks loaded from here on.
+module.enableCompileCache?.();
+const { main } = await import('./main.ts');
 
 async function readStdin(): Promise<string | undefined> {
   if (process.stdin.isTTY) return undefined;

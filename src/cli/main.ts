@@ -1,5 +1,4 @@
 import { CommanderError } from 'commander';
-import { reportError } from './errors-out.ts';
 import type { CliIo } from './io.ts';
 import { buildProgram, fromCommanderError } from './program.ts';
 
@@ -21,6 +20,8 @@ export async function main(io: CliIo): Promise<number> {
       // commander already printed its own message for usage errors
       return mapped.code;
     }
+    // The error catalogue is loaded only when there is an error to report.
+    const { reportError } = await import('./errors-out.ts');
     return reportError(io, error, json);
   }
 }

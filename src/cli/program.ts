@@ -2,11 +2,17 @@ import type { CommanderError } from 'commander';
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors/errors.ts';
 import { VERSION } from '../version.ts';
-import { CI_STEPS, type CiStep } from '../ci/context.ts';
-import { ciCommand } from './commands/ci.ts';
-import { configCheck } from './commands/config-check.ts';
+import type { CiStep } from '../ci/context.ts';
 import type { RunOptions } from './commands/run.ts';
 import type { CliIo } from './io.ts';
+
+/**
+ * The `--step` choices, as `CI_STEPS` in src/ci/context.ts lists them
+ * (test/cli/start-path.test.ts keeps the two equal). Not imported from there:
+ * that module holds the zod schemas of the job variables, which `--version`,
+ * `--help` and the other commands do not need.
+ */
+export const STEP_CHOICES = ['all', 'plan', 'run'] as const satisfies readonly CiStep[];
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -30,8 +36,9 @@ Examples:
 
 /**
  * Builds the commander program; each action stores its exit code in `result`.
- * Commands with heavy dependencies (the run, the bridge, detection) are imported when
- * they run, so `mr-agent ci` on a comment that is not a command starts fast.
+ * Every command's module is imported when it runs, and the bundle keeps each
+ * in its own chunks (scripts/bundle-cli.mjs), so `--version` and `--help`
+ * load commander and this file only, and each command what it uses.
  */
 export function buildProgram(io: CliIo, result: { code: number }): Command {
   const program = new Command('mr-agent')
@@ -73,7 +80,7 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
         '--step <step>',
         "all: the whole run in this job; plan: plan and write the child pipeline; run: carry out the plan job's hand-off",
       )
-        .choices(CI_STEPS)
+        .choices(STEP_CHOICES)
         .default('all'),
     )
     .addHelpText(
@@ -81,6 +88,7 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
       '\nThe job of the CI/CD component runs this (docs/ci-component.md); on your machine use `mr-agent run`.',
     )
     .action(async (options: { step: CiStep }) => {
+      const { ciCommand } = await import('./commands/ci.ts');
       result.code = await ciCommand(io, options);
     });
 
@@ -130,7 +138,16 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .addOption(setOption())
     .option('--json', 'print JSON')
     .action(async (options: { repo?: string; set?: string[]; json?: boolean }) => {
+      const { configCheck } = await import('./commands/config-check.ts');
       result.code = await configCheck(io, options);
+    });
+
+  program
+    .command('warm-compile-cache', { hidden: true })
+    .description('load every module once so the compile cache holds them (image builds)')
+    .action(async () => {
+      const { warmCompileCache } = await import('./commands/warm-cache.ts');
+      result.code = await warmCompileCache(io);
     });
 
   return program;

@@ -1,4 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
+import { Attempt, describeAt, MAX_JSON_DEPTH, messageOf } from './json-budget.ts';
 import { looksLikeJsonStart } from './json-start.ts';
 import {
   MAX_CHILDREN,
@@ -29,33 +30,13 @@ export interface FoundJson {
 
 export type JsonExtraction = FoundJson | { ok: false; reason: string };
 
-/** Values nested deeper than this are not parsed (no model reply needs it; parsers choke on it). */
-export const MAX_JSON_DEPTH = 512;
-/** At most this many characters, over all candidates of one call, go through jsonrepair. */
-export const MAX_REPAIR_CHARS = 256 * 1024;
-/** After this many JSON-looking spans failed to parse, the search gives up. */
-export const MAX_FAILED_PARSES = 256;
-
-const MAX_NOTES = 3;
-const PREVIEW = 24;
-
-/** State of one extraction: budgets and the first few reasons for rejecting a span. */
-class Attempt {
-  readonly notes: string[] = [];
-  repairBudget = MAX_REPAIR_CHARS;
-  failedParses = 0;
-  gaveUp = false;
-
-  constructor(readonly text: string) {}
-
-  note(pos: number, why: () => string): void {
-    if (this.notes.length < MAX_NOTES) this.notes.push(`${describeAt(this.text, pos)} ${why()}`);
-  }
-
-  failed(): void {
-    if (++this.failedParses >= MAX_FAILED_PARSES) this.gaveUp = true;
-  }
-}
+export {
+  MAX_FAILED_PARSES,
+  MAX_JSON_DEPTH,
+  MAX_PARSE_CHARS,
+  MAX_PARSED_SPANS,
+  MAX_REPAIR_CHARS,
+} from './json-budget.ts';
 
 /**
  * Finds the first complete top-level JSON value in a model reply: inside
@@ -64,40 +45,42 @@ class Attempt {
  * quotes, bare keys, a truncated end) is fixed with jsonrepair. When there
  * is nothing, `reason` says what was found and why it was not JSON.
  *
- * One linear scan finds the candidates; parsing and repair are bounded
- * (`MAX_JSON_DEPTH`, `MAX_REPAIR_CHARS`, `MAX_FAILED_PARSES`), so a 10 MB
- * adversarial reply costs tens of milliseconds.
+ * One linear scan finds the candidates; what is parsed and repaired is
+ * bounded (see `json-budget.ts`), so a 10 MB reply of any shape costs the
+ * scan plus a few milliseconds.
  */
 export function extractJson(text: string, options: ExtractOptions = {}): JsonExtraction {
-  const { found, reason } = search(text, options, () => true);
-  return found ?? { ok: false, reason };
+  const top = options.top ?? 'any';
+  const { found, attempt, summary } = search(text, top, () => true);
+  return found ?? { ok: false, reason: explain(attempt, top, summary) };
 }
 
 /**
  * The first JSON value (as `extractJson` finds them) that `accept` takes,
- * e.g. the first object with a `result` key; undefined when there is none.
+ * e.g. the first object with a `result` key; undefined when there is none
+ * (or when the budgets ran out first: at most `MAX_PARSED_SPANS` spans are
+ * tried, accepted or not).
  */
 export function findJsonValue(
   text: string,
   accept: (value: unknown) => boolean,
   options: ExtractOptions = {},
 ): FoundJson | undefined {
-  return search(text, options, accept).found;
+  return search(text, options.top ?? 'any', accept).found;
 }
 
 function search(
   text: string,
-  options: ExtractOptions,
+  top: JsonTop,
   accept: (value: unknown) => boolean,
-): { found?: FoundJson; reason: string } {
-  const top = options.top ?? 'any';
+): { found?: FoundJson; attempt: Attempt; summary: ScanSummary } {
   const attempt = new Attempt(text);
   let found: FoundJson | undefined;
   const summary = scanJsonSpans(text, top, (span) => {
     found = spanValues(attempt, span, accept);
-    return found !== undefined || attempt.gaveUp;
+    return found !== undefined || attempt.gaveUp !== undefined;
   });
-  return found ? { found, reason: '' } : { reason: explain(attempt, top, summary) };
+  return found ? { found, attempt, summary } : { attempt, summary };
 }
 
 /** The span itself if it is JSON; otherwise the first accepted JSON span inside it. */
@@ -122,7 +105,7 @@ function spanValues(
   // A value that parses but is not accepted hides nothing: the spans inside it are its parts.
   if (whole) return accept(whole.value) ? whole : undefined;
   for (const child of span.children) {
-    if (attempt.gaveUp) break;
+    if (attempt.gaveUp !== undefined) break;
     const inner = parseSpan(attempt, child, true);
     if (inner && accept(inner.value)) return inner;
   }
@@ -133,6 +116,7 @@ function spanValues(
  * An unclosed span: the outermost still-open opener that looks like JSON is
  * repaired up to the end of the text (a truncated reply); closed spans
  * before it come first, closed spans after it count when repair fails.
+ * A span cut off for its depth is never repaired: only its parts count.
  */
 function incompleteValue(
   attempt: Attempt,
@@ -141,22 +125,17 @@ function incompleteValue(
 ): FoundJson | undefined {
   const { text } = attempt;
   if (span.tooDeep) {
-    attempt.note(
-      span.start,
-      () => `nests ${MAX_SCAN_DEPTH} levels deep; the text after it was not examined`,
-    );
+    attempt.note(span.start, () => `nests more than ${MAX_SCAN_DEPTH} levels deep`);
   }
-  const opener = span.tooDeep
-    ? undefined
-    : span.openAtEnd.find((pos) => looksLikeJsonStart(text, pos));
+  const opener = span.openAtEnd.find((pos) => looksLikeJsonStart(text, pos));
   if (opener === undefined && !span.tooDeep) attempt.note(span.start, () => 'is never closed');
   let tail: FoundJson | undefined;
   let triedTail = opener === undefined;
   for (const child of span.children) {
-    if (attempt.gaveUp) return undefined;
+    if (attempt.gaveUp !== undefined) return undefined;
     if (!triedTail && child.start > opener!) {
       triedTail = true;
-      tail = repairTail(attempt, opener!, span.depth);
+      tail = repairTail(attempt, span, opener!);
       if (tail && accept(tail.value)) return tail;
     }
     if (tail && child.start >= tail.start) continue;
@@ -164,7 +143,7 @@ function incompleteValue(
     if (inner && accept(inner.value)) return inner;
   }
   if (triedTail) return undefined;
-  tail = repairTail(attempt, opener!, span.depth);
+  tail = repairTail(attempt, span, opener!);
   return tail && accept(tail.value) ? tail : undefined;
 }
 
@@ -178,9 +157,15 @@ function parseSpan(attempt: Attempt, span: Span, strictAllowed: boolean): FoundJ
     attempt.note(span.start, () => `nests ${span.depth} levels deep (limit ${MAX_JSON_DEPTH})`);
     return undefined;
   }
-  const slice = text.slice(span.start, span.end);
-  let strictError = 'has brackets that do not match';
+  if (!attempt.tryOne()) return undefined;
+  const length = span.end - span.start;
+  let problem = 'has brackets that do not match';
   if (strictAllowed) {
+    if (!attempt.takeParse(length)) {
+      attempt.note(span.start, () => `is too long to parse (${length} characters)`);
+      return undefined;
+    }
+    const slice = text.slice(span.start, span.end);
     try {
       return {
         ok: true,
@@ -190,37 +175,67 @@ function parseSpan(attempt: Attempt, span: Span, strictAllowed: boolean): FoundJ
         repaired: false,
       };
     } catch (error) {
-      strictError = `is not valid JSON (${messageOf(error)})`;
+      problem = `is not valid JSON (${messageOf(error)})`;
     }
   }
-  const repaired = repair(attempt, slice, span.start, strictError);
+  attempt.failed();
+  const repaired = repair(attempt, span.start, span.end, problem);
   if (repaired === undefined) return undefined;
   return { ok: true, value: repaired, start: span.start, end: span.end, repaired: true };
 }
 
-function repairTail(attempt: Attempt, start: number, depth: number): FoundJson | undefined {
-  if (depth > MAX_JSON_DEPTH) {
-    attempt.note(start, () => `is never closed and nests ${depth} levels deep`);
+/** A truncated reply: the value from `opener` to the end of the text, closed or repaired. */
+function repairTail(attempt: Attempt, span: ScanSpan, opener: number): FoundJson | undefined {
+  const { text } = attempt;
+  if (span.depth > MAX_JSON_DEPTH) {
+    attempt.note(opener, () => `is never closed and nests ${span.depth} levels deep`);
     return undefined;
   }
-  const { text } = attempt;
-  const value = repair(attempt, text.slice(start), start, 'is never closed');
+  if (!attempt.tryOne()) return undefined;
+  attempt.failed();
+  let value = closeTruncated(attempt, span, opener);
+  value ??= repair(attempt, opener, text.length, 'is never closed');
   if (value === undefined) return undefined;
-  return { ok: true, value, start, end: text.length, repaired: true };
+  return { ok: true, value, start: opener, end: text.length, repaired: true };
 }
 
-function repair(attempt: Attempt, slice: string, pos: number, problem: string): unknown {
-  if (slice.length > attempt.repairBudget) {
-    attempt.failed();
-    attempt.note(pos, () => `${problem} and is too long to repair (${slice.length} characters)`);
+/**
+ * A reply cut off inside a string or after a complete element, made whole
+ * by what it lacks: the closing quote, then a closer for each open bracket
+ * (a trailing comma dropped). Linear in the length of the tail, so a long
+ * truncated reply needs no jsonrepair; undefined when that is not enough.
+ */
+function closeTruncated(attempt: Attempt, span: ScanSpan, opener: number): unknown {
+  const { text } = attempt;
+  const open = span.openAtEnd.slice(span.openAtEnd.indexOf(opener));
+  if (!attempt.takeParse(text.length - opener + open.length + 1)) return undefined;
+  let end = text.length;
+  if (!span.inString) {
+    while (end > opener && isSpaceOrComma(text.charCodeAt(end - 1))) end--;
+  }
+  let closers = span.inString ? '"' : '';
+  for (let k = open.length - 1; k >= 0; k--) closers += text[open[k]!] === '{' ? '}' : ']';
+  try {
+    return JSON.parse(text.slice(opener, end) + closers) as unknown;
+  } catch {
     return undefined;
   }
-  attempt.repairBudget -= slice.length;
+}
+
+function isSpaceOrComma(c: number): boolean {
+  return c === 0x2c || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+function repair(attempt: Attempt, start: number, end: number, problem: string): unknown {
+  const length = end - start;
+  if (!attempt.takeRepair(length)) {
+    attempt.note(start, () => `${problem} and is too long to repair (${length} characters)`);
+    return undefined;
+  }
   try {
-    return JSON.parse(jsonrepair(slice)) as unknown;
+    return JSON.parse(jsonrepair(attempt.text.slice(start, end))) as unknown;
   } catch (error) {
-    attempt.failed();
-    attempt.note(pos, () => `${problem}; repair failed: ${messageOf(error)}`);
+    attempt.note(start, () => `${problem}; repair failed: ${messageOf(error)}`);
     return undefined;
   }
 }
@@ -228,27 +243,16 @@ function repair(attempt: Attempt, slice: string, pos: number, problem: string): 
 function explain(attempt: Attempt, top: JsonTop, summary: ScanSummary): string {
   const { text } = attempt;
   const what = top === 'object' ? "'{'" : top === 'array' ? "'['" : "'{' or '['";
-  if (!/\S/.test(text)) return 'no JSON found: the reply is empty';
-  if (summary.spans === 0) {
+  const examined = summary.spans + summary.proseOpeners;
+  if (examined === 0) {
+    if (text.trim() === '') return 'no JSON found: the reply is empty';
     return `no JSON found: the reply (${text.length} characters) has no ${what}`;
   }
-  const counted = `${summary.spans} bracketed span${summary.spans === 1 ? '' : 's'} examined`;
-  const gaveUp = attempt.gaveUp ? `, gave up after ${attempt.failedParses} failed parses` : '';
+  const counted = `${examined} bracketed span${examined === 1 ? '' : 's'} examined`;
+  const gaveUp = attempt.gaveUp !== undefined ? `, ${attempt.gaveUp}` : '';
   const notes = [...attempt.notes];
   for (const pos of summary.prose) {
-    if (notes.length < MAX_NOTES) notes.push(`${describeAt(text, pos)} is prose, not JSON`);
+    if (notes.length < 3) notes.push(`${describeAt(text, pos)} is prose, not JSON`);
   }
   return `no JSON found: ${counted}${gaveUp}; ${notes.join('; ')}`;
-}
-
-function describeAt(text: string, pos: number): string {
-  const kind = text[pos] === '[' ? 'array' : 'object';
-  const preview = text.slice(pos, pos + PREVIEW).replace(/\s+/g, ' ');
-  const more = text.length > pos + PREVIEW ? '…' : '';
-  return `the ${kind} at offset ${pos} (${JSON.stringify(preview + more)})`;
-}
-
-function messageOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.length > 100 ? `${message.slice(0, 97)}...` : message;
 }

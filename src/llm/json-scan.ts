@@ -2,8 +2,11 @@
  * The single linear scan behind `extractJson`: it walks the text once and
  * reports bracketed spans that may hold JSON, in the order they start.
  *
- * - Outside a span, only `{` (and `[` unless objects are wanted) opens one;
- *   quotes in prose are ignored, and prose is skipped with `indexOf`.
+ * - Outside a span, only `{` (and `[` unless objects are wanted) that
+ *   starts like JSON (`looksLikeJsonStart`) opens one; quotes in prose are
+ *   ignored, prose is skipped with `indexOf`, and an opener that starts
+ *   like prose (`{see above}`) is passed over, so the JSON inside or after
+ *   prose in brackets is found as a span of its own.
  * - Inside a span, `"` strings (with `\` escapes) hide brackets, and every
  *   `}`/`]` closes the innermost open bracket (a mismatched pair marks the
  *   span so that only repair is tried on it).
@@ -11,8 +14,9 @@
  *   it that start like JSON (at most `MAX_CHILDREN`), so that a stray `{`
  *   in prose does not hide the JSON that follows.
  * - Every span knows how deeply it nests. At `MAX_SCAN_DEPTH` open
- *   brackets the scan stops: nothing a model writes nests that deep, and
- *   the rest of such a text is not worth a look.
+ *   brackets the span is reported as too deep (nothing a model writes
+ *   nests that deep) and the scan starts afresh at the opener that went
+ *   one level too far, so a run of `{` cannot hide the JSON after it.
  *
  * Each character is looked at once, so the scan is linear in the length of
  * the text whatever its shape.
@@ -35,8 +39,10 @@ export interface Span {
 export interface ScanSpan extends Span {
   /** False when the text ended (or the scan stopped) before the span closed. */
   complete: boolean;
-  /** The scan stopped inside this span: it nests `MAX_SCAN_DEPTH` levels deep. */
+  /** The scan left this span at `end` because it nests `MAX_SCAN_DEPTH` levels deep. */
   tooDeep: boolean;
+  /** For an incomplete span: the text ended inside a string. */
+  inString: boolean;
   /** A closer did not match its opener (`{ ... ]`). */
   mismatched: boolean;
   /** Maximal closed spans inside this one that start like JSON, by position. */
@@ -47,7 +53,7 @@ export interface ScanSpan extends Span {
   openAtEnd: readonly number[];
 }
 
-/** At this many open brackets the scan stops (see above). */
+/** At this many open brackets a span is cut off and the scan starts afresh (see above). */
 export const MAX_SCAN_DEPTH = 1024;
 
 const OPEN_OBJECT = 0x7b; // {
@@ -64,24 +70,38 @@ const QUOTE = 0x22; // "
 class OpenerFinder {
   private brace: number;
   private bracket: number;
+  private readonly objects: boolean;
+  private readonly arrays: boolean;
 
   constructor(
     private readonly text: string,
     objects: boolean,
     arrays: boolean,
   ) {
+    this.objects = objects;
+    this.arrays = arrays;
     this.brace = objects ? -2 : -1;
     this.bracket = arrays ? -2 : -1;
   }
 
   /** Position of the next opener at or after `from`, or -1. */
   next(from: number): number {
-    if (this.brace !== -1 && this.brace < from) this.brace = this.text.indexOf('{', from);
-    if (this.bracket !== -1 && this.bracket < from) this.bracket = this.text.indexOf('[', from);
+    // Openers close together (`{a {a {a`) are found by hand: cheaper than a call to `indexOf`.
+    const { text, objects, arrays } = this;
+    const stop = Math.min(text.length, from + NEAR);
+    for (let i = from; i < stop; i++) {
+      const c = text.charCodeAt(i);
+      if ((c === OPEN_OBJECT && objects) || (c === OPEN_ARRAY && arrays)) return i;
+    }
+    if (this.brace !== -1 && this.brace < stop) this.brace = text.indexOf('{', stop);
+    if (this.bracket !== -1 && this.bracket < stop) this.bracket = text.indexOf('[', stop);
     if (this.brace === -1) return this.bracket;
     return this.bracket === -1 || this.brace < this.bracket ? this.brace : this.bracket;
   }
 }
+
+/** How far the next opener is looked for by hand before `indexOf` takes over. */
+const NEAR = 16;
 
 /** Character classes for the scan: everything else is plain text. */
 const PLAIN = 0;
@@ -96,9 +116,11 @@ CLASS[CLOSE_OBJECT] = K_CLOSE;
 CLASS[CLOSE_ARRAY] = K_CLOSE;
 
 export interface ScanSummary {
-  /** Top-level bracketed spans seen. */
+  /** Top-level spans that start like JSON. */
   spans: number;
-  /** Where the first few spans that were plainly prose (`{see above}`) start. */
+  /** Openers passed over because they start like prose (`{see above}`). */
+  proseOpeners: number;
+  /** Where the first few of those are. */
   prose: number[];
 }
 
@@ -122,8 +144,10 @@ class RootScan {
   mismatched = false;
   /** Set when the root closes: its nesting depth. */
   rootDepth = 0;
-  /** Where `scanCounting` resumes. */
-  private at = 0;
+  /** The text ended inside a string. */
+  inString = false;
+  /** Where `scanCounting` resumes; after `TOO_DEEP`, the opener one level too deep. */
+  at = 0;
 
   constructor(
     private readonly text: string,
@@ -141,6 +165,7 @@ class RootScan {
     deepest[0] = 1;
     this.depth = 1;
     this.mismatched = false;
+    this.inString = false;
     this.dropped = 0;
     const result = this.scanKeeping(text, start + 1);
     return result === FULL ? this.scanCounting(text, this.at) : result;
@@ -166,13 +191,17 @@ class RootScan {
       if (kind === K_OPEN) {
         if (depth === MAX_SCAN_DEPTH) {
           result = TOO_DEEP;
+          this.at = i;
           break;
         }
         opened[depth] = c === OPEN_OBJECT ? i : ~i;
         deepest[depth] = ++depth;
       } else if (kind === K_QUOTE) {
         i = stringEnd(text, i + 1);
-        if (i === -1) break;
+        if (i === -1) {
+          this.inString = true;
+          break;
+        }
       } else {
         const enc = opened[--depth]!;
         if (enc < 0 !== (c === CLOSE_ARRAY)) mismatched = true;
@@ -215,13 +244,17 @@ class RootScan {
       if (kind === K_OPEN) {
         if (depth === MAX_SCAN_DEPTH) {
           result = TOO_DEEP;
+          this.at = i;
           break;
         }
         opened[depth] = c === OPEN_OBJECT ? i : ~i;
         if (++depth > reached) reached = depth;
       } else if (kind === K_QUOTE) {
         i = stringEnd(text, i + 1);
-        if (i === -1) break;
+        if (i === -1) {
+          this.inString = true;
+          break;
+        }
       } else {
         const enc = opened[--depth]!;
         if (enc < 0 !== (c === CLOSE_ARRAY)) mismatched = true;
@@ -278,56 +311,82 @@ class RootScan {
 export const MAX_CHILDREN = 4096;
 
 /**
- * Calls `visit` for every top-level span that may hold JSON, in order, and
- * stops as soon as `visit` returns true. A span that does not start like
- * JSON and holds no closed span is prose: it is counted, not visited.
+ * Calls `visit` for every top-level span that starts like JSON, in order,
+ * and stops as soon as `visit` returns true. Openers that start like prose
+ * are counted, not visited.
  */
 export function scanJsonSpans(
   text: string,
   top: JsonTop,
   visit: (span: ScanSpan) => boolean,
 ): ScanSummary {
-  const summary: ScanSummary = { spans: 0, prose: [] };
+  const summary: ScanSummary = { spans: 0, proseOpeners: 0, prose: [] };
   const openers = new OpenerFinder(text, top !== 'array', top !== 'object');
   const root = new RootScan(text, top !== 'object');
+  const arrays = top !== 'object';
   for (let start = openers.next(0); start !== -1;) {
+    const run = skipOpenerRun(text, start, arrays);
+    if (run !== start) {
+      if (summary.proseOpeners < PROSE_SAMPLES) summary.prose.push(start);
+      summary.proseOpeners += run - start;
+      start = run < text.length && isOpener(text.charCodeAt(run), arrays) ? run : openers.next(run);
+      continue;
+    }
+    if (!looksLikeJsonStart(text, start)) {
+      if (summary.proseOpeners++ < PROSE_SAMPLES) summary.prose.push(start);
+      start = openers.next(start + 1);
+      continue;
+    }
     const end = root.run(text, start);
     summary.spans++;
-    const { mismatched, children, dropped } = root;
-    if (end < 0) {
-      const { openAtEnd, depth } = root.openState();
-      const tooDeep = end === TOO_DEEP;
-      visit({
-        start,
-        end: text.length,
-        depth,
-        complete: false,
-        tooDeep,
-        mismatched,
-        children,
-        dropped,
-        openAtEnd,
-      });
-      break;
-    }
-    if (children.length > 0 || looksLikeJsonStart(text, start)) {
-      const depth = root.rootDepth;
-      const span = {
-        start,
-        end,
-        depth,
-        complete: true,
-        tooDeep: false,
-        mismatched,
-        children,
-        dropped,
-        openAtEnd: [],
-      };
-      if (visit(span)) break;
-    } else if (summary.prose.length < PROSE_SAMPLES) {
-      summary.prose.push(start);
-    }
-    start = openers.next(end);
+    if (visit(spanAt(root, text, start, end))) break;
+    if (end === END) break;
+    // After a span cut off for its depth, the opener one level too deep starts the next.
+    start = openers.next(end === TOO_DEEP ? root.at : end);
   }
   return summary;
+}
+
+function isOpener(c: number, arrays: boolean): boolean {
+  return c === OPEN_OBJECT || (arrays && c === OPEN_ARRAY);
+}
+
+/**
+ * Past a run of brackets that are plainly not JSON, in one tight loop: a
+ * `{` right before another bracket (an object starts with a key), and `[`
+ * when only objects are wanted. Returns where the run ends (`start` when
+ * there is none): a run of ten million `{` costs one pass, not ten million
+ * searches.
+ */
+function skipOpenerRun(text: string, start: number, arrays: boolean): number {
+  let i = start;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c === OPEN_OBJECT) {
+      const next = text.charCodeAt(i + 1);
+      if (next !== OPEN_OBJECT && next !== OPEN_ARRAY) return i;
+    } else if (c !== OPEN_ARRAY || arrays) {
+      return i;
+    }
+    i++;
+  }
+}
+
+const NO_OPENERS: readonly number[] = [];
+
+/** The span `root` just scanned from `start`. */
+function spanAt(root: RootScan, text: string, start: number, end: number): ScanSpan {
+  const { inString, mismatched, children, dropped } = root;
+  const base = { start, inString, mismatched, children, dropped };
+  if (end >= 0) {
+    const depth = root.rootDepth;
+    return { ...base, end, depth, complete: true, tooDeep: false, openAtEnd: NO_OPENERS };
+  }
+  if (end === TOO_DEEP) {
+    // Never repaired, so its open brackets are not listed.
+    const depth = MAX_SCAN_DEPTH;
+    return { ...base, end: root.at, depth, complete: false, tooDeep: true, openAtEnd: NO_OPENERS };
+  }
+  const { openAtEnd, depth } = root.openState();
+  return { ...base, end: text.length, depth, complete: false, tooDeep: false, openAtEnd };
 }

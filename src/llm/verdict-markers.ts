@@ -105,6 +105,22 @@ for (const [first, list] of LABELS_BY_FIRST) {
   LABEL_FIRST[first] = LABEL_LISTS.length;
 }
 
+/**
+ * For each character, the highest-priority level (lowest number) a marker
+ * line starting with it can have: 0 for decoration that may come before any
+ * label, the best level of the labels it starts, `NO_MARKER` otherwise. A
+ * line is dismissed with one look-up when this is not above what was found.
+ */
+const NO_MARKER = 0xff;
+const START_LEVEL = new Uint8Array(0x10000).fill(NO_MARKER);
+for (let c = 0; c < 128; c++) if (is(c, LEAD | SPACE | DIGIT)) START_LEVEL[c] = 0;
+for (const c of [0x3000, 0x2022, 0x30fb, 0x3010]) START_LEVEL[c] = 0;
+for (const [first, list] of LABELS_BY_FIRST) {
+  const best = Math.min(...list.map((label) => label.level));
+  START_LEVEL[first] = best;
+  if (first >= 0x61 && first <= 0x7a) START_LEVEL[first - 0x20] = best;
+}
+
 /** How far into a line decoration may reach before the label. */
 const MAX_LEAD = 24;
 /** How much decoration may sit between the separator and the verdict word. */
@@ -117,62 +133,81 @@ const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'PASS_WITH_SUGGESTIONS'];
  * where it decides. Returns one entry per level (undefined when absent).
  */
 export function findMarkers(text: string): (MarkerHit | undefined)[] {
-  const hits: (MarkerHit | undefined)[] = MARKER_LEVELS.map(() => undefined);
-  markersFromEnd(text, (hit) => {
-    hits[hit.level] ??= hit;
-    return MARKER_LEVELS.length;
-  });
-  return hits;
+  const lines = scanMarkers(text, false);
+  return MARKER_LEVELS.map((_, level) => lines.hit(level));
 }
 
 /**
  * The marker that decides a review: the last line of the highest level
  * present (what `findMarkers` finds first), or undefined. Once a level has
- * been found, lines of that level or lower are dismissed at their label,
- * and the first top-level marker from the end ends the search.
+ * been found, lines of lower levels are dismissed at their label.
  */
 export function decidingMarker(text: string): MarkerHit | undefined {
-  let best: MarkerHit | undefined;
-  markersFromEnd(text, (hit) => {
-    best = hit;
-    return hit.level;
-  });
-  return best;
+  const lines = scanMarkers(text, true);
+  for (let level = 0; level < MARKER_LEVELS.length; level++) {
+    const hit = lines.hit(level);
+    if (hit) return hit;
+  }
+  return undefined;
 }
 
-/**
- * Calls `visit` for the marker lines, last line first. `visit` returns the
- * level below which later (earlier in the text) lines still count; 0 stops.
- */
-function markersFromEnd(text: string, visit: (hit: MarkerHit) => number): void {
-  let below = MARKER_LEVELS.length;
-  let lineEnd = text.length;
-  const first = text.indexOf('\n');
-  for (;;) {
-    const newline = lastNewline(text, lineEnd, first);
-    const lineStart = newline + 1;
-    const hit = markerOnLine(text, lineStart, lineEnd, below);
-    if (hit >= 0) {
-      below = visit({ level: hit >> 2, verdict: VERDICTS[hit & 3]!, offset: lineStart });
-      if (below === 0) return;
-    }
-    if (newline < 0) return;
-    lineEnd = newline;
+/** The last marker line of each level: offsets (-1 when none) and verdicts, without allocating per line. */
+class MarkerLines {
+  readonly offsets = new Int32Array(MARKER_LEVELS.length).fill(-1);
+  readonly verdicts = new Uint8Array(MARKER_LEVELS.length);
+
+  hit(level: number): MarkerHit | undefined {
+    const offset = this.offsets[level]!;
+    if (offset < 0) return undefined;
+    return { level, verdict: VERDICTS[this.verdicts[level]!]!, offset };
   }
 }
 
-/** How far back a newline is looked for by hand before `lastIndexOf` takes over. */
-const SHORT_LINE = 32;
+const NEWLINE = 0x0a;
 
 /**
- * Position of the last `\n` before `end`, or -1; `first` is the first `\n`
- * of the text (found forward, which is much faster than backward), so the
- * text before it is never searched. Short lines are walked by hand.
+ * Reads the marker lines from the last line back, so the first marker found
+ * at a level is the last line of that level. With `decidingOnly`, once a
+ * level is found only higher-priority levels still count: the lines of that
+ * level and below are dismissed at their first character or label, and a
+ * top-level marker ends the search. One look-up dismisses a line whose first
+ * character cannot start a marker that still counts; short lines are walked
+ * by hand and long ones searched with `lastIndexOf`, never before the first
+ * newline (found forward, which is faster).
  */
+function scanMarkers(text: string, decidingOnly: boolean): MarkerLines {
+  const lines = new MarkerLines();
+  const { offsets, verdicts } = lines;
+  const first = text.indexOf('\n');
+  let below = MARKER_LEVELS.length;
+  let end = text.length;
+  for (;;) {
+    const newline = lastNewline(text, end, first);
+    const start = newline + 1;
+    if (start < end && START_LEVEL[text.charCodeAt(start)]! < below) {
+      const hit = markerOnLine(text, start, end, below);
+      if (hit >= 0 && offsets[hit >> 2]! < 0) {
+        const level = hit >> 2;
+        offsets[level] = start;
+        verdicts[level] = hit & 3;
+        if (decidingOnly) below = level;
+        if (below === 0) break;
+      }
+    }
+    if (newline < 0) break;
+    end = newline;
+  }
+  return lines;
+}
+
+/** How far back a newline is looked for by hand before `lastIndexOf` takes over. */
+const SHORT_LINE = 24;
+
+/** Position of the last `\n` before `end`, or -1; `first` is the text's first `\n`. */
 function lastNewline(text: string, end: number, first: number): number {
   if (end <= first || first < 0) return -1;
-  const stop = Math.max(first, end - SHORT_LINE);
-  for (let i = end - 1; i >= stop; i--) if (text.charCodeAt(i) === 0x0a) return i;
+  const stop = end - SHORT_LINE > first ? end - SHORT_LINE : first;
+  for (let i = end - 1; i >= stop; i--) if (text.charCodeAt(i) === NEWLINE) return i;
   return text.lastIndexOf('\n', stop - 1);
 }
 

@@ -47,7 +47,12 @@ export async function installCli(root: string): Promise<string> {
   mkdirSync(binDir, { recursive: true });
   const bundle = path.join(root, 'package', 'dist', 'mr-agent.mjs');
   mkdirSync(path.dirname(bundle), { recursive: true });
-  cpSync(await cliBundle(), bundle);
+  const built = await cliBundle();
+  cpSync(built, bundle);
+  // the entry loads its chunks from the folder beside it
+  cpSync(path.join(path.dirname(built), 'chunks'), path.join(path.dirname(bundle), 'chunks'), {
+    recursive: true,
+  });
   cpSync(path.join(REPO_ROOT, 'prompts'), path.join(root, 'package', 'prompts'), {
     recursive: true,
   });

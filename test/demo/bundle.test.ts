@@ -15,6 +15,9 @@ describe('demo/bundle: the packaged layout runs the demo', function () {
     pkg = await mkdtemp(path.join(tmpdir(), 'mr-agent-pkg-'));
     await mkdir(path.join(pkg, 'dist'));
     await cp(bundle, path.join(pkg, 'dist/mr-agent.mjs'));
+    await cp(path.join(path.dirname(bundle), 'chunks'), path.join(pkg, 'dist/chunks'), {
+      recursive: true,
+    });
     // what package.json `files` ships next to the bundle, without node_modules
     for (const folder of ['demo', 'prompts'])
       await cp(folder, path.join(pkg, folder), { recursive: true });

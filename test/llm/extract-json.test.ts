@@ -5,9 +5,12 @@ import {
   findJsonValue,
   MAX_FAILED_PARSES,
   MAX_JSON_DEPTH,
+  MAX_PARSE_CHARS,
+  MAX_PARSED_SPANS,
   MAX_REPAIR_CHARS,
   type JsonExtraction,
 } from '../../src/llm/extract-json.ts';
+import { scanJsonSpans } from '../../src/llm/json-scan.ts';
 
 function value(result: JsonExtraction): unknown {
   if (!result.ok) throw new Error(`expected JSON, got: ${result.reason}`);
@@ -129,7 +132,8 @@ describe('llm/extract-json', () => {
     ['an empty reply', '  \n ', 'the reply is empty'],
     ['no brackets', 'PASS, all good', "has no '{' or '['"],
     ['only prose in braces', 'use {x} and {y}', 'the object at offset 4 ("{x} and {y}") is prose'],
-    ['a value that never closes', 'text {{{ more', 'is never closed'],
+    ['a value that never closes', 'x {"a": "b" : "c" : "d"', 'is never closed; repair failed'],
+    ['braces that open prose', 'text {{{ more', 'the object at offset 5 ("{{{ more") is prose'],
     [
       'broken JSON',
       'x {"a" 1 2} y',
@@ -148,29 +152,64 @@ describe('llm/extract-json', () => {
     const fine = `${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`;
     expect(extractJson(fine).ok).to.equal(true);
     expect(reason(extractJson('{"a":'.repeat(100_000)))).to.contain(
-      `nests ${MAX_SCAN_DEPTH} levels deep; the text after it was not examined`,
+      `nests more than ${MAX_SCAN_DEPTH} levels deep`,
     );
   });
 
-  it(`bounds repair to ${MAX_REPAIR_CHARS} characters and gives up after ${MAX_FAILED_PARSES} failures`, () => {
-    const long = `{"a": "${'x'.repeat(MAX_REPAIR_CHARS)}`;
+  it(`issue #22: bounds repair to ${MAX_REPAIR_CHARS} characters and gives up after ${MAX_FAILED_PARSES} failures`, () => {
+    // Missing commas: closing the brackets is not enough, and jsonrepair is not given this much.
+    const long = `{"a": [${'1 '.repeat(MAX_REPAIR_CHARS)}`;
     expect(reason(extractJson(long))).to.contain('too long to repair');
     const junk = '{"a" 1 2} '.repeat(MAX_FAILED_PARSES + 10);
     expect(reason(extractJson(junk))).to.contain(
       `gave up after ${MAX_FAILED_PARSES} failed parses`,
     );
+    // Repaired spans count as failed parses too: 10 000 of them cost no more than 256.
+    const repairable = '{"a": 1,} '.repeat(10_000);
+    expect(findJsonValue(repairable, () => false)).to.equal(undefined);
   });
 
-  it('keeps looking inside prose in braces and stops at absurd nesting', () => {
+  it('issue #22: closes a long truncated reply without jsonrepair', () => {
+    const feedback = 'x'.repeat(4 * MAX_REPAIR_CHARS);
+    const cut = extractJson(`Sure: {"result": "FAIL", "feedback": "${feedback}`);
+    expect(value(cut)).to.deep.equal({ result: 'FAIL', feedback });
+    expect(cut.ok && cut.repaired).to.equal(true);
+    expect(value(extractJson('{"steps": [{"id": 1}, {"id": 2},\n'))).to.deep.equal({
+      steps: [{ id: 1 }, { id: 2 }],
+    });
+  });
+
+  it(`issue #22: tries at most ${MAX_PARSED_SPANS} spans, whether they parse or not`, () => {
+    const verdict = '{"result": "PASS"}';
+    const isVerdict = (v: unknown) => typeof v === 'object' && v !== null && 'result' in v;
+    const before = (n: number) => `${'{"a": 1} '.repeat(n)}${verdict}`;
+    expect(findJsonValue(before(MAX_PARSED_SPANS - 1), isVerdict)?.value).to.deep.equal({
+      result: 'PASS',
+    });
+    expect(findJsonValue(before(MAX_PARSED_SPANS), isVerdict)).to.equal(undefined);
+  });
+
+  it(`issue #22: skips a span longer than ${MAX_PARSE_CHARS} characters instead of parsing it`, () => {
+    const huge = `{"a": [${'1,'.repeat(MAX_PARSE_CHARS / 2)}1]}`;
+    expect(reason(extractJson(huge))).to.contain(
+      `is too long to parse (${huge.length} characters)`,
+    );
+    expect(value(extractJson(`${huge} {"after": 1}`))).to.deep.equal({ after: 1 });
+  });
+
+  it('keeps looking inside prose in braces and after absurd nesting', () => {
     expect(value(extractJson('{ notes {x} {y} {"a": 1} and more'))).to.deep.equal({ a: 1 });
-    const many = `{ ${'[1] '.repeat(MAX_CHILDREN + 5)}`;
+    const many = `{"k": ${'[1] '.repeat(MAX_CHILDREN + 5)}`;
     expect(reason(extractJson(many, { top: 'object' }))).to.contain('is never closed');
-    const crowd = `{ x ${'{"k": 1 2} '.repeat(MAX_CHILDREN + 5)}`;
+    const crowd = `{"x" ${'{"k": 1 2} '.repeat(MAX_CHILDREN + 5)}`;
     expect(reason(extractJson(crowd))).to.contain(`holds more than ${MAX_CHILDREN} parts`);
     const deep = `{"ok": 1} ${'['.repeat(MAX_SCAN_DEPTH + 1)}`;
     expect(value(extractJson(deep))).to.deep.equal({ ok: 1 });
-    const after = `${'['.repeat(MAX_SCAN_DEPTH + 1)} {"late": 1}`;
-    expect(reason(extractJson(after))).to.contain('the text after it was not examined');
+    // A run of openers deeper than the scan tracks does not hide what follows it.
+    const after = `${'['.repeat(3 * MAX_SCAN_DEPTH)} {"late": 1}`;
+    expect(value(extractJson(after, { top: 'object' }))).to.deep.equal({ late: 1 });
+    const braces = `${'{'.repeat(3 * MAX_SCAN_DEPTH)} {"late": 1}`;
+    expect(value(extractJson(braces))).to.deep.equal({ late: 1 });
   });
 
   const strings: [string, string, unknown][] = [
@@ -198,9 +237,14 @@ describe('llm/extract-json', () => {
   it('G2 finds the end of a string made of 2 MB of backslashes', () => {
     // 2 MB of `\\` inside a string: quadratic before, when each escape searched for the far quote.
     const text = `{"a": "${'\\\\'.repeat(1 << 20)}"} {"b": 2}`;
-    const result = extractJson(text);
-    expect(result.ok && result.end).to.equal(text.indexOf('}') + 1);
-    expect(value(result)).to.deep.equal({ a: '\\'.repeat(1 << 20) });
+    const ends: number[] = [];
+    scanJsonSpans(text, 'any', (span) => {
+      ends.push(span.end);
+      return false;
+    });
+    expect(ends).to.deep.equal([text.indexOf('}') + 1, text.length]);
+    const shorter = `{"a": "${'\\\\'.repeat(1 << 16)}"} {"b": 2}`;
+    expect(value(extractJson(shorter))).to.deep.equal({ a: '\\'.repeat(1 << 16) });
   });
 
   it('findJsonValue returns the first value a predicate accepts', () => {

@@ -33,7 +33,12 @@ function newestMtime(target: string): number {
 }
 
 /** What `npm run build` writes, relative to the repository root. */
-export const BUILD_OUTPUTS = ['dist/mr-agent.mjs', 'dist/index.mjs', 'dist/types/index.d.ts'];
+export const BUILD_OUTPUTS = [
+  'dist/mr-agent.mjs',
+  'dist/chunks',
+  'dist/index.mjs',
+  'dist/types/index.d.ts',
+];
 /** What `npm run build` reads: when none is newer than the outputs, dist/ is current. */
 const BUILD_INPUTS = ['src', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 

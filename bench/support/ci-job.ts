@@ -1,0 +1,161 @@
+// One real agent job for the benches: `node dist/mr-agent.mjs ci` as a child
+// process, in a fresh clone of the merge request's branch, against the GitLab
+// stand-in and the scripted OpenAI-compatible server over real HTTP, as a
+// pipeline the webhook bridge triggered for `/agent <task>` would run it.
+// Records when the first progress note appeared (as the stand-in saw it), the
+// GitLab requests by route, what the model was sent, and the peak RSS of the
+// command (through /usr/bin/time when the machine has it).
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { seedScenario, startGitLabStandIn } from '../../src/testkit/gitlab-server/index.ts';
+import { promptTokens } from '../../src/testkit/openai-server/responses.ts';
+import { startScriptedOpenAiServer } from '../../src/testkit/openai-server/server.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = path.join(ROOT, 'dist', 'mr-agent.mjs');
+const TIME = '/usr/bin/time';
+const KEY = 'sk-bench-3141';
+
+export interface CiJobOptions {
+  /** Scripted model replies (the scenario's `replies`). */
+  replies: unknown[];
+  /** Files of the project (the default branch and the merge request's branch). */
+  files?: Record<string, string>;
+  /** The task of the `/agent` comment. */
+  task: string;
+  /** More job variables (they win over the defaults). */
+  variables?: Record<string, string>;
+}
+
+export interface LlmCall {
+  purpose: string;
+  /** Prompt tokens as the server counts them: messages, tool schemas and response format. */
+  promptTokens: number;
+}
+
+export interface CiJobResult {
+  code: number;
+  stderr: string;
+  /** From spawning the command to the first progress note on the merge request. */
+  firstNoteMs: number | undefined;
+  wallMs: number;
+  /** Peak resident set size of the command, when /usr/bin/time could measure it. */
+  maxRssMb: number | undefined;
+  /** GitLab API requests by `METHOD route`, as the stand-in counted them. */
+  requests: Record<string, number>;
+  calls: LlmCall[];
+}
+
+/** Runs one job; throws when the job did not finish with exit code 0. */
+export async function runCiJob(options: CiJobOptions): Promise<CiJobResult> {
+  const standIn = await startGitLabStandIn();
+  const work = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-bench-job-'));
+  const llm = await startScriptedOpenAiServer({
+    apiKey: KEY,
+    scenario: { replies: options.replies } as Parameters<
+      typeof startScriptedOpenAiServer
+    >[0]['scenario'],
+  });
+  try {
+    const s = await seedScenario(standIn.model, options.files ? { files: options.files } : {});
+    const dir = path.join(work, 'job');
+    const branch = s.mergeRequest.sourceBranch;
+    execFileSync('git', ['clone', '-q', '-b', branch, s.project.repoDir, dir]);
+    const note = standIn.model.addNote({
+      on: s.mergeRequest,
+      body: `/agent ${options.task}`,
+      authorId: s.developer.id,
+    });
+    const variables = {
+      MR_AGENT_SOURCE: 'note',
+      MR_AGENT_COMMAND: '',
+      MR_AGENT_TASK: options.task,
+      MR_AGENT_NOTE_ID: String(note.id),
+      MR_AGENT_MR_IID: String(s.mergeRequest.iid),
+      MR_AGENT_TRIGGERED_BY: String(s.developer.id),
+    };
+    const { pipeline, jobs } = await standIn.model.createPipeline({
+      project: s.project,
+      ref: branch,
+      source: 'trigger',
+      userId: s.maintainer.id,
+      status: 'running',
+      variables,
+    });
+    const env: Record<string, string> = {
+      PATH: process.env['PATH'] ?? '',
+      HOME: work,
+      CI: 'true',
+      CI_API_V4_URL: `${standIn.url}/api/v4`,
+      CI_SERVER_URL: standIn.url,
+      CI_PROJECT_ID: String(s.project.id),
+      CI_PROJECT_PATH: s.project.path,
+      CI_PROJECT_DIR: dir,
+      CI_DEFAULT_BRANCH: s.project.defaultBranch,
+      CI_COMMIT_REF_NAME: branch,
+      CI_PIPELINE_ID: String(pipeline.id),
+      CI_JOB_ID: String(jobs[0]!.id),
+      CI_JOB_URL: `${standIn.url}/${s.project.path}/-/jobs/${jobs[0]!.id}`,
+      CI_PIPELINE_SOURCE: 'trigger',
+      GITLAB_USER_ID: String(s.maintainer.id),
+      MR_AGENT_GITLAB_TOKEN: s.botToken.value,
+      MR_AGENT_LOG_FORMAT: 'json',
+      OPENAI_API_KEY: KEY,
+      OPENAI_BASE_URL: llm.url,
+      MR_AGENT_LLM_MODEL: 'scripted-model',
+      MR_AGENT_ENVIRONMENT_SETUP: 'false',
+      MR_AGENT_TEST_COMMAND: 'true',
+      REFLECTION_INTERVAL: '0',
+      REPLANNING_ENABLED: 'false',
+      MR_AGENT_REVIEW_ENABLED: 'false',
+      ...variables,
+      ...options.variables,
+    };
+    const firstNote = () =>
+      standIn.model.notes.some(
+        (n) => n.authorId === s.bot.id && n.body.includes('mr-agent:progress'),
+      );
+    const run = await spawnJob(dir, env, firstNote);
+    if (run.code !== 0) throw new Error(`the job exited ${run.code}:\n${run.stderr.slice(-3000)}`);
+    const calls = llm.requests.map((r) => ({
+      purpose: r.purpose ?? '(none)',
+      promptTokens: promptTokens(r.body as Parameters<typeof promptTokens>[0]),
+    }));
+    return { ...run, requests: standIn.requests.byRoute(), calls };
+  } finally {
+    await llm.close();
+    await standIn.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function spawnJob(
+  dir: string,
+  env: Record<string, string>,
+  firstNote: () => boolean,
+): Promise<Pick<CiJobResult, 'code' | 'stderr' | 'firstNoteMs' | 'wallMs' | 'maxRssMb'>> {
+  const rssFile = path.join(path.dirname(dir), 'rss');
+  const command = [process.execPath, BIN, 'ci', '--step', 'all'];
+  const timed = existsSync(TIME);
+  const [file, ...args] = timed ? [TIME, '-f', '%M', '-o', rssFile, ...command] : command;
+  const start = performance.now();
+  const child = spawn(file!, args, { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  let firstNoteMs: number | undefined;
+  // The stand-in runs in this process: look for the note between its requests.
+  const watch = setInterval(() => {
+    if (firstNoteMs === undefined && firstNote()) firstNoteMs = performance.now() - start;
+  }, 1);
+  const code = await new Promise<number>((resolve) =>
+    child.on('close', (exit) => resolve(exit ?? 1)),
+  );
+  const wallMs = performance.now() - start;
+  clearInterval(watch);
+  const maxRssMb = timed ? Number(readFileSync(rssFile, 'utf8').trim()) / 1024 : undefined;
+  return { code, stderr, firstNoteMs, wallMs, maxRssMb };
+}

@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleCli } from '../../scripts/bundle-cli.mjs';
+import { CI_STEPS } from '../../src/ci/context.ts';
+import { STEP_CHOICES } from '../../src/cli/program.ts';
+
+interface Metafile {
+  outputs: Record<string, { inputs: Record<string, unknown> }>;
+}
+
+const HOOK = path.resolve(import.meta.dirname, '../support/loaded-modules.mjs');
+
+/**
+ * Issue #22: each command loads what it uses and nothing else. The bundle is
+ * built with its metafile; the command runs in a child process that records
+ * every module it loads; the sources inside those files are then checked.
+ */
+describe('cli/start path: what each command loads (issue #22)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let bin: string;
+  let meta: Metafile;
+
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-start-path-'));
+    bin = await bundleCli(path.join(dir, 'dist', 'mr-agent.mjs'), { metafile: true });
+    meta = JSON.parse(readFileSync(`${bin}.meta.json`, 'utf8')) as Metafile;
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The sources (repository-relative, node_modules by package) inside the files a command loaded. */
+  function sourcesLoaded(args: string[], env: Record<string, string> = {}): string[] {
+    const out = path.join(dir, 'loaded.json');
+    execFileSync(process.execPath, ['--import', HOOK, bin, ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', ...env, LOADED_MODULES_OUT: out },
+      stdio: 'pipe',
+    });
+    const files = (JSON.parse(readFileSync(out, 'utf8')) as string[])
+      .filter((url) => url.startsWith('file:'))
+      .map((url) => fileURLToPath(url));
+    const sources = new Set<string>();
+    for (const [output, { inputs }] of Object.entries(meta.outputs)) {
+      if (!files.includes(path.resolve(output))) continue;
+      for (const input of Object.keys(inputs)) sources.add(packageOf(input));
+    }
+    expect(sources.size, 'the loaded files are in the metafile').to.be.greaterThan(0);
+    return [...sources].sort();
+  }
+
+  const HEAVY = ['zod', 'openai', '@gitbeaker/core', '@gitbeaker/rest', 'fflate', 'undici'];
+
+  for (const args of [['--version'], ['--help']]) {
+    it(`\`mr-agent ${args.join(' ')}\` loads commander and the program only`, () => {
+      const sources = sourcesLoaded(args);
+      // errors.ts (2 KB, no imports): the program maps commander's usage errors to UsageError.
+      expect(sources.filter((s) => !s.startsWith('src/cli/'))).to.deep.equal([
+        'commander',
+        'package.json',
+        'src/errors/errors.ts',
+        'src/version.ts',
+      ]);
+    });
+  }
+
+  it('`mr-agent detect` loads no schema library, SDK, GitLab client or zip support', () => {
+    const repo = path.join(dir, 'repo');
+    mkdirSync(repo, { recursive: true });
+    writeFileSync(path.join(repo, 'package.json'), '{"name":"x","scripts":{"test":"node t"}}');
+    const sources = sourcesLoaded(['detect', repo]);
+    expect(sources).to.include('src/cli/commands/detect.ts');
+    expect(sources.filter((s) => HEAVY.includes(s))).to.deep.equal([]);
+  });
+
+  it('`mr-agent ci` on a comment that is not a command loads no SDK, GitLab client or zip support', () => {
+    const payload = path.join(dir, 'TRIGGER_PAYLOAD');
+    writeFileSync(
+      payload,
+      JSON.stringify({
+        object_kind: 'note',
+        user: { id: 5, username: 'dev' },
+        project: { id: 1, default_branch: 'main' },
+        object_attributes: { id: 77, note: 'LGTM, thanks!', noteable_type: 'MergeRequest' },
+        merge_request: { iid: 3, source_branch: 'feature/x' },
+      }),
+    );
+    const sources = sourcesLoaded(['ci'], {
+      CI: 'true',
+      CI_API_V4_URL: 'https://gitlab.example.com/api/v4',
+      CI_PROJECT_ID: '1',
+      CI_PROJECT_DIR: dir,
+      CI_DEFAULT_BRANCH: 'main',
+      CI_PIPELINE_ID: '1',
+      CI_JOB_ID: '2',
+      CI_PIPELINE_SOURCE: 'trigger',
+      TRIGGER_PAYLOAD: payload,
+    });
+    expect(sources).to.include('src/cli/commands/ci.ts');
+    // zod validates the payload: the one heavy library this decision uses.
+    expect(sources.filter((s) => HEAVY.includes(s))).to.deep.equal(['zod']);
+  });
+
+  it('the --step choices are the CI steps', () => {
+    expect([...STEP_CHOICES]).to.deep.equal([...CI_STEPS]);
+  });
+});
+
+/** `node_modules/@scope/name/...` → `@scope/name`; `node_modules/name/...` → `name`; sources as they are. */
+function packageOf(input: string): string {
+  const at = input.lastIndexOf('node_modules/');
+  if (at < 0) return input;
+  const parts = input.slice(at + 'node_modules/'.length).split('/');
+  return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
+}
