@@ -12,7 +12,6 @@ import {
   gitlabCiLocal,
   installCli,
   listJobs,
-  requireRsync,
   tempRoot,
 } from './harness.ts';
 
@@ -47,7 +46,6 @@ describe('component (gitlab-ci-local)', function () {
   let temp: ReturnType<typeof tempRoot>;
 
   before(() => {
-    requireRsync();
     temp = tempRoot();
   });
   after(() => temp?.remove());

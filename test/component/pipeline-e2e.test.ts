@@ -15,7 +15,7 @@ import {
   type ScriptedOpenAiServer,
 } from '../../src/testkit/openai-server/server.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
-import { COMPONENT, gitlabCiLocal, installCli, REMOTE, requireRsync, tempRoot } from './harness.ts';
+import { COMPONENT, gitlabCiLocal, installCli, REMOTE, tempRoot } from './harness.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const LLM_KEY = 'sk-component-e2e-5150';
@@ -205,7 +205,6 @@ describe('component e2e (gitlab-ci-local): a manual pipeline with MR_AGENT_TASK'
   let temp: ReturnType<typeof tempRoot>;
 
   before(() => {
-    requireRsync();
     temp = tempRoot();
   });
   after(() => temp?.remove());
