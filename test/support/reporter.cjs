@@ -17,7 +17,10 @@ class SummaryReporter extends Dot {
       const skipped = pending > 0 ? `, ${pending} skipped` : '';
       process.stdout.write(`\ntests: ${passes} passed, ${failures} failed${skipped}\n`);
       try {
-        fs.writeFileSync('.test-results.json', JSON.stringify({ passes, failures, pending, skippedTitles }));
+        fs.writeFileSync(
+          '.test-results.json',
+          JSON.stringify({ passes, failures, pending, skippedTitles }),
+        );
       } catch {
         // counts on stdout are enough
       }
