@@ -5,6 +5,7 @@ import { parse, stringify } from 'yaml';
 import { renderChildPipeline } from '../../src/ci/child-pipeline.ts';
 import { isResolved, resolveConfig } from '../../src/config/resolve.ts';
 import { ENVIRONMENTS } from '../../src/config/options.ts';
+import pkg from '../../package.json' with { type: 'json' };
 import {
   activeJobs,
   COMPONENT,
@@ -62,11 +63,16 @@ describe('component (gitlab-ci-local)', function () {
       expect(preview.exitCode, preview.all).to.equal(0);
       const expanded = parse(preview.stdout) as Record<
         string,
-        { image?: string; script?: string[] }
+        { image?: string; script?: string[]; variables?: Record<string, string> }
       >;
       for (const env of ENVIRONMENTS) {
+        // `<image_registry>/<env>:<image_tag>`, expanded by GitLab from the job's variables
         expect(expanded[`agent-${env}`]!.image).to.deep.equal({
-          name: `registry.gitlab.com/mr-agent/mr-agent/${env}:0.1.0`,
+          name: `$MR_AGENT_IMAGE_REGISTRY/${env}:$MR_AGENT_IMAGE_TAG`,
+        });
+        expect(expanded[`agent-${env}`]!.variables).to.deep.include({
+          MR_AGENT_IMAGE_REGISTRY: 'registry.gitlab.com/mr-agent/mr-agent',
+          MR_AGENT_IMAGE_TAG: pkg.version,
         });
       }
       expect(expanded['agent-auto-plan']!.script).to.deep.equal(['mr-agent ci --step plan']);
