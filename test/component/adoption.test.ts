@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import type { CommandRequest } from '../../src/trigger/note-rules.ts';
 import { pipelineInputs, pipelineVariables } from '../../src/trigger/variables.ts';
+import { documentedHeader, documentedJobRules } from '../support/documented-header.ts';
 import {
   activeJobs,
   COMPONENT,
@@ -19,23 +20,6 @@ import {
  * workflow recipe that keeps the project's own jobs out of agent pipelines,
  * and the runner tags, `interruptible: false` and resource group of the agent jobs.
  */
-const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** The documented header, exactly as docs/ci-component.md shows it. */
-function documentedHeader(): string {
-  const doc = readFileSync(path.join(REPO_ROOT, 'docs/ci-component.md'), 'utf8');
-  const marker = doc.indexOf('<!-- the header test/component/adoption.test.ts runs');
-  const block = /```yaml\n([\s\S]*?)```/.exec(doc.slice(marker))!;
-  return block[1]!;
-}
-
-/** The documented rules for one's own jobs, from the same page. */
-function documentedJobRules(): string {
-  const doc = readFileSync(path.join(REPO_ROOT, 'docs/ci-component.md'), 'utf8');
-  const section = doc.slice(doc.indexOf('### Keeping your own jobs out of agent pipelines'));
-  return /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
-}
-
 /** The consumer's file: the header (the component at this commit), extra inputs, the own jobs. */
 function consumerPipeline(extraInputs: Record<string, string> = {}): string {
   const header = documentedHeader().replace(
@@ -52,7 +36,7 @@ const request: CommandRequest = {
   projectId: 42,
   noteId: 501,
   discussionId: 'd1',
-  target: { kind: 'merge_request', iid: 12 },
+  target: { kind: 'merge_request', iid: 12, sourceBranch: 'feature/importer', fork: false },
   ref: 'feature/importer',
   user: { id: 7, username: 'dana' },
   instruction: 'skip blank rows; keep "$HOME" literal',
@@ -70,10 +54,14 @@ function variableArgs(variables: Record<string, string | undefined>): string[] {
     .flatMap(([k, v]) => ['--variable', `${k}=${v}`]);
 }
 
-async function preview(dir: string, args: string[]): Promise<Record<string, any>> {
+/** `--preview`: the expanded configuration (jobs and the global `variables`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a YAML document the tests read
+type Preview = Record<string, any>;
+
+async function preview(dir: string, args: string[]): Promise<Preview> {
   const result = await gitlabCiLocal(dir, ['--preview', ...args]);
   expect(result.exitCode, result.all).to.equal(0);
-  return parse(result.stdout) as Record<string, any>;
+  return parse(result.stdout) as Preview;
 }
 
 async function active(dir: string, args: string[]): Promise<string[]> {
