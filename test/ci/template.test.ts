@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { execa } from 'execa';
 import { readdirSync, readFileSync } from 'node:fs';
 import { ENVIRONMENT_JOBS } from '../../src/ci/environments.ts';
 import { parseComponentTemplate, type ComponentTemplate } from '../../src/ci/template-spec.ts';
@@ -144,6 +145,18 @@ describe('ci/template (templates/*.yml)', () => {
         `$MR_AGENT_IMAGE_REGISTRY/${environment}:$MR_AGENT_IMAGE_TAG`,
       );
     }
+  });
+
+  it('#21 a release tag must equal package.json and the image_tag default (scripts/release-version.mjs)', async () => {
+    const check = (tag: string) =>
+      execa('node', ['scripts/release-version.mjs', '--check', tag], { reject: false });
+
+    const same = await check(pkg.version);
+    const other = await check('99.0.0');
+
+    expect(same.exitCode, same.stderr).to.equal(0);
+    expect(other.exitCode).to.equal(1);
+    expect(other.stderr).to.contain(`tag 99.0.0 is not package.json's version ${pkg.version}`);
   });
 
   it('#21 every job that runs on a runner takes the runner tags and is not interruptible; the one job that pushes joins the resource group', () => {

@@ -13,6 +13,7 @@ import {
   gitlabCiLocal,
   installCli,
   listJobs,
+  type ListedJob,
   tempRoot,
 } from './harness.ts';
 
@@ -262,9 +263,40 @@ describe('component (gitlab-ci-local)', function () {
         'check-version',
         'images: [node]',
         'images: [go]',
+        'images: [bridge]',
+        'npm-publish',
         'release',
       ]);
       expect(child.exitCode, child.all).to.equal(0);
+    });
+
+    it('#21 on a semver tag the catalog release needs the full test suite and the component smoke test, after the images and the npm package', async () => {
+      const root = path.resolve(import.meta.dirname, '../..');
+      const dir = createProject(temp.root, {
+        '.gitlab-ci.yml': readFileSync(path.join(root, '.gitlab-ci.yml'), 'utf8'),
+        'test/component/pipelines/smoke.gitlab-ci.yml': '',
+      });
+
+      const jobs = (await listJobs(dir, { CI_COMMIT_TAG: '1.2.3' }, fast)) as (ListedJob & {
+        needs?: { job: string }[];
+      })[];
+      const needs = (name: string) =>
+        (jobs.find((j) => j.name === name)?.needs ?? []).map((n) => n.job);
+      const config = parse(readFileSync(path.join(root, '.gitlab-ci.yml'), 'utf8'));
+
+      expect(needs('release')).to.include.members([
+        'test',
+        'component-smoke',
+        'images',
+        'npm-publish',
+      ]);
+      expect(needs('npm-publish')).to.include.members(['test', 'component-smoke', 'check-version']);
+      expect(needs('images: [bridge]')).to.include.members(['test', 'component-smoke']);
+      expect(config['npm-publish'].script).to.include('npm publish --provenance --access public');
+      expect(config['npm-publish'].id_tokens.SIGSTORE_ID_TOKEN.aud).to.equal('sigstore');
+      expect(config['check-version'].script).to.deep.equal([
+        'node scripts/release-version.mjs --check "$CI_COMMIT_TAG"',
+      ]);
     });
   });
 });
