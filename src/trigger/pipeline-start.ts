@@ -38,7 +38,7 @@ function gitlabRefusal(error: unknown): 'variables-forbidden' | 'inputs-undeclar
 
 function variablesForbidden(cause: unknown, triedInputs: boolean): ConfigError {
   return new ConfigError(
-    'GitLab refused the pipeline variables (Insufficient permissions to set pipeline variables)',
+    'Insufficient permissions to set pipeline variables (the request was sent as pipeline variables)',
     {
       cause,
       hint: [
@@ -53,7 +53,7 @@ function variablesForbidden(cause: unknown, triedInputs: boolean): ConfigError {
 
 function inputsUndeclared(cause: unknown): ConfigError {
   return new ConfigError(
-    "the project's `.gitlab-ci.yml` does not declare the mr-agent pipeline inputs",
+    "Given inputs not defined in the `spec` section: the project's `.gitlab-ci.yml` does not declare the mr-agent pipeline inputs",
     {
       cause,
       hint: 'Add the `spec: inputs:` header from the mr-agent docs (docs/ci-component.md, "Requests as pipeline inputs") to the file on this branch, or set the bridge\'s `trigger.pass_as` to `auto` or `variables`.',
