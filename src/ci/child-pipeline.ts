@@ -1,7 +1,9 @@
 import { stringify } from 'yaml';
 import { OPTIONS, type Config, type OptionDef } from '../config/options.ts';
+import { ConfigError } from '../errors/errors.ts';
 import { looksLikeSecretName } from '../log/redact.ts';
 import { ENVIRONMENT_JOBS, type EnvironmentName } from './environments.ts';
+import type { CiRequest } from './request.ts';
 
 /**
  * The child pipeline of the two-step flow (B2): `mr-agent ci --step plan`
@@ -19,6 +21,59 @@ export interface ChildPipelineOrigin {
 }
 
 type CiConfig = Config['ci'];
+
+/**
+ * The component's `runner_tags` and `resource_group` inputs, which the template
+ * hands the plan job as MR_AGENT_RUNNER_TAGS (`{"runner_tags": [...]}`, GitLab's
+ * rendering of the array input) and MR_AGENT_RESOURCE_GROUP (unexpanded, so
+ * GitLab expands it in the child pipeline with that job's variables).
+ */
+export interface RunnerSettings {
+  tags: readonly string[];
+  resourceGroup: string | undefined;
+}
+
+function tagList(value: unknown): string[] | undefined {
+  const list =
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>).runner_tags
+      : value;
+  if (!Array.isArray(list) || !list.every((t) => typeof t === 'string')) return undefined;
+  return list.map((t) => t.trim()).filter((t) => t !== '');
+}
+
+export function runnerSettings(
+  tags: string | undefined,
+  resourceGroup: string | undefined,
+): RunnerSettings {
+  let parsed: string[] | undefined = [];
+  if (tags?.trim()) {
+    try {
+      parsed = tagList(JSON.parse(tags));
+    } catch {
+      parsed = undefined;
+    }
+  }
+  if (!parsed) {
+    throw new ConfigError('MR_AGENT_RUNNER_TAGS is not a list of runner tags', {
+      where: 'MR_AGENT_RUNNER_TAGS',
+      hint: "set the component's `runner_tags` input to an array, e.g. `[docker, linux]`.",
+    });
+  }
+  return { tags: parsed, resourceGroup: resourceGroup?.trim() || undefined };
+}
+
+/** Variables a job needs so that a `resource_group` like `mr-agent-mr$MR_AGENT_MR_IID` names its target. */
+export function targetVariables(target: CiRequest['target']): Record<string, string> {
+  if (target.kind === 'merge_request') return { MR_AGENT_MR_IID: String(target.iid) };
+  if (target.kind === 'issue') return { MR_AGENT_ISSUE_IID: String(target.iid) };
+  return {};
+}
+
+/** Runner tags (when there are any) and `interruptible: false` for a job that runs on a runner. */
+function runnerKeys(runner: RunnerSettings): Record<string, unknown> {
+  return { ...(runner.tags.length > 0 ? { tags: [...runner.tags] } : {}), interruptible: false };
+}
 
 /**
  * The configuration variables the plan job passes on to the run job: the
@@ -64,23 +119,35 @@ export function planJobName(ci: CiConfig): string {
   return `${ci.job_name}-plan`;
 }
 
-/** The child pipeline that carries out the plan in `environment`'s image. */
+const NO_RUNNER_SETTINGS: RunnerSettings = { tags: [], resourceGroup: undefined };
+
+/**
+ * The child pipeline that carries out the plan in `environment`'s image. Its
+ * job pushes: it is `interruptible: false`, takes the runner tags, and joins
+ * the resource group of the request's merge request or issue (O10).
+ */
 export function renderChildPipeline(spec: {
   environment: EnvironmentName;
   ci: CiConfig;
   variables: Readonly<Record<string, string>>;
   origin: ChildPipelineOrigin;
+  runner?: RunnerSettings;
+  target?: CiRequest['target'];
 }): string {
   const { environment, ci } = spec;
+  const runner = spec.runner ?? NO_RUNNER_SETTINGS;
   const job = ENVIRONMENT_JOBS[environment];
+  const target = spec.target ? targetVariables(spec.target) : {};
   const document = {
     stages: [ci.stage],
     [runJobName(ci, environment)]: {
       stage: ci.stage,
       image: ci.images[environment],
       timeout: ci.job_timeout,
+      ...runnerKeys(runner),
+      ...(runner.resourceGroup ? { resource_group: runner.resourceGroup } : {}),
       variables: {
-        ...variableEntries({ ...spec.variables, MR_AGENT_ENVIRONMENT: environment }),
+        ...variableEntries({ ...spec.variables, ...target, MR_AGENT_ENVIRONMENT: environment }),
         ...job.variables,
       },
       cache: { key: `${ci.cache_key}-${environment}`, when: 'always', paths: [...job.cachePaths] },
@@ -104,6 +171,7 @@ export function renderNothingToDoPipeline(spec: {
   ci: CiConfig;
   reason: string;
   origin: ChildPipelineOrigin;
+  runner?: RunnerSettings;
 }): string {
   const reason = spec.reason.replace(/[^\w .,:;()'/@#-]/g, ' ').slice(0, 300);
   const document = {
@@ -111,6 +179,7 @@ export function renderNothingToDoPipeline(spec: {
     [`${spec.ci.job_name}-nothing-to-do`]: {
       stage: spec.ci.stage,
       image: spec.ci.images.node,
+      ...runnerKeys(spec.runner ?? NO_RUNNER_SETTINGS),
       variables: { GIT_STRATEGY: 'none', MR_AGENT_REASON: reason },
       script: ['echo "mr-agent: $MR_AGENT_REASON"'],
     },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError, UsageError } from '../errors/errors.ts';
+import { runnerSettings, type RunnerSettings } from './child-pipeline.ts';
 
 /**
  * What `mr-agent ci` learns from its job's environment (SPEC contract, A2–A4):
@@ -53,6 +54,8 @@ export const CiVariables = z.object({
   MR_AGENT_ISSUE_IID: optionalId,
   MR_AGENT_TRIGGERED_BY: optionalId,
   TRIGGER_PAYLOAD: text,
+  MR_AGENT_RUNNER_TAGS: text,
+  MR_AGENT_RESOURCE_GROUP: text,
 });
 export type CiVariables = z.infer<typeof CiVariables>;
 
@@ -107,6 +110,8 @@ export interface CiContext {
   /** The user GitLab runs the pipeline as (the trigger token's owner for `trigger`). */
   pipelineUser: { id: number; login: string | undefined } | undefined;
   trigger: CiTrigger;
+  /** The component's `runner_tags` and `resource_group`, for the child pipeline's job (O10). */
+  runner: RunnerSettings;
 }
 
 function describeProblem(issue: z.core.$ZodIssue, env: Readonly<Record<string, unknown>>): string {
@@ -212,6 +217,7 @@ export function parseCiContext(
       ? { id: vars.GITLAB_USER_ID, login: vars.GITLAB_USER_LOGIN }
       : undefined,
     trigger,
+    runner: runnerSettings(vars.MR_AGENT_RUNNER_TAGS, vars.MR_AGENT_RESOURCE_GROUP),
   };
 }
 

@@ -52,6 +52,8 @@ export async function handOver(
       ci: run.config.ci,
       variables: forwardedVariables(run.env),
       origin: { pipelineId: run.context.pipeline.id, jobId: run.context.job.id },
+      runner: run.context.runner,
+      target: run.request.target,
     }),
   );
   // shown on the note until the child pipeline's job takes it over

@@ -26,6 +26,7 @@ export async function finishWithNothingToDo(
         ci,
         reason,
         origin: { pipelineId: context.pipeline.id, jobId: context.job.id },
+        runner: context.runner,
       }),
     );
   }

@@ -49,6 +49,8 @@ export const STRATEGIES = ['chain_of_thought', 'hierarchical', 'simple'] as cons
 export const ENVIRONMENTS = ['python', 'miniforge', 'node', 'java', 'go'] as const;
 export const ACCESS_LEVELS = ['guest', 'reporter', 'developer', 'maintainer', 'owner'] as const;
 export const WORKER_KINDS = ['builtin', 'codex-cli', 'claude-code', 'gemini-cli'] as const;
+/** How the webhook bridge passes a request to the pipeline (#21, src/trigger/pipeline-start.ts). */
+export const PASS_AS = ['auto', 'inputs', 'variables'] as const;
 export const LLM_ROLES = ['planning', 'execution', 'reflection', 'review'] as const;
 export type LlmRole = (typeof LLM_ROLES)[number];
 
@@ -318,6 +320,13 @@ export const OPTIONS = [
     'developer' as (typeof ACCESS_LEVELS)[number],
     'Least project role allowed to command the agent.',
     { env: ['MR_AGENT_MIN_ACCESS_LEVEL'] },
+  ),
+  opt(
+    'trigger.pass_as',
+    oneOf(...PASS_AS),
+    'auto' as (typeof PASS_AS)[number],
+    "How the bridge passes a request: `inputs` (the project's `mr_agent_*` pipeline inputs), `variables` (MR_AGENT_TASK, …), or `auto` (inputs, else variables).",
+    { env: ['MR_AGENT_TRIGGER_PASS_AS'] },
   ),
   opt('serve.port', int(0, 65535), 8080, 'Port of the webhook bridge.', {
     env: ['MR_AGENT_PORT', 'PORT'],

@@ -122,6 +122,8 @@ export interface Pipeline {
   sha: string;
   status: string;
   source: string;
+  /** `workflow: name`, when the pipeline has one. */
+  name?: string | undefined;
   webUrl: string;
   createdAt: string;
 }
@@ -172,6 +174,8 @@ export interface TriggerRequest {
   token: string;
   ref: string;
   variables?: Record<string, string>;
+  /** Pipeline inputs (`inputs[name]`), for a `.gitlab-ci.yml` that declares them in `spec: inputs:`. */
+  inputs?: Record<string, string>;
 }
 
 export interface GitLabPort {

@@ -51,7 +51,8 @@ export async function commentAndTrigger(
   const { config } = await loadConfig({
     env,
     file: null,
-    sets: ['serve.port=0', 'serve.host=127.0.0.1'],
+    // the sample project has no `.gitlab-ci.yml` header declaring pipeline inputs (#21)
+    sets: ['serve.port=0', 'serve.host=127.0.0.1', 'trigger.pass_as=variables'],
   });
   const client = (token: string) =>
     createGitLabClient({ url: world.standIn.url, token, clock: deps.clock, logger: deps.logger });

@@ -310,7 +310,7 @@ class GitbeakerGitLab implements GitLabPort {
   }
 
   /**
-   * POST /projects/:id/trigger/pipeline with the variables as form fields.
+   * POST /projects/:id/trigger/pipeline with the variables and inputs as form fields.
    * Not through `PipelineTriggerTokens.trigger`: gitbeaker flattens the
    * variables with `qs` without encoding and splits the result on `&` and at
    * the first line break, so a multi-line request or one holding `&` reached
@@ -325,6 +325,8 @@ class GitbeakerGitLab implements GitLabPort {
     form.append('ref', request.ref);
     for (const [key, value] of Object.entries(request.variables ?? {}))
       form.append(`variables[${key}]`, value);
+    for (const [key, value] of Object.entries(request.inputs ?? {}))
+      form.append(`inputs[${key}]`, value);
     const resource = this.api.PipelineTriggerTokens;
     const response = await resource.requester.post(
       `projects/${encodeURIComponent(String(project))}/trigger/pipeline`,

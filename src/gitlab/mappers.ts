@@ -147,6 +147,7 @@ export function toPipeline(p: z.infer<typeof PipelineSchema>): Pipeline {
     sha: p.sha ?? '',
     status: p.status,
     source: p.source ?? '',
+    name: p.name ?? undefined,
     webUrl: p.web_url ?? '',
     createdAt: p.created_at ?? '',
   };

@@ -111,6 +111,8 @@ export const PipelineSchema = z.object({
   sha: z.string().nullish(),
   status: z.string(),
   source: z.string().nullish(),
+  /** `workflow: name` (GitLab 15.5+); null for an unnamed pipeline. */
+  name: z.string().nullish(),
   web_url: z.string().nullish(),
   created_at: z.string().nullish(),
 });

@@ -7,8 +7,9 @@ import { interpretTriggerPayload, payloadReply } from './trigger-payload.ts';
 /**
  * How the bridge recognises the agent pipelines of one MR or issue (A6):
  * pipelines with source `trigger` on the request's ref (the MR source branch,
- * or the default branch for issues and fork MRs) whose variables name the
- * same target (see `belongsTo`).
+ * or the default branch for issues and fork MRs) whose name (`mr-agent !12`,
+ * pipelines started with inputs) or variables name the same target (see
+ * `nameTarget`, `belongsTo`).
  * The variables check matters because several issues share the default
  * branch. Only the newest page of trigger pipelines is looked at. When GitLab
  * will not show a pipeline's variables (they are visible to Maintainers),
@@ -35,7 +36,10 @@ export function isActive(pipeline: AgentPipeline): boolean {
   return ACTIVE_STATUSES.has(pipeline.status);
 }
 
-function sameTarget(a: CommandTarget, b: CommandTarget): boolean {
+function sameTarget(
+  a: Pick<CommandTarget, 'kind' | 'iid'>,
+  b: Pick<CommandTarget, 'kind' | 'iid'>,
+): boolean {
   return a.kind === b.kind && a.iid === b.iid;
 }
 
@@ -95,8 +99,23 @@ function payloadNoteId(
   return payloadReply(variables.TRIGGER_PAYLOAD, { prefix })?.noteId;
 }
 
+/**
+ * The target a pipeline's name gives (`mr-agent !12`, `mr-agent #5`): the
+ * documented `.gitlab-ci.yml` header names pipelines started with inputs so,
+ * since GitLab shows no pipeline's inputs (docs/ci-component.md, #21).
+ */
+export function nameTarget(
+  name: string | undefined,
+): Pick<CommandTarget, 'kind' | 'iid'> | undefined {
+  const match = /^mr-agent ([!#])(\d+)$/.exec(name?.trim() ?? '');
+  if (!match) return undefined;
+  return { kind: match[1] === '!' ? 'merge_request' : 'issue', iid: Number(match[2]) };
+}
+
 async function pipelineBelongs(lookup: Lookup, pipeline: AgentPipeline): Promise<boolean> {
   const { gitlab, request } = lookup;
+  const named = nameTarget(pipeline.name);
+  if (named) return sameTarget(named, request.target);
   try {
     const variables = await gitlab.pipelineVariables(request.projectId, pipeline.id);
     const noteId = payloadNoteId(variables, lookup.prefix);

@@ -11,6 +11,14 @@ export interface AgentPipeline {
   status: string;
   ref: string;
   webUrl?: string | undefined;
+  /** `workflow: name` (`mr-agent !12` with the documented header), when it has one. */
+  name?: string | undefined;
+}
+
+/** What a triggered pipeline carries: variables, inputs, or neither. */
+export interface PipelineRequest {
+  variables?: Readonly<Record<string, string>>;
+  inputs?: Readonly<Record<string, string>>;
 }
 
 /** Result of awarding an emoji: GitLab refuses the same emoji twice from one user. */
@@ -44,12 +52,15 @@ export interface BridgeGitLab {
     target: CommandTarget,
     discussionId: string,
   ): Promise<Discussion | undefined>;
-  /** `POST /projects/:id/trigger/pipeline` with a pipeline trigger token. */
+  /**
+   * `POST /projects/:id/trigger/pipeline` with a pipeline trigger token, the
+   * request as pipeline variables or as pipeline inputs (#21).
+   */
   triggerPipeline(
     projectId: number,
     ref: string,
     token: string,
-    variables: Readonly<Record<string, string>>,
+    request: PipelineRequest,
   ): Promise<AgentPipeline>;
   /** Pipelines started by a trigger token on `ref`, newest first (one page). */
   listTriggeredPipelines(projectId: number, ref: string): Promise<AgentPipeline[]>;

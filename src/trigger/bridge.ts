@@ -7,7 +7,7 @@ import { accessLevelValue } from './access.ts';
 import type { BridgeGitLab } from './bridge-port.ts';
 import { dispatchCommand, dispatchReply, type DispatchDeps } from './dispatch.ts';
 import { startBridgeServer, type RunningBridge } from './server.ts';
-import { nonEmptyVariables, pipelineVariables } from './variables.ts';
+import { createPipelineStarter } from './pipeline-start.ts';
 
 /**
  * `mr-agent serve` without the CLI: checks the configuration, learns the
@@ -84,13 +84,12 @@ export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
     minAccessLevel: accessLevelValue(config.trigger.min_access_level),
     prefix,
     selfId: self.id,
-    start: (request) =>
-      gitlab.triggerPipeline(
-        request.projectId,
-        request.ref,
-        token,
-        nonEmptyVariables(pipelineVariables(request)),
-      ),
+    start: createPipelineStarter({
+      gitlab,
+      token,
+      passAs: config.trigger.pass_as,
+      logger,
+    }),
   };
   return startBridgeServer(
     {

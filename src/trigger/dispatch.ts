@@ -1,4 +1,5 @@
 import { describeError } from '../errors/catalog.ts';
+import { ConfigError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { accessLevelName } from './access.ts';
@@ -115,7 +116,8 @@ async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<
     return { kind: 'started', pipeline: await deps.start(request) };
   } catch (error) {
     const message = describeError(error).message;
-    await reply(deps, request, startFailedText(message));
+    const hint = error instanceof ConfigError ? error.hint : undefined;
+    await reply(deps, request, startFailedText(message, hint));
     return { kind: 'start-failed', message };
   }
 }

@@ -18,6 +18,7 @@ function toAgentPipeline(pipeline: Pipeline): AgentPipeline {
     status: pipeline.status,
     ref: pipeline.ref,
     webUrl: pipeline.webUrl || undefined,
+    name: pipeline.name || undefined,
   };
 }
 
@@ -48,9 +49,14 @@ export function bridgeGitLabFromPort(port: GitLabPort): BridgeGitLab {
       else await port.createNote(projectId, noteable(target), body);
     },
     discussion: threadLookup(port),
-    async triggerPipeline(projectId, ref, token, variables) {
+    async triggerPipeline(projectId, ref, token, request) {
       return toAgentPipeline(
-        await port.triggerPipeline(projectId, { token, ref, variables: { ...variables } }),
+        await port.triggerPipeline(projectId, {
+          token,
+          ref,
+          ...(request.variables ? { variables: { ...request.variables } } : {}),
+          ...(request.inputs ? { inputs: { ...request.inputs } } : {}),
+        }),
       );
     },
     async listTriggeredPipelines(projectId, ref) {

@@ -66,12 +66,14 @@ export function nothingToStopText(target: CommandTarget): string {
   return `No agent run is active for ${where(target)}; nothing to stop.`;
 }
 
-export function startFailedText(reason: string): string {
+/** `hint`: what to change, when the cause is known (e.g. pipeline variables refused, #21). */
+export function startFailedText(reason: string, hint?: string): string {
   return [
     'Could not start the agent pipeline.',
     '',
     `GitLab answered: ${reason}`,
     '',
-    'Check that the trigger token is valid and that `workflow:rules` allow pipelines with source `trigger`.',
+    hint ??
+      'Check that the trigger token is valid and that `workflow:rules` allow pipelines with source `trigger`.',
   ].join('\n');
 }

@@ -62,6 +62,33 @@ function resumeVariables(resume: ResumePoint): Partial<Record<TriggerVariable, s
   };
 }
 
+/**
+ * The pipeline inputs a project declares for the request (docs/ci-component.md,
+ * "Requests as pipeline inputs"), by the variable each one stands for. The job
+ * reads them under the variable names: the component turns its request inputs
+ * into those variables. The resume variables have no input: the job finds the
+ * paused run from the reply (MR_AGENT_NOTE_ID) and the earlier runs' artifacts.
+ */
+export const TRIGGER_INPUTS = {
+  MR_AGENT_TASK: 'mr_agent_task',
+  MR_AGENT_COMMAND: 'mr_agent_command',
+  MR_AGENT_NOTE_ID: 'mr_agent_note_id',
+  MR_AGENT_MR_IID: 'mr_agent_mr_iid',
+  MR_AGENT_ISSUE_IID: 'mr_agent_issue_iid',
+  MR_AGENT_TRIGGERED_BY: 'mr_agent_triggered_by',
+} as const satisfies Partial<Record<TriggerVariable, string>>;
+
+/** The request as pipeline inputs (`inputs[mr_agent_task]`, …), only those with a value. */
+export function pipelineInputs(request: CommandRequest): Record<string, string> {
+  const variables = pipelineVariables(request);
+  const inputs: Record<string, string> = {};
+  for (const [variable, input] of Object.entries(TRIGGER_INPUTS)) {
+    const value = variables[variable as TriggerVariable];
+    if (value !== undefined && value !== '') inputs[input] = value;
+  }
+  return inputs;
+}
+
 /** The variables that have a value (what is sent to the trigger API). */
 export function nonEmptyVariables(
   variables: Readonly<Partial<Record<string, string>>>,

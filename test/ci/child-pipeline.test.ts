@@ -4,7 +4,9 @@ import {
   forwardedVariables,
   renderChildPipeline,
   renderNothingToDoPipeline,
+  runnerSettings,
 } from '../../src/ci/child-pipeline.ts';
+import { ConfigError } from '../../src/errors/errors.ts';
 import { ENVIRONMENT_JOBS } from '../../src/ci/environments.ts';
 import { resolveConfig, isResolved } from '../../src/config/resolve.ts';
 import { envSource } from '../../src/config/sources.ts';
@@ -121,6 +123,69 @@ describe('ci/child-pipeline', () => {
     expect(doc['mr-agent-nothing-to-do'].variables).to.deep.equal({
       GIT_STRATEGY: 'none',
       MR_AGENT_REASON: 'not a command:  hello   (rm -rf /)',
+    });
+  });
+
+  describe('runner tags, interruptible and resource group (#21, O10)', () => {
+    // what gitlab-ci-local and GitLab make of `'{"runner_tags": $[[ inputs.runner_tags ]]}'`
+    const runner = runnerSettings(
+      '{"runner_tags": ["docker", "big box"]}',
+      'mr-agent-mr$MR_AGENT_MR_IID-issue$MR_AGENT_ISSUE_IID',
+    );
+
+    it("#21 the child job takes the component's runner tags, is not interruptible, and joins the request's resource group", () => {
+      const doc = parse(
+        renderChildPipeline({
+          environment: 'python',
+          ci: ciConfig(),
+          variables: {},
+          origin,
+          runner,
+          target: { kind: 'merge_request', iid: 12 },
+        }),
+      );
+      const job = doc['mr-agent-python'];
+
+      expect(job.tags).to.deep.equal(['docker', 'big box']);
+      expect(job.interruptible).to.equal(false);
+      expect(job.resource_group).to.equal('mr-agent-mr$MR_AGENT_MR_IID-issue$MR_AGENT_ISSUE_IID');
+      expect(job.variables.MR_AGENT_MR_IID).to.equal('12');
+      expect(job.variables).not.to.have.property('MR_AGENT_ISSUE_IID');
+    });
+
+    it('#21 the nothing-to-do job runs on the same tagged runners', () => {
+      const doc = parse(
+        renderNothingToDoPipeline({ ci: ciConfig(), reason: 'not a command', origin, runner }),
+      );
+
+      expect(doc['mr-agent-nothing-to-do'].tags).to.deep.equal(['docker', 'big box']);
+    });
+
+    it('#21 no tags means no `tags:` key (untagged runners), but still `interruptible: false`', () => {
+      const job = parse(
+        renderChildPipeline({
+          environment: 'go',
+          ci: ciConfig(),
+          variables: {},
+          origin,
+          runner: runnerSettings('{"runner_tags": []}', ''),
+        }),
+      )['mr-agent-go'];
+
+      expect(job).not.to.have.property('tags');
+      expect(job).not.to.have.property('resource_group');
+      expect(job.interruptible).to.equal(false);
+    });
+
+    it("#21 reads GitLab's own rendering of the array and a plain JSON list; anything else is a configuration error naming the variable", () => {
+      expect(runnerSettings('["a", "b"]', undefined).tags).to.deep.equal(['a', 'b']);
+      expect(runnerSettings(undefined, undefined)).to.deep.equal({
+        tags: [],
+        resourceGroup: undefined,
+      });
+      expect(() => runnerSettings('docker, linux', undefined))
+        .to.throw(ConfigError)
+        .with.property('where', 'MR_AGENT_RUNNER_TAGS');
     });
   });
 });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { execa } from 'execa';
 import { readdirSync, readFileSync } from 'node:fs';
 import { ENVIRONMENT_JOBS } from '../../src/ci/environments.ts';
 import { parseComponentTemplate, type ComponentTemplate } from '../../src/config/template-spec.ts';
@@ -8,8 +9,31 @@ import pkg from '../../package.json' with { type: 'json' };
 const TEMPLATES = readdirSync('templates').filter((f) => f.endsWith('.yml'));
 const agent = parseComponentTemplate(readFileSync('templates/agent.yml', 'utf8'), 'agent.yml');
 
-/** Variables the CLI reads that are not options: the request (A2–A4). */
-const REQUEST_VARIABLES = ['PARENT_PIPELINE_ID'];
+/** Variables the CLI reads that are not options: the request (A2–A4) and the child job's settings. */
+const REQUEST_VARIABLES = [
+  'PARENT_PIPELINE_ID',
+  'MR_AGENT_TASK',
+  'MR_AGENT_COMMAND',
+  'MR_AGENT_NOTE_ID',
+  'MR_AGENT_MR_IID',
+  'MR_AGENT_ISSUE_IID',
+  'MR_AGENT_TRIGGERED_BY',
+  'MR_AGENT_RUNNER_TAGS',
+  'MR_AGENT_RESOURCE_GROUP',
+];
+/** Variables only GitLab reads: the parts of the default image names (#21). */
+const IMAGE_PARTS = ['MR_AGENT_IMAGE_REGISTRY', 'MR_AGENT_IMAGE_TAG'];
+
+/** A job variable's value: plain, or `{ value, expand }`. */
+function valueOf(variable: unknown): string {
+  return typeof variable === 'object' && variable !== null
+    ? String((variable as { value: unknown }).value)
+    : String(variable);
+}
+
+function inputDefault(name: string): unknown {
+  return agent.inputs.find((i) => i.name === name)!.default;
+}
 const GLOBAL_KEYWORDS = [
   'default',
   'include',
@@ -84,9 +108,17 @@ describe('ci/template (templates/*.yml)', () => {
   });
 
   it('every job variable the template sets is read by the CLI under that name, with the same default', () => {
-    const variables = jobs(agent)['.$[[ inputs.as ]]:job']!.variables as Record<string, string>;
+    const variables = {
+      ...(jobs(agent)['.$[[ inputs.as ]]:rules']!.variables as Record<string, unknown>),
+      ...(jobs(agent)['.$[[ inputs.as ]]:job']!.variables as Record<string, unknown>),
+    };
 
-    for (const [name, value] of Object.entries(variables)) {
+    for (const [name, raw] of Object.entries(variables)) {
+      const value = valueOf(raw);
+      if (REQUEST_VARIABLES.includes(name) || IMAGE_PARTS.includes(name)) {
+        expect(value, name).to.contain('$[[ inputs.');
+        continue;
+      }
       const option = optionByEnv(name);
       expect(option, `${name} is not an environment name in src/config/options.ts`).not.to.equal(
         undefined,
@@ -94,22 +126,76 @@ describe('ci/template (templates/*.yml)', () => {
       const inputName = INPUT_REF.exec(value)?.[1];
       const input = agent.inputs.find((i) => i.name === inputName);
       expect(input, `${name} takes its value from an input`).not.to.equal(undefined);
+      const expanded = String(input!.default)
+        .replace('$MR_AGENT_IMAGE_REGISTRY', String(inputDefault('image_registry')))
+        .replace('$MR_AGENT_IMAGE_TAG', String(inputDefault('image_tag')));
       if (input!.default !== '') {
-        expect(
-          String(input!.default),
-          `default of input ${inputName} vs option ${option!.key}`,
-        ).to.equal(String(option!.default));
+        expect(expanded, `default of input ${inputName} vs option ${option!.key}`).to.equal(
+          String(option!.default),
+        );
       }
     }
   });
 
-  it('the default images are this release of the published runner images', () => {
+  it('#21 the default images are `<image_registry>/<environment>:<image_tag>`, the tag this release', () => {
+    expect(inputDefault('image_tag')).to.equal(pkg.version);
+    expect(inputDefault('image_registry')).to.equal('registry.gitlab.com/mr-agent/mr-agent');
     for (const environment of ENVIRONMENTS) {
-      const input = agent.inputs.find((i) => i.name === `image_${environment}`)!;
-
-      expect(input.default).to.match(
-        new RegExp(`/${environment}:${pkg.version.replace(/\./g, '\\.')}$`),
+      expect(inputDefault(`image_${environment}`)).to.equal(
+        `$MR_AGENT_IMAGE_REGISTRY/${environment}:$MR_AGENT_IMAGE_TAG`,
       );
+    }
+  });
+
+  it('#21 a release tag must equal package.json and the image_tag default (scripts/release-version.mjs)', async () => {
+    const check = (tag: string) =>
+      execa('node', ['scripts/release-version.mjs', '--check', tag], { reject: false });
+
+    const same = await check(pkg.version);
+    const other = await check('99.0.0');
+
+    expect(same.exitCode, same.stderr).to.equal(0);
+    expect(other.exitCode).to.equal(1);
+    expect(other.stderr).to.contain(`tag 99.0.0 is not package.json's version ${pkg.version}`);
+  });
+
+  it('#21 every job that runs on a runner takes the runner tags and is not interruptible; the one job that pushes joins the resource group', () => {
+    const all = jobs(agent);
+    const job = all['.$[[ inputs.as ]]:job']!;
+    const runners = Object.entries(all).filter(([, j]) => j.script !== undefined);
+
+    expect(job.tags).to.equal('$[[ inputs.runner_tags ]]');
+    expect(job.interruptible).to.equal(false);
+    for (const [name, j] of runners) {
+      expect(j.extends, name).to.include('.$[[ inputs.as ]]:job');
+    }
+    expect(all['$[[ inputs.as ]]']!.resource_group).to.equal('$[[ inputs.resource_group ]]');
+    expect(inputDefault('runner_tags')).to.deep.equal([]);
+    expect(inputDefault('resource_group')).to.equal(
+      'mr-agent-mr$MR_AGENT_MR_IID-issue$MR_AGENT_ISSUE_IID',
+    );
+  });
+
+  it('#21 the request inputs reach every agent job unexpanded, under the names of the pipeline variables', () => {
+    const variables = jobs(agent)['.$[[ inputs.as ]]:rules']!.variables as Record<
+      string,
+      { value: string; expand: boolean }
+    >;
+    const names = {
+      task: 'MR_AGENT_TASK',
+      command: 'MR_AGENT_COMMAND',
+      note_id: 'MR_AGENT_NOTE_ID',
+      mr_iid: 'MR_AGENT_MR_IID',
+      issue_iid: 'MR_AGENT_ISSUE_IID',
+      triggered_by: 'MR_AGENT_TRIGGERED_BY',
+    };
+
+    for (const [input, variable] of Object.entries(names)) {
+      expect(variables[variable], variable).to.deep.equal({
+        value: `$[[ inputs.${input} ]]`,
+        expand: false,
+      });
+      expect(inputDefault(input)).to.equal('');
     }
   });
 
@@ -146,6 +232,7 @@ describe('ci/template (templates/*.yml)', () => {
 
     expect(run.needs).to.deep.equal(['$[[ inputs.as ]]-plan']);
     expect(run.variables).to.deep.equal({ PARENT_PIPELINE_ID: '$CI_PIPELINE_ID' });
+    expect(run.extends).to.include('.$[[ inputs.as ]]:rules');
     expect(run.trigger).to.deep.include({
       include: [{ artifact: '.mr-agent/child-pipeline.yml', job: '$[[ inputs.as ]]-plan' }],
       strategy: 'depend',

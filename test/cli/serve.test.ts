@@ -118,7 +118,11 @@ describe('A2 mr-agent serve (CLI)', function () {
       child.kill('SIGTERM');
       const [code] = (await once(child, 'exit')) as [number | null];
       expect(code, stderr).to.equal(0);
-      expect(standIn.model.pipelines.filter((p) => p.source === 'trigger')).to.have.length(1);
+      // trigger.pass_as auto: the scenario project declares no pipeline inputs, so GitLab
+      // keeps the refused inputs attempt as a failed pipeline and the bridge passes variables
+      const triggered = standIn.model.pipelines.filter((p) => p.source === 'trigger');
+      expect(triggered.map((p) => p.status)).to.deep.equal(['failed', 'pending']);
+      expect(triggered[1]!.variables.MR_AGENT_TASK).to.equal('fix the typo');
       expect(stderr).to.include('"message":"bridge stopped"');
       for (const secret of [s.botToken.value, trigger.value, SECRET]) {
         expect(stderr).to.not.include(secret);

@@ -5,6 +5,7 @@ import { parse, stringify } from 'yaml';
 import { renderChildPipeline } from '../../src/ci/child-pipeline.ts';
 import { isResolved, resolveConfig } from '../../src/config/resolve.ts';
 import { ENVIRONMENTS } from '../../src/config/options.ts';
+import pkg from '../../package.json' with { type: 'json' };
 import {
   activeJobs,
   COMPONENT,
@@ -12,7 +13,7 @@ import {
   gitlabCiLocal,
   installCli,
   listJobs,
-  requireRsync,
+  type ListedJob,
   tempRoot,
 } from './harness.ts';
 
@@ -47,7 +48,6 @@ describe('component (gitlab-ci-local)', function () {
   let temp: ReturnType<typeof tempRoot>;
 
   before(() => {
-    requireRsync();
     temp = tempRoot();
   });
   after(() => temp?.remove());
@@ -64,11 +64,16 @@ describe('component (gitlab-ci-local)', function () {
       expect(preview.exitCode, preview.all).to.equal(0);
       const expanded = parse(preview.stdout) as Record<
         string,
-        { image?: string; script?: string[] }
+        { image?: string; script?: string[]; variables?: Record<string, string> }
       >;
       for (const env of ENVIRONMENTS) {
+        // `<image_registry>/<env>:<image_tag>`, expanded by GitLab from the job's variables
         expect(expanded[`agent-${env}`]!.image).to.deep.equal({
-          name: `registry.gitlab.com/mr-agent/mr-agent/${env}:0.1.0`,
+          name: `$MR_AGENT_IMAGE_REGISTRY/${env}:$MR_AGENT_IMAGE_TAG`,
+        });
+        expect(expanded[`agent-${env}`]!.variables).to.deep.include({
+          MR_AGENT_IMAGE_REGISTRY: 'registry.gitlab.com/mr-agent/mr-agent',
+          MR_AGENT_IMAGE_TAG: pkg.version,
         });
       }
       expect(expanded['agent-auto-plan']!.script).to.deep.equal(['mr-agent ci --step plan']);
@@ -258,9 +263,40 @@ describe('component (gitlab-ci-local)', function () {
         'check-version',
         'images: [node]',
         'images: [go]',
+        'images: [bridge]',
+        'npm-publish',
         'release',
       ]);
       expect(child.exitCode, child.all).to.equal(0);
+    });
+
+    it('#21 on a semver tag the catalog release needs the full test suite and the component smoke test, after the images and the npm package', async () => {
+      const root = path.resolve(import.meta.dirname, '../..');
+      const dir = createProject(temp.root, {
+        '.gitlab-ci.yml': readFileSync(path.join(root, '.gitlab-ci.yml'), 'utf8'),
+        'test/component/pipelines/smoke.gitlab-ci.yml': '',
+      });
+
+      const jobs = (await listJobs(dir, { CI_COMMIT_TAG: '1.2.3' }, fast)) as (ListedJob & {
+        needs?: { job: string }[];
+      })[];
+      const needs = (name: string) =>
+        (jobs.find((j) => j.name === name)?.needs ?? []).map((n) => n.job);
+      const config = parse(readFileSync(path.join(root, '.gitlab-ci.yml'), 'utf8'));
+
+      expect(needs('release')).to.include.members([
+        'test',
+        'component-smoke',
+        'images',
+        'npm-publish',
+      ]);
+      expect(needs('npm-publish')).to.include.members(['test', 'component-smoke', 'check-version']);
+      expect(needs('images: [bridge]')).to.include.members(['test', 'component-smoke']);
+      expect(config['npm-publish'].script).to.include('npm publish --provenance --access public');
+      expect(config['npm-publish'].id_tokens.SIGSTORE_ID_TOKEN.aud).to.equal('sigstore');
+      expect(config['check-version'].script).to.deep.equal([
+        'node scripts/release-version.mjs --check "$CI_COMMIT_TAG"',
+      ]);
     });
   });
 });

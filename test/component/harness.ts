@@ -16,16 +16,12 @@ const GCL = path.join(REPO_ROOT, 'node_modules/gitlab-ci-local/dist/index.js');
 export const REMOTE = 'https://gitlab.example.com/acme/app.git';
 export const COMPONENT = '$CI_SERVER_FQDN/$CI_PROJECT_PATH/agent@$CI_COMMIT_SHA';
 
-/** gitlab-ci-local copies the project with rsync before every run, even on the shell executor. */
-export function requireRsync(): void {
-  try {
-    execFileSync('sh', ['-c', 'command -v rsync'], { stdio: 'ignore' });
-  } catch {
-    throw new Error(
-      'rsync is missing: gitlab-ci-local needs it for the component tests. Install it (`apt-get install -y rsync`); .ci/run does this when it is absent.',
-    );
-  }
-}
+/**
+ * gitlab-ci-local copies the project, caches and artifacts with `rsync`, even on the
+ * shell executor. The tests put a stand-in written in Node first on PATH
+ * (test/support/rsync/), so they need nothing beyond Node, npm and git (#21).
+ */
+export const RSYNC_SHIM = path.join(REPO_ROOT, 'test/support/rsync/rsync');
 
 function git(cwd: string, ...args: string[]): void {
   execFileSync('git', args, { cwd, stdio: 'ignore' });
@@ -102,14 +98,22 @@ export async function gitlabCiLocal(
   // outside the project: an agent job commits what it finds in its checkout
   const home = `${cwd}.gcl-home`;
   mkdirSync(home, { recursive: true });
-  const result = await execa(process.execPath, [GCL, ...args], {
+  // GitLab accepts `tags: []` (the `runner_tags` default); its editor schema, which
+  // gitlab-ci-local validates against, asks for at least one tag
+  const schema = ['--ignore-schema-paths', '#/definitions/tags/minItems'];
+  const result = await execa(process.execPath, [GCL, ...schema, ...args], {
     cwd,
     reject: false,
     all: true,
     timeout: options.timeoutMs ?? 60_000,
     env: {
       HOME: home,
-      PATH: [options.binDir, path.dirname(process.execPath), process.env.PATH]
+      PATH: [
+        options.binDir,
+        path.dirname(RSYNC_SHIM),
+        path.dirname(process.execPath),
+        process.env.PATH,
+      ]
         .filter(Boolean)
         .join(path.delimiter),
       GCL_IGNORE_PREDEFINED_VARS: 'CI_PIPELINE_SOURCE,CI_SERVER_URL,CI_MERGE_REQUEST_IID',

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import path from 'node:path';
 import { parseMarker } from '../../src/core/marker.ts';
 import { startGitLabStandIn, type GitLabStandIn } from '../../src/testkit/gitlab-server/index.ts';
@@ -15,7 +15,7 @@ import {
   type ScriptedOpenAiServer,
 } from '../../src/testkit/openai-server/server.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
-import { COMPONENT, gitlabCiLocal, installCli, REMOTE, requireRsync, tempRoot } from './harness.ts';
+import { COMPONENT, gitlabCiLocal, installCli, REMOTE, tempRoot } from './harness.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const LLM_KEY = 'sk-component-e2e-5150';
@@ -36,6 +36,7 @@ function projectFiles(llmUrl: string, environment: string): Record<string, strin
       llm_base_url: ${llmUrl}
       replanning: false
       review: false
+      runner_tags: [docker, agent]
 
 stages: [build, test]
 
@@ -205,7 +206,6 @@ describe('component e2e (gitlab-ci-local): a manual pipeline with MR_AGENT_TASK'
   let temp: ReturnType<typeof tempRoot>;
 
   before(() => {
-    requireRsync();
     temp = tempRoot();
   });
   after(() => temp?.remove());
@@ -226,6 +226,22 @@ describe('component e2e (gitlab-ci-local): a manual pipeline with MR_AGENT_TASK'
       expect(child).to.contain('mr-agent-node:');
       expect(child).to.contain('mr-agent ci --step run');
       expect(existsSync(path.join(run.dir, '.mr-agent/ci-handoff.json'))).to.equal(true);
+    });
+
+    it("#21 O10 the generated child job takes the component's runner tags, is not interruptible and joins the merge request's resource group", () => {
+      const child = parse(
+        readFileSync(path.join(run.dir, '.mr-agent/child-pipeline.yml'), 'utf8'),
+      ) as Record<string, Record<string, unknown>>;
+      const job = child['mr-agent-node']!;
+
+      expect(job.tags).to.deep.equal(['docker', 'agent']);
+      expect(job.interruptible).to.equal(false);
+      expect(job.resource_group).to.equal('mr-agent-mr$MR_AGENT_MR_IID-issue$MR_AGENT_ISSUE_IID');
+      expect(job.variables).to.deep.include({
+        MR_AGENT_MR_IID: String(run.world.mergeRequest.iid),
+      });
+      // the plan job's MR_AGENT_IMAGE_NODE, `<image_registry>/node:<image_tag>` as the runner expands it
+      expect(job.image).to.equal('registry.gitlab.com/mr-agent/mr-agent/node:0.1.0');
     });
 
     it('B2 the run job of the child pipeline finishes', () => {

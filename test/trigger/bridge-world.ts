@@ -57,7 +57,14 @@ export async function startBridgeWorld(
     MR_AGENT_WEBHOOK_SECRET: SECRET,
     MR_AGENT_TRIGGER_TOKEN: triggerToken,
   };
-  const sets = ['serve.port=0', 'serve.host=127.0.0.1', ...(options.sets ?? [])];
+  // the scenario's project declares no pipeline inputs: these tests pass the request as
+  // variables; test/trigger/pipeline-inputs.test.ts covers inputs and `auto`
+  const sets = [
+    'serve.port=0',
+    'serve.host=127.0.0.1',
+    'trigger.pass_as=variables',
+    ...(options.sets ?? []),
+  ];
   const { config } = await loadConfig({ env, file: null, sets });
   const redactor = new Redactor();
   redactor.addFromEnv(env);

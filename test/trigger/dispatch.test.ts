@@ -41,7 +41,9 @@ function setup() {
     minAccessLevel: 30,
     prefix: '/agent',
     start: (r) =>
-      gitlab.triggerPipeline(r.projectId, r.ref, 'tok', nonEmptyVariables(pipelineVariables(r))),
+      gitlab.triggerPipeline(r.projectId, r.ref, 'tok', {
+        variables: nonEmptyVariables(pipelineVariables(r)),
+      }),
   };
   return { gitlab, deps };
 }

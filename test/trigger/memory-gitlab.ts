@@ -1,5 +1,10 @@
 import type { Discussion } from '../../src/core/gitlab-port.ts';
-import type { AgentPipeline, AwardResult, BridgeGitLab } from '../../src/trigger/bridge-port.ts';
+import type {
+  AgentPipeline,
+  AwardResult,
+  BridgeGitLab,
+  PipelineRequest,
+} from '../../src/trigger/bridge-port.ts';
 import type { CommandTarget } from '../../src/trigger/note-rules.ts';
 
 /**
@@ -61,12 +66,12 @@ export class MemoryGitLab implements BridgeGitLab {
     _projectId: number,
     ref: string,
     _token: string,
-    variables: Readonly<Record<string, string>>,
+    request: PipelineRequest,
   ): Promise<AgentPipeline> {
     this.calls.push('trigger');
     if (this.triggerDelayMs) await new Promise((r) => setTimeout(r, this.triggerDelayMs));
     if (this.failTrigger) throw this.failTrigger;
-    return this.addPipeline(ref, 'created', { ...variables });
+    return this.addPipeline(ref, 'created', { ...request.variables });
   }
 
   addPipeline(ref: string, status: string, variables: Record<string, string>): AgentPipeline {

@@ -41,7 +41,9 @@ async function bridgeOn(gitlab: MemoryGitLab, queueLimit = 100) {
     minAccessLevel: 30,
     prefix: '/agent',
     start: (r: Parameters<typeof pipelineVariables>[0]) =>
-      gitlab.triggerPipeline(r.projectId, r.ref, 't', nonEmptyVariables(pipelineVariables(r))),
+      gitlab.triggerPipeline(r.projectId, r.ref, 't', {
+        variables: nonEmptyVariables(pipelineVariables(r)),
+      }),
   };
   const bridge = await startBridgeServer(
     {

@@ -95,6 +95,7 @@ export class CoreModel {
     visibility?: ProjectRec['visibility'];
     files?: Record<string, string>;
     forkOf?: ProjectRec;
+    pipelineVariablesMinimumRole?: ProjectRec['pipelineVariablesMinimumRole'];
   }): Promise<ProjectRec> {
     const project: ProjectRec = {
       id: this.nextId(),
@@ -104,6 +105,7 @@ export class CoreModel {
       repoDir: path.join(this.root, `${input.path}.git`),
       forkedFromId: input.forkOf?.id ?? null,
       createdAt: this.now(),
+      pipelineVariablesMinimumRole: input.pipelineVariablesMinimumRole ?? 'developer',
     };
     await initBareRepo(project.repoDir, project.defaultBranch);
     if (input.forkOf) await copyBranches(project.repoDir, input.forkOf.repoDir);

@@ -23,6 +23,8 @@ export interface NewPipeline {
   source?: string;
   status?: PipelineStatus;
   variables?: Record<string, string>;
+  inputs?: Record<string, string>;
+  name?: string | null;
   userId: number;
   jobs?: string[];
 }
@@ -58,6 +60,8 @@ export class GitLabModel extends CoreModel {
       source: input.source ?? 'push',
       userId: input.userId,
       variables: input.variables ?? {},
+      inputs: input.inputs ?? {},
+      name: input.name ?? null,
       createdAt: this.now(),
       updatedAt: this.now(),
     };

@@ -35,7 +35,15 @@ export interface ProjectRec {
   repoDir: string;
   forkedFromId: number | null;
   createdAt: string;
+  /**
+   * Settings → CI/CD → Variables → "Minimum role to use pipeline variables"
+   * (`ci_pipeline_variables_minimum_override_role`); GitLab.com's default for
+   * new projects is `no_one_allowed`.
+   */
+  pipelineVariablesMinimumRole: PipelineVariablesRole;
 }
+
+export type PipelineVariablesRole = 'no_one_allowed' | 'owner' | 'maintainer' | 'developer';
 
 export interface MemberRec {
   /** A project id, or a group path (`group`) whose members every project below inherits. */
@@ -129,6 +137,10 @@ export interface PipelineRec {
   source: string;
   userId: number;
   variables: Record<string, string>;
+  /** Pipeline inputs it was created with (`inputs[…]`). */
+  inputs: Record<string, string>;
+  /** `workflow: name` of the project's `.gitlab-ci.yml`, evaluated; null when unnamed. */
+  name: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -302,6 +302,7 @@ export class Renderer {
       ref: p.ref,
       status: p.status,
       source: p.source,
+      name: p.name,
       created_at: p.createdAt,
       updated_at: p.updatedAt,
       web_url: this.web(`${project.path}/-/pipelines/${p.id}`),

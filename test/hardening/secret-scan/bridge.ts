@@ -155,7 +155,11 @@ export async function scanBridge(scanner: SecretScanner): Promise<{ deliveries: 
       `${r.path}${r.query ?? ''} ${r.input ?? ''}`,
     );
   for (const p of standIn.model.pipelines)
-    scanner.scan('pipeline variables', `pipeline ${p.id}`, JSON.stringify(p.variables));
+    scanner.scan(
+      'pipeline variables',
+      `pipeline ${p.id}`,
+      JSON.stringify({ variables: p.variables, inputs: p.inputs }),
+    );
   for (const answer of answers) scanner.scan('bridge HTTP answers', 'webhook', answer);
   return { deliveries };
 }
