@@ -1,9 +1,9 @@
 import { stringify } from 'yaml';
 import { OPTIONS, type Config, type OptionDef } from '../config/options.ts';
-import { ConfigError } from '../errors/errors.ts';
 import { looksLikeSecretName } from '../log/redact.ts';
 import { ENVIRONMENT_JOBS, type EnvironmentName } from './environments.ts';
 import type { CiRequest } from './request.ts';
+import type { RunnerSettings } from './runner-settings.ts';
 
 /**
  * The child pipeline of the two-step flow (B2): `mr-agent ci --step plan`
@@ -21,47 +21,6 @@ export interface ChildPipelineOrigin {
 }
 
 type CiConfig = Config['ci'];
-
-/**
- * The component's `runner_tags` and `resource_group` inputs, which the template
- * hands the plan job as MR_AGENT_RUNNER_TAGS (`{"runner_tags": [...]}`, GitLab's
- * rendering of the array input) and MR_AGENT_RESOURCE_GROUP (unexpanded, so
- * GitLab expands it in the child pipeline with that job's variables).
- */
-export interface RunnerSettings {
-  tags: readonly string[];
-  resourceGroup: string | undefined;
-}
-
-function tagList(value: unknown): string[] | undefined {
-  const list =
-    value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>).runner_tags
-      : value;
-  if (!Array.isArray(list) || !list.every((t) => typeof t === 'string')) return undefined;
-  return list.map((t) => t.trim()).filter((t) => t !== '');
-}
-
-export function runnerSettings(
-  tags: string | undefined,
-  resourceGroup: string | undefined,
-): RunnerSettings {
-  let parsed: string[] | undefined = [];
-  if (tags?.trim()) {
-    try {
-      parsed = tagList(JSON.parse(tags));
-    } catch {
-      parsed = undefined;
-    }
-  }
-  if (!parsed) {
-    throw new ConfigError('MR_AGENT_RUNNER_TAGS is not a list of runner tags', {
-      where: 'MR_AGENT_RUNNER_TAGS',
-      hint: "set the component's `runner_tags` input to an array, e.g. `[docker, linux]`.",
-    });
-  }
-  return { tags: parsed, resourceGroup: resourceGroup?.trim() || undefined };
-}
 
 /** Variables a job needs so that a `resource_group` like `mr-agent-mr$MR_AGENT_MR_IID` names its target. */
 export function targetVariables(target: CiRequest['target']): Record<string, string> {

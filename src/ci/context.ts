@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError, UsageError } from '../errors/errors.ts';
-import { runnerSettings, type RunnerSettings } from './child-pipeline.ts';
+import { runnerSettings, type RunnerSettings } from './runner-settings.ts';
 
 /**
  * What `mr-agent ci` learns from its job's environment (SPEC contract, A2–A4):

@@ -4,8 +4,8 @@ import {
   forwardedVariables,
   renderChildPipeline,
   renderNothingToDoPipeline,
-  runnerSettings,
 } from '../../src/ci/child-pipeline.ts';
+import { runnerSettings } from '../../src/ci/runner-settings.ts';
 import { ConfigError } from '../../src/errors/errors.ts';
 import { ENVIRONMENT_JOBS } from '../../src/ci/environments.ts';
 import { resolveConfig, isResolved } from '../../src/config/resolve.ts';
