@@ -5,6 +5,7 @@ import type {
   VerificationCheck,
 } from '../schema.ts';
 import { depthOf, isWithin } from './files.ts';
+import { relativeDir } from './members.ts';
 import { shellWord, unique, type Project } from './project.ts';
 
 /** Tie-break order when everything else is equal (python first: the seed's default). */
@@ -47,7 +48,7 @@ function groupOf(environment: EnvironmentName, projects: Project[]): Group {
   for (const project of sorted) {
     const parent = group.top.find((t) => isWithin(project.dir, t.dir));
     if (!parent) group.top.push(project);
-    else if (parent.workspace) group.members.push(project);
+    else if (isMemberOf(project, [parent, ...group.members])) group.members.push(project);
     else group.nested.push(project);
   }
   const counted = [...group.top, ...group.members];
@@ -55,6 +56,17 @@ function groupOf(environment: EnvironmentName, projects: Project[]): Group {
   group.dependencies = unique(counted.flatMap((p) => p.dependencies)).length;
   group.buildConfig = counted.some((p) => p.hasBuildConfig);
   return group;
+}
+
+/** A member of a workspace root or of one of its members (Maven modules nest), as the build says. */
+function isMemberOf(project: Project, builds: Project[]): boolean {
+  return builds.some(
+    (b) =>
+      b.workspace &&
+      b.dir !== project.dir &&
+      isWithin(project.dir, b.dir) &&
+      (b.isMember?.(relativeDir(project.dir, b.dir)) ?? true),
+  );
 }
 
 const inDir = (dir: string, command: string) =>

@@ -5,7 +5,8 @@ import { UsageError } from '../../../errors/errors.ts';
 import type { EnvironmentDetection } from '../schema.ts';
 import { analyzeConda } from './conda.ts';
 import { decide, defaultProposal } from './decide.ts';
-import { depthOf, describeFile, isWantedFile, ownerOf } from './files.ts';
+import { gatherEvidence } from './evidence.ts';
+import { depthOf, describeFile, isProjectFolder, isWantedFile, ownerOf } from './files.ts';
 import { analyzeGo } from './go.ts';
 import { analyzeJava } from './java.ts';
 import { listRepository, type ListingMode } from './list.ts';
@@ -73,6 +74,7 @@ function groupByFolder(files: string[]): FolderFiles[] {
   const folders = new Map<string, Map<string, string>>();
   for (const rel of files) {
     const { dir, key } = ownerOf(rel);
+    if (!isProjectFolder(dir)) continue; // .github/, .devcontainer/, ci/: evidence, not projects
     let folder = folders.get(dir);
     if (!folder) folders.set(dir, (folder = new Map()));
     folder.set(key, rel);
@@ -139,9 +141,11 @@ export async function detectEnvironment(
     maxDepth: limits.maxDepth,
   });
   const readFile = createReader(root, limits.maxReadBytes);
+  const read = async (rel: string) => (await readFile(rel))?.text;
   const context: AnalyzeContext = {
-    read: async (rel) => (await readFile(rel))?.text,
+    read,
     root: undefined,
+    evidence: await gatherEvidence(listing.files, read),
   };
   const folders = groupByFolder(listing.files);
   context.root = folders.find((f) => f.dir === '.');

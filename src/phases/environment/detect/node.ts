@@ -1,12 +1,26 @@
 import { parse as parseYaml } from 'yaml';
 import type { VerificationCheck, VersionPin } from '../schema.ts';
-import { filesOf, isPlainName, versionFile, type Analyzer, type FolderFiles } from './project.ts';
+import { globMembers, type MemberTest } from './members.ts';
+import {
+  filesOf,
+  isPlainName,
+  maybe,
+  versionFile,
+  type Analyzer,
+  type EvidenceRef,
+  type FolderFiles,
+} from './project.ts';
 import { firstLine, parseToolVersions, pin } from './versions.ts';
 
 const MAX_CHECKED = 5;
 
 interface PackageJson {
   name?: unknown;
+  private?: unknown;
+  bin?: unknown;
+  exports?: unknown;
+  main?: unknown;
+  module?: unknown;
   dependencies?: unknown;
   devDependencies?: unknown;
   optionalDependencies?: unknown;
@@ -99,10 +113,10 @@ async function versionsOf(
   if (typeof pkg.volta?.node === 'string')
     found.push(pin('node', pkg.volta.node, 'package.json volta.node'));
   for (const key of ['.nvmrc', '.node-version']) {
-    const rel = versionFile(folder, { read, root }, key);
+    const rel = versionFile(folder, { root }, key);
     if (rel) found.push(pin('node', firstLine((await read(rel)) ?? ''), rel));
   }
-  const tools = versionFile(folder, { read, root }, '.tool-versions');
+  const tools = versionFile(folder, { root }, '.tool-versions');
   if (tools)
     found.push(
       ...parseToolVersions((await read(tools)) ?? '', tools).filter((p) => p.language === 'node'),
@@ -123,13 +137,46 @@ function pnpmWorkspacePackages(text: string, notes: string[]): unknown {
   }
 }
 
+/**
+ * The workspace members: `workspaces` (array or `{packages}`), else
+ * pnpm-workspace.yaml `packages` (with `!` exclusions). An empty list is no
+ * workspace.
+ */
+async function membersOf(
+  pkg: PackageJson,
+  folder: FolderFiles,
+  read: (rel: string) => Promise<string | undefined>,
+  notes: string[],
+): Promise<MemberTest | undefined> {
+  const declared = Array.isArray(pkg.workspaces)
+    ? pkg.workspaces
+    : (pkg.workspaces as { packages?: unknown } | undefined)?.packages;
+  const fromPackage = globMembers(declared);
+  if (fromPackage) return fromPackage;
+  const workspaceFile = folder.files.get('pnpm-workspace.yaml');
+  if (!workspaceFile) return undefined;
+  return globMembers(pnpmWorkspacePackages((await read(workspaceFile)) ?? '', notes));
+}
+
+/** A package others install: named, not private, and with something to import or run. */
+function publishedRef(pkg: PackageJson, rel: string, text: string): EvidenceRef | undefined {
+  if (typeof pkg.name !== 'string' || pkg.private === true) return undefined;
+  const field = ['bin', 'exports', 'main', 'module'].find(
+    (k) => pkg[k as keyof PackageJson] !== undefined,
+  );
+  if (!field) return undefined;
+  const line = text.split(/\r?\n/).findIndex((l) => l.includes(`"${field}"`)) + 1;
+  return { file: rel, line, text: `"name": "${pkg.name}" with "${field}"` };
+}
+
 export const analyzeNode: Analyzer = async (folder, context) => {
   const rel = folder.files.get('package.json');
   if (!rel) return undefined;
   const notes: string[] = [];
   let pkg: PackageJson = {};
+  const text = (await context.read(rel)) ?? '{}';
   try {
-    const parsed: unknown = JSON.parse((await context.read(rel)) ?? '{}');
+    const parsed: unknown = JSON.parse(text);
     if (parsed && typeof parsed === 'object') pkg = parsed as PackageJson;
   } catch (error) {
     notes.push(`package.json is not valid JSON (${(error as Error).message})`);
@@ -139,12 +186,7 @@ export const analyzeNode: Analyzer = async (folder, context) => {
   const runtime = entries(pkg.dependencies).filter(([, spec]) => !internal(spec));
   const dev = entries(pkg.devDependencies).filter(([, spec]) => !internal(spec));
   const optional = entries(pkg.optionalDependencies).filter(([, spec]) => !internal(spec));
-  const workspaceFile = folder.files.get('pnpm-workspace.yaml');
-  const workspace =
-    Boolean(pkg.workspaces) ||
-    Boolean(
-      workspaceFile && pnpmWorkspacePackages((await context.read(workspaceFile)) ?? '', notes),
-    );
+  const members = await membersOf(pkg, folder, context.read, notes);
   const versions = await versionsOf(pkg, folder, context.read, context.root);
   const locks = [
     'package-lock.json',
@@ -173,7 +215,9 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     packageManager: manager === 'yarn-berry' ? 'yarn' : manager === 'bun' ? 'npm' : manager,
     versions,
     hasBuildConfig: locks.some((key) => folder.files.has(key)),
-    workspace,
+    workspace: members !== undefined,
+    ...(members ? { isMember: members } : {}),
+    ...maybe('published', publishedRef(pkg, rel, text)),
     setup: setupFor(manager, folder),
     versionCheck: nodeVersionCheck,
     checks,

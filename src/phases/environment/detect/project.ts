@@ -1,5 +1,7 @@
 import type { EnvironmentName, VerificationCheck, VersionPin } from '../schema.ts';
+import type { Evidence } from './evidence.ts';
 import { describeFile } from './files.ts';
+import type { MemberTest } from './members.ts';
 
 /** The detected files of one folder: key (e.g. `requirements/dev.txt`) → repository path. */
 export interface FolderFiles {
@@ -13,6 +15,17 @@ export interface AnalyzeContext {
   read(rel: string): Promise<string | undefined>;
   /** The root folder's files, for version files that apply to the whole repository. */
   root: FolderFiles | undefined;
+  /** What the project's CI, task runners and docs run (evidence.ts). */
+  evidence: Evidence;
+}
+
+/** A file and line that led to a decision. */
+export interface EvidenceRef {
+  file: string;
+  /** 1-based; 0 when the decision rests on the file as a whole. */
+  line: number;
+  /** The command, setting or line, as written (shortened). */
+  text: string;
 }
 
 /**
@@ -28,8 +41,14 @@ export interface Project {
   versions: VersionPin[];
   /** A lockfile, wrapper or build configuration is present (seed 000 §4.2.2 rule 3). */
   hasBuildConfig: boolean;
-  /** A workspace/multi-module root: projects of the same environment below it are its members. */
+  /** A workspace/multi-module root: projects of the same environment below it may be its members. */
   workspace: boolean;
+  /** Which folders below (relative to `dir`) the build includes; absent: all of them. */
+  isMember?: MemberTest;
+  /** A published artefact: pyproject with a build backend, a public package.json, go.mod, a root build. */
+  published?: EvidenceRef;
+  /** Evidence behind the package manager, install and version choices (file:line). */
+  evidence?: { topic: DecisionTopic; choice: string; refs: EvidenceRef[] }[];
   setup: string[];
   /** The runtime version check for a minimum version (or a plain "runs" check without one). */
   versionCheck: (minimum: string | undefined) => VerificationCheck;
@@ -42,6 +61,15 @@ export interface Project {
   /** For conda projects: the prefix that runs a command inside the environment. */
   runPrefix?: string;
 }
+
+export type DecisionTopic =
+  | 'environment'
+  | 'package_manager'
+  | 'install'
+  | 'build_tool'
+  | 'runtime_version'
+  | 'members'
+  | 'test_command';
 
 export type Analyzer = (
   folder: FolderFiles,
@@ -63,7 +91,7 @@ export function filesOf(folder: FolderFiles, environment: EnvironmentName): stri
 /** Version files of the folder, then of the repository root. */
 export function versionFile(
   folder: FolderFiles,
-  context: AnalyzeContext,
+  context: Pick<AnalyzeContext, 'root'>,
   key: string,
 ): string | undefined {
   return folder.files.get(key) ?? context.root?.files.get(key);
@@ -82,3 +110,7 @@ export function isPlainName(name: string): boolean {
 export function unique<T>(items: Iterable<T>): T[] {
   return [...new Set(items)];
 }
+
+/** `{ key: value }` when the value is defined, else `{}` (for optional properties under exactOptionalPropertyTypes). */
+export const maybe = <K extends string, V>(key: K, value: V | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
