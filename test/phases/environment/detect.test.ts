@@ -77,9 +77,10 @@ const table: Expected[] = [
     fixture: 'python-poetry',
     environment: 'python',
     packageManager: 'poetry',
+    // Poetry in a virtualenv of its own, never in the project's interpreter (issue #20)
     setup: [
-      'python3 -m pip install poetry',
-      'POETRY_VIRTUALENVS_CREATE=false poetry install --no-interaction',
+      'python3 -m venv "$HOME/.mr-agent/tools/poetry" && "$HOME/.mr-agent/tools/poetry/bin/python" -m pip install --quiet poetry',
+      '"$HOME/.mr-agent/tools/poetry/bin/poetry" install --no-interaction',
     ],
     outputs: ['True', 'OK'],
     reason: 'package manager poetry (poetry.lock)',
@@ -249,7 +250,7 @@ describe('detectEnvironment on generated trees', () => {
     );
   });
 
-  it('seed 000 §4.2.1 a conda file next to requirements.txt means miniforge, pip installing inside the env', async () => {
+  it('seed 000 §4.2.1 a conda file next to requirements.txt means miniforge; pip adds only the project itself (issue #20)', async () => {
     repo = tempRepo({
       'environment.yml': 'name: lab\ndependencies:\n  - python=3.12\n  - numpy\n',
       'requirements.txt': 'rich\n',
@@ -259,7 +260,8 @@ describe('detectEnvironment on generated trees', () => {
     expect(d.environment_type).to.equal('miniforge');
     expect(d.setup_commands).to.deep.equal([
       'conda env create --name lab --file environment.yml',
-      'conda run --no-capture-output -n lab python -m pip install -r requirements.txt -e .',
+      // requirements.txt is the pip alternative to environment.yml: not installed over conda's packages
+      'conda run --no-capture-output -n lab python -m pip install --no-deps -e .',
     ]);
     expect(d.reasons.join('\n')).to.include('miniforge rather than python');
   });

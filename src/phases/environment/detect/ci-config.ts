@@ -156,7 +156,7 @@ export function imageRuntime(
   const lastSlash = image.lastIndexOf('/');
   const [repo = '', tag = ''] = image.slice(lastSlash + 1).split(':');
   const number = (s: string) => /^v?(\d+(?:\.\d+)*)/.exec(s)?.[1];
-  if (/conda|mamba/.test(repo)) return { language: 'python', environment: 'miniforge' };
+  if (/conda|mamba|miniforge/.test(repo)) return { language: 'python', environment: 'miniforge' };
   if (/^(?:python|pypy)\d?$/.test(repo))
     return { language: 'python', environment: 'python', ...opt(number(tag)) };
   if (/^(?:node|nodejs)$/.test(repo))

@@ -153,7 +153,8 @@ export async function detectEnvironment(
     folders.flatMap((folder) => ANALYZERS.map((analyze) => analyze(folder, context))),
   );
   const projects = found.filter((p): p is Project => p !== undefined);
-  const decision = decide(projects);
+  const decision = decide(projects, context.evidence);
+  decision.reasons.push(...context.evidence.problems);
   const proposal =
     decision.proposals[decision.environment] ?? defaultProposal(decision.environment);
   if (listing.truncated)
@@ -172,6 +173,9 @@ export async function detectEnvironment(
     candidates: decision.candidates,
     proposals: decision.proposals,
     reasons: decision.reasons,
+    decisions: decision.decisions,
+    ...(decision.testCommand ? { test_command: decision.testCommand } : {}),
+    evidence_files: context.evidence.files,
     stats: {
       source: listing.source,
       entries: listing.entries,

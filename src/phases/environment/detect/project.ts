@@ -1,4 +1,10 @@
-import type { EnvironmentName, VerificationCheck, VersionPin } from '../schema.ts';
+import type {
+  DetectionDecision,
+  EnvironmentName,
+  EvidenceRef,
+  VerificationCheck,
+  VersionPin,
+} from '../schema.ts';
 import type { Evidence } from './evidence.ts';
 import { describeFile } from './files.ts';
 import type { MemberTest } from './members.ts';
@@ -19,14 +25,7 @@ export interface AnalyzeContext {
   evidence: Evidence;
 }
 
-/** A file and line that led to a decision. */
-export interface EvidenceRef {
-  file: string;
-  /** 1-based; 0 when the decision rests on the file as a whole. */
-  line: number;
-  /** The command, setting or line, as written (shortened). */
-  text: string;
-}
+export type { EvidenceRef } from '../schema.ts';
 
 /**
  * One project of one environment in one folder. Commands are written to run
@@ -47,29 +46,20 @@ export interface Project {
   isMember?: MemberTest;
   /** A published artefact: pyproject with a build backend, a public package.json, go.mod, a root build. */
   published?: EvidenceRef;
-  /** Evidence behind the package manager, install and version choices (file:line). */
-  evidence?: { topic: DecisionTopic; choice: string; refs: EvidenceRef[] }[];
+  /** Decisions about this project (package manager, install, build tool, version, members) and their evidence. */
+  decisions?: DetectionDecision[];
   setup: string[];
-  /** The runtime version check for a minimum version (or a plain "runs" check without one). */
-  versionCheck: (minimum: string | undefined) => VerificationCheck;
+  /** The runtime version check for a version range (or a plain "runs" check without one). */
+  versionCheck: (minimum: string | undefined, maximum?: string) => VerificationCheck;
   /** Further checks: the dependencies are installed, the build tool runs. */
   checks: VerificationCheck[];
   /** Why the package manager and commands were chosen. */
   notes: string[];
-  /** For pip projects: the `pip install` arguments, reused inside a conda environment. */
-  pipArgs?: string;
+  /** For Python projects next to a conda file: what pip installs inside the conda environment. */
+  condaPipArgs?: string;
   /** For conda projects: the prefix that runs a command inside the environment. */
   runPrefix?: string;
 }
-
-export type DecisionTopic =
-  | 'environment'
-  | 'package_manager'
-  | 'install'
-  | 'build_tool'
-  | 'runtime_version'
-  | 'members'
-  | 'test_command';
 
 export type Analyzer = (
   folder: FolderFiles,

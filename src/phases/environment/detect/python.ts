@@ -1,10 +1,14 @@
 import type { VerificationCheck, VersionPin } from '../schema.ts';
+import { findCommands, type Evidence } from './evidence.ts';
+import { globMembers } from './members.ts';
 import {
   filesOf,
   isPlainName,
+  maybe,
   shellWord,
   unique,
   versionFile,
+  type EvidenceRef,
   type AnalyzeContext,
   type Analyzer,
   type FolderFiles,
@@ -19,6 +23,7 @@ import {
   type PyDependency,
   type Pyproject,
 } from './python-parse.ts';
+import { planInstall } from './python-install.ts';
 import { firstLine, parseToolVersions, pin, pythonTuple } from './versions.ts';
 
 const MAX_REQUIREMENT_FILES = 4;
@@ -49,6 +54,8 @@ interface PythonFacts {
   dependencies: PyDependency[];
   pins: (VersionPin | undefined)[];
   notes: string[];
+  /** Line of `build-backend` in pyproject.toml (0 when absent). */
+  backendLine: number;
 }
 
 async function readFacts(folder: FolderFiles, context: AnalyzeContext): Promise<PythonFacts> {
@@ -58,6 +65,7 @@ async function readFacts(folder: FolderFiles, context: AnalyzeContext): Promise<
     dependencies: [],
     pins: [],
     notes: [],
+    backendLine: 0,
   };
   const text = async (key: string) => {
     const rel = folder.files.get(key);
@@ -67,6 +75,8 @@ async function readFacts(folder: FolderFiles, context: AnalyzeContext): Promise<
   if (pyprojectText !== undefined) {
     try {
       facts.pyproject = parsePyproject(pyprojectText);
+      facts.backendLine =
+        pyprojectText.split(/\r?\n/).findIndex((l) => /^\s*build-backend\s*=/.test(l)) + 1;
     } catch (error) {
       facts.notes.push(
         `pyproject.toml is not valid TOML (${(error as Error).message.split('\n')[0]})`,
@@ -142,46 +152,6 @@ async function readOtherManifests(
     );
 }
 
-type Manager = 'poetry' | 'pipenv' | 'uv' | 'pip';
-
-function managerOf(folder: FolderFiles, facts: PythonFacts): Manager {
-  if (folder.files.has('poetry.lock') || facts.pyproject?.poetry) return 'poetry';
-  if (folder.files.has('Pipfile')) return 'pipenv';
-  if (folder.files.has('uv.lock')) return 'uv';
-  return 'pip';
-}
-
-function pipArguments(folder: FolderFiles, facts: PythonFacts): string {
-  const args = facts.requirements.map((r) => `-r ${shellWord(r.key)}`);
-  const installable = facts.pyproject?.installable || folder.files.has('setup.py');
-  if (installable && !facts.requirements.some((r) => r.installsProject)) {
-    const extras = (facts.pyproject?.extras ?? []).filter((e) =>
-      /^(?:dev|test|tests|testing)$/.test(e),
-    );
-    args.push(extras.length > 0 ? `-e ".[${extras.join(',')}]"` : '-e .');
-  }
-  return args.join(' ');
-}
-
-function setupFor(manager: Manager, folder: FolderFiles, pipArgs: string): string[] {
-  switch (manager) {
-    case 'poetry':
-      return [
-        'python3 -m pip install poetry',
-        'POETRY_VIRTUALENVS_CREATE=false poetry install --no-interaction',
-      ];
-    case 'pipenv':
-      return [
-        'python3 -m pip install pipenv',
-        `pipenv install --dev --system ${folder.files.has('Pipfile.lock') ? '--deploy' : '--skip-lock'}`,
-      ];
-    case 'uv':
-      return ['python3 -m pip install uv', 'uv sync --locked'];
-    default:
-      return pipArgs ? [`python3 -m pip install ${pipArgs}`] : [];
-  }
-}
-
 /** `sys.version_info >= (3, 10)` → `True`; without a minimum the major version, `3`. */
 export function pythonVersionCheck(python: string, minimum: string | undefined): VerificationCheck {
   return minimum
@@ -192,23 +162,25 @@ export function pythonVersionCheck(python: string, minimum: string | undefined):
     : { command: `${python} -c "import sys; print(sys.version_info.major)"`, expected_output: '3' };
 }
 
-/** "These distributions are installed" (importlib.metadata names, not import names). */
+/**
+ * "These distributions are installed" (distribution names, not import
+ * names). `importlib.metadata` arrived in Python 3.8; older Pythons ask
+ * `pkg_resources`, so the check works on every Python the project supports.
+ */
 export function pythonInstalledChecks(python: string, names: string[]): VerificationCheck[] {
   if (names.length === 0) return [];
   const list = names.map((n) => `'${n}'`).join(', ');
+  const modern = 'sys.version_info >= (3, 8)';
   return [
     {
-      command: `${python} -c "import importlib.metadata as m; [m.version(n) for n in [${list}]]; print('OK')"`,
+      command: `${python} -c "import sys; m = __import__('importlib.metadata' if ${modern} else 'pkg_resources', fromlist=['_']); v = m.version if ${modern} else m.get_distribution; [v(n) for n in [${list}]]; print('OK')"`,
       expected_output: 'OK',
     },
   ];
 }
 
-function checkedNames(manager: Manager, facts: PythonFacts, pipArgs: string): string[] {
+function checkedNames(installsOwn: boolean, facts: PythonFacts): string[] {
   const own = facts.pyproject?.name;
-  const installsOwn =
-    (manager === 'poetry' && facts.pyproject?.poetryPackageMode) ||
-    (manager === 'pip' && pipArgs.includes('-e '));
   const names = [
     ...(installsOwn && own ? [own] : []),
     ...facts.dependencies.filter((d) => !d.conditional && d.name).map((d) => d.name!),
@@ -217,6 +189,34 @@ function checkedNames(manager: Manager, facts: PythonFacts, pipArgs: string): st
   return names
     .filter((n) => !seen.has(n.toLowerCase()) && seen.add(n.toLowerCase()))
     .slice(0, MAX_CHECKED);
+}
+
+/**
+ * What pip installs inside a conda environment next to this project: the
+ * project itself without dependencies (conda provides them), and a
+ * requirements file only when CI or the docs install it together with conda
+ * (otherwise it is the pip alternative to the environment file, and pip would
+ * replace conda's numpy, pandas …).
+ */
+function condaPipArgs(folder: FolderFiles, facts: PythonFacts, evidence: Evidence): string {
+  const args: string[] = [];
+  const withConda = (c: { file: string; context: string }) =>
+    evidence.commands.some(
+      (o) => o.command.tool === 'conda' && o.file === c.file && o.context === c.context,
+    ) ||
+    evidence.runtimes.some(
+      (r) => r.environment === 'miniforge' && r.file === c.file && c.context.startsWith('job'),
+    );
+  for (const c of findCommands(evidence, { tool: 'pip', kind: 'install', secondary: true })) {
+    if (!withConda(c)) continue;
+    c.command.args.forEach((a, i) => {
+      const file = c.command.args[i + 1];
+      if (/^(?:-r|--requirement)$/.test(a) && file && folder.files.has(file))
+        args.push(`-r ${shellWord(file)}`);
+    });
+  }
+  if (facts.pyproject?.installable || folder.files.has('setup.py')) args.push('--no-deps -e .');
+  return unique(args).join(' ');
 }
 
 export const analyzePython: Analyzer = async (folder, context) => {
@@ -228,31 +228,41 @@ export const analyzePython: Analyzer = async (folder, context) => {
     has('Pipfile') ||
     (has('pyproject.toml') && (facts.pyproject?.isProject ?? true));
   if (!isProject) return undefined;
-  const manager = managerOf(folder, facts);
-  const pipArgs = manager === 'pip' ? pipArguments(folder, facts) : '';
+  const plan = planInstall(folder, facts, context.evidence);
   const versions = facts.pins.filter((p): p is VersionPin => p !== undefined);
-  const python = manager === 'uv' ? 'uv run python' : 'python3';
   const locks = ['poetry.lock', 'Pipfile.lock', 'uv.lock', 'pdm.lock'].filter(has);
-  const notes = [
-    ...facts.notes,
-    `package manager ${manager}${locks.length ? ` (${locks.join(', ')})` : ''}`,
-  ];
-  if (locks.length > 1)
-    notes.push(`several lockfiles (${locks.join(', ')}); precedence poetry > pipenv > uv > pip`);
+  const py = facts.pyproject;
   const project: Project = {
     environment: 'python',
     dir: folder.dir,
     manifests: filesOf(folder, 'python'),
     dependencies: unique(facts.dependencies.map((d) => d.text)),
-    packageManager: manager,
+    packageManager: plan.manager,
     versions,
-    hasBuildConfig: locks.length > 0 || has('setup.py') || Boolean(facts.pyproject?.installable),
-    workspace: Boolean(facts.pyproject?.uvWorkspace),
-    setup: setupFor(manager, folder, pipArgs),
-    versionCheck: (minimum) => pythonVersionCheck(python, minimum),
-    checks: pythonInstalledChecks(python, checkedNames(manager, facts, pipArgs)),
-    notes,
+    hasBuildConfig: locks.length > 0 || has('setup.py') || Boolean(py?.installable),
+    workspace: Boolean(py?.uvWorkspace),
+    ...maybe('isMember', py?.uvWorkspace ? globMembers(py.uvMembers, py.uvExclude) : undefined),
+    ...maybe('published', publishedRef(folder, facts)),
+    setup: plan.setup,
+    versionCheck: (minimum) => pythonVersionCheck(plan.python, minimum),
+    checks: pythonInstalledChecks(plan.python, checkedNames(plan.installsOwn, facts)),
+    notes: [...facts.notes, ...plan.notes],
+    decisions: plan.decisions,
   };
-  if (pipArgs) project.pipArgs = pipArgs;
+  const inConda = condaPipArgs(folder, facts, context.evidence);
+  if (inConda) project.condaPipArgs = inConda;
   return project;
 };
+
+/** A package others install: a pyproject with a build backend and a name, or a setup.py. */
+function publishedRef(folder: FolderFiles, facts: PythonFacts): EvidenceRef | undefined {
+  const py = facts.pyproject;
+  if (py?.buildBackend && py.name)
+    return {
+      file: folder.files.get('pyproject.toml')!,
+      line: facts.backendLine,
+      text: `build-backend = "${py.buildBackend}" (${py.name})`,
+    };
+  const setupPy = folder.files.get('setup.py');
+  return setupPy ? { file: setupPy, line: 0, text: 'setup.py' } : undefined;
+}
