@@ -83,7 +83,7 @@ const table: Expected[] = [
       '"$HOME/.mr-agent/tools/poetry/bin/poetry" install --no-interaction',
     ],
     outputs: ['True', 'OK'],
-    reason: 'package manager poetry (poetry.lock)',
+    reason: 'package manager poetry (its lockfile poetry.lock)',
     dependency: 'pydantic (^2.7)',
     version: '3.10',
   },
