@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { UsageError } from '../../../src/errors/errors.ts';
 import { detectEnvironment } from '../../../src/phases/environment/detect/detect.ts';
 import type { EnvironmentDetection } from '../../../src/phases/environment/schema.ts';
+import { rangeOf } from '../../../src/phases/environment/detect/versions.ts';
 import { tempRepo, writeFiles } from './support.ts';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/repos');
@@ -128,7 +129,8 @@ describe('detectEnvironment on fixture repositories (SPEC C2, seed 000 §3, §4.
       expect(d.verification.map((v) => v.expected_output)).to.deep.equal(row.outputs);
       expect(d.reasons.join('\n')).to.include(row.reason);
       if (row.dependency) expect(d.dependencies).to.include(row.dependency);
-      expect(d.versions[0]?.minimum).to.equal(row.version);
+      const language = row.environment === 'java' ? 'java' : undefined;
+      expect(rangeOf(language, d.versions).minimum).to.equal(row.version);
       expect(Object.keys(d.detected_files).length).to.be.greaterThan(0);
     });
   }

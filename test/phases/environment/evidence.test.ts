@@ -118,7 +118,9 @@ describe('evidence from what maintainers wrote (issue #20, SPEC O12)', () => {
       environment: 'python',
       version: '3.11',
     });
-    expect(imageRuntime('registry.example.com/library/golang:1.22-alpine')?.version).to.equal('1.22');
+    expect(imageRuntime('registry.example.com/library/golang:1.22-alpine')?.version).to.equal(
+      '1.22',
+    );
     expect(imageRuntime('gradle:8.5-jdk17')?.version).to.equal('17');
     expect(imageRuntime('eclipse-temurin:21-jdk')?.version).to.equal('21');
     expect(imageRuntime('condaforge/miniforge3:latest')?.environment).to.equal('miniforge');

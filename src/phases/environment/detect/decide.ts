@@ -123,6 +123,33 @@ function detailsOf(chosen: Group, proposal: EnvironmentProposal): string[] {
   return details;
 }
 
+/** The checked runtime range of the chosen group, with where each bound comes from. */
+function runtimeDecision(group: Group, proposal: EnvironmentProposal): DetectionDecision[] {
+  if (proposal.versions.length === 0) return [];
+  const language = proposal.versions[0]!.language;
+  const range = rangeOf(language === 'java' ? 'java' : undefined, proposal.versions);
+  const projects = [...group.top, ...group.members];
+  const located = projects.flatMap((p) => p.versionRefs ?? []);
+  const others = proposal.versions
+    .filter((v) => !located.some((r) => v.source.startsWith(r.file)))
+    .map((v) => ({ file: v.source.split(' ')[0]!, line: 0, text: `${v.source}: ${v.spec}` }));
+  const choice =
+    range.minimum || range.maximum
+      ? `${language} ${range.minimum ?? '?'}${range.maximum ? ` to ${range.maximum}` : ' or newer'}`
+      : `${language} (no minimum)`;
+  return [
+    {
+      topic: 'runtime_version',
+      choice,
+      rule:
+        language === 'java'
+          ? 'the highest minimum and the lowest maximum of the build, its wrapper, toolchains, jvm.config, version files and CI'
+          : 'the first version pin with a lower bound',
+      evidence: [...located, ...others],
+    },
+  ];
+}
+
 /** The test command of the chosen environment: CI first, then task runners, then docs. */
 function testCommandOf(environment: EnvironmentName, evidence: Evidence): Decision['testCommand'] {
   const python = environment === 'miniforge' ? 'python' : environment;
@@ -207,6 +234,7 @@ export function decide(projects: Project[], evidence: Evidence): Decision {
   const decisions: DetectionDecision[] = [
     decision,
     ...chosen.top.slice(0, MAX_PROJECTS).flatMap((p) => p.decisions ?? []),
+    ...runtimeDecision(chosen, proposals[chosen.environment]!),
     ...(testCommand
       ? [
           {

@@ -38,6 +38,8 @@ export interface Project {
   dependencies: string[];
   packageManager: string;
   versions: VersionPin[];
+  /** Where the version pins were read, with line numbers when known. */
+  versionRefs?: EvidenceRef[];
   /** A lockfile, wrapper or build configuration is present (seed 000 §4.2.2 rule 3). */
   hasBuildConfig: boolean;
   /** A workspace/multi-module root: projects of the same environment below it may be its members. */
