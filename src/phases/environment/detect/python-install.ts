@@ -102,19 +102,32 @@ function chooseManager(
   return { manager: 'pip', rule: 'no lockfile: pip', refs: ci ? [refOf(ci)] : [] };
 }
 
-/** The value words of `--flag value`/`--flag=value` options in `args`. */
-function optionValues(args: string[], names: string[]): string[] {
-  const values: string[] = [];
+/**
+ * The options of `args` worth repeating, in their order: `flags` alone,
+ * `options` with their value (`--with a,b` and `--with=a` alike; aliases map
+ * to one spelling; comma lists are split).
+ */
+function keptOptions(
+  args: string[],
+  flags: ReadonlySet<string>,
+  options: Readonly<Record<string, string>>,
+): string[] {
+  const kept: string[] = [];
   args.forEach((arg, i) => {
-    const [flag, inline] = arg.split(/=(.*)/s);
-    if (!names.includes(flag!)) return;
-    const value = inline ?? args[i + 1];
-    if (value) values.push(...value.split(/[\s,]+/).filter(Boolean));
+    if (flags.has(arg)) {
+      if (!kept.includes(arg)) kept.push(arg);
+      return;
+    }
+    const [name, inline] = arg.split(/=(.*)/s);
+    const canonical = options[name!];
+    if (!canonical) return;
+    const value = inline ?? args[i + 1] ?? '';
+    for (const v of value.split(/[\s,]+/).filter(Boolean)) kept.push(canonical, shellWord(v));
   });
-  return values;
+  return kept;
 }
 
-const KEPT_UV_FLAGS = new Set([
+const UV_FLAGS = new Set([
   '--all-extras',
   '--all-groups',
   '--no-dev',
@@ -123,15 +136,16 @@ const KEPT_UV_FLAGS = new Set([
   '--all-packages',
   '--no-default-groups',
 ]);
-const KEPT_UV_OPTIONS = ['--extra', '--group', '--only-group', '--package', '--no-group'];
+const UV_OPTIONS = {
+  '--extra': '--extra',
+  '--group': '--group',
+  '--only-group': '--only-group',
+  '--no-group': '--no-group',
+  '--package': '--package',
+};
 
 function uvSetup(folder: FolderFiles, py: Pyproject | undefined, ci: CommandEvidence[]): string {
-  const flags: string[] = [];
-  for (const c of ci) {
-    for (const a of c.command.args) if (KEPT_UV_FLAGS.has(a) && !flags.includes(a)) flags.push(a);
-    for (const option of KEPT_UV_OPTIONS)
-      for (const v of optionValues(c.command.args, [option])) flags.push(option, shellWord(v));
-  }
+  const flags = ci.flatMap((c) => keptOptions(c.command.args, UV_FLAGS, UV_OPTIONS));
   if (ci.length === 0) {
     const group = py?.groups.find((g) => TEST_NAMES.test(g) && g !== 'dev');
     const extra = py?.extras.find((e) => TEST_NAMES.test(e));
@@ -143,19 +157,17 @@ function uvSetup(folder: FolderFiles, py: Pyproject | undefined, ci: CommandEvid
   return ['uv sync', ...flags].join(' ');
 }
 
+const POETRY_FLAGS = new Set(['--all-extras', '--all-groups', '--sync']);
+const POETRY_OPTIONS = {
+  '--with': '--with',
+  '--only': '--only',
+  '--without': '--without',
+  '-E': '--extras',
+  '--extras': '--extras',
+};
+
 function poetrySetup(py: Pyproject | undefined, ci: CommandEvidence[], bin: string): string {
-  const args: string[] = [];
-  for (const c of ci) {
-    for (const a of c.command.args)
-      if (['--all-extras', '--all-groups', '--sync'].includes(a)) args.push(a);
-    for (const [option, names] of [
-      ['--with', ['--with']],
-      ['--only', ['--only']],
-      ['--without', ['--without']],
-      ['--extras', ['-E', '--extras']],
-    ] as const)
-      for (const v of optionValues(c.command.args, [...names])) args.push(option, shellWord(v));
-  }
+  const args = ci.flatMap((c) => keptOptions(c.command.args, POETRY_FLAGS, POETRY_OPTIONS));
   if (ci.length === 0) {
     const optional = py?.poetryGroups.find((g) => g.optional && TEST_NAMES.test(g.name));
     if (optional) args.push('--with', optional.name);
@@ -164,9 +176,9 @@ function poetrySetup(py: Pyproject | undefined, ci: CommandEvidence[], bin: stri
 }
 
 function pdmSetup(folder: FolderFiles, ci: CommandEvidence[], bin: string): string {
-  const args: string[] = [];
-  for (const c of ci)
-    for (const v of optionValues(c.command.args, ['-G', '--group'])) args.push('-G', shellWord(v));
+  const args = ci.flatMap((c) =>
+    keptOptions(c.command.args, new Set(['-d', '--dev']), { '-G': '-G', '--group': '-G' }),
+  );
   if (folder.files.has('pdm.lock')) args.push('--frozen-lockfile');
   return [bin, 'install', ...args].join(' ');
 }
