@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
 import type { EnvironmentName, VersionPin } from '../schema.ts';
-import { SECONDARY, type Collector } from './evidence.ts';
+import { SECONDARY, type Collector } from './evidence-types.ts';
 
 /**
  * CI configuration as evidence: GitHub Actions workflows, GitLab CI, CircleCI

@@ -98,6 +98,10 @@ async function showFiles(
       shown[rel] = `(${role}, ${file.size} bytes; not shown)`;
       continue;
     }
+    if (role === 'docs') {
+      shown[rel] = `(docs, ${file.size} bytes; read for its install, build and test commands)`;
+      continue;
+    }
     const cut = Math.min(limits.maxShownBytes, budget);
     if (cut <= 0) {
       shown[rel] = `(${file.size} bytes; not shown: size budget reached)`;

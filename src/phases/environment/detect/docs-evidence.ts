@@ -1,6 +1,6 @@
 import { parse as parseToml } from 'smol-toml';
 import type { EnvironmentName, VersionPin } from '../schema.ts';
-import { SECONDARY, type Collector, type EvidenceSource } from './evidence.ts';
+import { SECONDARY, type Collector, type EvidenceSource } from './evidence-types.ts';
 
 /**
  * Evidence from task runners (tox, nox, Makefile, justfile, mise) and from

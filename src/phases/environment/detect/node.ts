@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import type { VerificationCheck, VersionPin } from '../schema.ts';
+import { ciVersionPin } from './evidence.ts';
 import { globMembers, type MemberTest } from './members.ts';
 import {
   filesOf,
@@ -188,6 +189,8 @@ export const analyzeNode: Analyzer = async (folder, context) => {
   const optional = entries(pkg.optionalDependencies).filter(([, spec]) => !internal(spec));
   const members = await membersOf(pkg, folder, context.read, notes);
   const versions = await versionsOf(pkg, folder, context.read, context.root);
+  const ci = ciVersionPin(context.evidence, 'node');
+  if (ci) versions.push(ci.pin);
   const locks = [
     'package-lock.json',
     'npm-shrinkwrap.json',
@@ -218,6 +221,7 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     workspace: members !== undefined,
     ...(members ? { isMember: members } : {}),
     ...maybe('published', publishedRef(pkg, rel, text)),
+    ...maybe('versionRefs', ci ? [ci.ref] : undefined),
     setup: setupFor(manager, folder),
     versionCheck: nodeVersionCheck,
     checks,

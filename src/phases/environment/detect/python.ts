@@ -1,5 +1,5 @@
 import type { VerificationCheck, VersionPin } from '../schema.ts';
-import { findCommands, type Evidence } from './evidence.ts';
+import { ciVersionPin, findCommands, type Evidence } from './evidence.ts';
 import { globMembers } from './members.ts';
 import {
   filesOf,
@@ -230,6 +230,8 @@ export const analyzePython: Analyzer = async (folder, context) => {
   if (!isProject) return undefined;
   const plan = planInstall(folder, facts, context.evidence);
   const versions = facts.pins.filter((p): p is VersionPin => p !== undefined);
+  const ci = ciVersionPin(context.evidence, 'python');
+  if (ci) versions.push(ci.pin);
   const locks = ['poetry.lock', 'Pipfile.lock', 'uv.lock', 'pdm.lock'].filter(has);
   const py = facts.pyproject;
   const project: Project = {
@@ -248,6 +250,7 @@ export const analyzePython: Analyzer = async (folder, context) => {
     checks: pythonInstalledChecks(plan.python, checkedNames(plan.installsOwn, facts)),
     notes: [...facts.notes, ...plan.notes],
     decisions: plan.decisions,
+    ...maybe('versionRefs', ci ? [ci.ref] : undefined),
   };
   const inConda = condaPipArgs(folder, facts, context.evidence);
   if (inConda) project.condaPipArgs = inConda;

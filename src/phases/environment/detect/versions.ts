@@ -110,6 +110,9 @@ export function pythonTuple(minimum: string): string {
 
 const numeric = (v: string) => v.split('.').map(Number);
 
+/** Compares dotted versions numerically (`3.9` < `3.10`). */
+export const compareVersions = (a: string, b: string) => compare(numeric(a), numeric(b));
+
 /**
  * The range a verification checks. Java: the highest minimum and the lowest
  * maximum of all pins (the build, the wrapper and the toolchain must all be
