@@ -7,6 +7,7 @@ export interface TestCommand {
   command: string;
   /** Repository-relative working folder. */
   cwd: string;
+  /** `detected`: the project's own CI test command (environment detection), else a guess from build files. */
   source: 'task' | 'config' | 'detected';
 }
 
@@ -74,15 +75,21 @@ export async function detectTestCommand(dir: string): Promise<string | undefined
   return undefined;
 }
 
-/** Task YAML `task.test`, then `execution.test_command`, then detection. */
+/**
+ * Task YAML `task.test`, then `execution.test_command`, then the project's
+ * own test command (`projectTest`: environment detection's `test_command`,
+ * read from CI), then a guess from the build files.
+ */
 export async function resolveTestCommand(
   task: TaskSpec,
   config: Config,
   repoDir: string,
+  projectTest?: string,
 ): Promise<TestCommand | undefined> {
   if (task.test) return { command: task.test.command, cwd: task.test.cwd, source: 'task' };
   if (config.execution.test_command)
     return { command: config.execution.test_command, cwd: '.', source: 'config' };
+  if (projectTest) return { command: projectTest, cwd: '.', source: 'detected' };
   const detected = await detectTestCommand(repoDir);
   return detected ? { command: detected, cwd: '.', source: 'detected' } : undefined;
 }

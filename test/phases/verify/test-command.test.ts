@@ -37,7 +37,7 @@ describe('verify: test command and completion assessment', () => {
     });
   }
 
-  it('prefers Task YAML task.test, then execution.test_command, then detection', async () => {
+  it('prefers Task YAML task.test, then execution.test_command, then the project CI test command, then detection', async () => {
     const repo = await makeTempRepo({ 'go.mod': 'module x' }, { git: false });
     try {
       const base = taskFromText('x');
@@ -54,6 +54,15 @@ describe('verify: test command and completion assessment', () => {
       expect(await resolveTestCommand(base, configured, repo.dir)).to.deep.equal({
         command: 'make check',
         cwd: '.',
+        source: 'config',
+      });
+      // issue #20: the command the project's CI runs comes before a guess from the build files
+      expect(await resolveTestCommand(base, plain, repo.dir, 'go test -race ./...')).to.deep.equal({
+        command: 'go test -race ./...',
+        cwd: '.',
+        source: 'detected',
+      });
+      expect(await resolveTestCommand(base, configured, repo.dir, 'go test ./...')).to.include({
         source: 'config',
       });
       expect(await resolveTestCommand(base, plain, repo.dir)).to.deep.equal({
