@@ -118,6 +118,17 @@ const table: Expected[] = [
     reason: 'chose python over node: it declares the most dependencies (seed 000 §4.2.2 rule 2)',
     dependency: 'django>=5.0,<5.2',
   },
+  {
+    // issue #20: the published Python package beats a yarn workspace with more dependencies
+    fixture: 'polyglot-published',
+    environment: 'python',
+    packageManager: 'pip',
+    setup: [`python3 -m pip install -e '.[test]'`],
+    outputs: ['True', 'OK'],
+    reason: 'chose python over node: it is the published package at the root',
+    dependency: 'ipywidgets>=8.1',
+    version: '3.9',
+  },
 ];
 
 describe('detectEnvironment on fixture repositories (SPEC C2, seed 000 §3, §4.2)', () => {

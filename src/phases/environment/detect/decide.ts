@@ -83,7 +83,9 @@ const where = (dirs: string[]) => dirs.map((d) => (d === '.' ? 'the root' : `${d
 const fileNames = (group: Group) =>
   unique(group.top.flatMap((p) => p.manifests.map((m) => m.split('/').pop()!))).join(', ');
 const manifestRefs = (group: Group): EvidenceRef[] =>
-  group.top.flatMap((p) => p.manifests.slice(0, 1)).map((file) => ({ file, line: 0, text: file }));
+  group.top
+    .flatMap((p) => p.manifests.slice(0, 1))
+    .map((file) => ({ file, line: 0, text: 'the project file' }));
 
 export interface Decision {
   environment: EnvironmentName;
@@ -131,7 +133,7 @@ function runtimeDecision(group: Group, proposal: EnvironmentProposal): Detection
   const projects = [...group.top, ...group.members];
   const located = projects.flatMap((p) => p.versionRefs ?? []);
   const others = proposal.versions
-    .filter((v) => !located.some((r) => v.source.startsWith(r.file)))
+    .filter((v) => !located.some((r) => v.source.startsWith(r.file) || r.text.startsWith(v.source)))
     .map((v) => ({ file: v.source.split(' ')[0]!, line: 0, text: `${v.source}: ${v.spec}` }));
   const choice =
     range.minimum || range.maximum

@@ -219,6 +219,35 @@ function condaPipArgs(folder: FolderFiles, facts: PythonFacts, evidence: Evidenc
   return unique(args).join(' ');
 }
 
+/** Where in its file each pin is written: [source prefix, line pattern]. */
+const PIN_LINES: [RegExp, RegExp][] = [
+  [/^pyproject\.toml \[project\]/, /^\s*requires-python\s*=/],
+  [/^pyproject\.toml \[tool\.poetry/, /^\s*python\s*=/],
+  [/^Pipfile/, /^\s*python_(?:full_)?version\s*=/],
+  [/^setup\.(?:py|cfg)/, /python_requires/],
+  [/\.tool-versions/, /^\s*python\s/],
+  [/(?:^|\/)(?:\.python-version|runtime\.txt)$/, /\S/],
+];
+
+/** File and line of each of the folder's version pins, for the runtime decision's evidence. */
+async function pinRefs(
+  folder: FolderFiles,
+  context: AnalyzeContext,
+  pins: VersionPin[],
+): Promise<EvidenceRef[]> {
+  const refs: EvidenceRef[] = [];
+  for (const p of pins) {
+    const rule = PIN_LINES.find(([source]) => source.test(p.source));
+    if (!rule) continue;
+    const name = p.source.split(' ')[0]!;
+    const file = folder.files.get(name) ?? versionFile(folder, context, name) ?? name;
+    const text = (await context.read(file)) ?? '';
+    const line = text.split(/\r?\n/).findIndex((l) => rule[1].test(l)) + 1;
+    refs.push({ file, line, text: `${p.source}: ${p.spec}` });
+  }
+  return refs;
+}
+
 export const analyzePython: Analyzer = async (folder, context) => {
   const facts = await readFacts(folder, context);
   const has = (key: string) => folder.files.has(key);
@@ -230,8 +259,10 @@ export const analyzePython: Analyzer = async (folder, context) => {
   if (!isProject) return undefined;
   const plan = planInstall(folder, facts, context.evidence);
   const versions = facts.pins.filter((p): p is VersionPin => p !== undefined);
+  const refs = await pinRefs(folder, context, versions);
   const ci = ciVersionPin(context.evidence, 'python');
   if (ci) versions.push(ci.pin);
+  if (ci) refs.push(ci.ref);
   const locks = ['poetry.lock', 'Pipfile.lock', 'uv.lock', 'pdm.lock'].filter(has);
   const py = facts.pyproject;
   const project: Project = {
@@ -250,7 +281,7 @@ export const analyzePython: Analyzer = async (folder, context) => {
     checks: pythonInstalledChecks(plan.python, checkedNames(plan.installsOwn, facts)),
     notes: [...facts.notes, ...plan.notes],
     decisions: plan.decisions,
-    ...maybe('versionRefs', ci ? [ci.ref] : undefined),
+    versionRefs: refs,
   };
   const inConda = condaPipArgs(folder, facts, context.evidence);
   if (inConda) project.condaPipArgs = inConda;
