@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { recognize, splitCommands } from '../../../src/phases/environment/detect/commands.ts';
-import { findCommands, gatherEvidence } from '../../../src/phases/environment/detect/evidence.ts';
+import {
+  findCommands,
+  gatherEvidence,
+  MAX_EVIDENCE,
+  MAX_FILE_CHARS,
+  MAX_LINE_CHARS,
+} from '../../../src/phases/environment/detect/evidence.ts';
 import { imageRuntime } from '../../../src/phases/environment/detect/ci-config.ts';
 
 const evidenceOf = (files: Record<string, string>) =>
@@ -125,5 +131,27 @@ describe('evidence from what maintainers wrote (issue #20, SPEC O12)', () => {
     expect(imageRuntime('eclipse-temurin:21-jdk')?.version).to.equal('21');
     expect(imageRuntime('condaforge/miniforge3:latest')?.environment).to.equal('miniforge');
     expect(imageRuntime('alpine:3.20')).to.equal(undefined);
+  });
+
+  it('O12 hostile evidence is bounded: huge files, endless commands and over-long lines are noted or skipped', async () => {
+    const huge = await evidenceOf({
+      '.gitlab-ci.yml': `a: [${'x,'.repeat(MAX_FILE_CHARS)}]\n`,
+      'README.md': '## Install\n```\npip install -e .\n```\n',
+    });
+    expect(huge.problems).to.deep.equal([
+      `.gitlab-ci.yml is too large to read as evidence (over ${MAX_FILE_CHARS} characters)`,
+    ]);
+    expect(huge.commands).to.have.length(1);
+    const endless = await evidenceOf({
+      'README.md': `## Install\n\`\`\`\n${'npm ci\n'.repeat(MAX_EVIDENCE + 10)}\`\`\`\n`,
+    });
+    expect(endless.commands).to.have.length(MAX_EVIDENCE);
+    expect(endless.problems).to.deep.equal([
+      `evidence stopped after ${MAX_EVIDENCE} commands and set-up steps`,
+    ]);
+    const long = await evidenceOf({
+      Makefile: `test:\n\tpytest ${'-k x '.repeat(MAX_LINE_CHARS)}\n\tgo test ./...\n`,
+    });
+    expect(long.commands.map((c) => c.command.tool)).to.deep.equal(['go']);
   });
 });

@@ -50,10 +50,11 @@ function scriptLines(y: Yaml, node: unknown, out: { text: string; line: number }
   return out;
 }
 
-/** The 1-based line at or after `from` that holds the start of `needle` (else `from`). */
+/** The 1-based line at or after `from` (within a short window) that holds the start of `needle`, else `from`. */
 function findLine(lines: string[], needle: string, from: number): number {
   const probe = needle.slice(0, 40);
-  for (let i = Math.max(from - 1, 0); i < lines.length; i += 1) {
+  const start = Math.max(from - 1, 0);
+  for (let i = start; i < Math.min(lines.length, start + 200); i += 1) {
     if (lines[i]!.includes(probe)) return i + 1;
   }
   return from;

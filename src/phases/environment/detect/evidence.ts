@@ -15,23 +15,39 @@ export type {
   RuntimeEvidence,
 } from './evidence-types.ts';
 
+/**
+ * Bounds for hostile files: no real command line is longer than this, and a
+ * repository's CI and docs hold far fewer commands. Longer lines are skipped;
+ * past the count, reading stops (noted once).
+ */
+export const MAX_LINE_CHARS = 2000;
+export const MAX_EVIDENCE = 2000;
+/** Real CI files and READMEs are far smaller; a YAML parse of a larger one takes seconds. */
+export const MAX_FILE_CHARS = 200_000;
+/** A line without any of these words holds no command `recognize` knows: skip the shell parse. */
+const TOOL_WORD =
+  /\b(?:pip[\d.]*|uv|poetry|pdm|pipenv|conda|mamba|micromamba|npm|pnpm|yarn|bun|mvnw?|mvnd|gradlew?|go|pytest|py\.test|tox|nox|hatch|make|just)\b/;
+
 function collector(evidence: Evidence): Collector {
   let order = 0;
+  const full = () => {
+    if (evidence.commands.length + evidence.runtimes.length < MAX_EVIDENCE) return false;
+    if (!evidence.problems.some((p) => p.startsWith('evidence stopped')))
+      evidence.problems.push(`evidence stopped after ${MAX_EVIDENCE} commands and set-up steps`);
+    return true;
+  };
   return {
     script(line, source) {
+      if (line.text.length > MAX_LINE_CHARS || !TOOL_WORD.test(line.text) || full()) return;
+      const text = short(line.text);
       for (const words of splitCommands(line.text)) {
         const command = recognize(words);
-        if (!command) continue;
-        evidence.commands.push({
-          ...line,
-          text: short(line.text),
-          source,
-          order: order++,
-          command,
-        });
+        if (!command || full()) continue;
+        evidence.commands.push({ ...line, text, source, order: order++, command });
       }
     },
     runtime(found) {
+      if (full()) return;
       evidence.runtimes.push({ ...found, text: short(found.text), order: order++ });
     },
     problem(text) {
@@ -74,6 +90,12 @@ export async function gatherEvidence(
   for (const file of wanted) {
     const text = await read(file);
     if (text === undefined) continue;
+    if (text.length > MAX_FILE_CHARS) {
+      evidence.problems.push(
+        `${file} is too large to read as evidence (over ${MAX_FILE_CHARS} characters)`,
+      );
+      continue;
+    }
     evidence.files.push(file);
     if (/\.ya?ml$/.test(file)) readCiYaml(file, text, collect);
     else if (rank(file) === 3) readDocs(file, text, collect);
