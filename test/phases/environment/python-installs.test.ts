@@ -159,3 +159,21 @@ describe('issue #20 the installed-package check works on every supported Python'
     });
   }
 });
+
+describe('issue #20 PDM', () => {
+  it('O12 pdm.lock: PDM in its own virtualenv, with the groups CI installs', async () => {
+    const d = await detect({
+      'pyproject.toml': '[project]\nname = "p"\n[tool.pdm]\ndistribution = true\n',
+      'pdm.lock': '',
+      'noxfile.py': 'def tests(session):\n    session.run("pdm", "install", "-G", "test")\n',
+    });
+    expect(d.package_manager).to.equal('pdm');
+    expect(d.setup_commands[1]).to.equal(
+      '"$HOME/.mr-agent/tools/pdm/bin/pdm" install -G test --frozen-lockfile',
+    );
+    expect(d.decisions.find((x) => x.topic === 'install')!.evidence[0]).to.include({
+      file: 'noxfile.py',
+      line: 2,
+    });
+  });
+});
