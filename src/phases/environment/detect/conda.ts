@@ -10,7 +10,7 @@ import {
   type FolderFiles,
 } from './project.ts';
 import { pep508 } from './python-parse.ts';
-import { pythonInstalledChecks, pythonVersionCheck } from './python.ts';
+import { pythonInstalledChecks, pythonVersionCheck } from './python-checks.ts';
 import { pin } from './versions.ts';
 
 const NAMES = ['environment.yml', 'environment.yaml', 'condaenv.yaml', 'condaenv.yml'];
