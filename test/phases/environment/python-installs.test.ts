@@ -129,6 +129,16 @@ describe('issue #20 conda with requirements.txt', () => {
     ]);
   });
 
+  it('O12 … and not when the README offers pip as the alternative, in a block of its own', async () => {
+    const d = await detect({
+      'environment.yml': ENV,
+      'requirements.txt': 'numpy==1.26.4\n',
+      'README.md':
+        '## Installation\n\n```bash\nconda env create -f environment.yml\n```\n\nOr with pip:\n\n```bash\npip install -r requirements.txt\n```\n',
+    });
+    expect(d.setup_commands).to.deep.equal(['conda env create --name lab --file environment.yml']);
+  });
+
   it('O12 an environment file under binder/ is found and belongs to the root', async () => {
     const d = await detect({
       'binder/environment.yml': ENV,

@@ -14,6 +14,8 @@ const SHELL_FENCE = /^(?:|sh|bash|shell|console|zsh|shell-session|sh-session|tex
 
 interface Section {
   heading: string;
+  /** Code blocks seen so far: commands of one block are run together, of two blocks may be alternatives. */
+  block: number;
 }
 
 function isShellLine(line: string): boolean {
@@ -23,7 +25,7 @@ function isShellLine(line: string): boolean {
 /** Markdown fences and reStructuredText literal blocks of a README or CONTRIBUTING file. */
 export function readDocs(file: string, text: string, collect: Collector): void {
   const lines = text.split(/\r?\n/);
-  const section: Section = { heading: '' };
+  const section: Section = { heading: '', block: 0 };
   let fence: { marker: string; shell: boolean } | undefined;
   let rstIndent: number | undefined;
   const push = (raw: string, index: number) => {
@@ -31,7 +33,13 @@ export function readDocs(file: string, text: string, collect: Collector): void {
     if (!line || !isShellLine(line)) return;
     const secondary = !INSTALL_HEADING.test(section.heading);
     collect.script(
-      { file, line: index + 1, text: line, context: section.heading || 'top', secondary },
+      {
+        file,
+        line: index + 1,
+        text: line,
+        context: `${section.heading || 'top'} (block ${section.block})`,
+        secondary,
+      },
       'docs',
     );
   };
@@ -54,6 +62,7 @@ export function readDocs(file: string, text: string, collect: Collector): void {
     const open = /^\s*(```+|~~~+)\s*([\w-]*)/.exec(raw);
     if (open) {
       fence = { marker: open[1]!, shell: SHELL_FENCE.test(open[2]!) };
+      section.block += 1;
       continue;
     }
     const heading = /^#{1,6}\s+(.*)$/.exec(raw);
@@ -64,6 +73,7 @@ export function readDocs(file: string, text: string, collect: Collector): void {
     if (directive && SHELL_FENCE.test(directive[2]!)) rstIndent = directive[1]!.length;
     else if (/::\s*$/.test(raw) && !raw.trim().startsWith('..'))
       rstIndent = raw.length - raw.trimStart().length;
+    if (rstIndent !== undefined) section.block += 1;
   }
 }
 
