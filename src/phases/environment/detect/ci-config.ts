@@ -1,4 +1,13 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Node,
+  type YAMLMap,
+} from 'yaml';
 import type { EnvironmentName, VersionPin } from '../schema.ts';
 import { SECONDARY, type Collector } from './evidence-types.ts';
 
@@ -12,6 +21,7 @@ import { SECONDARY, type Collector } from './evidence-types.ts';
 type Language = VersionPin['language'];
 
 interface Yaml {
+  doc: Document;
   file: string;
   lines: string[];
   counter: LineCounter;
@@ -96,6 +106,17 @@ function versionsOf(node: unknown, matrix: Record<string, unknown>): string[] {
   return value.split(/\r?\n/).flatMap((v) => (v.trim() ? expand(v.trim(), matrix) : []));
 }
 
+/** A job's `strategy.matrix` as plain data; an alias bomb is a problem noted, and no matrix. */
+function matrixOf(y: Yaml, node: unknown): Record<string, unknown> {
+  if (!isMap(node)) return {};
+  try {
+    return node.toJS(y.doc, { maxAliasCount: 100 }) as Record<string, unknown>;
+  } catch (error) {
+    y.collect.problem(`${y.file}: a matrix is not usable (${(error as Error).message})`);
+    return {};
+  }
+}
+
 function githubWorkflow(y: Yaml, root: unknown): void {
   const jobs = child(root, 'jobs');
   if (!isMap(jobs)) return;
@@ -106,7 +127,7 @@ function githubWorkflow(y: Yaml, root: unknown): void {
     const name = text(child(job, 'name')) ?? id;
     const jobSecondary = workflowSecondary || SECONDARY.test(id) || SECONDARY.test(name);
     const matrixNode = child(child(job, 'strategy'), 'matrix');
-    const matrix = (isMap(matrixNode) ? matrixNode.toJSON() : {}) as Record<string, unknown>;
+    const matrix = matrixOf(y, matrixNode);
     const steps = child(job, 'steps');
     if (!isSeq(steps)) continue;
     for (const step of steps.items) {
@@ -276,7 +297,7 @@ export function readCiYaml(file: string, source: string, collect: Collector): vo
     collect.problem(`${file} is not valid YAML (${doc.errors[0]!.message.split('\n')[0]})`);
     return;
   }
-  const y: Yaml = { file, lines: source.split(/\r?\n/), counter, collect };
+  const y: Yaml = { doc, file, lines: source.split(/\r?\n/), counter, collect };
   if (file.startsWith('.github/workflows/')) githubWorkflow(y, doc.contents);
   else if (file === '.travis.yml') travis(y, doc.contents);
   else if (file.startsWith('.circleci/')) circleCi(y, doc.contents);
