@@ -219,3 +219,18 @@ describe('issue #20 Maven and Gradle both present', () => {
     expect(d.package_manager).to.equal('maven');
   });
 });
+
+describe('issue #20 the Node package manager CI uses', () => {
+  it('O12 without packageManager or a lockfile, CI’s `pnpm install` decides', async () => {
+    const d = await detect({
+      'package.json': '{"name":"x","devDependencies":{"vitest":"^2"}}',
+      '.github/workflows/ci.yml':
+        'jobs:\n  test:\n    steps:\n      - uses: pnpm/action-setup@v4\n      - run: pnpm install\n      - run: pnpm test\n',
+    });
+    expect(d.package_manager).to.equal('pnpm');
+    expect(d.decisions.find((x) => x.topic === 'package_manager')!.evidence).to.deep.equal([
+      { file: '.github/workflows/ci.yml', line: 5, text: 'pnpm install' },
+    ]);
+    expect(d.test_command?.command).to.equal('pnpm test');
+  });
+});

@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import type { VerificationCheck, VersionPin } from '../schema.ts';
-import { ciVersionPin } from './evidence.ts';
+import { ciVersionPin, findCommands, refOf, type Evidence } from './evidence.ts';
 import { globMembers, type MemberTest } from './members.ts';
 import {
   filesOf,
@@ -43,17 +43,54 @@ function entries(value: unknown): [string, string][] {
 /** Workspace-internal specs (`workspace:*`, `link:`) are not dependencies to install. */
 const internal = (spec: string) => /^(?:workspace:|link:|portal:)/.test(spec);
 
-function managerOf(pkg: PackageJson, folder: FolderFiles, yarnLock: string | undefined): Manager {
+/** `packageManager`, then the lockfile, then what CI installs with, then npm. */
+function managerOf(
+  pkg: PackageJson,
+  folder: FolderFiles,
+  yarnLock: string | undefined,
+  evidence: Evidence,
+): { manager: Manager; rule: string; refs: EvidenceRef[] } {
   const declared = typeof pkg.packageManager === 'string' ? pkg.packageManager : '';
   const [name, version = ''] = declared.split('@');
-  if (name === 'pnpm' || name === 'npm' || name === 'bun') return name;
-  if (name === 'yarn') return Number(version.split('.')[0]) >= 2 ? 'yarn-berry' : 'yarn';
+  const field = {
+    file: folder.files.get('package.json')!,
+    line: 0,
+    text: `"packageManager": "${declared}"`,
+  };
+  if (name === 'pnpm' || name === 'npm' || name === 'bun')
+    return { manager: name, rule: 'the packageManager field', refs: [field] };
+  if (name === 'yarn')
+    return {
+      manager: Number(version.split('.')[0]) >= 2 ? 'yarn-berry' : 'yarn',
+      rule: 'the packageManager field',
+      refs: [field],
+    };
   const has = (key: string) => folder.files.has(key);
-  if (has('pnpm-lock.yaml')) return 'pnpm';
-  if (has('bun.lock') || has('bun.lockb')) return 'bun';
+  const lock = (key: string) => [{ file: folder.files.get(key)!, line: 0, text: key }];
+  if (has('pnpm-lock.yaml'))
+    return { manager: 'pnpm', rule: 'its lockfile', refs: lock('pnpm-lock.yaml') };
+  if (has('bun.lock') || has('bun.lockb'))
+    return {
+      manager: 'bun',
+      rule: 'its lockfile',
+      refs: lock(has('bun.lock') ? 'bun.lock' : 'bun.lockb'),
+    };
   if (has('yarn.lock'))
-    return has('.yarnrc.yml') || yarnLock?.includes('__metadata:') ? 'yarn-berry' : 'yarn';
-  return 'npm';
+    return {
+      manager: has('.yarnrc.yml') || yarnLock?.includes('__metadata:') ? 'yarn-berry' : 'yarn',
+      rule: 'its lockfile',
+      refs: lock('yarn.lock'),
+    };
+  if (has('package-lock.json'))
+    return { manager: 'npm', rule: 'its lockfile', refs: lock('package-lock.json') };
+  const ci = findCommands(evidence, { environment: 'node', kind: 'install' })[0];
+  if (ci && ci.command.tool !== 'npm')
+    return {
+      manager: ci.command.tool as Manager,
+      rule: `no lockfile; the project's ${ci.source === 'docs' ? 'docs install' : 'CI installs'} with it`,
+      refs: [refOf(ci)],
+    };
+  return { manager: 'npm', rule: 'no lockfile: npm', refs: ci ? [refOf(ci)] : [] };
 }
 
 function setupFor(manager: Manager, folder: FolderFiles): string[] {
@@ -183,7 +220,13 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     notes.push(`package.json is not valid JSON (${(error as Error).message})`);
   }
   const yarnLock = folder.files.get('yarn.lock');
-  const manager = managerOf(pkg, folder, yarnLock ? await context.read(yarnLock) : undefined);
+  const choice = managerOf(
+    pkg,
+    folder,
+    yarnLock ? await context.read(yarnLock) : undefined,
+    context.evidence,
+  );
+  const { manager } = choice;
   const runtime = entries(pkg.dependencies).filter(([, spec]) => !internal(spec));
   const dev = entries(pkg.devDependencies).filter(([, spec]) => !internal(spec));
   const optional = entries(pkg.optionalDependencies).filter(([, spec]) => !internal(spec));
@@ -199,9 +242,7 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     'bun.lock',
     'bun.lockb',
   ];
-  notes.push(
-    `package manager ${manager}${typeof pkg.packageManager === 'string' ? ` (packageManager ${pkg.packageManager})` : ''}`,
-  );
+  notes.push(`package manager ${manager} (${choice.rule})`);
   if (manager === 'bun')
     notes.push('bun is not an available environment: installing with npm instead');
   const checked = [...runtime, ...dev]
@@ -226,5 +267,13 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     versionCheck: nodeVersionCheck,
     checks,
     notes,
+    decisions: [
+      {
+        topic: 'package_manager',
+        choice: manager,
+        rule: choice.rule,
+        evidence: choice.refs,
+      },
+    ],
   };
 };
