@@ -24,6 +24,16 @@ function generate(root: string): number {
     JSON.stringify({ name: 'bench', private: true, workspaces: ['packages/*'] }),
   );
   write('.gitignore', 'node_modules/\ndist/\n');
+  // evidence read on every run: CI workflows and a README with an install section
+  for (const name of ['ci', 'release', 'docs'])
+    write(
+      `.github/workflows/${name}.yml`,
+      `jobs:\n  ${name}:\n    strategy:\n      matrix:\n        node: [20, 22]\n    steps:\n      - uses: actions/setup-node@v4\n        with:\n          node-version: \${{ matrix.node }}\n      - run: |\n          corepack enable\n          pnpm install --frozen-lockfile\n          pnpm test\n`,
+    );
+  write(
+    'README.md',
+    `# bench\n\n## Installation\n\n\`\`\`bash\npnpm install\npnpm test\n\`\`\`\n\n${'Some prose about the project. '.repeat(600)}\n`,
+  );
   for (let p = 0; p < PACKAGES; p += 1) {
     write(
       `packages/pkg${p}/package.json`,

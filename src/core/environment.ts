@@ -46,8 +46,34 @@ export interface VersionPin {
   spec: string;
   /** The lowest version the spec allows (`3.10`, `20`, `17`), when it has one. */
   minimum?: string;
+  /** The highest version allowed, when the source sets one (Java: maven-enforcer, the Gradle wrapper). */
+  maximum?: string;
   /** File and field, e.g. `pyproject.toml [project] requires-python`. */
   source: string;
+}
+
+/** A file and line that led to a decision (line 0: the file as a whole). */
+export interface EvidenceRef {
+  file: string;
+  line: number;
+  /** The command, setting or line, as written (shortened). */
+  text: string;
+}
+
+/** One decision of detection with what it rests on (SPEC O12). */
+export interface DetectionDecision {
+  topic:
+    | 'environment'
+    | 'package_manager'
+    | 'install'
+    | 'build_tool'
+    | 'runtime_version'
+    | 'members'
+    | 'test_command';
+  choice: string;
+  /** The rule that decided, in words. */
+  rule: string;
+  evidence: EvidenceRef[];
 }
 
 /** What detection found for one environment (summarised in `reasons`). */
@@ -89,6 +115,12 @@ export interface EnvironmentDetection {
   /** Setup and verification for every environment that has a project here. */
   proposals: Partial<Record<EnvironmentName, EnvironmentProposal>>;
   reasons: string[];
+  /** Each decision with its evidence (file:line), strongest first (SPEC O12). */
+  decisions: DetectionDecision[];
+  /** The test command the project's CI (or task runner, or docs) runs for the chosen environment. */
+  test_command?: { command: string; evidence: EvidenceRef[] };
+  /** CI, task-runner and docs files read as evidence. */
+  evidence_files: string[];
   stats: {
     /** How the files were found: the git index of a checkout, or a folder walk. */
     source: 'git-index' | 'walk';

@@ -18,6 +18,15 @@ export function formatDetection(dir: string, d: EnvironmentDetection): string {
   ];
   if (d.project_dirs.length > 0) lines.push(`project folders: ${d.project_dirs.join(', ')}`);
   lines.push('why:', ...d.reasons.map((r) => `  - ${r}`));
+  if (d.decisions.some((x) => x.evidence.length > 0)) {
+    lines.push('evidence:');
+    for (const x of d.decisions) {
+      lines.push(`  - ${x.topic}: ${x.choice}`);
+      for (const e of x.evidence)
+        lines.push(`      ${e.line > 0 ? `${e.file}:${e.line}` : e.file}  ${e.text}`);
+    }
+  }
+  if (d.test_command) lines.push(`test command: ${d.test_command.command}`);
   if (d.versions.length > 0) {
     lines.push(
       'version pins:',

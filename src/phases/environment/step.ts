@@ -77,7 +77,13 @@ async function completeHandoff(
     repoDir,
     projectDirs,
   });
-  const test = await detectEnvironmentTestCommand(repoDir, { name, packageManager, projectDirs });
+  // what the project's own CI (or task runner, or docs) runs wins over a guess from build files
+  const fromCi =
+    detection.environment_type === name && detection.test_command
+      ? { command: detection.test_command.command, cwd: '.' }
+      : undefined;
+  const test =
+    fromCi ?? (await detectEnvironmentTestCommand(repoDir, { name, packageManager, projectDirs }));
   return {
     ...result.handoff,
     ...(runner ? { runner } : {}),

@@ -12,6 +12,7 @@ export interface TestCommand {
   command: string;
   /** Repository-relative working folder. */
   cwd: string;
+  /** `detected`: the project's own CI test command (environment detection), else a guess from build files. */
   source: 'task' | 'config' | 'detected';
 }
 

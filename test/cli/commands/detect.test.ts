@@ -33,6 +33,7 @@ describe('mr-agent detect (SPEC C2)', () => {
     ['node-pnpm-workspace', 'node (pnpm)'],
     ['java-gradle-kotlin', 'java (gradle)'],
     ['polyglot-python-node', 'python (pip)'],
+    ['polyglot-published', 'python (pip)'],
   ];
   for (const [name, headline] of expected) {
     it(`C2 \`mr-agent detect\` on ${name} says ${headline} and why`, async () => {
@@ -62,6 +63,30 @@ describe('mr-agent detect (SPEC C2)', () => {
     );
     expect(parsed.environment_type).to.equal('python');
     expect((parsed.reasons as string[]).join('\n')).to.include('chose python over node');
+  });
+
+  it('O12 --json and the human output list each decision with its evidence as file:line (issue #20)', async () => {
+    const json = await run('detect', fixture('polyglot-published'), '--json');
+    const parsed = JSON.parse(json.stdout) as {
+      decisions: { topic: string; choice: string; evidence: { file: string; line: number }[] }[];
+      test_command: { command: string };
+      evidence_files: string[];
+    };
+    const byTopic = Object.fromEntries(parsed.decisions.map((d) => [d.topic, d]));
+    expect(byTopic.environment!.evidence).to.deep.include({
+      file: 'pyproject.toml',
+      line: 3,
+      text: 'build-backend = "hatchling.build" (labwidgets)',
+    });
+    expect(byTopic.install!.evidence[0]).to.include({ file: '.github/workflows/ci.yml', line: 18 });
+    expect(byTopic.runtime_version!.choice).to.equal('python 3.9 or newer');
+    expect(parsed.test_command.command).to.equal('pytest -q');
+    expect(parsed.evidence_files).to.include.members(['.github/workflows/ci.yml', 'README.md']);
+    const human = await run('detect', fixture('polyglot-published'));
+    expect(human.stdout)
+      .to.include('\nevidence:\n  - environment: python\n      pyproject.toml:3  build-backend')
+      .and.include('      .github/workflows/ci.yml:19  pytest -q')
+      .and.include('\ntest command: pytest -q\n');
   });
 
   it('a folder that does not exist exits 2 with a clear message', async () => {

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { UsageError } from '../../../src/errors/errors.ts';
 import { detectEnvironment } from '../../../src/phases/environment/detect/detect.ts';
 import type { EnvironmentDetection } from '../../../src/core/environment.ts';
+import { rangeOf } from '../../../src/phases/environment/detect/versions.ts';
 import { tempRepo, writeFiles } from './support.ts';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/repos');
@@ -68,7 +69,8 @@ const table: Expected[] = [
     environment: 'go',
     packageManager: 'go',
     setup: ['go mod download'],
-    outputs: ['OK', 'all modules verified', 'example.com/hello'],
+    // `go build ./...` compiles the module: `go mod verify` compiled nothing (issue #20)
+    outputs: ['OK', 'OK', 'example.com/hello'],
     reason: 'chose go',
     dependency: 'github.com/google/uuid v1.6.0',
     version: '1.22',
@@ -77,12 +79,13 @@ const table: Expected[] = [
     fixture: 'python-poetry',
     environment: 'python',
     packageManager: 'poetry',
+    // Poetry in a virtualenv of its own, never in the project's interpreter (issue #20)
     setup: [
-      'python3 -m pip install poetry',
-      'POETRY_VIRTUALENVS_CREATE=false poetry install --no-interaction',
+      'python3 -m venv "$HOME/.mr-agent/tools/poetry" && "$HOME/.mr-agent/tools/poetry/bin/python" -m pip install --quiet poetry',
+      '"$HOME/.mr-agent/tools/poetry/bin/poetry" install --no-interaction',
     ],
     outputs: ['True', 'OK'],
-    reason: 'package manager poetry (poetry.lock)',
+    reason: 'package manager poetry (its lockfile poetry.lock)',
     dependency: 'pydantic (^2.7)',
     version: '3.10',
   },
@@ -115,6 +118,17 @@ const table: Expected[] = [
     reason: 'chose python over node: it declares the most dependencies (seed 000 §4.2.2 rule 2)',
     dependency: 'django>=5.0,<5.2',
   },
+  {
+    // issue #20: the published Python package beats a yarn workspace with more dependencies
+    fixture: 'polyglot-published',
+    environment: 'python',
+    packageManager: 'pip',
+    setup: [`python3 -m pip install -e '.[test]'`],
+    outputs: ['True', 'OK'],
+    reason: 'chose python over node: it is the published package at the root',
+    dependency: 'ipywidgets>=8.1',
+    version: '3.9',
+  },
 ];
 
 describe('detectEnvironment on fixture repositories (SPEC C2, seed 000 §3, §4.2)', () => {
@@ -127,7 +141,8 @@ describe('detectEnvironment on fixture repositories (SPEC C2, seed 000 §3, §4.
       expect(d.verification.map((v) => v.expected_output)).to.deep.equal(row.outputs);
       expect(d.reasons.join('\n')).to.include(row.reason);
       if (row.dependency) expect(d.dependencies).to.include(row.dependency);
-      expect(d.versions[0]?.minimum).to.equal(row.version);
+      const language = row.environment === 'java' ? 'java' : undefined;
+      expect(rangeOf(language, d.versions).minimum).to.equal(row.version);
       expect(Object.keys(d.detected_files).length).to.be.greaterThan(0);
     });
   }
@@ -249,7 +264,7 @@ describe('detectEnvironment on generated trees', () => {
     );
   });
 
-  it('seed 000 §4.2.1 a conda file next to requirements.txt means miniforge, pip installing inside the env', async () => {
+  it('seed 000 §4.2.1 a conda file next to requirements.txt means miniforge; pip adds only the project itself (issue #20)', async () => {
     repo = tempRepo({
       'environment.yml': 'name: lab\ndependencies:\n  - python=3.12\n  - numpy\n',
       'requirements.txt': 'rich\n',
@@ -259,7 +274,8 @@ describe('detectEnvironment on generated trees', () => {
     expect(d.environment_type).to.equal('miniforge');
     expect(d.setup_commands).to.deep.equal([
       'conda env create --name lab --file environment.yml',
-      'conda run --no-capture-output -n lab python -m pip install -r requirements.txt -e .',
+      // requirements.txt is the pip alternative to environment.yml: not installed over conda's packages
+      'conda run --no-capture-output -n lab python -m pip install --no-deps -e .',
     ]);
     expect(d.reasons.join('\n')).to.include('miniforge rather than python');
   });

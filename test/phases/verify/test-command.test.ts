@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { EnvironmentHandoff } from '../../../src/core/environment.ts';
 import { loadConfig } from '../../../src/config/load.ts';
 import {
   detectEnvironmentTestCommand,
@@ -41,7 +42,7 @@ describe('verify: test command and completion assessment', () => {
     });
   }
 
-  it('prefers Task YAML task.test, then execution.test_command, then detection', async () => {
+  it('prefers Task YAML task.test, then execution.test_command, then the project CI test command, then detection', async () => {
     const repo = await makeTempRepo({ 'go.mod': 'module x' }, { git: false });
     try {
       const base = taskFromText('x');
@@ -58,6 +59,26 @@ describe('verify: test command and completion assessment', () => {
       expect(await resolveTestCommand(base, configured, repo.dir)).to.deep.equal({
         command: 'make check',
         cwd: '.',
+        source: 'config',
+      });
+      // issue #20: the command the project's CI runs reaches the hand-off and comes before a guess
+      const handoff = (command: string) =>
+        ({
+          name: 'go',
+          setup_status: 'success',
+          detected_files: [],
+          test_command: { command, cwd: '.' },
+        }) as unknown as EnvironmentHandoff;
+      expect(
+        await resolveTestCommand(base, plain, repo.dir, handoff('go test -race ./...')),
+      ).to.deep.equal({
+        command: 'go test -race ./...',
+        cwd: '.',
+        source: 'detected',
+      });
+      expect(
+        await resolveTestCommand(base, configured, repo.dir, handoff('go test ./...')),
+      ).to.include({
         source: 'config',
       });
       expect(await resolveTestCommand(base, plain, repo.dir)).to.deep.equal({

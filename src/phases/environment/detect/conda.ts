@@ -1,11 +1,37 @@
 import { parse as parseYaml } from 'yaml';
 import type { VersionPin } from '../../../core/environment.ts';
-import { filesOf, isPlainName, shellWord, type Analyzer } from './project.ts';
+import { findCommands, refOf, type Evidence } from './evidence.ts';
+import {
+  filesOf,
+  isPlainName,
+  shellWord,
+  type Analyzer,
+  type EvidenceRef,
+  type FolderFiles,
+} from './project.ts';
 import { pep508 } from './python-parse.ts';
-import { pythonInstalledChecks, pythonVersionCheck } from './python.ts';
+import { pythonInstalledChecks, pythonVersionCheck } from './python-checks.ts';
 import { pin } from './versions.ts';
 
-const FILES = ['environment.yml', 'environment.yaml', 'condaenv.yaml', 'condaenv.yml'];
+const NAMES = ['environment.yml', 'environment.yaml', 'condaenv.yaml', 'condaenv.yml'];
+/** repo2docker's order: a `binder/` (or `.binder/`) folder wins over the root's files. */
+const FILES = [...NAMES.map((n) => `binder/${n}`), ...NAMES.map((n) => `.binder/${n}`), ...NAMES];
+
+/** The environment file CI or the docs create the environment from, else the first of FILES. */
+function chooseFile(
+  folder: FolderFiles,
+  evidence: Evidence,
+): { key: string; refs: EvidenceRef[] } | undefined {
+  for (const c of findCommands(evidence, { tool: 'conda', kind: 'install' })) {
+    const args = c.command.args;
+    const at = args.findIndex((a) => a === '-f' || a === '--file');
+    const named = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith('--file='))?.slice(7);
+    const key = named && FILES.find((k) => k === named.replace(/^\.\//, ''));
+    if (key && folder.files.has(key)) return { key, refs: [refOf(c)] };
+  }
+  const key = FILES.find((k) => folder.files.has(k));
+  return key ? { key, refs: [] } : undefined;
+}
 const DEFAULT_ENV_NAME = 'project-env';
 
 export interface CondaFile {
@@ -50,8 +76,9 @@ function pythonSpec(conda: string[]): string | undefined {
 }
 
 export const analyzeConda: Analyzer = async (folder, context) => {
-  const key = FILES.find((k) => folder.files.has(k));
-  if (!key) return undefined;
+  const chosen = chooseFile(folder, context.evidence);
+  if (!chosen) return undefined;
+  const { key } = chosen;
   const parsed = parseCondaFile((await context.read(folder.files.get(key)!)) ?? '');
   if (!parsed) return undefined;
   const envName = parsed.name && /^[\w.-]+$/.test(parsed.name) ? parsed.name : DEFAULT_ENV_NAME;
@@ -79,5 +106,19 @@ export const analyzeConda: Analyzer = async (folder, context) => {
     checks: pythonInstalledChecks(`${run} python`, names.filter(isPlainName).slice(0, 5)),
     notes: [`conda environment ${envName} from ${key}; run commands in it with \`${run} …\``],
     runPrefix: run,
+    decisions: [
+      {
+        topic: 'install',
+        choice: `conda env create --file ${key}`,
+        rule:
+          chosen.refs.length > 0
+            ? "the environment file the project's CI or docs create"
+            : 'the environment file (binder/ first, as repo2docker reads it)',
+        evidence:
+          chosen.refs.length > 0
+            ? chosen.refs
+            : [{ file: folder.files.get(key)!, line: 0, text: key }],
+      },
+    ],
   };
 };

@@ -5,7 +5,8 @@ import { UsageError } from '../../../errors/errors.ts';
 import type { EnvironmentDetection } from '../../../core/environment.ts';
 import { analyzeConda } from './conda.ts';
 import { decide, defaultProposal } from './decide.ts';
-import { depthOf, describeFile, isWantedFile, ownerOf } from './files.ts';
+import { gatherEvidence } from './evidence.ts';
+import { depthOf, describeFile, isProjectFolder, isWantedFile, ownerOf } from './files.ts';
 import { analyzeGo } from './go.ts';
 import { analyzeJava } from './java.ts';
 import { listRepository, type ListingMode } from './list.ts';
@@ -73,6 +74,7 @@ function groupByFolder(files: string[]): FolderFiles[] {
   const folders = new Map<string, Map<string, string>>();
   for (const rel of files) {
     const { dir, key } = ownerOf(rel);
+    if (!isProjectFolder(dir)) continue; // .github/, .devcontainer/, ci/: evidence, not projects
     let folder = folders.get(dir);
     if (!folder) folders.set(dir, (folder = new Map()));
     folder.set(key, rel);
@@ -94,6 +96,10 @@ async function showFiles(
     if (!file) continue;
     if (role === 'lockfile' || role === 'wrapper') {
       shown[rel] = `(${role}, ${file.size} bytes; not shown)`;
+      continue;
+    }
+    if (role === 'docs') {
+      shown[rel] = `(docs, ${file.size} bytes; read for its install, build and test commands)`;
       continue;
     }
     const cut = Math.min(limits.maxShownBytes, budget);
@@ -139,9 +145,11 @@ export async function detectEnvironment(
     maxDepth: limits.maxDepth,
   });
   const readFile = createReader(root, limits.maxReadBytes);
+  const read = async (rel: string) => (await readFile(rel))?.text;
   const context: AnalyzeContext = {
-    read: async (rel) => (await readFile(rel))?.text,
+    read,
     root: undefined,
+    evidence: await gatherEvidence(listing.files, read),
   };
   const folders = groupByFolder(listing.files);
   context.root = folders.find((f) => f.dir === '.');
@@ -149,7 +157,8 @@ export async function detectEnvironment(
     folders.flatMap((folder) => ANALYZERS.map((analyze) => analyze(folder, context))),
   );
   const projects = found.filter((p): p is Project => p !== undefined);
-  const decision = decide(projects);
+  const decision = decide(projects, context.evidence);
+  decision.reasons.push(...context.evidence.problems);
   const proposal =
     decision.proposals[decision.environment] ?? defaultProposal(decision.environment);
   if (listing.truncated)
@@ -168,6 +177,9 @@ export async function detectEnvironment(
     candidates: decision.candidates,
     proposals: decision.proposals,
     reasons: decision.reasons,
+    decisions: decision.decisions,
+    ...(decision.testCommand ? { test_command: decision.testCommand } : {}),
+    evidence_files: context.evidence.files,
     stats: {
       source: listing.source,
       entries: listing.entries,

@@ -1,104 +1,26 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { VerificationCheck, VersionPin } from '../../../core/environment.ts';
+import type { EvidenceRef, VerificationCheck, VersionPin } from '../../../core/environment.ts';
+import { findCommands, refOf, type Evidence } from './evidence.ts';
+import { parseGradleSettings } from './java-build.ts';
+import { parseGradle, parsePom, type BuildFacts } from './java-parse.ts';
+import {
+  ciBounds,
+  gradleToolchainBounds,
+  javaVersionFileBound,
+  jvmConfigBounds,
+  wrapperBounds,
+  type JdkBound,
+} from './java-range.ts';
 import {
   filesOf,
+  maybe,
   versionFile,
   type AnalyzeContext,
   type Analyzer,
   type FolderFiles,
 } from './project.ts';
-import { firstLine, parseToolVersions, pin } from './versions.ts';
+import { firstLine, parseToolVersions, pin, rangeOf } from './versions.ts';
 
-const LISTS = new Set([
-  'project.dependencies.dependency',
-  'project.modules.module',
-  'project.build.plugins.plugin',
-]);
-const xml = new XMLParser({
-  ignoreAttributes: true,
-  parseTagValue: false,
-  isArray: (_n, path) => LISTS.has(String(path)),
-});
-
-type Node = Record<string, unknown>;
-const obj = (value: unknown): Node => (value && typeof value === 'object' ? (value as Node) : {});
-const list = (value: unknown): Node[] => (Array.isArray(value) ? value.map(obj) : []);
-
-interface BuildFacts {
-  dependencies: string[];
-  pins: (VersionPin | undefined)[];
-  multiModule: boolean;
-  notes: string[];
-}
-
-/** `pom.xml`: dependencies, `<modules>`, and the Java release (release → source → java.version → compiler plugin). */
-export function parsePom(text: string): BuildFacts {
-  const facts: BuildFacts = { dependencies: [], pins: [], multiModule: false, notes: [] };
-  if (XMLValidator.validate(text) !== true) {
-    facts.notes.push('pom.xml is not well-formed XML');
-    return facts;
-  }
-  const project = obj(obj(xml.parse(text)).project);
-  const properties = obj(project.properties);
-  const resolve = (value: unknown): string | undefined => {
-    if (typeof value !== 'string') return undefined;
-    const ref = /^\$\{([^}]+)\}$/.exec(value.trim());
-    return ref
-      ? typeof properties[ref[1]!] === 'string'
-        ? (properties[ref[1]!] as string)
-        : undefined
-      : value;
-  };
-  for (const dep of list(obj(project.dependencies).dependency)) {
-    const version = resolve(dep.version);
-    facts.dependencies.push(
-      `${String(dep.groupId)}:${String(dep.artifactId)}${version ? `:${version}` : ''}`,
-    );
-  }
-  facts.multiModule =
-    list(obj(project.modules).module).length > 0 || typeof obj(project.modules).module === 'string';
-  const compiler = list(obj(obj(project.build).plugins).plugin).find(
-    (p) => p.artifactId === 'maven-compiler-plugin',
-  );
-  const config = obj(compiler?.configuration);
-  const candidates: [unknown, string][] = [
-    [properties['maven.compiler.release'], 'pom.xml maven.compiler.release'],
-    [config.release, 'pom.xml maven-compiler-plugin release'],
-    [properties['maven.compiler.source'], 'pom.xml maven.compiler.source'],
-    [config.source, 'pom.xml maven-compiler-plugin source'],
-    [properties['java.version'], 'pom.xml java.version'],
-  ];
-  const found = candidates
-    .map(([value, source]) => [resolve(value), source] as const)
-    .find(([v]) => v);
-  if (found) facts.pins.push(pin('java', found[0]!, found[1]));
-  return facts;
-}
-
-const GRADLE_DEPENDENCY =
-  /\b(?:implementation|api|compileOnly|runtimeOnly|testImplementation|testRuntimeOnly|testCompileOnly|annotationProcessor|kapt|ksp|classpath)\s*\(?\s*(?:platform\s*\(\s*)?(?:["']([^"'$]+)["']|(libs\.[\w.]+))/g;
-const GRADLE_JAVA = [
-  /JavaLanguageVersion\.of\(\s*(\d+)\s*\)/,
-  /jvmToolchain\(\s*(\d+)\s*\)/,
-  /sourceCompatibility\s*=?\s*(?:JavaVersion\.VERSION_)?["']?([\d._]+)["']?/,
-  /jvmTarget(?:\.set\()?\s*=?\s*(?:JvmTarget\.JVM_)?["']?([\d._]+)["']?/,
-];
-
-/** Groovy or Kotlin Gradle build script, read as text (never run). */
-export function parseGradle(text: string, source: string): BuildFacts {
-  const dependencies = [...text.matchAll(GRADLE_DEPENDENCY)].map((m) => (m[1] ?? m[2])!);
-  const pins: (VersionPin | undefined)[] = [];
-  for (const pattern of GRADLE_JAVA) {
-    const match = pattern.exec(text);
-    if (match) {
-      pins.push(
-        pin('java', match[1]!.replace(/_/g, '.'), `${source} ${pattern.source.split(/[\\(]/)[0]}`),
-      );
-      break;
-    }
-  }
-  return { dependencies, pins, multiModule: false, notes: [] };
-}
+export { parseGradle, parsePom } from './java-parse.ts';
 
 async function otherPins(
   folder: FolderFiles,
@@ -121,14 +43,131 @@ async function otherPins(
   return pins;
 }
 
-/** Java's specification version ≥ the minimum, as `true`/`false` (Java 8 reports `1.8`). */
-export function javaVersionCheck(minimum: string | undefined): VerificationCheck {
-  return minimum
-    ? {
-        command: `v=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'); [ "\${v#1.}" -ge ${minimum} ] 2>/dev/null && echo true || echo false`,
-        expected_output: 'true',
-      }
-    : { command: 'java -version > /dev/null 2>&1 && echo OK', expected_output: 'OK' };
+/** Java's specification version within the range, as `true`/`false` (Java 8 reports `1.8`). */
+export function javaVersionCheck(minimum: string | undefined, maximum?: string): VerificationCheck {
+  if (!minimum && !maximum)
+    return { command: 'java -version > /dev/null 2>&1 && echo OK', expected_output: 'OK' };
+  const tests = [
+    ...(minimum ? [`[ "\${v#1.}" -ge ${minimum} ]`] : []),
+    ...(maximum ? [`[ "\${v#1.}" -le ${maximum} ]`] : []),
+  ].join(' && ');
+  return {
+    command: `v=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'); { ${tests}; } 2>/dev/null && echo true || echo false`,
+    expected_output: 'true',
+  };
+}
+
+type Tool = 'maven' | 'gradle';
+
+/**
+ * Maven or Gradle when a folder has both: what CI runs, then what the README
+ * uses, then the only wrapper present, then Gradle with a wrapper.
+ */
+function chooseTool(
+  has: (key: string) => boolean,
+  gradleKeys: string[],
+  evidence: Evidence,
+): { tool: Tool; rule: string; refs: EvidenceRef[] } {
+  if (!has('pom.xml')) return { tool: 'gradle', rule: 'the Gradle build', refs: [] };
+  if (gradleKeys.length === 0) return { tool: 'maven', rule: 'the Maven build', refs: [] };
+  for (const source of ['ci', 'tool', 'docs'] as const) {
+    const found = findCommands(evidence, {
+      environment: 'java',
+      tool: ['maven', 'gradle'],
+      source,
+      kind: ['test', 'build', 'install'],
+    })[0];
+    if (found)
+      return {
+        tool: found.command.tool as Tool,
+        rule: `both Maven and Gradle builds; the project's ${source === 'ci' ? 'CI' : source === 'tool' ? 'task runner' : 'README'} runs ${found.command.tool}`,
+        refs: [refOf(found)],
+      };
+  }
+  if (has('mvnw') !== has('gradlew'))
+    return {
+      tool: has('mvnw') ? 'maven' : 'gradle',
+      rule: `both Maven and Gradle builds; only ${has('mvnw') ? 'Maven' : 'Gradle'} has a wrapper`,
+      refs: [],
+    };
+  const gradle = has('gradlew');
+  return {
+    tool: gradle ? 'gradle' : 'maven',
+    rule: `both Maven and Gradle builds; nothing else tells them apart: ${gradle ? 'Gradle (it has a wrapper)' : 'Maven'}`,
+    refs: [],
+  };
+}
+
+async function readGradle(
+  folder: FolderFiles,
+  context: AnalyzeContext,
+  gradleKeys: string[],
+): Promise<BuildFacts> {
+  const facts: BuildFacts = {
+    dependencies: [],
+    pins: [],
+    multiModule: false,
+    bounds: [],
+    notes: [],
+  };
+  const text = async (key: string) => (await context.read(folder.files.get(key)!)) ?? '';
+  let provisioned = false;
+  for (const key of gradleKeys) {
+    const content = await text(key);
+    const parsed = parseGradle(content, key);
+    facts.dependencies.push(...parsed.dependencies);
+    facts.pins.push(...parsed.pins);
+    if (key.startsWith('settings.')) {
+      const settings = parseGradleSettings(content);
+      facts.multiModule = true;
+      facts.members = settings.members;
+      provisioned = settings.provisionsToolchains;
+      if (settings.dynamic)
+        facts.notes.push(
+          `${key} computes its includes: every Gradle project below counts as a member`,
+        );
+    }
+  }
+  const conventions = [...folder.files.keys()].filter((k) => /^(?:buildSrc|build-logic)\//.test(k));
+  for (const key of [...gradleKeys, ...conventions])
+    facts.bounds.push(
+      ...gradleToolchainBounds(folder.files.get(key)!, await text(key), provisioned),
+    );
+  return facts;
+}
+
+/** JDK bounds from files beside the build: wrappers, `.mvn/jvm.config`, `.java-version`, and CI. */
+async function sideBounds(
+  folder: FolderFiles,
+  context: AnalyzeContext,
+  tool: Tool,
+): Promise<JdkBound[]> {
+  const bounds: JdkBound[] = [];
+  const read = async (rel: string | undefined) =>
+    rel ? ((await context.read(rel)) ?? '') : undefined;
+  const wrapperKey =
+    tool === 'gradle'
+      ? 'gradle/wrapper/gradle-wrapper.properties'
+      : '.mvn/wrapper/maven-wrapper.properties';
+  const wrapper = folder.files.get(wrapperKey);
+  const wrapperText = await read(wrapper);
+  if (wrapper && wrapperText !== undefined) bounds.push(...wrapperBounds(wrapper, wrapperText));
+  const jvmConfig = folder.files.get('.mvn/jvm.config');
+  const jvmText = await read(jvmConfig);
+  if (tool === 'maven' && jvmConfig && jvmText !== undefined)
+    bounds.push(...jvmConfigBounds(jvmConfig, jvmText));
+  const javaVersion = versionFile(folder, context, '.java-version');
+  const javaVersionText = await read(javaVersion);
+  if (javaVersion && javaVersionText !== undefined)
+    bounds.push(...javaVersionFileBound(javaVersion, javaVersionText));
+  bounds.push(
+    ...ciBounds(
+      context.evidence.runtimes.filter(
+        (r) => r.language === 'java' && r.source === 'ci' && !r.secondary,
+      ),
+    ),
+  );
+  return bounds;
 }
 
 export const analyzeJava: Analyzer = async (folder, context) => {
@@ -140,26 +179,20 @@ export const analyzeJava: Analyzer = async (folder, context) => {
     'settings.gradle',
   ].filter(has);
   if (!has('pom.xml') && gradleKeys.length === 0) return undefined;
-  const gradle = gradleKeys.length > 0 && (has('gradlew') || !has('pom.xml'));
-  const notes: string[] = [];
-  const facts: BuildFacts = { dependencies: [], pins: [], multiModule: false, notes };
-  if (gradle) {
-    for (const key of gradleKeys) {
-      const parsed = parseGradle((await context.read(folder.files.get(key)!)) ?? '', key);
-      facts.dependencies.push(...parsed.dependencies);
-      facts.pins.push(...parsed.pins);
-    }
-    facts.multiModule = gradleKeys.some((k) => k.startsWith('settings.'));
-  } else {
-    const parsed = parsePom((await context.read(folder.files.get('pom.xml')!)) ?? '');
-    Object.assign(facts, { ...parsed, notes: [...notes, ...parsed.notes] });
-  }
-  if (has('pom.xml') && gradleKeys.length > 0)
-    facts.notes.push(
-      `both Maven and Gradle builds; using ${gradle ? 'Gradle (it has a wrapper)' : 'Maven'}`,
-    );
+  const choice = chooseTool(has, gradleKeys, context.evidence);
+  const gradle = choice.tool === 'gradle';
+  const facts = gradle
+    ? await readGradle(folder, context, gradleKeys)
+    : parsePom(
+        (await context.read(folder.files.get('pom.xml')!)) ?? '',
+        folder.files.get('pom.xml')!,
+      );
+  facts.bounds.push(...(await sideBounds(folder, context, choice.tool)));
   facts.pins.push(...(await otherPins(folder, context)));
-  const versions = facts.pins.filter((p): p is VersionPin => p !== undefined);
+  const versions = [
+    ...facts.pins.filter((p): p is VersionPin => p !== undefined),
+    ...facts.bounds.map((b) => b.pin),
+  ];
   const wrapper = gradle ? has('gradlew') : has('mvnw');
   const tool = gradle
     ? wrapper
@@ -168,19 +201,35 @@ export const analyzeJava: Analyzer = async (folder, context) => {
     : wrapper
       ? 'sh ./mvnw -B'
       : 'mvn -B';
-  facts.notes.push(`build tool ${gradle ? 'gradle' : 'maven'}${wrapper ? ' (wrapper)' : ''}`);
+  facts.notes.push(`build tool ${choice.tool}${wrapper ? ' (wrapper)' : ''}: ${choice.rule}`);
+  const range = rangeOf('java', versions);
+  if (range.minimum && range.maximum && Number(range.minimum) > Number(range.maximum))
+    facts.notes.push(
+      `the JDK sources disagree: at least ${range.minimum} but at most ${range.maximum}`,
+    );
   return {
     environment: 'java',
     dir: folder.dir,
     manifests: filesOf(folder, 'java'),
     dependencies: facts.dependencies,
-    packageManager: gradle ? 'gradle' : 'maven',
+    packageManager: choice.tool,
     versions,
     hasBuildConfig: true,
     workspace: facts.multiModule,
+    ...maybe('isMember', facts.members),
+    ...maybe(
+      'published',
+      folder.dir === '.'
+        ? { file: filesOf(folder, 'java')[0]!, line: 0, text: 'the root build' }
+        : undefined,
+    ),
     setup: [gradle ? `${tool} assemble` : `${tool} -DskipTests install`],
     versionCheck: javaVersionCheck,
     checks: [{ command: `${tool} --version > /dev/null 2>&1 && echo OK`, expected_output: 'OK' }],
     notes: facts.notes,
+    versionRefs: facts.bounds.map((b) => b.ref),
+    decisions: [
+      { topic: 'build_tool', choice: choice.tool, rule: choice.rule, evidence: choice.refs },
+    ],
   };
 };

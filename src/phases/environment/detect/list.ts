@@ -44,6 +44,9 @@ function mayBeWanted(name: string): boolean {
   return !SOURCE_EXTENSIONS.has(extension);
 }
 
+const mayBeDocs = (rel: string, slash: number) =>
+  slash < 0 || rel.startsWith('.github/') || rel.startsWith('docs/');
+
 /** Extensions of files that are never environment files. */
 const SOURCE_EXTENSIONS: ReadonlySet<string> = new Set(
   'ts tsx js jsx mjs cjs vue svelte go java kt scala pyi rb rs c h cc cpp hpp cs swift md rst html css scss less svg png jpg jpeg gif ico webp pdf sql sh bat proto snap csv tsv log map wasm jar class o so dll'.split(
@@ -57,7 +60,8 @@ function filterTracked(tracked: string[], wanted: Wanted, maxDepth: number): Lis
   for (const rel of tracked) {
     const slash = rel.lastIndexOf('/');
     const name = slash < 0 ? rel : rel.slice(slash + 1);
-    if (!mayBeWanted(name)) continue;
+    // README/CONTRIBUTING are `.md`: the prefilter lets the few places they are read through
+    if (!mayBeWanted(name) && !mayBeDocs(rel, slash)) continue;
     const dir = slash < 0 ? '' : rel.slice(0, slash);
     if (!wanted(name, dir)) continue;
     const parts = dir ? dir.split('/') : [];

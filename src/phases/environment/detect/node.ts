@@ -1,12 +1,27 @@
 import { parse as parseYaml } from 'yaml';
 import type { VerificationCheck, VersionPin } from '../../../core/environment.ts';
-import { filesOf, isPlainName, versionFile, type Analyzer, type FolderFiles } from './project.ts';
+import { ciVersionPin, findCommands, refOf, type Evidence } from './evidence.ts';
+import { globMembers, type MemberTest } from './members.ts';
+import {
+  filesOf,
+  isPlainName,
+  maybe,
+  versionFile,
+  type Analyzer,
+  type EvidenceRef,
+  type FolderFiles,
+} from './project.ts';
 import { firstLine, parseToolVersions, pin } from './versions.ts';
 
 const MAX_CHECKED = 5;
 
 interface PackageJson {
   name?: unknown;
+  private?: unknown;
+  bin?: unknown;
+  exports?: unknown;
+  main?: unknown;
+  module?: unknown;
   dependencies?: unknown;
   devDependencies?: unknown;
   optionalDependencies?: unknown;
@@ -28,17 +43,54 @@ function entries(value: unknown): [string, string][] {
 /** Workspace-internal specs (`workspace:*`, `link:`) are not dependencies to install. */
 const internal = (spec: string) => /^(?:workspace:|link:|portal:)/.test(spec);
 
-function managerOf(pkg: PackageJson, folder: FolderFiles, yarnLock: string | undefined): Manager {
+/** `packageManager`, then the lockfile, then what CI installs with, then npm. */
+function managerOf(
+  pkg: PackageJson,
+  folder: FolderFiles,
+  yarnLock: string | undefined,
+  evidence: Evidence,
+): { manager: Manager; rule: string; refs: EvidenceRef[] } {
   const declared = typeof pkg.packageManager === 'string' ? pkg.packageManager : '';
   const [name, version = ''] = declared.split('@');
-  if (name === 'pnpm' || name === 'npm' || name === 'bun') return name;
-  if (name === 'yarn') return Number(version.split('.')[0]) >= 2 ? 'yarn-berry' : 'yarn';
+  const field = {
+    file: folder.files.get('package.json')!,
+    line: 0,
+    text: `"packageManager": "${declared}"`,
+  };
+  if (name === 'pnpm' || name === 'npm' || name === 'bun')
+    return { manager: name, rule: 'the packageManager field', refs: [field] };
+  if (name === 'yarn')
+    return {
+      manager: Number(version.split('.')[0]) >= 2 ? 'yarn-berry' : 'yarn',
+      rule: 'the packageManager field',
+      refs: [field],
+    };
   const has = (key: string) => folder.files.has(key);
-  if (has('pnpm-lock.yaml')) return 'pnpm';
-  if (has('bun.lock') || has('bun.lockb')) return 'bun';
+  const lock = (key: string) => [{ file: folder.files.get(key)!, line: 0, text: key }];
+  if (has('pnpm-lock.yaml'))
+    return { manager: 'pnpm', rule: 'its lockfile', refs: lock('pnpm-lock.yaml') };
+  if (has('bun.lock') || has('bun.lockb'))
+    return {
+      manager: 'bun',
+      rule: 'its lockfile',
+      refs: lock(has('bun.lock') ? 'bun.lock' : 'bun.lockb'),
+    };
   if (has('yarn.lock'))
-    return has('.yarnrc.yml') || yarnLock?.includes('__metadata:') ? 'yarn-berry' : 'yarn';
-  return 'npm';
+    return {
+      manager: has('.yarnrc.yml') || yarnLock?.includes('__metadata:') ? 'yarn-berry' : 'yarn',
+      rule: 'its lockfile',
+      refs: lock('yarn.lock'),
+    };
+  if (has('package-lock.json'))
+    return { manager: 'npm', rule: 'its lockfile', refs: lock('package-lock.json') };
+  const ci = findCommands(evidence, { environment: 'node', kind: 'install' })[0];
+  if (ci && ci.command.tool !== 'npm')
+    return {
+      manager: ci.command.tool as Manager,
+      rule: `no lockfile; the project's ${ci.source === 'docs' ? 'docs install' : 'CI installs'} with it`,
+      refs: [refOf(ci)],
+    };
+  return { manager: 'npm', rule: 'no lockfile: npm', refs: ci ? [refOf(ci)] : [] };
 }
 
 function setupFor(manager: Manager, folder: FolderFiles): string[] {
@@ -99,10 +151,10 @@ async function versionsOf(
   if (typeof pkg.volta?.node === 'string')
     found.push(pin('node', pkg.volta.node, 'package.json volta.node'));
   for (const key of ['.nvmrc', '.node-version']) {
-    const rel = versionFile(folder, { read, root }, key);
+    const rel = versionFile(folder, { root }, key);
     if (rel) found.push(pin('node', firstLine((await read(rel)) ?? ''), rel));
   }
-  const tools = versionFile(folder, { read, root }, '.tool-versions');
+  const tools = versionFile(folder, { root }, '.tool-versions');
   if (tools)
     found.push(
       ...parseToolVersions((await read(tools)) ?? '', tools).filter((p) => p.language === 'node'),
@@ -123,29 +175,65 @@ function pnpmWorkspacePackages(text: string, notes: string[]): unknown {
   }
 }
 
+/**
+ * The workspace members: `workspaces` (array or `{packages}`), else
+ * pnpm-workspace.yaml `packages` (with `!` exclusions). An empty list is no
+ * workspace.
+ */
+async function membersOf(
+  pkg: PackageJson,
+  folder: FolderFiles,
+  read: (rel: string) => Promise<string | undefined>,
+  notes: string[],
+): Promise<MemberTest | undefined> {
+  const declared = Array.isArray(pkg.workspaces)
+    ? pkg.workspaces
+    : (pkg.workspaces as { packages?: unknown } | undefined)?.packages;
+  const fromPackage = globMembers(declared);
+  if (fromPackage) return fromPackage;
+  const workspaceFile = folder.files.get('pnpm-workspace.yaml');
+  if (!workspaceFile) return undefined;
+  return globMembers(pnpmWorkspacePackages((await read(workspaceFile)) ?? '', notes));
+}
+
+/** A package others install: named, not private, and with something to import or run. */
+function publishedRef(pkg: PackageJson, rel: string, text: string): EvidenceRef | undefined {
+  if (typeof pkg.name !== 'string' || pkg.private === true) return undefined;
+  const field = ['bin', 'exports', 'main', 'module'].find(
+    (k) => pkg[k as keyof PackageJson] !== undefined,
+  );
+  if (!field) return undefined;
+  const line = text.split(/\r?\n/).findIndex((l) => l.includes(`"${field}"`)) + 1;
+  return { file: rel, line, text: `"name": "${pkg.name}" with "${field}"` };
+}
+
 export const analyzeNode: Analyzer = async (folder, context) => {
   const rel = folder.files.get('package.json');
   if (!rel) return undefined;
   const notes: string[] = [];
   let pkg: PackageJson = {};
+  const text = (await context.read(rel)) ?? '{}';
   try {
-    const parsed: unknown = JSON.parse((await context.read(rel)) ?? '{}');
+    const parsed: unknown = JSON.parse(text);
     if (parsed && typeof parsed === 'object') pkg = parsed as PackageJson;
   } catch (error) {
     notes.push(`package.json is not valid JSON (${(error as Error).message})`);
   }
   const yarnLock = folder.files.get('yarn.lock');
-  const manager = managerOf(pkg, folder, yarnLock ? await context.read(yarnLock) : undefined);
+  const choice = managerOf(
+    pkg,
+    folder,
+    yarnLock ? await context.read(yarnLock) : undefined,
+    context.evidence,
+  );
+  const { manager } = choice;
   const runtime = entries(pkg.dependencies).filter(([, spec]) => !internal(spec));
   const dev = entries(pkg.devDependencies).filter(([, spec]) => !internal(spec));
   const optional = entries(pkg.optionalDependencies).filter(([, spec]) => !internal(spec));
-  const workspaceFile = folder.files.get('pnpm-workspace.yaml');
-  const workspace =
-    Boolean(pkg.workspaces) ||
-    Boolean(
-      workspaceFile && pnpmWorkspacePackages((await context.read(workspaceFile)) ?? '', notes),
-    );
+  const members = await membersOf(pkg, folder, context.read, notes);
   const versions = await versionsOf(pkg, folder, context.read, context.root);
+  const ci = ciVersionPin(context.evidence, 'node');
+  if (ci) versions.push(ci.pin);
   const locks = [
     'package-lock.json',
     'npm-shrinkwrap.json',
@@ -154,9 +242,7 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     'bun.lock',
     'bun.lockb',
   ];
-  notes.push(
-    `package manager ${manager}${typeof pkg.packageManager === 'string' ? ` (packageManager ${pkg.packageManager})` : ''}`,
-  );
+  notes.push(`package manager ${manager} (${choice.rule})`);
   if (manager === 'bun')
     notes.push('bun is not an available environment: installing with npm instead');
   const checked = [...runtime, ...dev]
@@ -173,10 +259,21 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     packageManager: manager === 'yarn-berry' ? 'yarn' : manager === 'bun' ? 'npm' : manager,
     versions,
     hasBuildConfig: locks.some((key) => folder.files.has(key)),
-    workspace,
+    workspace: members !== undefined,
+    ...(members ? { isMember: members } : {}),
+    ...maybe('published', publishedRef(pkg, rel, text)),
+    ...maybe('versionRefs', ci ? [ci.ref] : undefined),
     setup: setupFor(manager, folder),
     versionCheck: nodeVersionCheck,
     checks,
     notes,
+    decisions: [
+      {
+        topic: 'package_manager',
+        choice: manager,
+        rule: choice.rule,
+        evidence: choice.refs,
+      },
+    ],
   };
 };

@@ -1,5 +1,13 @@
-import type { EnvironmentName, VerificationCheck, VersionPin } from '../../../core/environment.ts';
+import type {
+  DetectionDecision,
+  EnvironmentName,
+  EvidenceRef,
+  VerificationCheck,
+  VersionPin,
+} from '../../../core/environment.ts';
+import type { Evidence } from './evidence.ts';
 import { describeFile } from './files.ts';
+import type { MemberTest } from './members.ts';
 
 /** The detected files of one folder: key (e.g. `requirements/dev.txt`) → repository path. */
 export interface FolderFiles {
@@ -13,7 +21,11 @@ export interface AnalyzeContext {
   read(rel: string): Promise<string | undefined>;
   /** The root folder's files, for version files that apply to the whole repository. */
   root: FolderFiles | undefined;
+  /** What the project's CI, task runners and docs run (evidence.ts). */
+  evidence: Evidence;
 }
+
+export type { EvidenceRef } from '../../../core/environment.ts';
 
 /**
  * One project of one environment in one folder. Commands are written to run
@@ -26,19 +38,27 @@ export interface Project {
   dependencies: string[];
   packageManager: string;
   versions: VersionPin[];
+  /** Where the version pins were read, with line numbers when known. */
+  versionRefs?: EvidenceRef[];
   /** A lockfile, wrapper or build configuration is present (seed 000 §4.2.2 rule 3). */
   hasBuildConfig: boolean;
-  /** A workspace/multi-module root: projects of the same environment below it are its members. */
+  /** A workspace/multi-module root: projects of the same environment below it may be its members. */
   workspace: boolean;
+  /** Which folders below (relative to `dir`) the build includes; absent: all of them. */
+  isMember?: MemberTest;
+  /** A published artefact: pyproject with a build backend, a public package.json, go.mod, a root build. */
+  published?: EvidenceRef;
+  /** Decisions about this project (package manager, install, build tool, version, members) and their evidence. */
+  decisions?: DetectionDecision[];
   setup: string[];
-  /** The runtime version check for a minimum version (or a plain "runs" check without one). */
-  versionCheck: (minimum: string | undefined) => VerificationCheck;
+  /** The runtime version check for a version range (or a plain "runs" check without one). */
+  versionCheck: (minimum: string | undefined, maximum?: string) => VerificationCheck;
   /** Further checks: the dependencies are installed, the build tool runs. */
   checks: VerificationCheck[];
   /** Why the package manager and commands were chosen. */
   notes: string[];
-  /** For pip projects: the `pip install` arguments, reused inside a conda environment. */
-  pipArgs?: string;
+  /** For Python projects next to a conda file: what pip installs inside the conda environment. */
+  condaPipArgs?: string;
   /** For conda projects: the prefix that runs a command inside the environment. */
   runPrefix?: string;
 }
@@ -63,7 +83,7 @@ export function filesOf(folder: FolderFiles, environment: EnvironmentName): stri
 /** Version files of the folder, then of the repository root. */
 export function versionFile(
   folder: FolderFiles,
-  context: AnalyzeContext,
+  context: Pick<AnalyzeContext, 'root'>,
   key: string,
 ): string | undefined {
   return folder.files.get(key) ?? context.root?.files.get(key);
@@ -82,3 +102,7 @@ export function isPlainName(name: string): boolean {
 export function unique<T>(items: Iterable<T>): T[] {
   return [...new Set(items)];
 }
+
+/** `{ key: value }` when the value is defined, else `{}` (for optional properties under exactOptionalPropertyTypes). */
+export const maybe = <K extends string, V>(key: K, value: V | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;

@@ -64,10 +64,20 @@ export interface Pyproject {
   requiresPython: string | undefined;
   /** Keys of `[project.optional-dependencies]`. */
   extras: string[];
+  /** Keys of PEP 735 `[dependency-groups]`. */
+  groups: string[];
+  /** Poetry's `[tool.poetry.group.*]` with their `optional` flag. */
+  poetryGroups: { name: string; optional: boolean }[];
+  /** `[tool.pdm]` is present. */
+  pdm: boolean;
+  /** `[build-system]` names a build backend: a package others install. */
+  buildBackend: string | undefined;
   poetry: boolean;
   poetryPython: string | undefined;
   poetryPackageMode: boolean;
   uvWorkspace: boolean;
+  uvMembers: unknown;
+  uvExclude: unknown;
   /** Has `[project]` or `[build-system]`: `pip install .` can install it. */
   installable: boolean;
   /** Has anything that makes it a Python project (not just tool settings). */
@@ -123,10 +133,19 @@ export function parsePyproject(text: string): Pyproject {
     dependencies,
     requiresPython: project['requires-python'] as string | undefined,
     extras: Object.keys(optional),
+    groups: Object.keys(table(doc['dependency-groups'])),
+    poetryGroups: Object.entries(table(poetry.group)).map(([name, group]) => ({
+      name,
+      optional: table(group).optional === true,
+    })),
+    pdm: Object.keys(table(tool.pdm)).length > 0,
+    buildBackend: table(doc['build-system'])['build-backend'] as string | undefined,
     poetry: hasPoetry,
     poetryPython: table(poetry.dependencies).python as string | undefined,
     poetryPackageMode: poetry['package-mode'] !== false,
     uvWorkspace: Object.keys(table(table(tool.uv).workspace)).length > 0,
+    uvMembers: table(table(tool.uv).workspace).members,
+    uvExclude: table(table(tool.uv).workspace).exclude,
     installable: hasProject || buildSystem,
     isProject: hasProject || buildSystem || hasPoetry || groups.length > 0,
   };

@@ -1,10 +1,14 @@
-import type { VerificationCheck, VersionPin } from '../../../core/environment.ts';
+import type { VersionPin } from '../../../core/environment.ts';
+import { ciVersionPin, findCommands, type Evidence } from './evidence.ts';
+import { globMembers } from './members.ts';
 import {
   filesOf,
   isPlainName,
+  maybe,
   shellWord,
   unique,
   versionFile,
+  type EvidenceRef,
   type AnalyzeContext,
   type Analyzer,
   type FolderFiles,
@@ -19,7 +23,11 @@ import {
   type PyDependency,
   type Pyproject,
 } from './python-parse.ts';
-import { firstLine, parseToolVersions, pin, pythonTuple } from './versions.ts';
+import { pythonInstalledChecks, pythonVersionCheck } from './python-checks.ts';
+import { planInstall } from './python-install.ts';
+
+export { pythonInstalledChecks, pythonVersionCheck } from './python-checks.ts';
+import { firstLine, parseToolVersions, pin } from './versions.ts';
 
 const MAX_REQUIREMENT_FILES = 4;
 const MAX_CHECKED = 5;
@@ -49,6 +57,8 @@ interface PythonFacts {
   dependencies: PyDependency[];
   pins: (VersionPin | undefined)[];
   notes: string[];
+  /** Line of `build-backend` in pyproject.toml (0 when absent). */
+  backendLine: number;
 }
 
 async function readFacts(folder: FolderFiles, context: AnalyzeContext): Promise<PythonFacts> {
@@ -58,6 +68,7 @@ async function readFacts(folder: FolderFiles, context: AnalyzeContext): Promise<
     dependencies: [],
     pins: [],
     notes: [],
+    backendLine: 0,
   };
   const text = async (key: string) => {
     const rel = folder.files.get(key);
@@ -67,6 +78,8 @@ async function readFacts(folder: FolderFiles, context: AnalyzeContext): Promise<
   if (pyprojectText !== undefined) {
     try {
       facts.pyproject = parsePyproject(pyprojectText);
+      facts.backendLine =
+        pyprojectText.split(/\r?\n/).findIndex((l) => /^\s*build-backend\s*=/.test(l)) + 1;
     } catch (error) {
       facts.notes.push(
         `pyproject.toml is not valid TOML (${(error as Error).message.split('\n')[0]})`,
@@ -142,73 +155,8 @@ async function readOtherManifests(
     );
 }
 
-type Manager = 'poetry' | 'pipenv' | 'uv' | 'pip';
-
-function managerOf(folder: FolderFiles, facts: PythonFacts): Manager {
-  if (folder.files.has('poetry.lock') || facts.pyproject?.poetry) return 'poetry';
-  if (folder.files.has('Pipfile')) return 'pipenv';
-  if (folder.files.has('uv.lock')) return 'uv';
-  return 'pip';
-}
-
-function pipArguments(folder: FolderFiles, facts: PythonFacts): string {
-  const args = facts.requirements.map((r) => `-r ${shellWord(r.key)}`);
-  const installable = facts.pyproject?.installable || folder.files.has('setup.py');
-  if (installable && !facts.requirements.some((r) => r.installsProject)) {
-    const extras = (facts.pyproject?.extras ?? []).filter((e) =>
-      /^(?:dev|test|tests|testing)$/.test(e),
-    );
-    args.push(extras.length > 0 ? `-e ".[${extras.join(',')}]"` : '-e .');
-  }
-  return args.join(' ');
-}
-
-function setupFor(manager: Manager, folder: FolderFiles, pipArgs: string): string[] {
-  switch (manager) {
-    case 'poetry':
-      return [
-        'python3 -m pip install poetry',
-        'POETRY_VIRTUALENVS_CREATE=false poetry install --no-interaction',
-      ];
-    case 'pipenv':
-      return [
-        'python3 -m pip install pipenv',
-        `pipenv install --dev --system ${folder.files.has('Pipfile.lock') ? '--deploy' : '--skip-lock'}`,
-      ];
-    case 'uv':
-      return ['python3 -m pip install uv', 'uv sync --locked'];
-    default:
-      return pipArgs ? [`python3 -m pip install ${pipArgs}`] : [];
-  }
-}
-
-/** `sys.version_info >= (3, 10)` → `True`; without a minimum the major version, `3`. */
-export function pythonVersionCheck(python: string, minimum: string | undefined): VerificationCheck {
-  return minimum
-    ? {
-        command: `${python} -c "import sys; print(sys.version_info >= ${pythonTuple(minimum)})"`,
-        expected_output: 'True',
-      }
-    : { command: `${python} -c "import sys; print(sys.version_info.major)"`, expected_output: '3' };
-}
-
-/** "These distributions are installed" (importlib.metadata names, not import names). */
-export function pythonInstalledChecks(python: string, names: string[]): VerificationCheck[] {
-  if (names.length === 0) return [];
-  const list = names.map((n) => `'${n}'`).join(', ');
-  return [
-    {
-      command: `${python} -c "import importlib.metadata as m; [m.version(n) for n in [${list}]]; print('OK')"`,
-      expected_output: 'OK',
-    },
-  ];
-}
-
-function checkedNames(manager: Manager, facts: PythonFacts, pipArgs: string): string[] {
+function checkedNames(installsOwn: boolean, facts: PythonFacts): string[] {
   const own = facts.pyproject?.name;
-  const installsOwn =
-    (manager === 'poetry' && facts.pyproject?.poetryPackageMode) ||
-    (manager === 'pip' && pipArgs.includes('-e '));
   const names = [
     ...(installsOwn && own ? [own] : []),
     ...facts.dependencies.filter((d) => !d.conditional && d.name).map((d) => d.name!),
@@ -217,6 +165,63 @@ function checkedNames(manager: Manager, facts: PythonFacts, pipArgs: string): st
   return names
     .filter((n) => !seen.has(n.toLowerCase()) && seen.add(n.toLowerCase()))
     .slice(0, MAX_CHECKED);
+}
+
+/**
+ * What pip installs inside a conda environment next to this project: the
+ * project itself without dependencies (conda provides them), and a
+ * requirements file only when CI or the docs install it together with conda
+ * (otherwise it is the pip alternative to the environment file, and pip would
+ * replace conda's numpy, pandas …).
+ */
+function condaPipArgs(folder: FolderFiles, facts: PythonFacts, evidence: Evidence): string {
+  const args: string[] = [];
+  const withConda = (c: { file: string; context: string }) =>
+    evidence.commands.some(
+      (o) => o.command.tool === 'conda' && o.file === c.file && o.context === c.context,
+    ) ||
+    evidence.runtimes.some(
+      (r) => r.environment === 'miniforge' && r.file === c.file && c.context.startsWith('job'),
+    );
+  for (const c of findCommands(evidence, { tool: 'pip', kind: 'install', secondary: true })) {
+    if (!withConda(c)) continue;
+    c.command.args.forEach((a, i) => {
+      const file = c.command.args[i + 1];
+      if (/^(?:-r|--requirement)$/.test(a) && file && folder.files.has(file))
+        args.push(`-r ${shellWord(file)}`);
+    });
+  }
+  if (facts.pyproject?.installable || folder.files.has('setup.py')) args.push('--no-deps -e .');
+  return unique(args).join(' ');
+}
+
+/** Where in its file each pin is written: [source prefix, line pattern]. */
+const PIN_LINES: [RegExp, RegExp][] = [
+  [/^pyproject\.toml \[project\]/, /^\s*requires-python\s*=/],
+  [/^pyproject\.toml \[tool\.poetry/, /^\s*python\s*=/],
+  [/^Pipfile/, /^\s*python_(?:full_)?version\s*=/],
+  [/^setup\.(?:py|cfg)/, /python_requires/],
+  [/\.tool-versions/, /^\s*python\s/],
+  [/(?:^|\/)(?:\.python-version|runtime\.txt)$/, /\S/],
+];
+
+/** File and line of each of the folder's version pins, for the runtime decision's evidence. */
+async function pinRefs(
+  folder: FolderFiles,
+  context: AnalyzeContext,
+  pins: VersionPin[],
+): Promise<EvidenceRef[]> {
+  const refs: EvidenceRef[] = [];
+  for (const p of pins) {
+    const rule = PIN_LINES.find(([source]) => source.test(p.source));
+    if (!rule) continue;
+    const name = p.source.split(' ')[0]!;
+    const file = folder.files.get(name) ?? versionFile(folder, context, name) ?? name;
+    const text = (await context.read(file)) ?? '';
+    const line = text.split(/\r?\n/).findIndex((l) => rule[1].test(l)) + 1;
+    refs.push({ file, line, text: `${p.source}: ${p.spec}` });
+  }
+  return refs;
 }
 
 export const analyzePython: Analyzer = async (folder, context) => {
@@ -228,31 +233,46 @@ export const analyzePython: Analyzer = async (folder, context) => {
     has('Pipfile') ||
     (has('pyproject.toml') && (facts.pyproject?.isProject ?? true));
   if (!isProject) return undefined;
-  const manager = managerOf(folder, facts);
-  const pipArgs = manager === 'pip' ? pipArguments(folder, facts) : '';
+  const plan = planInstall(folder, facts, context.evidence);
   const versions = facts.pins.filter((p): p is VersionPin => p !== undefined);
-  const python = manager === 'uv' ? 'uv run python' : 'python3';
+  const refs = await pinRefs(folder, context, versions);
+  const ci = ciVersionPin(context.evidence, 'python');
+  if (ci) versions.push(ci.pin);
+  if (ci) refs.push(ci.ref);
   const locks = ['poetry.lock', 'Pipfile.lock', 'uv.lock', 'pdm.lock'].filter(has);
-  const notes = [
-    ...facts.notes,
-    `package manager ${manager}${locks.length ? ` (${locks.join(', ')})` : ''}`,
-  ];
-  if (locks.length > 1)
-    notes.push(`several lockfiles (${locks.join(', ')}); precedence poetry > pipenv > uv > pip`);
+  const py = facts.pyproject;
   const project: Project = {
     environment: 'python',
     dir: folder.dir,
     manifests: filesOf(folder, 'python'),
     dependencies: unique(facts.dependencies.map((d) => d.text)),
-    packageManager: manager,
+    packageManager: plan.manager,
     versions,
-    hasBuildConfig: locks.length > 0 || has('setup.py') || Boolean(facts.pyproject?.installable),
-    workspace: Boolean(facts.pyproject?.uvWorkspace),
-    setup: setupFor(manager, folder, pipArgs),
-    versionCheck: (minimum) => pythonVersionCheck(python, minimum),
-    checks: pythonInstalledChecks(python, checkedNames(manager, facts, pipArgs)),
-    notes,
+    hasBuildConfig: locks.length > 0 || has('setup.py') || Boolean(py?.installable),
+    workspace: Boolean(py?.uvWorkspace),
+    ...maybe('isMember', py?.uvWorkspace ? globMembers(py.uvMembers, py.uvExclude) : undefined),
+    ...maybe('published', publishedRef(folder, facts)),
+    setup: plan.setup,
+    versionCheck: (minimum) => pythonVersionCheck(plan.python, minimum),
+    checks: pythonInstalledChecks(plan.python, checkedNames(plan.installsOwn, facts)),
+    notes: [...facts.notes, ...plan.notes],
+    decisions: plan.decisions,
+    versionRefs: refs,
   };
-  if (pipArgs) project.pipArgs = pipArgs;
+  const inConda = condaPipArgs(folder, facts, context.evidence);
+  if (inConda) project.condaPipArgs = inConda;
   return project;
 };
+
+/** A package others install: a pyproject with a build backend and a name, or a setup.py. */
+function publishedRef(folder: FolderFiles, facts: PythonFacts): EvidenceRef | undefined {
+  const py = facts.pyproject;
+  if (py?.buildBackend && py.name)
+    return {
+      file: folder.files.get('pyproject.toml')!,
+      line: facts.backendLine,
+      text: `build-backend = "${py.buildBackend}" (${py.name})`,
+    };
+  const setupPy = folder.files.get('setup.py');
+  return setupPy ? { file: setupPy, line: 0, text: 'setup.py' } : undefined;
+}

@@ -107,3 +107,32 @@ export function pythonTuple(minimum: string): string {
   const parts = minimum.split('.');
   return parts.length === 1 ? `(${parts[0]},)` : `(${parts.join(', ')})`;
 }
+
+const numeric = (v: string) => v.split('.').map(Number);
+
+/** Compares dotted versions numerically (`3.9` < `3.10`). */
+export const compareVersions = (a: string, b: string) => compare(numeric(a), numeric(b));
+
+/**
+ * The range a verification checks. Java: the highest minimum and the lowest
+ * maximum of all pins (the build, the wrapper and the toolchain must all be
+ * satisfied). Other languages: the first pin with a minimum, as listed.
+ */
+export function rangeOf(
+  language: Language | undefined,
+  pins: VersionPin[],
+): { minimum?: string; maximum?: string } {
+  if (language !== 'java') {
+    const minimum = pins.find((v) => v.minimum)?.minimum;
+    return minimum ? { minimum } : {};
+  }
+  let minimum: string | undefined;
+  let maximum: string | undefined;
+  for (const pin of pins) {
+    if (pin.minimum && (!minimum || compare(numeric(pin.minimum), numeric(minimum)) > 0))
+      minimum = pin.minimum;
+    if (pin.maximum && (!maximum || compare(numeric(pin.maximum), numeric(maximum)) < 0))
+      maximum = pin.maximum;
+  }
+  return { ...(minimum ? { minimum } : {}), ...(maximum ? { maximum } : {}) };
+}
