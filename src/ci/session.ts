@@ -75,7 +75,7 @@ async function deliveryTargetOf(run: PreparedRun): Promise<DeliveryTarget | unde
   if (target.kind === 'merge_request' && run.mergeRequest)
     return { kind: 'merge_request', mergeRequest: run.mergeRequest };
   if (target.kind === 'issue')
-    return { kind: 'issue', issue: await run.gitlab.getIssue(run.project.id, target.iid) };
+    return { kind: 'issue', issue: await run.reads.issue(target.iid) };
   // neither merge request nor issue: the branch the pipeline runs on
   return run.context.ref ? { kind: 'branch', branch: run.context.ref } : undefined;
 }
@@ -200,6 +200,7 @@ async function reportingFor(
             on: { type: target.kind, iid: target.iid },
             minAccessLevel: ACCESS_LEVEL_VALUES[config.trigger.min_access_level],
             selfId: run.bot.id,
+            reads: run.reads,
           }),
         }),
   });
@@ -221,6 +222,7 @@ function requestSource(run: PreparedRun): RequestSource {
       loadGitLabRequest({
         gitlab: run.gitlab,
         projectId: run.project.id,
+        reads: run.reads,
         request: run.request,
         minimumAccessLevel: ACCESS_LEVEL_VALUES[run.config.trigger.min_access_level],
         botUserId: run.bot.id,
@@ -298,7 +300,6 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
 async function webUrlOf(run: PreparedRun): Promise<string | undefined> {
   const target = run.request.target;
   if (target.kind === 'merge_request') return run.mergeRequest?.webUrl;
-  if (target.kind === 'issue')
-    return (await run.gitlab.getIssue(run.project.id, target.iid)).webUrl;
+  if (target.kind === 'issue') return (await run.reads.issue(target.iid)).webUrl;
   return undefined;
 }

@@ -44,8 +44,10 @@ export async function findPastRunNotes(input: {
   on: Noteable;
   botUserId: number;
   currentJobId?: string | undefined;
+  /** The notes when the job already listed them (`JobReads.notes`); default: listed here. */
+  notes?: readonly Note[];
 }): Promise<PastRunNote[]> {
-  const notes = await input.gitlab.listNotes(input.project, input.on);
+  const notes = input.notes ?? (await input.gitlab.listNotes(input.project, input.on));
   const runs: PastRunNote[] = [];
   for (const note of notes) {
     if (note.system || note.author.id !== input.botUserId) continue;
@@ -138,6 +140,8 @@ export async function restorePastRuns(input: {
   on: Noteable;
   botUserId: number;
   currentJobId?: string | undefined;
+  /** The notes when the job already listed them (`JobReads.notes`); default: listed here. */
+  notes?: readonly Note[];
   /** Folder to restore into (e.g. `.mr-agent/past-runs`). */
   into: string;
   /** Name of the state folder inside the artifacts (default `.mr-agent`). */
