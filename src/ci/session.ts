@@ -74,8 +74,7 @@ async function deliveryTargetOf(run: PreparedRun): Promise<DeliveryTarget | unde
   const target = run.request.target;
   if (target.kind === 'merge_request' && run.mergeRequest)
     return { kind: 'merge_request', mergeRequest: run.mergeRequest };
-  if (target.kind === 'issue')
-    return { kind: 'issue', issue: await run.reads.issue(target.iid) };
+  if (target.kind === 'issue') return { kind: 'issue', issue: await run.reads.issue(target.iid) };
   // neither merge request nor issue: the branch the pipeline runs on
   return run.context.ref ? { kind: 'branch', branch: run.context.ref } : undefined;
 }
