@@ -34,6 +34,8 @@ export interface PastRun extends PastRunNote {
 }
 
 const RUNNING_STATES = new Set(['running', 'pending', 'started']);
+/** Artifacts downloaded at once (each is held in memory while it is unpacked). */
+const PARALLEL_DOWNLOADS = 3;
 /** The largest unpacked artifact accepted (protects the job's disk). */
 const MAX_UNPACKED_BYTES = 256 * 1024 * 1024;
 
@@ -149,18 +151,32 @@ export async function restorePastRuns(input: {
   logger?: Logger;
 }): Promise<PastRun[]> {
   const notes = await findPastRunNotes(input);
-  const runs: PastRun[] = [];
-  for (const run of notes) {
-    runs.push(
-      await restoreOne(
-        input.gitlab,
-        input.project,
-        run,
-        input.stateDir ?? '.mr-agent',
-        input.into,
-        input.logger,
-      ),
+  const restore = (run: PastRunNote) =>
+    restoreOne(
+      input.gitlab,
+      input.project,
+      run,
+      input.stateDir ?? '.mr-agent',
+      input.into,
+      input.logger,
     );
-  }
-  return runs;
+  return inParallel(notes, PARALLEL_DOWNLOADS, restore);
+}
+
+/** `each` over `items`, at most `limit` at once; the results in the items' order. */
+async function inParallel<T, R>(
+  items: readonly T[],
+  limit: number,
+  each: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await each(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
