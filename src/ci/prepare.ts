@@ -7,7 +7,7 @@ import type { GitLabPort, GitLabUser, MergeRequest, Project } from '../core/gitl
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import type { Shell } from '../core/shell-port.ts';
-import { ACCESS_LEVEL_VALUES, accessLevelName } from '../trigger/access.ts';
+import { ACCESS_LEVEL, roleOf } from '../gitlab/access-levels.ts';
 import { dispatchCommand, type DispatchOutcome } from '../trigger/dispatch.ts';
 import { bridgeGitLabFromPort } from '../trigger/gitlab-bridge.ts';
 import type { CommandRequest } from '../trigger/note-rules.ts';
@@ -65,7 +65,7 @@ function requestFromCommand(request: CommandRequest): CiRequest {
 function whyNot(outcome: Exclude<DispatchOutcome, { kind: 'started' }>, min: string): string {
   switch (outcome.kind) {
     case 'forbidden':
-      return `not authorised: the commenter is ${accessLevelName(outcome.accessLevel)} on the project; commanding the agent needs ${min}`;
+      return `not authorised: the commenter ${roleOf(outcome.accessLevel)} on the project; commanding the agent needs ${min}`;
     case 'duplicate':
       return 'another job already claimed this comment';
     case 'already-running':
@@ -98,7 +98,7 @@ async function claimPayloadCommand(
       },
       logger: deps.logger,
       redactor: deps.redactor,
-      minAccessLevel: ACCESS_LEVEL_VALUES[base.trigger.min_access_level],
+      minAccessLevel: ACCESS_LEVEL[base.trigger.min_access_level],
       prefix: base.trigger.command_prefix,
       start: async () => own,
       excludePipelineId: context.pipeline.id,

@@ -21,7 +21,7 @@ import { startReporting, type Reporting } from '../run/reporting/index.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { taskFromText, type TaskSpec } from '../task/task-yaml.ts';
 import type { Tool } from '../tools/index.ts';
-import { ACCESS_LEVEL_VALUES } from '../trigger/access.ts';
+import { ACCESS_LEVEL } from '../gitlab/access-levels.ts';
 import { loadGitLabRequest } from './gitlab-request.ts';
 import { AdoptingNoteTarget, noteTargetFor } from './note-target.ts';
 import { issueIdOf } from './past-history.ts';
@@ -197,7 +197,7 @@ async function reportingFor(
           answers: gitlabAnswers(run.gitlab, {
             project: run.project.id,
             on: { type: target.kind, iid: target.iid },
-            minAccessLevel: ACCESS_LEVEL_VALUES[config.trigger.min_access_level],
+            minAccessLevel: ACCESS_LEVEL[config.trigger.min_access_level],
             selfId: run.bot.id,
             reads: run.reads,
           }),
@@ -223,7 +223,7 @@ function requestSource(run: PreparedRun): RequestSource {
         projectId: run.project.id,
         reads: run.reads,
         request: run.request,
-        minimumAccessLevel: ACCESS_LEVEL_VALUES[run.config.trigger.min_access_level],
+        minimumAccessLevel: ACCESS_LEVEL[run.config.trigger.min_access_level],
         botUserId: run.bot.id,
       }),
   };

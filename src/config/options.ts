@@ -48,6 +48,7 @@ function oneOf<const T extends readonly string[]>(...values: T) {
 export const STRATEGIES = ['chain_of_thought', 'hierarchical', 'simple'] as const;
 export const ENVIRONMENTS = ['python', 'miniforge', 'node', 'java', 'go'] as const;
 export const ACCESS_LEVELS = ['guest', 'reporter', 'developer', 'maintainer', 'owner'] as const;
+export type MinAccessLevel = (typeof ACCESS_LEVELS)[number];
 export const WORKER_KINDS = ['builtin', 'codex-cli', 'claude-code', 'gemini-cli'] as const;
 export const LLM_ROLES = ['planning', 'execution', 'reflection', 'review'] as const;
 export type LlmRole = (typeof LLM_ROLES)[number];
@@ -315,7 +316,7 @@ export const OPTIONS = [
   opt(
     'trigger.min_access_level',
     oneOf(...ACCESS_LEVELS),
-    'developer' as (typeof ACCESS_LEVELS)[number],
+    'developer' as MinAccessLevel,
     'Least project role allowed to command the agent.',
     { env: ['MR_AGENT_MIN_ACCESS_LEVEL'] },
   ),

@@ -13,18 +13,6 @@ export interface Noteable {
   iid: number;
 }
 
-/** GitLab role numbers (members API `access_level`). */
-export const ACCESS_LEVEL = {
-  none: 0,
-  minimal: 5,
-  guest: 10,
-  reporter: 20,
-  developer: 30,
-  maintainer: 40,
-  owner: 50,
-} as const;
-export type AccessLevelName = keyof typeof ACCESS_LEVEL;
-
 export interface GitLabUser {
   id: number;
   username: string;
@@ -230,11 +218,4 @@ export interface GitLabPort {
   triggerPipeline(project: ProjectRef, request: TriggerRequest): Promise<Pipeline>;
   /** The job's artifacts archive (zip). Throws ExternalServiceError status 404 when gone. */
   downloadJobArtifacts(project: ProjectRef, jobId: number): Promise<Uint8Array>;
-}
-
-export function accessLevelName(level: number): string {
-  const names = Object.entries(ACCESS_LEVEL)
-    .filter(([, value]) => value <= level)
-    .sort((a, b) => b[1] - a[1]);
-  return names[0]?.[0] ?? 'none';
 }

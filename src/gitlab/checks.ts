@@ -6,10 +6,9 @@
  */
 import { CONFIG_FILE } from '../config/load.ts';
 import { ConfigError, ExternalServiceError, UsageError } from '../errors/errors.ts';
+import { ACCESS_LEVEL, accessLevelName } from './access-levels.ts';
+import type { MinAccessLevel } from '../config/options.ts';
 import {
-  ACCESS_LEVEL,
-  accessLevelName,
-  type AccessLevelName,
   type GitLabPort,
   type GitLabUser,
   type Project,
@@ -77,7 +76,7 @@ export async function checkTriggeringUser(
   gitlab: GitLabPort,
   project: ProjectRef,
   userId: number,
-  minimum: AccessLevelName,
+  minimum: MinAccessLevel,
   levelOf: (userId: number) => Promise<number> = (id) => gitlab.accessLevel(project, id),
 ): Promise<number> {
   const level = await levelOf(userId);
@@ -123,7 +122,7 @@ export interface StartCheckInput {
   triggeredBy?: number | undefined;
   /** Further users who must hold the role too (the pipeline's user, M4). */
   alsoCheck?: readonly number[];
-  minimumAccessLevel: AccessLevelName;
+  minimumAccessLevel: MinAccessLevel;
   /** A role lookup shared with the rest of the job (`JobReads.accessLevel`). */
   accessLevel?: (userId: number) => Promise<number>;
   /**

@@ -1,7 +1,7 @@
 import { describeError } from '../errors/catalog.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
-import { accessLevelName } from './access.ts';
+import { accessLevelName } from '../gitlab/access-levels.ts';
 import { activeAgentPipelines, lastAgentPipeline } from './agent-runs.ts';
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
 import { RUN_COMMANDS } from './command.ts';
