@@ -70,7 +70,7 @@ export async function authorizeAndClaim(
     request.noteId,
     CLAIM_EMOJI,
   );
-  return award === 'awarded' ? { kind: 'claimed' } : { kind: 'duplicate' };
+  return award.awarded ? { kind: 'claimed' } : { kind: 'duplicate' };
 }
 
 async function reply(deps: DispatchDeps, request: CommandRequest, text: string): Promise<void> {
