@@ -16,7 +16,7 @@ import type { AgentRunnerDeps } from './deps.ts';
 import { isDirectory, prepareSession, type Session } from './prepare.ts';
 import type { NextActionReply } from './protocol.ts';
 import { completionRequest, nextActionRequest, planTaskRequest } from './requests.ts';
-import { DEFAULT_SETTINGS } from './settings.ts';
+import { defaultSettings } from './settings.ts';
 import { taskNotePath, writeTaskNote } from './task-note.ts';
 import { runTaskTest } from './validate.ts';
 
@@ -185,7 +185,7 @@ export async function runAgentRunnerTask(
   task: TaskSpec,
   deps: AgentRunnerDeps,
 ): Promise<AgentRunnerResult> {
-  const settings = { ...DEFAULT_SETTINGS, ...deps.settings };
+  const settings = { ...defaultSettings(), ...deps.settings };
   const started = deps.clock.now();
   const context = newTaskContext(task, path.resolve(deps.cwd, task.repo), started);
   deps.redactor.addFromEnv(task.worker.env);
