@@ -1,6 +1,7 @@
 import type { ChangedFile, GitLabPort, Noteable } from '../core/gitlab-port.ts';
 import type { DiscussionComment, RequestContext } from '../core/gathered.ts';
 import { parseMarker } from '../core/marker.ts';
+import { cutText } from '../core/text.ts';
 import { jobReads, type JobReads } from '../gitlab/job-reads.ts';
 import type { CiRequest } from './request.ts';
 
@@ -35,8 +36,7 @@ function diffSummary(files: readonly ChangedFile[]): string {
 
 /** The first line of a free-text task, as a title. */
 export function titleOf(task: string): string {
-  const first = task.trim().split('\n')[0] ?? '';
-  return first.length > 80 ? `${first.slice(0, 79)}…` : first || 'Task';
+  return cutText(task.trim().split('\n')[0] ?? '', 80) || 'Task';
 }
 
 async function discussionOf(
