@@ -30,7 +30,8 @@ export interface Project {
   webUrl: string;
 }
 
-export interface MergeRequest {
+/** What a merge request and an issue have in common. */
+export interface WorkItem {
   id: number;
   iid: number;
   projectId: number;
@@ -38,6 +39,11 @@ export interface MergeRequest {
   description: string;
   state: string;
   labels: string[];
+  author: GitLabUser;
+  webUrl: string;
+}
+
+export interface MergeRequest extends WorkItem {
   sourceBranch: string;
   targetBranch: string;
   sourceProjectId: number;
@@ -46,10 +52,8 @@ export interface MergeRequest {
   isFork: boolean;
   /** Members who can merge may push to the fork's source branch. */
   allowCollaboration: boolean;
-  author: GitLabUser;
   draft: boolean;
   sha: string;
-  webUrl: string;
 }
 
 /** One file of a merge request's diff, summarised. */
@@ -63,17 +67,7 @@ export interface ChangedFile {
   diff: string;
 }
 
-export interface Issue {
-  id: number;
-  iid: number;
-  projectId: number;
-  title: string;
-  description: string;
-  state: string;
-  labels: string[];
-  author: GitLabUser;
-  webUrl: string;
-}
+export type Issue = WorkItem;
 
 export interface Note {
   id: number;

@@ -39,8 +39,8 @@ const PARALLEL_DOWNLOADS = 3;
 /** The largest unpacked artifact accepted (protects the job's disk). */
 const MAX_UNPACKED_BYTES = 256 * 1024 * 1024;
 
-/** Progress notes of earlier runs (oldest first), posted by the bot; the current job is left out. */
-export async function findPastRunNotes(input: {
+/** Where to look for earlier runs. */
+export interface PastRunQuery {
   gitlab: GitLabPort;
   project: ProjectRef;
   on: Noteable;
@@ -48,7 +48,10 @@ export async function findPastRunNotes(input: {
   currentJobId?: string | undefined;
   /** The notes when the job already listed them (`JobReads.notes`); default: listed here. */
   notes?: readonly Note[];
-}): Promise<PastRunNote[]> {
+}
+
+/** Progress notes of earlier runs (oldest first), posted by the bot; the current job is left out. */
+export async function findPastRunNotes(input: PastRunQuery): Promise<PastRunNote[]> {
   const notes = input.notes ?? (await input.gitlab.listNotes(input.project, input.on));
   const runs: PastRunNote[] = [];
   for (const note of notes) {
@@ -136,20 +139,15 @@ async function restoreOne(
  * under `into/job-<id>/`. Never fails because of one run's artifact: that run
  * falls back to its note.
  */
-export async function restorePastRuns(input: {
-  gitlab: GitLabPort;
-  project: ProjectRef;
-  on: Noteable;
-  botUserId: number;
-  currentJobId?: string | undefined;
-  /** The notes when the job already listed them (`JobReads.notes`); default: listed here. */
-  notes?: readonly Note[];
-  /** Folder to restore into (e.g. `.mr-agent/past-runs`). */
-  into: string;
-  /** Name of the state folder inside the artifacts (default `.mr-agent`). */
-  stateDir?: string;
-  logger?: Logger;
-}): Promise<PastRun[]> {
+export async function restorePastRuns(
+  input: PastRunQuery & {
+    /** Folder to restore into (e.g. `.mr-agent/past-runs`). */
+    into: string;
+    /** Name of the state folder inside the artifacts (default `.mr-agent`). */
+    stateDir?: string;
+    logger?: Logger;
+  },
+): Promise<PastRun[]> {
   const notes = await findPastRunNotes(input);
   const restore = (run: PastRunNote) =>
     restoreOne(
