@@ -94,10 +94,7 @@ export async function checkTriggeringUser(
   return level;
 }
 
-/**
- * M4: `.mr-agent.yml` as it is on the default branch (text for
- * `loadConfig({ file })`), or null. `branch` defaults to the project's.
- */
+/** M4: `.mr-agent.yml` as it is on the project's default branch (for `ConfigStages.final`), or null. */
 export async function readRepositoryConfig(
   gitlab: GitLabPort,
   project: Pick<Project, 'id' | 'defaultBranch'>,
