@@ -1,19 +1,8 @@
 import type { Logger } from '../log/logger.ts';
+import { canTransition, type TaskState } from '../core/state-machine.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import type { WorkerRunRecord } from '../workers/port.ts';
 import type { CompletionAssessmentReply, NextActionReply } from './protocol.ts';
-
-/** The task state machine of seed 002 core §1.4. */
-export type TaskState = 'PENDING' | 'PLANNING' | 'RUNNING' | 'VALIDATING' | 'COMPLETE' | 'FAILED';
-
-export const TRANSITIONS: Readonly<Record<TaskState, readonly TaskState[]>> = {
-  PENDING: ['PLANNING'],
-  PLANNING: ['RUNNING', 'FAILED'],
-  RUNNING: ['VALIDATING', 'FAILED'],
-  VALIDATING: ['RUNNING', 'COMPLETE', 'FAILED'],
-  COMPLETE: [],
-  FAILED: [],
-};
 
 export type MetaCallType = 'plan_task' | 'next_action' | 'completion_assessment';
 
@@ -84,7 +73,7 @@ export function newTaskContext(task: TaskSpec, repoDir: string, now: number): Ta
 /** Moves the task to `to`; an invalid transition is a bug in the runner and throws. */
 export function transition(context: TaskContext, to: TaskState, logger: Logger): void {
   const from = context.state;
-  if (!TRANSITIONS[from].includes(to)) {
+  if (!canTransition(from, to)) {
     throw new Error(`invalid task state transition ${from} → ${to}`);
   }
   context.state = to;

@@ -6,7 +6,8 @@ import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import type { Clock } from '../core/clock.ts';
 import type { MetaCallType, TaskContext } from './context.ts';
-import { type MetaPrompts, renderPrompt } from './prompts.ts';
+import { renderPrompt } from '../core/prompts.ts';
+import type { MetaPrompts } from './prompts.ts';
 import { CompletionAssessmentReply, NextActionReply, PlanTaskReply } from './protocol.ts';
 
 interface CallKind<T> {

@@ -10,12 +10,13 @@ import { EXIT_SUCCESS, exitCodeFor, type ExitCode } from '../errors/exit-code.ts
 import type { Logger } from '../log/logger.ts';
 import { tail } from '../core/shell-port.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
-import { newTaskContext, type TaskContext, transition, TRANSITIONS } from './context.ts';
+import { canTransition } from '../core/state-machine.ts';
+import { newTaskContext, type TaskContext, transition } from './context.ts';
 import type { AgentRunnerDeps } from './deps.ts';
 import { isDirectory, prepareSession, type Session } from './prepare.ts';
 import type { NextActionReply } from './protocol.ts';
 import { completionRequest, nextActionRequest, planTaskRequest } from './requests.ts';
-import { DEFAULT_SETTINGS } from './settings.ts';
+import { defaultSettings } from './settings.ts';
 import { taskNotePath, writeTaskNote } from './task-note.ts';
 import { runTaskTest } from './validate.ts';
 
@@ -169,7 +170,7 @@ function fail(context: TaskContext, error: unknown, logger: Logger): void {
   const description = describeError(error);
   context.failure = description.message;
   context.notes.push(`Failed: ${description.message}`, ...description.details.map((d) => d.trim()));
-  if (TRANSITIONS[context.state].includes('FAILED')) transition(context, 'FAILED', logger);
+  if (canTransition(context.state, 'FAILED')) transition(context, 'FAILED', logger);
   else context.state = 'FAILED';
   logger.error('task failed', { component: 'agent-runner', error: description.message });
 }
@@ -184,7 +185,7 @@ export async function runAgentRunnerTask(
   task: TaskSpec,
   deps: AgentRunnerDeps,
 ): Promise<AgentRunnerResult> {
-  const settings = { ...DEFAULT_SETTINGS, ...deps.settings };
+  const settings = { ...defaultSettings(), ...deps.settings };
   const started = deps.clock.now();
   const context = newTaskContext(task, path.resolve(deps.cwd, task.repo), started);
   deps.redactor.addFromEnv(task.worker.env);

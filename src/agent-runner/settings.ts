@@ -1,4 +1,5 @@
 import type { Config } from '../config/options.ts';
+import { defaultConfig } from '../config/resolve.ts';
 
 /** What the AgentRunner takes from the configuration (all have defaults). */
 export interface AgentRunnerSettings {
@@ -16,17 +17,18 @@ export interface AgentRunnerSettings {
   maxRawOutputChars: number;
 }
 
-export const DEFAULT_SETTINGS: AgentRunnerSettings = {
-  stateDir: '.mr-agent',
-  sandbox: 'auto',
-  promptsDir: '',
-  testTimeoutSec: 600,
-  killAfterMs: 5000,
-  maxRawOutputChars: 64_000,
-};
+/** How the AgentRunner stops and caps its processes (not options). */
+const PROCESS_SETTINGS = { killAfterMs: 5000, maxRawOutputChars: 64_000 };
 
-/** The settings for a resolved configuration. */
-export function settingsFromConfig(config: Config): Partial<AgentRunnerSettings> {
+/** The settings of a configuration with every option at its default (config/options.ts). */
+export function defaultSettings(): AgentRunnerSettings {
+  return { ...PROCESS_SETTINGS, ...settingsFromConfig(defaultConfig()) };
+}
+
+/** The option-backed settings of a resolved configuration. */
+export function settingsFromConfig(
+  config: Config,
+): Omit<AgentRunnerSettings, keyof typeof PROCESS_SETTINGS> {
   return {
     stateDir: config.state.directory,
     sandbox: config.runner.worker.sandbox,

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { Redactor } from '../log/redact.ts';
+import { fence } from '../core/text.ts';
 import { capOutput } from '../workers/output.ts';
 import type { WorkerRunRecord } from '../workers/port.ts';
 import type { MetaCallLog, TaskContext } from './context.ts';
@@ -14,15 +15,8 @@ import type { MetaCallLog, TaskContext } from './context.ts';
  */
 const BLOCK_CHARS = 12_000;
 
-/** A fenced block whose fence is longer than any backtick run inside the text. */
-function fence(lang: string, text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const marks = '`'.repeat(longest + 1);
-  return `${marks}${lang}\n${text.replace(/\n+$/, '')}\n${marks}`;
-}
-
 function yamlBlock(value: unknown): string {
-  return fence('yaml', capOutput(stringify(value, { lineWidth: 0 }), BLOCK_CHARS));
+  return fence(capOutput(stringify(value, { lineWidth: 0 }), BLOCK_CHARS), 'yaml');
 }
 
 function metaCall(call: MetaCallLog): string {
@@ -43,7 +37,7 @@ function workerRun(run: WorkerRunRecord): string {
     `- Summary: ${run.summary.replace(/\n/g, ' / ')}`,
     ...(run.error ? [`- Error: ${run.error}`] : []),
     '',
-    fence('text', capOutput(run.rawOutput, BLOCK_CHARS) || '(no output)'),
+    fence(capOutput(run.rawOutput, BLOCK_CHARS) || '(no output)', 'text'),
     '',
   ].join('\n');
 }
@@ -64,7 +58,7 @@ function testSection(context: TaskContext): string {
     `- ExitCode: ${result.exitCode ?? 'none'}`,
     `- Summary: ${result.summary}`,
     '',
-    fence('text', capOutput(result.rawOutput, BLOCK_CHARS) || '(no output)'),
+    fence(capOutput(result.rawOutput, BLOCK_CHARS) || '(no output)', 'text'),
   ].join('\n');
 }
 
@@ -103,7 +97,7 @@ export function renderTaskNote(context: TaskContext): string {
     '<details>',
     '<summary>Full PRD</summary>',
     '',
-    fence('text', context.prdText || '(empty)'),
+    fence(context.prdText || '(empty)', 'text'),
     '',
     '</details>',
     '',

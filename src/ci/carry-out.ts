@@ -62,6 +62,7 @@ async function prepareSession(run: PreparedRun, deps: CarryOutDeps, controller: 
   const restored = await restoreHistory({
     gitlab: run.gitlab,
     projectId: run.project.id,
+    reads: run.reads,
     request: run.request,
     botUserId: run.bot.id,
     currentJobId: run.context.job.id,

@@ -1,6 +1,8 @@
-import type { ChangedFile, GitLabPort, Note, Noteable } from '../core/gitlab-port.ts';
+import type { ChangedFile, GitLabPort, Noteable } from '../core/gitlab-port.ts';
 import type { DiscussionComment, RequestContext } from '../core/gathered.ts';
 import { parseMarker } from '../core/marker.ts';
+import { cutText } from '../core/text.ts';
+import { jobReads, type JobReads } from '../gitlab/job-reads.ts';
 import type { CiRequest } from './request.ts';
 
 /**
@@ -13,6 +15,8 @@ import type { CiRequest } from './request.ts';
 export interface GitLabRequestInput {
   gitlab: GitLabPort;
   projectId: number;
+  /** The job's reads (request, threads, roles), shared with the start checks and history. */
+  reads?: JobReads;
   request: CiRequest;
   /** Numeric role a comment's author needs for the comment to count (`trigger.min_access_level`). */
   minimumAccessLevel: number;
@@ -32,43 +36,36 @@ function diffSummary(files: readonly ChangedFile[]): string {
 
 /** The first line of a free-text task, as a title. */
 export function titleOf(task: string): string {
-  const first = task.trim().split('\n')[0] ?? '';
-  return first.length > 80 ? `${first.slice(0, 79)}…` : first || 'Task';
+  return cutText(task.trim().split('\n')[0] ?? '', 80) || 'Task';
 }
 
-async function discussionOf(input: GitLabRequestInput, on: Noteable): Promise<DiscussionComment[]> {
-  const discussions = await input.gitlab.listDiscussions(input.projectId, on);
-  const levels = new Map<number, Promise<number>>();
-  const levelOf = (userId: number) => {
-    if (!levels.has(userId)) levels.set(userId, input.gitlab.accessLevel(input.projectId, userId));
-    return levels.get(userId)!;
-  };
-  const notes: Note[] = discussions
-    .flatMap((d) => d.notes)
-    .filter((n) => !n.system && n.author.id !== input.botUserId && !parseMarker(n.body))
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  const comments: DiscussionComment[] = [];
-  for (const note of notes) {
-    const authorized = (await levelOf(note.author.id)) >= input.minimumAccessLevel;
-    comments.push({
-      author: note.author.username,
-      body: note.body,
-      authorized,
-      at: note.createdAt,
-    });
-  }
-  return comments;
+async function discussionOf(
+  reads: JobReads,
+  input: GitLabRequestInput,
+  on: Noteable,
+): Promise<DiscussionComment[]> {
+  const notes = (await reads.notes(on)).filter(
+    (n) => !n.system && n.author.id !== input.botUserId && !parseMarker(n.body),
+  );
+  const levels = await Promise.all(notes.map((note) => reads.accessLevel(note.author.id)));
+  return notes.map((note, i) => ({
+    author: note.author.username,
+    body: note.body,
+    authorized: levels[i]! >= input.minimumAccessLevel,
+    at: note.createdAt,
+  }));
 }
 
 export async function loadGitLabRequest(input: GitLabRequestInput): Promise<RequestContext> {
   const { request, gitlab, projectId } = input;
+  const reads = input.reads ?? jobReads(gitlab, projectId);
   const target = request.target;
   if (target.kind === 'merge_request') {
     const on: Noteable = { type: 'merge_request', iid: target.iid };
     const [mr, changes, discussion] = await Promise.all([
-      gitlab.getMergeRequest(projectId, target.iid),
+      reads.mergeRequest(target.iid),
       gitlab.listMergeRequestChanges(projectId, target.iid),
-      discussionOf(input, on),
+      discussionOf(reads, input, on),
     ]);
     return {
       source: 'merge_request',
@@ -83,8 +80,8 @@ export async function loadGitLabRequest(input: GitLabRequestInput): Promise<Requ
   if (target.kind === 'issue') {
     const on: Noteable = { type: 'issue', iid: target.iid };
     const [issue, discussion] = await Promise.all([
-      gitlab.getIssue(projectId, target.iid),
-      discussionOf(input, on),
+      reads.issue(target.iid),
+      discussionOf(reads, input, on),
     ]);
     return {
       source: 'issue',

@@ -1,8 +1,9 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../config/options.ts';
 import { ConfigError } from '../errors/errors.ts';
+import { writeFileAtomic } from '../history/atomic.ts';
 import { Plan } from '../core/plan.ts';
 import { CiRequest } from './request.ts';
 
@@ -34,13 +35,10 @@ export const CiHandoff = z.object({
 });
 export type CiHandoff = z.infer<typeof CiHandoff>;
 
-/** Writes the hand-off atomically (temp file, then rename). */
+/** Writes the hand-off atomically (history/atomic.ts). */
 export async function writeHandoff(projectDir: string, handoff: CiHandoff): Promise<string> {
   const file = path.join(projectDir, HANDOFF_FILE);
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(CiHandoff.parse(handoff), null, 2)}\n`);
-  await rename(temp, file);
+  await writeFileAtomic(file, `${JSON.stringify(CiHandoff.parse(handoff), null, 2)}\n`);
   return file;
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { restorePastRuns } from '../gitlab/past-runs.ts';
 import type { GitLabPort } from '../core/gitlab-port.ts';
+import type { JobReads } from '../gitlab/job-reads.ts';
 import { writeFileAtomic } from '../history/atomic.ts';
 import { readHistoryFile } from '../history/planning-history.ts';
 import type { StatePaths } from '../history/paths.ts';
@@ -102,6 +103,8 @@ export interface RestoredHistory {
 export async function restoreHistory(input: {
   gitlab: GitLabPort;
   projectId: number;
+  /** The job's reads: earlier runs are found in its one listing of the threads. */
+  reads?: Pick<JobReads, 'notes'>;
   request: CiRequest;
   botUserId: number;
   currentJobId: number;
@@ -110,12 +113,15 @@ export async function restoreHistory(input: {
 }): Promise<RestoredHistory> {
   const target = input.request.target;
   if (target.kind === 'none') return { runs: 0, lastRequest: undefined };
+  const on = { type: target.kind, iid: target.iid };
+  const notes = await input.reads?.notes(on);
   const into = await mkdtemp(path.join(os.tmpdir(), 'mr-agent-past-runs-'));
   try {
     const runs = await restorePastRuns({
       gitlab: input.gitlab,
       project: input.projectId,
-      on: { type: target.kind, iid: target.iid },
+      on,
+      ...(notes ? { notes } : {}),
       botUserId: input.botUserId,
       currentJobId: String(input.currentJobId),
       into,

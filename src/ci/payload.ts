@@ -8,8 +8,8 @@ import {
   type TriggerPayloadDecision,
 } from '../trigger/trigger-payload.ts';
 import type { CiContext } from './context.ts';
-import { envConfig } from './env-config.ts';
-import { jobGitLabToken, withNamedSecrets } from './secrets.ts';
+import type { Config } from '../config/options.ts';
+import { jobGitLabToken } from './secrets.ts';
 
 /**
  * GitLab hands the webhook event to the job as the *file* variable
@@ -37,10 +37,11 @@ export async function readTriggerPayload(value: string): Promise<string> {
 export function jobThreadLookup(
   context: CiContext,
   env: Readonly<Record<string, string | undefined>>,
+  /** The job's configuration before the file (`ConfigStages.base`). */
+  config: Config,
 ): ThreadLookup {
   let made: Promise<ThreadLookup> | undefined;
   const make = async (): Promise<ThreadLookup> => {
-    const config = envConfig(withNamedSecrets(env));
     const token = jobGitLabToken(config, env);
     const [{ createGitLabClient }, { threadLookup }] = await Promise.all([
       import('../gitlab/gitbeaker-adapter.ts'),

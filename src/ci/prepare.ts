@@ -1,16 +1,18 @@
-import { loadConfig } from '../config/load.ts';
+import type { ConfigStages } from '../config/load.ts';
 import type { Config } from '../config/options.ts';
 import { ConfigError } from '../errors/errors.ts';
-import { checkTriggeringUser, runStartChecks, type StartCheckResult } from '../gitlab/checks.ts';
+import { runStartChecks, type StartCheckResult } from '../gitlab/checks.ts';
+import { jobReads, type JobReads } from '../gitlab/job-reads.ts';
 import type { GitLabPort, GitLabUser, MergeRequest, Project } from '../core/gitlab-port.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import type { Shell } from '../core/shell-port.ts';
-import { ACCESS_LEVEL_VALUES, accessLevelName } from '../trigger/access.ts';
+import { ACCESS_LEVEL, roleOf } from '../gitlab/access-levels.ts';
 import { dispatchCommand, type DispatchOutcome } from '../trigger/dispatch.ts';
 import { bridgeGitLabFromPort } from '../trigger/gitlab-bridge.ts';
 import type { CommandRequest } from '../trigger/note-rules.ts';
 import { checkoutMergeRequest } from './checkout.ts';
+import { CI_COMMANDS } from './commands.ts';
 import { usersToCheck, type CiContext } from './context.ts';
 import { readHandoff } from './handoff.ts';
 import { requestFromTrigger, type CiRequest } from './request.ts';
@@ -23,6 +25,8 @@ export interface PreparedRun {
   /** defaults < `.mr-agent.yml` of the default branch < environment (M4). */
   config: Config;
   gitlab: GitLabPort;
+  /** The job's GitLab reads, each made once: the MR or issue, its threads, each member's role. */
+  reads: JobReads;
   project: Project;
   bot: GitLabUser;
   mergeRequest: MergeRequest | undefined;
@@ -36,14 +40,12 @@ export type Preparation =
 export interface PrepareDeps {
   /** The job environment, named secrets already resolved (see `withNamedSecrets`). */
   env: Readonly<Record<string, string | undefined>>;
-  /** Configuration from the environment alone (before the default branch's file is read). */
-  baseConfig: Config;
+  /** The job's configuration: `base` before the default branch's file, `final` with it. */
+  config: ConfigStages;
   gitlab: GitLabPort;
   shell: Shell;
   logger: Logger;
   redactor: Redactor;
-  /** Configuration overrides (`key=value`), above every other source. */
-  sets?: readonly string[];
   /** Told the start checks' findings (the demo shows them). */
   onChecks?(checks: StartCheckResult): void;
 }
@@ -63,7 +65,7 @@ function requestFromCommand(request: CommandRequest): CiRequest {
 function whyNot(outcome: Exclude<DispatchOutcome, { kind: 'started' }>, min: string): string {
   switch (outcome.kind) {
     case 'forbidden':
-      return `not authorised: the commenter is ${accessLevelName(outcome.accessLevel)} on the project; commanding the agent needs ${min}`;
+      return `not authorised: the commenter ${roleOf(outcome.accessLevel)} on the project; commanding the agent needs ${min}`;
     case 'duplicate':
       return 'another job already claimed this comment';
     case 'already-running':
@@ -80,36 +82,40 @@ async function claimPayloadCommand(
   context: CiContext,
   request: CommandRequest,
   deps: PrepareDeps,
-): Promise<Preparation | CiRequest> {
+  reads: JobReads,
+): Promise<Preparation | undefined> {
   const own = { id: context.pipeline.id, status: 'running', ref: context.ref ?? request.ref };
+  const gitlab = bridgeGitLabFromPort(deps.gitlab);
+  const base = deps.config.base;
   const outcome = await dispatchCommand(
     {
-      gitlab: bridgeGitLabFromPort(deps.gitlab),
+      gitlab: {
+        ...gitlab,
+        accessLevel: (projectId, userId) =>
+          projectId === reads.project
+            ? reads.accessLevel(userId)
+            : gitlab.accessLevel(projectId, userId),
+      },
       logger: deps.logger,
       redactor: deps.redactor,
-      minAccessLevel: ACCESS_LEVEL_VALUES[deps.baseConfig.trigger.min_access_level],
-      prefix: deps.baseConfig.trigger.command_prefix,
+      minAccessLevel: ACCESS_LEVEL[base.trigger.min_access_level],
+      prefix: base.trigger.command_prefix,
       start: async () => own,
       excludePipelineId: context.pipeline.id,
     },
     request,
   );
-  if (outcome.kind !== 'started') {
-    return {
-      kind: 'nothing-to-do',
-      reason: whyNot(outcome, deps.baseConfig.trigger.min_access_level),
-    };
-  }
-  return requestFromCommand(request);
+  if (outcome.kind === 'started') return undefined;
+  return { kind: 'nothing-to-do', reason: whyNot(outcome, base.trigger.min_access_level) };
 }
 
+/** The request this job is asked to carry out, before anyone checked it. */
 async function requestOf(
   context: CiContext,
   payload: CommandRequest | undefined,
-  deps: PrepareDeps,
-): Promise<Preparation | CiRequest> {
+): Promise<CiRequest> {
   if (context.step === 'run') return (await readHandoff(context.projectDir)).request;
-  if (payload) return claimPayloadCommand(context, payload, deps);
+  if (payload) return requestFromCommand(payload);
   const trigger = context.trigger;
   if (trigger.kind === 'note' || trigger.kind === 'manual') return requestFromTrigger(trigger);
   throw new ConfigError('a TRIGGER_PAYLOAD request reached the run without its decision', {
@@ -117,14 +123,26 @@ async function requestOf(
   });
 }
 
+/**
+ * Starts the reads the run will make anyway, alongside the start checks: the
+ * merge request or issue and (unless the plan job already gathered) its
+ * threads, which history and gather read. Nothing is posted before the checks.
+ */
+function prefetch(reads: JobReads, request: CiRequest, step: CiContext['step']): void {
+  const target = request.target;
+  if (target.kind === 'none') return;
+  void (target.kind === 'merge_request' ? reads.mergeRequest(target.iid) : reads.issue(target.iid));
+  if (step !== 'run') void reads.discussions({ type: target.kind, iid: target.iid });
+}
+
 /** Puts the checkout on the merge request's head when the pipeline runs on another branch. */
 async function mergeRequestCheckout(
-  run: Omit<PreparedRun, 'mergeRequest'>,
+  run: Pick<PreparedRun, 'context' | 'request' | 'reads'>,
   deps: PrepareDeps,
 ): Promise<MergeRequest | undefined> {
   const target = run.request.target;
   if (target.kind !== 'merge_request') return undefined;
-  const mr = await run.gitlab.getMergeRequest(run.project.id, target.iid);
+  const mr = await run.reads.mergeRequest(target.iid);
   const gitEnv: Record<string, string> = {};
   for (const name of ['PATH', 'HOME', 'GIT_SSL_CAINFO', 'SSL_CERT_FILE']) {
     const value = deps.env[name];
@@ -147,47 +165,64 @@ async function mergeRequestCheckout(
 }
 
 /**
+ * The start checks (token scope, every triggering user's role, `.mr-agent.yml`
+ * of the default branch), their reads made at once; for a `TRIGGER_PAYLOAD`
+ * comment alongside the bridge's own rules, which decide first.
+ */
+async function checked(
+  context: CiContext,
+  payload: CommandRequest | undefined,
+  request: CiRequest,
+  deps: PrepareDeps,
+  reads: JobReads,
+): Promise<Preparation | StartCheckResult> {
+  const checks = () =>
+    runStartChecks({
+      gitlab: deps.gitlab,
+      project: reads.project,
+      triggeredBy: request.userId,
+      alsoCheck: context.step === 'run' ? [] : usersToCheck(context),
+      minimumAccessLevel: deps.config.base.trigger.min_access_level,
+      accessLevel: reads.accessLevel,
+      defaultBranchHint: context.gitlab.defaultBranch,
+    });
+  if (!payload || context.step === 'run') return checks();
+  // a command that runs has its checks read while the claim is made; others need none
+  const early = payload.command in CI_COMMANDS ? checks() : undefined;
+  early?.catch(() => undefined);
+  const refused = await claimPayloadCommand(context, payload, deps, reads);
+  return refused ?? (await (early ?? checks()));
+}
+
+/**
  * Everything between "the job started" and "the run starts" (M4, M5): the
  * request (A2 variables, A3 payload claimed like the bridge does, A4 variables,
  * or the plan job's hand-off), the token's scope, every triggering user's role,
  * `.mr-agent.yml` from the default branch, and a checkout of the merge
- * request's head.
+ * request's head. Independent reads run at once; each is made once per job
+ * (`JobReads`), and the run reuses them.
  */
 export async function prepareRun(
   context: CiContext,
   payload: CommandRequest | undefined,
   deps: PrepareDeps,
 ): Promise<Preparation> {
-  const request = await requestOf(context, payload, deps);
-  if ('kind' in request) return request;
-  const minimum = deps.baseConfig.trigger.min_access_level;
-  const checks = await runStartChecks({
-    gitlab: deps.gitlab,
-    project: context.gitlab.projectId,
-    triggeredBy: request.userId,
-    minimumAccessLevel: minimum,
-  });
+  const reads = jobReads(deps.gitlab, context.gitlab.projectId);
+  const request = await requestOf(context, payload);
+  if (!payload || payload.command in CI_COMMANDS) prefetch(reads, request, context.step);
+  const checks = await checked(context, payload, request, deps, reads);
+  if ('kind' in checks) return checks;
   deps.onChecks?.(checks);
-  if (context.step !== 'run') {
-    for (const userId of usersToCheck(context).filter((id) => id !== request.userId)) {
-      await checkTriggeringUser(deps.gitlab, checks.project.id, userId, minimum);
-    }
-  }
-  const { config } = await loadConfig({
-    env: deps.env,
-    file: checks.configFile,
-    sets: deps.sets ?? [],
-  });
-  const partial = {
-    context,
-    request,
-    config,
-    gitlab: deps.gitlab,
-    project: checks.project,
-    bot: checks.bot,
-    env: deps.env,
-  };
-  const mergeRequest = await mergeRequestCheckout(partial, deps);
+  // the checkout goes on while the user-config API is asked; a bad configuration is told first
+  const configured = deps.config.final(checks.configFile);
+  configured.catch(() => undefined);
+  const mergeRequest = await mergeRequestCheckout({ context, request, reads }, deps).catch(
+    async (error: unknown) => {
+      await configured;
+      throw error;
+    },
+  );
+  const { config } = await configured;
   await excludeAgentFolders(context.projectDir);
   deps.logger.info('request accepted', {
     step: context.step,
@@ -196,5 +231,9 @@ export async function prepareRun(
     target: request.target,
     noteId: request.noteId,
   });
-  return { kind: 'ready', run: { ...partial, mergeRequest } };
+  const run = { context, request, config, gitlab: deps.gitlab, reads, env: deps.env };
+  return {
+    kind: 'ready',
+    run: { ...run, project: checks.project, bot: checks.bot, mergeRequest },
+  };
 }

@@ -21,7 +21,7 @@ import { startReporting, type Reporting } from '../run/reporting/index.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { taskFromText, type TaskSpec } from '../task/task-yaml.ts';
 import type { Tool } from '../tools/index.ts';
-import { ACCESS_LEVEL_VALUES } from '../trigger/access.ts';
+import { ACCESS_LEVEL } from '../gitlab/access-levels.ts';
 import { loadGitLabRequest } from './gitlab-request.ts';
 import { AdoptingNoteTarget, noteTargetFor } from './note-target.ts';
 import { issueIdOf } from './past-history.ts';
@@ -74,8 +74,7 @@ async function deliveryTargetOf(run: PreparedRun): Promise<DeliveryTarget | unde
   const target = run.request.target;
   if (target.kind === 'merge_request' && run.mergeRequest)
     return { kind: 'merge_request', mergeRequest: run.mergeRequest };
-  if (target.kind === 'issue')
-    return { kind: 'issue', issue: await run.gitlab.getIssue(run.project.id, target.iid) };
+  if (target.kind === 'issue') return { kind: 'issue', issue: await run.reads.issue(target.iid) };
   // neither merge request nor issue: the branch the pipeline runs on
   return run.context.ref ? { kind: 'branch', branch: run.context.ref } : undefined;
 }
@@ -198,8 +197,9 @@ async function reportingFor(
           answers: gitlabAnswers(run.gitlab, {
             project: run.project.id,
             on: { type: target.kind, iid: target.iid },
-            minAccessLevel: ACCESS_LEVEL_VALUES[config.trigger.min_access_level],
+            minAccessLevel: ACCESS_LEVEL[config.trigger.min_access_level],
             selfId: run.bot.id,
+            reads: run.reads,
           }),
         }),
   });
@@ -221,8 +221,9 @@ function requestSource(run: PreparedRun): RequestSource {
       loadGitLabRequest({
         gitlab: run.gitlab,
         projectId: run.project.id,
+        reads: run.reads,
         request: run.request,
-        minimumAccessLevel: ACCESS_LEVEL_VALUES[run.config.trigger.min_access_level],
+        minimumAccessLevel: ACCESS_LEVEL[run.config.trigger.min_access_level],
         botUserId: run.bot.id,
       }),
   };
@@ -298,7 +299,6 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
 async function webUrlOf(run: PreparedRun): Promise<string | undefined> {
   const target = run.request.target;
   if (target.kind === 'merge_request') return run.mergeRequest?.webUrl;
-  if (target.kind === 'issue')
-    return (await run.gitlab.getIssue(run.project.id, target.iid)).webUrl;
+  if (target.kind === 'issue') return (await run.reads.issue(target.iid)).webUrl;
   return undefined;
 }

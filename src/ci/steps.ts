@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { loadConfig } from '../config/load.ts';
+import { configStages, type ConfigStages } from '../config/load.ts';
 import type { Config } from '../config/options.ts';
 import { createGitLabClient } from '../gitlab/gitbeaker-adapter.ts';
 import type { GitLabPort } from '../core/gitlab-port.ts';
@@ -35,6 +35,8 @@ export interface CiServices {
   redactor?: Redactor;
   /** Configuration overrides (`key=value`), above every other source. */
   sets?: readonly string[];
+  /** The job's configuration sources, when the caller already read them (then `sets` is unused). */
+  config?: ConfigStages;
   /** Watch or wrap parts of the run (the demo narrates it). */
   observers?: RunObservers;
   onChecks?: PrepareDeps['onChecks'];
@@ -73,7 +75,8 @@ export async function runCiJob(
 ): Promise<CarriedOut> {
   const env = withNamedSecrets(io.env);
   const sets = services.sets ?? [];
-  const { config: baseConfig } = await loadConfig({ env, file: null, sets });
+  const config = services.config ?? configStages({ env, sets });
+  const baseConfig = config.base;
   const redactor = services.redactor ?? new Redactor();
   redactor.addFromEnv(env, [...baseConfig.secrets.variables, ...secretVariableNames(io.env)]);
   const traceId = newTraceId({
@@ -92,12 +95,11 @@ export async function runCiJob(
   const shell = services.shell ?? new ExecaShell();
   const prepared = await prepareRun(context, payload, {
     env,
-    baseConfig,
+    config,
     gitlab,
     shell,
     logger,
     redactor,
-    sets,
     ...(services.onChecks ? { onChecks: services.onChecks } : {}),
   });
   if (prepared.kind === 'nothing-to-do') {

@@ -79,13 +79,13 @@ export async function resumeWork(
   const ctx = await createRunContext({ ...deps, history }, input.task, input);
   let end: RunEnd;
   try {
+    ctx.fsm.to('PLANNING', `plan handed over by ${input.from}`);
     if (input.work.gathered) {
       ctx.state.gathered = input.work.gathered;
       deps.reporter.phase('pre_planning', 'done');
     } else {
       ctx.state.gathered = await inPhase(ctx, 'pre_planning', () => gather(ctx));
     }
-    ctx.fsm.to('PLANNING', `plan handed over by ${input.from}`);
     await adoptPlan(ctx, input.work.plan);
     adopting = false;
     deps.reporter.phase('planning', 'done');

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors/errors.ts';
+import type { Config } from './options.ts';
 import { apiSource, envSource, fileSource, flagSource } from './sources.ts';
 import { isResolved, resolveConfig, type ConfigSource, type ResolvedConfig } from './resolve.ts';
 
@@ -60,37 +61,78 @@ async function fetchUserConfig(url: string, fetchFn: typeof fetch): Promise<Conf
   }
 }
 
+function resolvedOrThrow(result: ReturnType<typeof resolveConfig>): ResolvedConfig {
+  if (isResolved(result)) return result;
+  const count = result.problems.length;
+  throw new ConfigError(`invalid configuration (${count} problem${count === 1 ? '' : 's'})`, {
+    problems: result.problems,
+  });
+}
+
+/** `first`, or — when it names a user-config API — the sources resolved again with its answer. */
+async function withUserConfig(
+  sources: readonly ConfigSource[],
+  first: ReturnType<typeof resolveConfig>,
+  fetchFn: typeof fetch | undefined,
+): Promise<ResolvedConfig> {
+  const url = isResolved(first) ? first.config.user_config_api.url : '';
+  if (!url) return resolvedOrThrow(first);
+  const api = await fetchUserConfig(url, fetchFn ?? fetch);
+  return resolvedOrThrow(resolveConfig([...sources, api]));
+}
+
+/** The environment and flag sources of `input`, each read once. */
+function commandSources(input: LoadConfigInput): ConfigSource[] {
+  const named = Object.entries(input.flags ?? {});
+  const plain = named.filter((e): e is [string, string] => typeof e[1] === 'string');
+  const sources = [envSource(input.env), flagSource(input.sets ?? [], Object.fromEntries(plain))];
+  for (const [key, flag] of named) {
+    if (typeof flag !== 'string')
+      sources.push({ ...flagSource([], { [key]: flag.value }), location: flag.from });
+  }
+  return sources;
+}
+
+/**
+ * A job's configuration in two stages, its sources read once:
+ * - `base`: the environment and flags alone (no file, no network), what a
+ *   job needs before it can read anything — the token, the log, the trigger
+ *   rules;
+ * - `final(file)`: the file below them and the user-config API (asked once)
+ *   between them; with neither, it is `base` itself, not resolved again.
+ */
+export interface ConfigStages {
+  readonly base: Config;
+  final(file: { text: string; location: string } | null): Promise<ResolvedConfig>;
+}
+
+export function configStages(input: Omit<LoadConfigInput, 'file' | 'repoDir'>): ConfigStages {
+  const command = commandSources(input);
+  const base = resolvedOrThrow(resolveConfig(command));
+  return {
+    base: base.config,
+    final: async (file) => {
+      if (!file) return withUserConfig(command, base, input.fetch);
+      const sources = [fileSource(file.text, file.location), ...command];
+      return withUserConfig(sources, resolveConfig(sources), input.fetch);
+    },
+  };
+}
+
 /**
  * Reads every source and resolves them. Throws one ConfigError listing every
  * problem (file, key path, expectation) when anything is wrong.
  */
 export async function loadConfig(input: LoadConfigInput): Promise<ResolvedConfig> {
-  const sources: ConfigSource[] = [];
   const file =
     input.file !== undefined
       ? input.file
       : input.repoDir
         ? await readConfigFile(input.repoDir)
         : null;
-  if (file) sources.push(fileSource(file.text, file.location));
-  const named = Object.entries(input.flags ?? {});
-  const plain = named.filter((e): e is [string, string] => typeof e[1] === 'string');
-  sources.push(envSource(input.env), flagSource(input.sets ?? [], Object.fromEntries(plain)));
-  for (const [key, flag] of named) {
-    if (typeof flag !== 'string')
-      sources.push({ ...flagSource([], { [key]: flag.value }), location: flag.from });
-  }
-
-  const first = resolveConfig(sources);
-  if (isResolved(first) && first.config.user_config_api.url) {
-    sources.push(await fetchUserConfig(first.config.user_config_api.url, input.fetch ?? fetch));
-  }
-  const result = sources.some((s) => s.kind === 'api') ? resolveConfig(sources) : first;
-  if (!isResolved(result)) {
-    const count = result.problems.length;
-    throw new ConfigError(`invalid configuration (${count} problem${count === 1 ? '' : 's'})`, {
-      problems: result.problems,
-    });
-  }
-  return result;
+  const sources = [
+    ...(file ? [fileSource(file.text, file.location)] : []),
+    ...commandSources(input),
+  ];
+  return withUserConfig(sources, resolveConfig(sources), input.fetch);
 }

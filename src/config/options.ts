@@ -48,6 +48,7 @@ function oneOf<const T extends readonly string[]>(...values: T) {
 export const STRATEGIES = ['chain_of_thought', 'hierarchical', 'simple'] as const;
 export const ENVIRONMENTS = ['python', 'miniforge', 'node', 'java', 'go'] as const;
 export const ACCESS_LEVELS = ['guest', 'reporter', 'developer', 'maintainer', 'owner'] as const;
+export type MinAccessLevel = (typeof ACCESS_LEVELS)[number];
 export const WORKER_KINDS = ['builtin', 'codex-cli', 'claude-code', 'gemini-cli'] as const;
 /** How the webhook bridge passes a request to the pipeline (#21, src/trigger/pipeline-start.ts). */
 export const PASS_AS = ['auto', 'inputs', 'variables'] as const;
@@ -317,7 +318,7 @@ export const OPTIONS = [
   opt(
     'trigger.min_access_level',
     oneOf(...ACCESS_LEVELS),
-    'developer' as (typeof ACCESS_LEVELS)[number],
+    'developer' as MinAccessLevel,
     'Least project role allowed to command the agent.',
     { env: ['MR_AGENT_MIN_ACCESS_LEVEL'] },
   ),

@@ -109,6 +109,14 @@ export function isResolved(result: ResolvedConfig | ConfigProblems): result is R
   return 'config' in result;
 }
 
+/** Every option at its default (options.ts is the only place defaults are written). */
+export function defaultConfig(): Config {
+  const result = resolveConfig([]);
+  if (!isResolved(result))
+    throw new Error(`internal: the defaults do not resolve: ${result.problems[0]}`);
+  return result.config;
+}
+
 /** Looks up a dotted key in a resolved configuration. */
 export function valueAt(config: Config, key: string): unknown {
   return key

@@ -13,18 +13,6 @@ export interface Noteable {
   iid: number;
 }
 
-/** GitLab role numbers (members API `access_level`). */
-export const ACCESS_LEVEL = {
-  none: 0,
-  minimal: 5,
-  guest: 10,
-  reporter: 20,
-  developer: 30,
-  maintainer: 40,
-  owner: 50,
-} as const;
-export type AccessLevelName = keyof typeof ACCESS_LEVEL;
-
 export interface GitLabUser {
   id: number;
   username: string;
@@ -42,7 +30,8 @@ export interface Project {
   webUrl: string;
 }
 
-export interface MergeRequest {
+/** What a merge request and an issue have in common. */
+export interface WorkItem {
   id: number;
   iid: number;
   projectId: number;
@@ -50,6 +39,11 @@ export interface MergeRequest {
   description: string;
   state: string;
   labels: string[];
+  author: GitLabUser;
+  webUrl: string;
+}
+
+export interface MergeRequest extends WorkItem {
   sourceBranch: string;
   targetBranch: string;
   sourceProjectId: number;
@@ -58,10 +52,8 @@ export interface MergeRequest {
   isFork: boolean;
   /** Members who can merge may push to the fork's source branch. */
   allowCollaboration: boolean;
-  author: GitLabUser;
   draft: boolean;
   sha: string;
-  webUrl: string;
 }
 
 /** One file of a merge request's diff, summarised. */
@@ -75,17 +67,7 @@ export interface ChangedFile {
   diff: string;
 }
 
-export interface Issue {
-  id: number;
-  iid: number;
-  projectId: number;
-  title: string;
-  description: string;
-  state: string;
-  labels: string[];
-  author: GitLabUser;
-  webUrl: string;
-}
+export type Issue = WorkItem;
 
 export interface Note {
   id: number;
@@ -234,11 +216,4 @@ export interface GitLabPort {
   triggerPipeline(project: ProjectRef, request: TriggerRequest): Promise<Pipeline>;
   /** The job's artifacts archive (zip). Throws ExternalServiceError status 404 when gone. */
   downloadJobArtifacts(project: ProjectRef, jobId: number): Promise<Uint8Array>;
-}
-
-export function accessLevelName(level: number): string {
-  const names = Object.entries(ACCESS_LEVEL)
-    .filter(([, value]) => value <= level)
-    .sort((a, b) => b[1] - a[1]);
-  return names[0]?.[0] ?? 'none';
 }

@@ -28,16 +28,20 @@ import type { RecordingLlm } from './recording-llm.ts';
 import type { ActionRecord, TestRun } from './records.ts';
 import type { TaskStateMachine } from './state-machine.ts';
 
-/** Everything a run needs from outside, injected (GUIDE #2). */
-export interface RunDeps {
-  config: Config;
+/** The ports and services every mode of the agent is given (GUIDE #2). */
+export interface PortDeps {
   llm: LlmPort;
   shell: Shell;
   clock: Clock;
   logger: Logger;
   redactor: Redactor;
-  /** The host environment; commands only ever see `sandboxEnv(hostEnv)`. */
+  /** The host environment; commands only ever see `sandboxEnv(hostEnv)` or an allow-list of it. */
   hostEnv: Readonly<Record<string, string | undefined>>;
+}
+
+/** Everything a run needs from outside, injected (GUIDE #2). */
+export interface RunDeps extends PortDeps {
+  config: Config;
   prompts: PromptLibrary;
   reporter: RunReporter;
   history: RunHistory;

@@ -1,4 +1,5 @@
 /** The shell port: how the agent runs a command. One real adapter (execa.ts). */
+import { cutText } from './text.ts';
 export interface CommandRequest {
   /** A shell command line (run through `sh -c`). */
   command: string;
@@ -38,8 +39,7 @@ export interface Shell {
   run(request: CommandRequest): Promise<CommandResult>;
 }
 
-/** Last `maxChars` characters of a text, marked when cut. */
+/** The end of a text in at most `maxChars` characters, marked when cut. */
 export function tail(text: string, maxChars = 2000): string {
-  if (text.length <= maxChars) return text;
-  return `…(${text.length - maxChars} characters cut)\n${text.slice(-maxChars)}`;
+  return cutText(text, maxChars, { keep: 'end' });
 }

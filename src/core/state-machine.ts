@@ -3,8 +3,14 @@ import type { Logger } from '../log/logger.ts';
 /** The task states of seed 002 core §4 (SPEC F6). */
 export type TaskState = 'PENDING' | 'PLANNING' | 'RUNNING' | 'VALIDATING' | 'COMPLETE' | 'FAILED';
 
-const ALLOWED: Readonly<Record<TaskState, readonly TaskState[]>> = {
-  PENDING: ['PLANNING', 'FAILED'],
+/**
+ * The transitions of seed 002 core §1.4 (core spec and data flow): a task
+ * starts by planning (PENDING → PLANNING once its context is built) and fails
+ * from PLANNING, RUNNING or VALIDATING. Both the run and AgentRunner mode use
+ * this one table.
+ */
+export const TASK_TRANSITIONS: Readonly<Record<TaskState, readonly TaskState[]>> = {
+  PENDING: ['PLANNING'],
   PLANNING: ['RUNNING', 'FAILED'],
   RUNNING: ['VALIDATING', 'FAILED'],
   VALIDATING: ['RUNNING', 'COMPLETE', 'FAILED'],
@@ -17,6 +23,10 @@ export interface Transition {
   to: TaskState;
   reason: string;
   at: number;
+}
+
+export function canTransition(from: TaskState, to: TaskState): boolean {
+  return TASK_TRANSITIONS[from].includes(to);
 }
 
 /**
@@ -49,7 +59,7 @@ export class TaskStateMachine {
   }
 
   to(next: TaskState, reason: string): void {
-    if (!ALLOWED[this.current].includes(next)) {
+    if (!canTransition(this.current, next)) {
       throw new Error(`internal: the task cannot go from ${this.current} to ${next}`);
     }
     const transition = { from: this.current, to: next, reason, at: this.now() };

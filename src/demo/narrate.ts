@@ -4,7 +4,7 @@
  * each, so the terminal explains what the progress note summarises.
  */
 import type { StartCheckResult } from '../gitlab/checks.ts';
-import { accessLevelName } from '../core/gitlab-port.ts';
+import { roleOf } from '../gitlab/access-levels.ts';
 import type { JsonReply, JsonRequest, LlmPort } from '../core/llm-port.ts';
 import { parseReviewVerdict } from '../llm/review-verdict.ts';
 import { briefArguments } from '../phases/execute/tool-brief.ts';
@@ -21,7 +21,7 @@ export function describeChecks(checks: StartCheckResult): string[] {
   const role =
     checks.triggeringUserLevel === undefined
       ? 'no triggering user'
-      : `the commenter is ${accessLevelName(checks.triggeringUserLevel)}`;
+      : `the commenter ${roleOf(checks.triggeringUserLevel)}`;
   return [
     `token has ${checks.token?.scopes.join(', ') ?? 'unknown'} scope · bot user @${checks.bot.username} · ${role}` +
       ` · ${checks.configFile ? checks.configFile.location : 'no .mr-agent.yml'}`,

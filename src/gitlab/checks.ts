@@ -6,10 +6,9 @@
  */
 import { CONFIG_FILE } from '../config/load.ts';
 import { ConfigError, ExternalServiceError, UsageError } from '../errors/errors.ts';
+import { ACCESS_LEVEL, accessLevelName } from './access-levels.ts';
+import type { MinAccessLevel } from '../config/options.ts';
 import {
-  ACCESS_LEVEL,
-  accessLevelName,
-  type AccessLevelName,
   type GitLabPort,
   type GitLabUser,
   type Project,
@@ -77,9 +76,10 @@ export async function checkTriggeringUser(
   gitlab: GitLabPort,
   project: ProjectRef,
   userId: number,
-  minimum: AccessLevelName,
+  minimum: MinAccessLevel,
+  levelOf: (userId: number) => Promise<number> = (id) => gitlab.accessLevel(project, id),
 ): Promise<number> {
-  const level = await gitlab.accessLevel(project, userId);
+  const level = await levelOf(userId);
   const needed = ACCESS_LEVEL[minimum];
   if (level < needed) {
     const has = level === 0 ? 'is not a member' : `has the ${accessLevelName(level)} role`;
@@ -94,10 +94,10 @@ export async function checkTriggeringUser(
   return level;
 }
 
-/** M4: `.mr-agent.yml` as it is on the default branch (text for `loadConfig({ file })`), or null. */
+/** M4: `.mr-agent.yml` as it is on the project's default branch (for `ConfigStages.final`), or null. */
 export async function readRepositoryConfig(
   gitlab: GitLabPort,
-  project: Project,
+  project: Pick<Project, 'id' | 'defaultBranch'>,
 ): Promise<{ text: string; location: string } | null> {
   const text = await gitlab.readFile(project.id, CONFIG_FILE, project.defaultBranch);
   if (text === undefined) return null;
@@ -113,25 +113,84 @@ export interface StartCheckResult {
   configFile: { text: string; location: string } | null;
 }
 
-/** All start checks in order; the first failure stops the run with its clear message. */
-export async function runStartChecks(input: {
+export interface StartCheckInput {
   gitlab: GitLabPort;
   project: ProjectRef;
   triggeredBy?: number | undefined;
-  minimumAccessLevel: AccessLevelName;
-}): Promise<StartCheckResult> {
-  const token = await checkTokenScopes(input.gitlab);
-  const bot = await botUser(input.gitlab);
-  const project = await input.gitlab.getProject(input.project);
-  const triggeringUserLevel =
-    input.triggeredBy === undefined
-      ? undefined
-      : await checkTriggeringUser(
-          input.gitlab,
-          project.id,
-          input.triggeredBy,
-          input.minimumAccessLevel,
-        );
-  const configFile = await readRepositoryConfig(input.gitlab, project);
-  return { bot, project, token, triggeringUserLevel, configFile };
+  /** Further users who must hold the role too (the pipeline's user, M4). */
+  alsoCheck?: readonly number[];
+  minimumAccessLevel: MinAccessLevel;
+  /** A role lookup shared with the rest of the job (`JobReads.accessLevel`). */
+  accessLevel?: (userId: number) => Promise<number>;
+  /**
+   * The default branch as the job was told it (`CI_DEFAULT_BRANCH`): the file
+   * is read from it while the project is fetched, and read again from the
+   * project's own default branch when the two differ (a pipeline variable
+   * cannot pick the configuration).
+   */
+  defaultBranchHint?: string | undefined;
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+function valueOf<T>(result: Settled<T>): T {
+  if (!result.ok) throw result.error;
+  return result.value;
+}
+
+async function configFileOf(
+  input: StartCheckInput,
+  project: Promise<Project>,
+): Promise<StartCheckResult['configFile']> {
+  const hint = input.defaultBranchHint;
+  const early =
+    hint && typeof input.project === 'number'
+      ? readRepositoryConfig(input.gitlab, { id: input.project, defaultBranch: hint })
+      : undefined;
+  early?.catch(() => undefined);
+  const known = await project;
+  if (early && known.defaultBranch === hint && known.id === input.project) return early;
+  return readRepositoryConfig(input.gitlab, known);
+}
+
+/**
+ * All start checks, their reads made at once; the first failure in check
+ * order (token, bot user, project, each user's role, configuration file)
+ * stops the run with its clear message.
+ */
+export async function runStartChecks(input: StartCheckInput): Promise<StartCheckResult> {
+  const { gitlab } = input;
+  const levelOf = input.accessLevel ?? ((id: number) => gitlab.accessLevel(input.project, id));
+  const users = [
+    ...(input.triggeredBy === undefined ? [] : [input.triggeredBy]),
+    ...(input.alsoCheck ?? []).filter((id) => id !== input.triggeredBy),
+  ];
+  const project = gitlab.getProject(input.project);
+  const [token, bot, projectResult, configFile, ...levels] = await Promise.all([
+    settle(checkTokenScopes(gitlab)),
+    settle(botUser(gitlab)),
+    settle(project),
+    settle(configFileOf(input, project)),
+    ...users.map((id) =>
+      settle(checkTriggeringUser(gitlab, input.project, id, input.minimumAccessLevel, levelOf)),
+    ),
+  ]);
+  const result = {
+    token: valueOf(token),
+    bot: valueOf(bot),
+    project: valueOf(projectResult),
+  };
+  const userLevels = levels.map(valueOf);
+  return {
+    ...result,
+    triggeringUserLevel: input.triggeredBy === undefined ? undefined : userLevels[0],
+    configFile: valueOf(configFile),
+  };
 }

@@ -60,23 +60,15 @@ export function toProject(p: z.infer<typeof ProjectSchema>): Project {
 
 export function toMergeRequest(m: z.infer<typeof MergeRequestSchema>): MergeRequest {
   return {
-    id: m.id,
-    iid: m.iid,
-    projectId: m.project_id,
-    title: m.title,
-    description: m.description,
-    state: m.state,
-    labels: m.labels,
+    ...toIssue(m),
     sourceBranch: m.source_branch,
     targetBranch: m.target_branch,
     sourceProjectId: m.source_project_id,
     targetProjectId: m.target_project_id,
     isFork: m.source_project_id !== m.target_project_id,
     allowCollaboration: m.allow_collaboration ?? false,
-    author: toUser(m.author),
     draft: m.draft ?? /^\s*draft:/i.test(m.title),
     sha: m.sha ?? '',
-    webUrl: m.web_url ?? '',
   };
 }
 
@@ -101,6 +93,7 @@ export function toChangedFile(d: z.infer<typeof MergeRequestDiffSchema>): Change
   return { oldPath: d.old_path, newPath: d.new_path, status, ...countLines(d.diff), diff: d.diff };
 }
 
+/** An issue, or the part of a merge request an issue has too. */
 export function toIssue(i: z.infer<typeof IssueSchema>): Issue {
   return {
     id: i.id,

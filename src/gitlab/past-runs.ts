@@ -34,18 +34,25 @@ export interface PastRun extends PastRunNote {
 }
 
 const RUNNING_STATES = new Set(['running', 'pending', 'started']);
+/** Artifacts downloaded at once (each is held in memory while it is unpacked). */
+const PARALLEL_DOWNLOADS = 3;
 /** The largest unpacked artifact accepted (protects the job's disk). */
 const MAX_UNPACKED_BYTES = 256 * 1024 * 1024;
 
-/** Progress notes of earlier runs (oldest first), posted by the bot; the current job is left out. */
-export async function findPastRunNotes(input: {
+/** Where to look for earlier runs. */
+export interface PastRunQuery {
   gitlab: GitLabPort;
   project: ProjectRef;
   on: Noteable;
   botUserId: number;
   currentJobId?: string | undefined;
-}): Promise<PastRunNote[]> {
-  const notes = await input.gitlab.listNotes(input.project, input.on);
+  /** The notes when the job already listed them (`JobReads.notes`); default: listed here. */
+  notes?: readonly Note[];
+}
+
+/** Progress notes of earlier runs (oldest first), posted by the bot; the current job is left out. */
+export async function findPastRunNotes(input: PastRunQuery): Promise<PastRunNote[]> {
+  const notes = input.notes ?? (await input.gitlab.listNotes(input.project, input.on));
   const runs: PastRunNote[] = [];
   for (const note of notes) {
     if (note.system || note.author.id !== input.botUserId) continue;
@@ -132,31 +139,42 @@ async function restoreOne(
  * under `into/job-<id>/`. Never fails because of one run's artifact: that run
  * falls back to its note.
  */
-export async function restorePastRuns(input: {
-  gitlab: GitLabPort;
-  project: ProjectRef;
-  on: Noteable;
-  botUserId: number;
-  currentJobId?: string | undefined;
-  /** Folder to restore into (e.g. `.mr-agent/past-runs`). */
-  into: string;
-  /** Name of the state folder inside the artifacts (default `.mr-agent`). */
-  stateDir?: string;
-  logger?: Logger;
-}): Promise<PastRun[]> {
+export async function restorePastRuns(
+  input: PastRunQuery & {
+    /** Folder to restore into (e.g. `.mr-agent/past-runs`). */
+    into: string;
+    /** Name of the state folder inside the artifacts (default `.mr-agent`). */
+    stateDir?: string;
+    logger?: Logger;
+  },
+): Promise<PastRun[]> {
   const notes = await findPastRunNotes(input);
-  const runs: PastRun[] = [];
-  for (const run of notes) {
-    runs.push(
-      await restoreOne(
-        input.gitlab,
-        input.project,
-        run,
-        input.stateDir ?? '.mr-agent',
-        input.into,
-        input.logger,
-      ),
+  const restore = (run: PastRunNote) =>
+    restoreOne(
+      input.gitlab,
+      input.project,
+      run,
+      input.stateDir ?? '.mr-agent',
+      input.into,
+      input.logger,
     );
-  }
-  return runs;
+  return inParallel(notes, PARALLEL_DOWNLOADS, restore);
+}
+
+/** `each` over `items`, at most `limit` at once; the results in the items' order. */
+async function inParallel<T, R>(
+  items: readonly T[],
+  limit: number,
+  each: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await each(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }

@@ -33,7 +33,8 @@ const Labels = z
   .nullish()
   .transform((labels) => (labels ?? []).map((l) => (typeof l === 'string' ? l : l.name)));
 
-export const MergeRequestSchema = z.object({
+/** What merge requests and issues share. */
+const WorkItemSchema = z.object({
   id: z.number(),
   iid: z.number(),
   project_id: z.number(),
@@ -41,14 +42,17 @@ export const MergeRequestSchema = z.object({
   description: nullableString,
   state: z.string(),
   labels: Labels,
+  author: GitLabUserSchema,
+  web_url: z.string().nullish(),
+});
+
+export const MergeRequestSchema = WorkItemSchema.extend({
   source_branch: z.string(),
   target_branch: z.string(),
   source_project_id: z.number(),
   target_project_id: z.number(),
-  author: GitLabUserSchema,
   draft: z.boolean().nullish(),
   sha: z.string().nullish(),
-  web_url: z.string().nullish(),
   allow_collaboration: z.boolean().nullish(),
 });
 
@@ -61,17 +65,7 @@ export const MergeRequestDiffSchema = z.object({
   diff: nullableString,
 });
 
-export const IssueSchema = z.object({
-  id: z.number(),
-  iid: z.number(),
-  project_id: z.number(),
-  title: z.string(),
-  description: nullableString,
-  state: z.string(),
-  labels: Labels,
-  author: GitLabUserSchema,
-  web_url: z.string().nullish(),
-});
+export const IssueSchema = WorkItemSchema;
 
 export const NoteSchema = z.object({
   id: z.number(),

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { ModelBehaviorError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
+import { cutText } from '../core/text.ts';
 import { extractJson, type JsonTop } from './extract-json.ts';
 import type { ChatMessage, ChatReply, JsonReply, JsonRequest } from '../core/llm-port.ts';
-import { fillPrompt } from './prompt-file.ts';
+import { renderPrompt } from '../core/prompts.ts';
 import { topOf } from './response-format.ts';
 import { addUsage, emptyUsage } from './usage-ledger.ts';
 
@@ -17,8 +18,8 @@ import { addUsage, emptyUsage } from './usage-ledger.ts';
 
 export interface AskForJsonOptions {
   maxReasks: number;
-  /** The re-ask prompt template (`prompts/json-reask.md`). */
-  reaskTemplate: string;
+  /** The re-ask prompt template (`prompts/json-reask.md`), read when the first re-ask is due. */
+  reaskTemplate: () => Promise<string>;
   logger?: Logger;
 }
 
@@ -70,7 +71,7 @@ export async function askForJson<T>(
       { role: 'assistant', content: echoedReply(raw) },
       {
         role: 'user',
-        content: fillPrompt(options.reaskTemplate, {
+        content: renderPrompt(await options.reaskTemplate(), {
           schema_name: request.schemaName,
           problem: parsed.problem,
         }),
@@ -102,5 +103,5 @@ export function parseJsonReply<T>(
 }
 
 function clip(text: string): string {
-  return text.length > MAX_PROBLEM_CHARS ? `${text.slice(0, MAX_PROBLEM_CHARS - 3)}...` : text;
+  return cutText(text, MAX_PROBLEM_CHARS);
 }

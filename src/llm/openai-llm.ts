@@ -12,7 +12,7 @@ import {
   roleSettings,
   type ModelCandidate,
 } from './profiles.ts';
-import { readPromptFile } from './prompt-file.ts';
+import { promptFiles } from '../core/prompts.ts';
 import { responseFormatFor, type JsonSchemaFormat } from './response-format.ts';
 import { backoffMs, classifyFailure, type Failure } from './retry-policy.ts';
 import { UsageLedger } from './usage-ledger.ts';
@@ -46,7 +46,7 @@ export class OpenAiLlm implements LlmPort {
   private readonly clients = new Map<string, OpenAI>();
   private readonly keys = new Map<string, string>();
   private readonly timeoutMs: number;
-  private readonly reaskTemplate: string;
+  private readonly prompts: { load(name: 'json-reask'): Promise<string> };
   private structuredRefused = false;
 
   constructor(options: OpenAiLlmOptions) {
@@ -56,7 +56,7 @@ export class OpenAiLlm implements LlmPort {
     this.ledger = options.ledger ?? new UsageLedger();
     this.timeoutMs = options.timeoutMs ?? options.llm.timeout_sec * 1000;
     this.coolDowns = new CoolDowns(this.clock, options.llm.cooldown_sec * 1000);
-    this.reaskTemplate = readPromptFile('json-reask.md', options.promptsDir);
+    this.prompts = promptFiles(options.promptsDir);
     const missing: string[] = [];
     for (const candidate of allCandidates(options.llm)) {
       const key = options.env[candidate.apiKeyVariable];
@@ -91,7 +91,7 @@ export class OpenAiLlm implements LlmPort {
     };
     return askForJson(request, (messages) => this.complete({ ...request, messages }, formatNow), {
       maxReasks: this.llm.max_reasks,
-      reaskTemplate: this.reaskTemplate,
+      reaskTemplate: () => this.prompts.load('json-reask'),
       logger: this.logger,
     });
   }

@@ -8,6 +8,7 @@
  * inside code blocks, where a backslash would show, an invisible zero-width
  * space goes before it, so code stays readable.
  */
+import { cutText, longestRun } from '../core/text.ts';
 
 /** GitLab's hard limit for a note body, in characters. */
 export const GITLAB_NOTE_LIMIT = 1_000_000;
@@ -149,26 +150,8 @@ function closersFor(head: string): string {
   return parts.join('');
 }
 
-function longestRun(text: string, char: string): number {
-  let longest = 0;
-  let current = 0;
-  for (const ch of text) {
-    current = ch === char ? current + 1 : 0;
-    if (current > longest) longest = current;
-  }
-  return longest;
-}
-
-/**
- * Fences untrusted text (command output, issue bodies, file contents) as a
- * code block that the text cannot close: the fence is longer than any run of
- * backticks inside it.
- */
-export function fence(text: string, info = ''): string {
-  const body = normalizeLineEndings(text).replace(/\n+$/, '');
-  const marker = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
-  return `${marker}${info}\n${body}\n${marker}`;
-}
+/** Fences untrusted text (command output, issue bodies, file contents): core/text.ts. */
+export { fence } from '../core/text.ts';
 
 /** An inline code span that the text cannot break out of; newlines become spaces. */
 export function inlineCode(text: string): string {
@@ -180,11 +163,7 @@ export function inlineCode(text: string): string {
 
 /** Collapses whitespace to single spaces and shortens to `max` characters with an ellipsis. */
 export function oneLine(text: string, max = 300): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  let end = max - 1;
-  if (isHighSurrogate(flat.charCodeAt(end - 1))) end -= 1;
-  return `${flat.slice(0, end)}…`;
+  return cutText(text.replace(/\s+/g, ' ').trim(), max);
 }
 
 /** Text for one markdown table cell: one line, pipes escaped. */

@@ -4,6 +4,7 @@
  * Long outputs keep their tail (where errors usually are); everything is
  * redacted before it is written.
  */
+import { cutText } from '../core/text.ts';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { writeFileAtomic } from '../history/atomic.ts';
@@ -67,10 +68,7 @@ export interface TaskNoteOptions {
 
 const iso = (ms: number | undefined) => (ms === undefined ? '—' : new Date(ms).toISOString());
 
-function tail(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `… (${text.length - max} characters cut)\n${text.slice(text.length - max)}`;
-}
+const tail = (text: string, max: number) => cutText(text, max, { keep: 'end' });
 
 function yamlOf(value: unknown, max: number): string {
   const text = typeof value === 'string' ? value : stringify(value ?? null, { lineWidth: 0 });

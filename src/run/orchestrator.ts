@@ -21,10 +21,10 @@ export interface RunInput {
 
 /** gather → plan. Undefined when the plan is ready; an end when the run stops during planning. */
 export async function planStage(ctx: RunContext): Promise<RunEnd | undefined> {
+  ctx.fsm.to('PLANNING', 'task started');
   ctx.state.gathered = await inPhase(ctx, 'pre_planning', () => gather(ctx));
   ctx.toolContext.requestText = requestText(ctx.state.gathered);
 
-  ctx.fsm.to('PLANNING', 'context gathered');
   const planned = await inPhase(ctx, 'planning', () => planningPhase(ctx));
   return planned.kind === 'end' ? planned.end : undefined;
 }

@@ -10,7 +10,7 @@ import type {
   LlmPurpose,
   TokenUsage,
 } from '../core/llm-port.ts';
-import { readPromptFile } from '../llm/prompt-file.ts';
+import { promptFiles } from '../core/prompts.ts';
 import { UsageLedger } from '../llm/usage-ledger.ts';
 
 /**
@@ -60,7 +60,7 @@ export class ScriptedLlm implements LlmPort {
   readonly calls: ScriptedCall[] = [];
   readonly ledger: UsageLedger;
   private readonly left: number[];
-  private readonly reaskTemplate = readPromptFile('json-reask.md');
+  private readonly prompts = promptFiles<'json-reask'>();
 
   constructor(
     private readonly steps: readonly ScriptedStep[],
@@ -77,7 +77,7 @@ export class ScriptedLlm implements LlmPort {
   json<T>(request: JsonRequest<T>): Promise<JsonReply<T>> {
     return askForJson(request, (messages) => this.answer({ ...request, messages }, 'json'), {
       maxReasks: this.options.maxReasks ?? 3,
-      reaskTemplate: this.reaskTemplate,
+      reaskTemplate: () => this.prompts.load('json-reask'),
     });
   }
 

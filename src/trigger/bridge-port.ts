@@ -1,4 +1,4 @@
-import type { Discussion } from '../core/gitlab-port.ts';
+import type { AwardResult, Discussion } from '../core/gitlab-port.ts';
 import type { CommandTarget } from './note-rules.ts';
 
 /**
@@ -21,15 +21,15 @@ export interface PipelineRequest {
   inputs?: Readonly<Record<string, string>>;
 }
 
-/** Result of awarding an emoji: GitLab refuses the same emoji twice from one user. */
-export type AwardResult = 'awarded' | 'already-awarded';
-
 export interface BridgeGitLab {
   /** The token's own user (`GET /user`): its notes are never commands. */
   currentUser(): Promise<{ id: number; username: string }>;
   /** The user's effective access level on the project (0 when not a member). */
   accessLevel(projectId: number, userId: number): Promise<number>;
-  /** Awards `name` to the note as the token's user; the atomic idempotency claim. */
+  /**
+   * Awards `name` to the note as the token's user; the atomic idempotency
+   * claim (`awarded: false`: this user had already given it).
+   */
   awardNoteEmoji(
     projectId: number,
     target: CommandTarget,

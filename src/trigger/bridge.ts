@@ -3,7 +3,7 @@ import { describeError } from '../errors/catalog.ts';
 import { ConfigError, ExternalServiceError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
-import { accessLevelValue } from './access.ts';
+import { ACCESS_LEVEL } from '../gitlab/access-levels.ts';
 import type { BridgeGitLab } from './bridge-port.ts';
 import { dispatchCommand, dispatchReply, type DispatchDeps } from './dispatch.ts';
 import { startBridgeServer, type RunningBridge } from './server.ts';
@@ -81,7 +81,7 @@ export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
     gitlab,
     logger,
     redactor,
-    minAccessLevel: accessLevelValue(config.trigger.min_access_level),
+    minAccessLevel: ACCESS_LEVEL[config.trigger.min_access_level],
     prefix,
     selfId: self.id,
     start: createPipelineStarter({

@@ -2,7 +2,7 @@ import { describeError } from '../errors/catalog.ts';
 import { ConfigError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
-import { accessLevelName } from './access.ts';
+import { accessLevelName } from '../gitlab/access-levels.ts';
 import { activeAgentPipelines, lastAgentPipeline } from './agent-runs.ts';
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
 import { RUN_COMMANDS } from './command.ts';
@@ -71,7 +71,7 @@ export async function authorizeAndClaim(
     request.noteId,
     CLAIM_EMOJI,
   );
-  return award === 'awarded' ? { kind: 'claimed' } : { kind: 'duplicate' };
+  return award.awarded ? { kind: 'claimed' } : { kind: 'duplicate' };
 }
 
 async function reply(deps: DispatchDeps, request: CommandRequest, text: string): Promise<void> {

@@ -39,10 +39,8 @@ export function bridgeGitLabFromPort(port: GitLabPort): BridgeGitLab {
       return { id: user.id, username: user.username };
     },
     accessLevel: (projectId, userId) => port.accessLevel(projectId, userId),
-    async awardNoteEmoji(projectId, target, noteId, name) {
-      const result = await port.awardEmojiOnNote(projectId, noteable(target), noteId, name);
-      return result.awarded ? 'awarded' : 'already-awarded';
-    },
+    awardNoteEmoji: (projectId, target, noteId, name) =>
+      port.awardEmojiOnNote(projectId, noteable(target), noteId, name),
     async reply(projectId, target, discussionId, body) {
       if (discussionId)
         await port.replyToDiscussion(projectId, noteable(target), discussionId, body);

@@ -1,3 +1,4 @@
+import { cutText } from '../core/text.ts';
 import type { CommandRequest, ResumePoint } from './note-rules.ts';
 
 /**
@@ -31,9 +32,7 @@ export type TriggerVariable = (typeof TRIGGER_VARIABLES)[number];
 export const MAX_TASK_CHARS = 8000;
 
 export function truncateTask(text: string, max = MAX_TASK_CHARS): string {
-  if (text.length <= max) return text;
-  const marker = '\n…(truncated; the full request is in the note)';
-  return text.slice(0, max - marker.length) + marker;
+  return cutText(text, max, { marker: () => '\n…(truncated; the full request is in the note)' });
 }
 
 export function pipelineVariables(

@@ -1,18 +1,14 @@
 /** Output helpers shared by the CLI adapters. */
+import { cutText } from '../core/text.ts';
 
 /** Keeps the head and the tail of a long text, saying how much was cut. */
 export function capOutput(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const head = Math.floor(maxChars / 4);
-  const tailChars = maxChars - head;
-  const cut = text.length - head - tailChars;
-  return `${text.slice(0, head)}\n…(${cut} characters cut)…\n${text.slice(-tailChars)}`;
+  return cutText(text, maxChars, { keep: 'both' });
 }
 
 /** Shortens a one-paragraph text to `maxChars`, marking the cut. */
 export function clip(text: string, maxChars: number): string {
-  const trimmed = text.trim();
-  return trimmed.length <= maxChars ? trimmed : `${trimmed.slice(0, maxChars - 1)}…`;
+  return cutText(text.trim(), maxChars);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

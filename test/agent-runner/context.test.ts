@@ -1,10 +1,6 @@
 import { expect } from 'chai';
-import {
-  newTaskContext,
-  TRANSITIONS,
-  transition,
-  type TaskState,
-} from '../../src/agent-runner/context.ts';
+import { newTaskContext, transition } from '../../src/agent-runner/context.ts';
+import { TASK_TRANSITIONS as TRANSITIONS, type TaskState } from '../../src/core/state-machine.ts';
 import { createSilentLogger } from '../../src/log/logger.ts';
 import { task } from './helpers.ts';
 

@@ -1,9 +1,6 @@
 import { expect } from 'chai';
-import {
-  bundledPromptsDir,
-  loadMetaPrompts,
-  renderPrompt,
-} from '../../src/agent-runner/prompts.ts';
+import { loadMetaPrompts } from '../../src/agent-runner/prompts.ts';
+import { builtinPromptsDir, renderPrompt } from '../../src/core/prompts.ts';
 import {
   CompletionAssessmentReply,
   NextActionReply,
@@ -16,7 +13,7 @@ describe('agent-runner/prompts and protocol', () => {
   it('J3 the meta prompts are English files in prompts/meta, each call with its {{request}}', async () => {
     const prompts = await loadMetaPrompts();
 
-    expect(await bundledPromptsDir()).to.equal(path.resolve('prompts'));
+    expect(builtinPromptsDir()).to.equal(path.resolve('prompts'));
     expect(prompts.system).to.match(/^You are the tech lead/);
     expect(prompts.system).to.contain('exactly one JSON object');
     for (const [name, type] of [
@@ -33,7 +30,7 @@ describe('agent-runner/prompts and protocol', () => {
     expect(renderPrompt('a {{request}} b', { request: 'X' })).to.equal('a X b');
     expect(() => renderPrompt('{{task}}', { request: 'X' })).to.throw(
       ConfigError,
-      'prompt placeholder {{task}} has no value',
+      'a prompt uses the unknown placeholder {{task}}',
     );
   });
 

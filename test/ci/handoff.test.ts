@@ -6,7 +6,8 @@ import path from 'node:path';
 import { HANDOFF_FILE, readHandoff, writeHandoff, type CiHandoff } from '../../src/ci/handoff.ts';
 import { requestFromTrigger } from '../../src/ci/request.ts';
 import { excludeAgentFolders } from '../../src/ci/workspace.ts';
-import { ConfigError } from '../../src/errors/errors.ts';
+import { ConfigError, ExternalServiceError } from '../../src/errors/errors.ts';
+import { fillDiskAfter } from '../support/disk-full.ts';
 import { action, planWith } from '../support/plans.ts';
 
 describe('ci/handoff, ci/request, ci/workspace', () => {
@@ -33,6 +34,23 @@ describe('ci/handoff, ci/request, ci/workspace', () => {
     noteId: '4242',
     work: { gathered: { request: { title: 'x' } }, plan: planWith([action('t1', 'Fix the typo')]) },
   };
+
+  it('issue 17 #7 the hand-off is written by the one atomic writer: a full disk keeps the old file and names it', async () => {
+    await writeHandoff(dir, handoff);
+    const disk = fillDiskAfter(0);
+    try {
+      const error = await writeHandoff(dir, { ...handoff, runId: 'other' }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(ExternalServiceError);
+      expect((error as Error).message)
+        .to.contain('ci-handoff.json')
+        .and.contain('ENOSPC');
+    } finally {
+      disk.restore();
+    }
+    expect((await readHandoff(dir)).runId).to.equal(handoff.runId);
+  });
 
   it('B2 the run job reads back exactly what the plan job handed over', async () => {
     await writeHandoff(dir, handoff);

@@ -185,7 +185,7 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
     const result = await runCli(['ci'], { env: jobEnv({ TRIGGER_PAYLOAD: file }) });
 
     expect(result.code).to.equal(0);
-    expect(result.stdout).to.contain('not authorised: the commenter is guest');
+    expect(result.stdout).to.contain('not authorised: the commenter has the guest role');
     expect(standIn.model.awards.filter((a) => a.noteId === noteId)).to.have.length(0);
   });
 

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../src/config/load.ts';
+import { configStages, loadConfig } from '../../src/config/load.ts';
 import { ConfigError } from '../../src/errors/errors.ts';
 
 async function tempRepo(configText?: string): Promise<string> {
@@ -71,5 +71,63 @@ describe('config/load', () => {
     } finally {
       server.close();
     }
+  });
+
+  describe('configStages (a CI job: issue 17 #6, configuration resolved once)', () => {
+    async function apiServer(data: unknown) {
+      let hits = 0;
+      const server = createServer((_req, res) => {
+        hits++;
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ status: 'success', data }));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/config`;
+      return { url, hits: () => hits, close: () => server.close() };
+    }
+
+    it('the base stage is the environment and flags alone; the final one layers the file below them', async () => {
+      const stages = configStages({
+        env: { PLANNING_MAX_SUBTASKS: '9' },
+        sets: ['planning.strategy=simple'],
+      });
+      expect(stages.base.planning.max_subtasks).to.equal(9);
+
+      const { config, origins } = await stages.final({
+        text: 'planning:\n  max_subtasks: 3\n  reflection:\n    trigger_interval: 4\n',
+        location: '.mr-agent.yml (default branch main)',
+      });
+
+      expect(config.planning.max_subtasks).to.equal(9);
+      expect(config.planning.strategy).to.equal('simple');
+      expect(config.planning.reflection.trigger_interval).to.equal(4);
+      expect(origins['planning.reflection.trigger_interval']?.location).to.equal(
+        '.mr-agent.yml (default branch main)',
+      );
+    });
+
+    it('asks the user-config API once, for the final stage only', async () => {
+      const api = await apiServer({ planning: { max_subtasks: 12 } });
+      try {
+        const stages = configStages({ env: { USER_CONFIG_API_URL: api.url } });
+        expect(stages.base.planning.max_subtasks).not.to.equal(12);
+        expect(api.hits()).to.equal(0);
+
+        const { config } = await stages.final(null);
+
+        expect(config.planning.max_subtasks).to.equal(12);
+        expect(api.hits()).to.equal(1);
+      } finally {
+        api.close();
+      }
+    });
+
+    it('a bad file value is one ConfigError naming the file', async () => {
+      const error = await configStages({ env: {} })
+        .final({ text: 'planning:\n  max_subtasks: many\n', location: '.mr-agent.yml' })
+        .catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(ConfigError);
+      expect((error as ConfigError).problems?.join('\n')).to.contain('.mr-agent.yml');
+    });
   });
 });

@@ -89,6 +89,59 @@ describe('gitlab/checks and note-target (M4, M5, H1)', () => {
     expect(result.configFile?.text).to.contain('max_subtasks: 5');
   });
 
+  it('issue 22 the start checks make their reads at once: with the project unanswered, the rest is asked already', async () => {
+    w.standIn.faults.add({ method: 'GET', path: `/projects/${w.s.project.id}`, hang: true });
+    w.standIn.requests.clear();
+    const checks = runStartChecks({
+      gitlab: w.gitlab,
+      project: w.s.project.id,
+      triggeredBy: w.s.developer.id,
+      alsoCheck: [w.s.maintainer.id],
+      minimumAccessLevel: 'developer',
+      defaultBranchHint: 'main',
+    }).catch((e: unknown) => e);
+    const asked = () => Object.keys(w.standIn.requests.byRoute()).sort();
+    for (let i = 0; i < 200 && asked().length < 5; i++) await new Promise((r) => setTimeout(r, 10));
+
+    expect(asked()).to.deep.equal([
+      'GET /personal_access_tokens/self',
+      'GET /projects/:id',
+      'GET /projects/:id/members/all/:user_id',
+      'GET /projects/:id/repository/files/:file_path/raw',
+      'GET /user',
+    ]);
+    expect(w.standIn.requests.count({ route: '/projects/:id/members/all/:user_id' })).to.equal(2);
+    await w.close();
+    await checks;
+  });
+
+  it("M4 the configuration comes from the project's default branch even when CI_DEFAULT_BRANCH names another", async () => {
+    await w.standIn.model.commit(w.s.project, 'feature/greeting', {
+      '.mr-agent.yml': 'planning:\n  max_subtasks: 99\n',
+    });
+    const result = await runStartChecks({
+      gitlab: w.gitlab,
+      project: w.s.project.id,
+      minimumAccessLevel: 'developer',
+      defaultBranchHint: 'feature/greeting',
+    });
+    expect(result.configFile?.location).to.equal('.mr-agent.yml (default branch main)');
+    expect(result.configFile?.text).to.contain('max_subtasks: 5');
+  });
+
+  it('M4/M5 the first failing check in order decides the message, though all were asked at once', async () => {
+    const readOnly = w.standIn.model.addToken(w.s.bot.id, { scopes: ['read_api'] });
+    const error = await runStartChecks({
+      gitlab: w.clientFor(readOnly.value),
+      project: w.s.project.id,
+      triggeredBy: w.s.guest.id,
+      minimumAccessLevel: 'developer',
+    }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(ConfigError);
+    expect((error as Error).message).to.contain('lacks the `api` scope');
+    expect(w.standIn.requests.count({ route: '/projects/:id/members/all/:user_id' })).to.equal(1);
+  });
+
   it('H1 GitLabNoteTarget creates, edits and replies in a thread (by discussion or note id)', async () => {
     const target = new GitLabNoteTarget(
       w.gitlab,

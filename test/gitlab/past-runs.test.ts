@@ -71,6 +71,38 @@ describe('gitlab/past-runs (I2, I3 history across pipelines)', () => {
     expect((await readdir(restored)).sort()).to.deep.equal(['metadata.json', 'planning_history']);
   });
 
+  it('issue 22 downloads earlier runs’ artifacts at once', async () => {
+    const run1 = await runOne('success', { '.mr-agent/a.json': '{}' });
+    const run2 = await runOne('success', { '.mr-agent/b.json': '{}' });
+    w.standIn.faults.add({
+      method: 'GET',
+      path: `/projects/${w.s.project.id}/jobs/${run1.job.id}/artifacts`,
+      hang: true,
+    });
+    w.standIn.requests.clear();
+    const restoring = restorePastRuns({
+      gitlab: w.gitlab,
+      project: w.s.project.id,
+      on,
+      botUserId: w.s.bot.id,
+      into: dir,
+    }).catch((e: unknown) => e);
+    const artifacts = () => [
+      ...new Set(
+        w.standIn.requests.entries.filter((e) => e.path.endsWith('/artifacts')).map((e) => e.path),
+      ),
+    ];
+    for (let i = 0; i < 200 && artifacts().length < 2; i++)
+      await new Promise((r) => setTimeout(r, 10));
+
+    expect(artifacts().map((p) => p.split('/').at(-2))).to.have.members([
+      String(run1.job.id),
+      String(run2.job.id),
+    ]);
+    await w.close();
+    await restoring;
+  });
+
   it('I2 with run 1’s artifact deleted, falls back to the note (marker and body)', async () => {
     const run1 = await runOne('failed', { '.mr-agent/metadata.json': '{}' });
     w.standIn.model.deleteJobArtifacts(run1.job.id);

@@ -36,7 +36,12 @@ export interface Harness {
 export async function withLlm(
   scenario: ScenarioInput | string,
   run: (h: Harness) => Promise<void>,
-  options: { llm?: Partial<Config['llm']>; timeoutMs?: number; env?: Record<string, string> } = {},
+  options: {
+    llm?: Partial<Config['llm']>;
+    timeoutMs?: number;
+    env?: Record<string, string>;
+    promptsDir?: string;
+  } = {},
 ): Promise<void> {
   const server = await startScriptedOpenAiServer({ scenario, apiKey: API_KEY });
   try {
@@ -50,6 +55,7 @@ export async function withLlm(
       logger,
       clock,
       timeoutMs: options.timeoutMs ?? 2000,
+      ...(options.promptsDir ? { promptsDir: options.promptsDir } : {}),
     });
     const logged = (message: string) =>
       lines

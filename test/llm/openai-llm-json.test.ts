@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import { ExternalServiceError, ModelBehaviorError } from '../../src/errors/errors.ts';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError, ExternalServiceError, ModelBehaviorError } from '../../src/errors/errors.ts';
 import type { JsonRequest } from '../../src/core/llm-port.ts';
 import type { ScenarioInput } from '../../src/testkit/openai-server/scenario.ts';
 import { withLlm } from './helpers.ts';
@@ -42,6 +45,27 @@ describe('llm/openai-llm structured replies (K2)', () => {
       expect(format.json_schema.strict).to.equal(true);
       expect(format.json_schema.schema.required).to.deep.equal(['result', 'feedback']);
     });
+  });
+
+  it('issue 17 #7 a re-ask prompt override with an unknown placeholder is a ConfigError naming it, nothing sent', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'mr-agent-reask-'));
+    await writeFile(path.join(dir, 'json-reask.md'), 'Fix your {{schema}}: {{problem}}');
+    const scenario: ScenarioInput = {
+      replies: [
+        { purpose: 'review.planning', content: 'not json at all' },
+        { purpose: 'review.planning', json: { result: 'PASS', feedback: 'ok' } },
+      ],
+    };
+    await withLlm(
+      scenario,
+      async (h) => {
+        const error = await failure(h.llm.json(request));
+        expect(error).to.be.instanceOf(ConfigError);
+        expect(error.message).to.contain('{{schema}}');
+        expect(h.server.requests).to.have.length(1);
+      },
+      { promptsDir: dir },
+    );
   });
 
   it('K2 when the endpoint refuses JSON schema, falls back to plain replies for the rest of the run', async () => {

@@ -6,6 +6,7 @@ import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { authorisedReplies, gitlabAnswers } from '../../src/phases/replan/answers.ts';
 import { Clarifier } from '../../src/phases/replan/clarification.ts';
+import { jobReads } from '../../src/gitlab/job-reads.ts';
 import { startWorld, type World } from '../gitlab/world.ts';
 
 describe('replan: answers from the ❓ thread on GitLab (F4; real HTTP to the stand-in)', () => {
@@ -31,6 +32,44 @@ describe('replan: answers from the ❓ thread on GitLab (F4; real HTTP to the st
   function mrRec() {
     return w.standIn.model.mergeRequests.find((m) => m.iid === w.s.mergeRequest.iid)!;
   }
+
+  it("issue 17 #6 the first look at a thread uses the job's one listing and role lookups; a later look lists again", async () => {
+    const question = await w.gitlab.createNote(w.s.project.id, mr, '❓ Which branch?');
+    const discussionId = w.standIn.model.notes.find((n) => n.id === question.id)!.discussionId;
+    w.standIn.model.addNote({
+      on: mrRec(),
+      body: 'Use the release branch.',
+      authorId: w.s.developer.id,
+      discussionId,
+    });
+    const reads = jobReads(w.gitlab, w.s.project.id);
+    await reads.discussions(mr); // the job listed the threads at its start
+    await reads.accessLevel(w.s.developer.id); // and looked the commenter up
+    w.standIn.requests.clear();
+    const source = gitlabAnswers(w.gitlab, {
+      project: w.s.project.id,
+      on: mr,
+      minAccessLevel: 30,
+      selfId: w.s.bot.id,
+      reads,
+    });
+
+    const first = await authorisedReplies(source, String(question.id));
+    expect(first.map((r) => r.body)).to.deep.equal(['Use the release branch.']);
+    expect(w.standIn.requests.entries).to.have.length(0);
+
+    w.standIn.model.addNote({
+      on: mrRec(),
+      body: 'Or main.',
+      authorId: w.s.developer.id,
+      discussionId,
+    });
+    const later = await authorisedReplies(source, String(question.id));
+    expect(later.map((r) => r.body)).to.deep.equal(['Use the release branch.', 'Or main.']);
+    expect(w.standIn.requests.byRoute()).to.deep.equal({
+      'GET /projects/:id/merge_requests/:iid/discussions': 1,
+    });
+  });
 
   it('reads the replies below the note; only people with enough access may answer', async () => {
     const question = await w.gitlab.createNote(w.s.project.id, mr, '❓ Which branch?');

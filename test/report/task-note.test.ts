@@ -74,10 +74,10 @@ describe('report/task-note and result file', () => {
         testResult: undefined,
         workerRuns: [{ ...note.workerRuns[0]!, rawOutput: `${'a'.repeat(50)}END` }],
       },
-      { maxOutputChars: 10 },
+      { maxOutputChars: 40 },
     );
     expect(body).to.include('## 5. Test Results\n\nTests were not run automatically.');
-    expect(body).to.include('… (43 characters cut)\naaaaaaaEND');
+    expect(body).to.include(`…(34 characters cut)\n${'a'.repeat(16)}END`);
   });
 
   it('H4 L1 writes .mr-agent/task-<id>.md with secrets masked', async () => {

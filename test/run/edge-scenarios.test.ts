@@ -1,6 +1,10 @@
 import type { ScriptedLlm } from '../../src/testkit/scripted-llm.ts';
 import { expect } from 'chai';
-import { CancelledError, ModelBehaviorError } from '../../src/errors/errors.ts';
+import {
+  CancelledError,
+  ExternalServiceError,
+  ModelBehaviorError,
+} from '../../src/errors/errors.ts';
 import type { ChatReply, ChatRequest, LlmPort } from '../../src/core/llm-port.ts';
 import { exec, scripted, json, toolCall } from '../support/script.ts';
 import { action, assessment, planWith, reflection } from '../support/plans.ts';
@@ -31,6 +35,24 @@ describe('run: cancellation, clarification and failures', () => {
     expect(outcome.summary).to.equal('The run was cancelled while RUNNING.');
     expect(deps.reporter.outcome?.reason).to.equal('cancelled');
     expect(deps.reporter.phases().slice(-2)).to.deep.equal(['execution:failed', 'complete:failed']);
+  });
+
+  it('seed 002 core §1.4 a task starts by planning: a request that cannot be read fails from PLANNING', async () => {
+    const { outcome } = await runScenario({
+      steps: [],
+      overrides: {
+        request: {
+          load: async () => {
+            throw new ExternalServiceError('GitLab', 'the merge request could not be read');
+          },
+        },
+      },
+    });
+    expect(outcome.state).to.equal('FAILED');
+    expect(outcome.transitions.map((t) => `${t.from}>${t.to}`)).to.deep.equal([
+      'PENDING>PLANNING',
+      'PLANNING>FAILED',
+    ]);
   });
 
   it('M6 cancelling stops a running command at once', async () => {

@@ -35,6 +35,8 @@ describe('run: task state machine (seed 002 core §4, F6)', () => {
     [['PLANNING'], 'VALIDATING'],
     [['PLANNING', 'RUNNING'], 'COMPLETE'],
     [['PLANNING', 'FAILED'], 'PLANNING'],
+    // seed 002 core §1.4: a task fails from PLANNING, RUNNING or VALIDATING; it starts by planning
+    [[], 'FAILED'],
   ];
   for (const [path, to] of illegal) {
     it(`refuses ${[...(path.length ? path : ['PENDING'])].at(-1)} → ${to}`, () => {
@@ -50,9 +52,8 @@ describe('run: task state machine (seed 002 core §4, F6)', () => {
     expect(fsm.loops).to.equal(3);
   });
 
-  it('every state may fail', () => {
+  it('every state after PENDING may fail (seed 002 core §1.4)', () => {
     for (const path of [
-      [],
       ['PLANNING'],
       ['PLANNING', 'RUNNING'],
       ['PLANNING', 'RUNNING', 'VALIDATING'],

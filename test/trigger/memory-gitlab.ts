@@ -1,10 +1,5 @@
-import type { Discussion } from '../../src/core/gitlab-port.ts';
-import type {
-  AgentPipeline,
-  AwardResult,
-  BridgeGitLab,
-  PipelineRequest,
-} from '../../src/trigger/bridge-port.ts';
+import type { AwardResult, Discussion } from '../../src/core/gitlab-port.ts';
+import type { AgentPipeline, BridgeGitLab, PipelineRequest } from '../../src/trigger/bridge-port.ts';
 import type { CommandTarget } from '../../src/trigger/note-rules.ts';
 
 /**
@@ -43,9 +38,10 @@ export class MemoryGitLab implements BridgeGitLab {
   ): Promise<AwardResult> {
     this.calls.push('award');
     const key = `${projectId}:${target.kind}:${target.iid}:${noteId}:${name}`;
-    if (this.awards.has(key)) return 'already-awarded';
+    if (this.awards.has(key)) return { awarded: false };
     this.awards.add(key);
-    return 'awarded';
+    const user = { id: 99, username: 'mr-agent-bot', name: 'mr-agent', bot: true };
+    return { awarded: true, award: { id: this.awards.size, name, user } };
   }
 
   async reply(

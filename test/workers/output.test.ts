@@ -81,9 +81,8 @@ describe('workers/output', () => {
     const text = `${'a'.repeat(100)}${'b'.repeat(100)}`;
     const capped = capOutput(text, 40);
 
-    expect(capped.startsWith('a'.repeat(10))).to.equal(true);
-    expect(capped.endsWith('b'.repeat(30))).to.equal(true);
-    expect(capped).to.contain('(160 characters cut)');
+    expect(capped).to.have.length.at.most(40);
+    expect(capped).to.match(/^a+\n…\(\d+ characters cut\)…\nb+$/);
     expect(capOutput('short', 40)).to.equal('short');
   });
 

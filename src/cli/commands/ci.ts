@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { finishWithNothingToDo } from '../../ci/nothing-to-do.ts';
 import { parseCiContext, type CiStep } from '../../ci/context.ts';
 import { decideTriggerPayload, jobThreadLookup } from '../../ci/payload.ts';
-import { envConfig } from '../../ci/env-config.ts';
+import { withNamedSecrets } from '../../ci/secrets.ts';
+import { configStages } from '../../config/load.ts';
 import type { CommandRequest } from '../../trigger/note-rules.ts';
 import type { CliIo } from '../io.ts';
 
@@ -22,25 +23,31 @@ export async function ciCommand(io: CliIo, options: CiOptions): Promise<number> 
   // that does not exist (gitlab-ci-local's shell executor) is taken at its word
   // about the working directory instead.
   const context = existsSync(parsed.projectDir) ? parsed : { ...parsed, projectDir: io.cwd };
+  // the job's configuration sources are read once, here; the run path goes on with them
+  const config = configStages({ env: withNamedSecrets(io.env) });
   let payload: CommandRequest | undefined;
   if (context.trigger.kind === 'payload' && context.step !== 'run') {
-    const config = envConfig(io.env);
     const decision = await decideTriggerPayload(
       context,
       context.trigger.payload,
-      config.trigger.command_prefix,
-      jobThreadLookup(context, io.env),
+      config.base.trigger.command_prefix,
+      jobThreadLookup(context, io.env, config.base),
     );
     if (decision.kind === 'skip') {
-      return finishWithNothingToDo(context, config.ci, decision.message, io.stdout);
+      return finishWithNothingToDo(context, config.base.ci, decision.message, io.stdout);
     }
     payload = decision.request;
   }
   const { runCiStep } = await import('../../ci/steps.ts');
-  return runCiStep(context, payload, {
-    env: io.env,
-    stdout: io.stdout,
-    stderr: io.stderr,
-    ...(io.onSignal ? { onSignal: io.onSignal } : {}),
-  });
+  return runCiStep(
+    context,
+    payload,
+    {
+      env: io.env,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      ...(io.onSignal ? { onSignal: io.onSignal } : {}),
+    },
+    { config },
+  );
 }

@@ -4,6 +4,7 @@
  * `deliver()` commits and pushes (SPEC H3).
  */
 import type { ChangeToDeliver, DeliveryReport, DeliveryStep } from '../../core/ports.ts';
+import { cutText } from '../../core/text.ts';
 import { deliver, type DeliveryInput, type DeliveryResult } from './deliver.ts';
 import { snapshotGitControl } from './git-guard.ts';
 
@@ -12,7 +13,7 @@ const TITLE_CHARS = 72;
 /** A commit title of one line, at most 72 characters. */
 export function commitTitle(objective: string): string {
   const line = objective.trim().split('\n')[0]!.trim().replace(/\.$/, '');
-  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1).trimEnd()}…` : line;
+  return cutText(line, TITLE_CHARS).replace(/\s+…$/, '…');
 }
 
 function commitBody(change: ChangeToDeliver, footer: string | undefined): string {

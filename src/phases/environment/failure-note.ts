@@ -1,7 +1,7 @@
 import type { Redactor } from '../../log/redact.ts';
 import { renderMarker, type NoteMarker } from '../../core/marker.ts';
 import type { Classification } from './classify.ts';
-import { fence } from './prompt-file.ts';
+import { fence } from '../../core/text.ts';
 import type { RetryCounts } from './run-command.ts';
 import type { EnvironmentName } from '../../core/environment.ts';
 

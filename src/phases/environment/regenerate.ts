@@ -1,7 +1,8 @@
 import type { LlmPort, ChatMessage } from '../../core/llm-port.ts';
 import type { Redactor } from '../../log/redact.ts';
 import type { Classification } from './classify.ts';
-import { fence, fillTemplate, loadPrompt, splitPrompt } from './prompt-file.ts';
+import { readPrompt, renderPrompt, splitPrompt } from '../../core/prompts.ts';
+import { fence } from '../../core/text.ts';
 import {
   RegenerationReply,
   type EnvironmentName,
@@ -66,7 +67,7 @@ export async function regenerationMessages(
   const { failure } = request;
   const error = `${describeFailure(failure)}\n\noutput (last part):\n${fence(redact(failure.outputTail) || '(no output)', 'text')}`;
   const numbered = request.setupCommands.map((c, i) => `${i + 1}. ${c}`).join('\n') || '(none)';
-  const text = fillTemplate(await loadPrompt(REGENERATE_PROMPT, deps.promptsDir), {
+  const text = renderPrompt(await readPrompt(`${REGENERATE_PROMPT}.md`, deps.promptsDir), {
     environment: request.environment,
     attempt: String(request.attempt),
     max_attempts: String(request.maxAttempts),

@@ -1,5 +1,6 @@
 import type { Redactor } from '../../log/redact.ts';
-import { fence, fillTemplate, loadPrompt } from './prompt-file.ts';
+import { readPrompt, renderPrompt } from '../../core/prompts.ts';
+import { fence } from '../../core/text.ts';
 import type { EnvironmentHandoff } from '../../core/environment.ts';
 
 export const SECTION_PROMPT = 'environment-section';
@@ -32,7 +33,7 @@ export async function renderEnvironmentSection(
   handoff: EnvironmentHandoff,
   options: { promptsDir?: string; redactor?: Redactor } = {},
 ): Promise<string> {
-  const template = await loadPrompt(SECTION_PROMPT, options.promptsDir);
+  const template = await readPrompt(`${SECTION_PROMPT}.md`, options.promptsDir);
   const errors = handoff.errors.map((e) => `- ${e}`).join('\n') || '- (no details recorded)';
   const redacted = options.redactor ? options.redactor.redact(errors) : errors;
   const test = handoff.test_command;
@@ -43,7 +44,7 @@ export async function renderEnvironmentSection(
     package_manager: handoff.package_manager !== undefined,
     test_command: test !== undefined,
   });
-  return fillTemplate(text, {
+  return renderPrompt(text, {
     environment_name: handoff.environment_name,
     setup_status: handoff.setup_status,
     error_list: fence(redacted, 'text'),

@@ -4,7 +4,7 @@
  * clarification flow is tested with an in-memory fake; in GitLab it runs on
  * the GitLab port (`gitlabAnswers`).
  */
-import type { GitLabPort, Noteable, ProjectRef } from '../../core/gitlab-port.ts';
+import type { Discussion, GitLabPort, Noteable, ProjectRef } from '../../core/gitlab-port.ts';
 import { parseMarker } from '../../core/marker.ts';
 import { isBotUser } from '../../gitlab/bot-users.ts';
 
@@ -44,15 +44,41 @@ export interface GitLabAnswersOptions {
   minAccessLevel: number;
   /** The agent's own user: its notes are never answers. */
   selfId?: number;
+  /**
+   * The job's reads (`JobReads`): its thread listing serves the first look
+   * when it holds the note (a resumed run reads the answers it was started
+   * by), and each author's role is looked up once per job. Later looks (a
+   * wait for answers) list the threads again.
+   */
+  reads?: {
+    discussions(on: Noteable): Promise<Discussion[]>;
+    accessLevel(userId: number): Promise<number>;
+  };
+}
+
+/** The thread holding `noteId`, from the job's listing on the first look, else listed now. */
+function threadLister(gitlab: GitLabPort, options: GitLabAnswersOptions) {
+  let firstLook = options.reads !== undefined;
+  return async (noteId: string): Promise<Discussion | undefined> => {
+    const holds = (d: Discussion) => d.notes.some((n) => String(n.id) === noteId);
+    if (firstLook && options.reads) {
+      firstLook = false;
+      const thread = (await options.reads.discussions(options.on)).find(holds);
+      if (thread) return thread;
+    }
+    return (await gitlab.listDiscussions(options.project, options.on)).find(holds);
+  };
 }
 
 /** Answers on a GitLab MR/issue: discussions for the thread, the members API for the role. */
 export function gitlabAnswers(gitlab: GitLabPort, options: GitLabAnswersOptions): AnswerSource {
   const levels = new Map<number, Promise<number>>();
+  const threadOf = threadLister(gitlab, options);
+  const levelOf = (userId: number) =>
+    options.reads?.accessLevel(userId) ?? gitlab.accessLevel(options.project, userId);
   return {
     async replies(noteId) {
-      const discussions = await gitlab.listDiscussions(options.project, options.on);
-      const thread = discussions.find((d) => d.notes.some((n) => String(n.id) === noteId));
+      const thread = await threadOf(noteId);
       if (!thread) return [];
       const index = thread.notes.findIndex((n) => String(n.id) === noteId);
       return thread.notes
@@ -71,7 +97,7 @@ export function gitlabAnswers(gitlab: GitLabPort, options: GitLabAnswersOptions)
         return false;
       let level = levels.get(reply.author.id);
       if (!level) {
-        level = gitlab.accessLevel(options.project, reply.author.id);
+        level = levelOf(reply.author.id);
         levels.set(reply.author.id, level);
         level.catch(() => levels.delete(reply.author.id));
       }

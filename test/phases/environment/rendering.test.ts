@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { Redactor } from '../../../src/log/redact.ts';
 import { renderFailureNote } from '../../../src/phases/environment/failure-note.ts';
-import { fence, fillTemplate } from '../../../src/phases/environment/prompt-file.ts';
+import { renderPrompt } from '../../../src/core/prompts.ts';
+import { fence } from '../../../src/core/text.ts';
 import {
   regenerateSetup,
   regenerationMessages,
@@ -121,7 +122,7 @@ describe('environment prompts and notes', () => {
   });
 
   it('a placeholder without a value is an error, and fences outgrow backtick runs', () => {
-    expect(() => fillTemplate('{{missing}}', {})).to.throw('{{missing}}');
+    expect(() => renderPrompt('{{missing}}', {})).to.throw('{{missing}}');
     expect(fence('a ```` b', 'text')).to.equal('`````text\na ```` b\n`````');
     expect(applyConditions('a\n<!-- if:x -->\nX\n<!-- end:x -->\nb', { x: false })).to.equal(
       'a\nb',

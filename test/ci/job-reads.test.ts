@@ -1,0 +1,224 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  seedScenario,
+  startGitLabStandIn,
+  type GitLabStandIn,
+  type Scenario,
+} from '../../src/testkit/gitlab-server/index.ts';
+import {
+  startScriptedOpenAiServer,
+  type ScriptedOpenAiServer,
+} from '../../src/testkit/openai-server/server.ts';
+import { runCli } from '../cli/helpers.ts';
+import { action, assessment, planWith } from '../support/plans.ts';
+import { noteHook } from '../trigger/note-hook.ts';
+
+const LLM_KEY = 'sk-job-reads-secret-5150';
+
+/** A one-action run: write a file, done, criteria met. */
+const farewellRun = [
+  {
+    purpose: 'planning',
+    json: planWith([action('task_1', 'Add farewell()')], ['farewell() exists']),
+  },
+  {
+    purpose: 'execution',
+    tool_calls: [
+      {
+        name: 'write_file',
+        arguments: { path: 'src/farewell.js', content: 'export const farewell = () => 1;\n' },
+      },
+    ],
+  },
+  { purpose: 'execution', content: 'DONE: added farewell()' },
+  { purpose: 'completion', json: assessment(true) },
+];
+
+/** The reads a job makes before it may post anything (start checks and the claim). */
+const START_READS = [
+  'GET /personal_access_tokens/self',
+  'GET /user',
+  'GET /projects/:id',
+  'GET /projects/:id/repository/files/:file_path/raw',
+];
+
+/**
+ * Issue 17 (each read once per job) and issue 22 (independent start-up reads
+ * at once, the progress note as early as the start checks allow), checked on
+ * the GitLab stand-in's request log for whole `mr-agent ci` jobs over HTTP.
+ */
+describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', function () {
+  this.timeout(60_000);
+  let standIn: GitLabStandIn;
+  let s: Scenario;
+  let root: string;
+  let job: string;
+  let llm: ScriptedOpenAiServer;
+  let userConfig: Server;
+  let userConfigHits: number;
+
+  beforeEach(async () => {
+    standIn = await startGitLabStandIn();
+    s = await seedScenario(standIn.model);
+    root = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-job-reads-'));
+    job = path.join(root, 'job');
+    execFileSync('git', ['clone', '-q', '-b', 'feature/greeting', s.project.repoDir, job]);
+    llm = await startScriptedOpenAiServer({
+      apiKey: LLM_KEY,
+      scenario: { replies: farewellRun } as Parameters<
+        typeof startScriptedOpenAiServer
+      >[0]['scenario'],
+    });
+    userConfigHits = 0;
+    userConfig = createServer((_req, res) => {
+      userConfigHits++;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ status: 'success', data: { planning: { max_subtasks: 7 } } }));
+    });
+    await new Promise<void>((resolve) => userConfig.listen(0, '127.0.0.1', resolve));
+  });
+  afterEach(async () => {
+    await standIn.close();
+    await llm.close();
+    userConfig.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  function jobEnv(extra: Record<string, string>): Record<string, string> {
+    return {
+      PATH: process.env.PATH ?? '',
+      HOME: root,
+      CI_API_V4_URL: `${standIn.url}/api/v4`,
+      CI_SERVER_URL: standIn.url,
+      CI_PROJECT_ID: String(s.project.id),
+      CI_PROJECT_PATH: s.project.path,
+      CI_PROJECT_DIR: job,
+      CI_DEFAULT_BRANCH: s.project.defaultBranch,
+      CI_COMMIT_REF_NAME: 'feature/greeting',
+      CI_PIPELINE_ID: '900',
+      CI_JOB_ID: '901',
+      CI_PIPELINE_SOURCE: 'trigger',
+      GITLAB_USER_ID: String(s.maintainer.id),
+      MR_AGENT_GITLAB_TOKEN: s.botToken.value,
+      MR_AGENT_LOG_FORMAT: 'json',
+      OPENAI_API_KEY: LLM_KEY,
+      OPENAI_BASE_URL: llm.url,
+      MR_AGENT_LLM_MODEL: 'scripted-model',
+      MR_AGENT_ENVIRONMENT_SETUP: 'false',
+      MR_AGENT_TEST_COMMAND: 'test -f src/farewell.js',
+      REFLECTION_INTERVAL: '0',
+      REPLANNING_ENABLED: 'false',
+      MR_AGENT_REVIEW_ENABLED: 'false',
+      USER_CONFIG_API_URL: `http://127.0.0.1:${(userConfig.address() as AddressInfo).port}/cfg`,
+      ...extra,
+    };
+  }
+
+  /** An earlier comment by a developer, so the discussion has an author to look up. */
+  function comment(body: string, author = s.developer) {
+    return standIn.model.addNote({ on: s.mergeRequest, body, authorId: author.id });
+  }
+
+  function payloadFile(body: string): string {
+    const note = comment(body);
+    const file = path.join(root, `payload-${note.id}.json`);
+    const hook = noteHook({
+      note: body,
+      noteId: note.id,
+      user: { id: s.developer.id, username: s.developer.username },
+      projectId: s.project.id,
+      iid: s.mergeRequest.iid,
+      sourceBranch: s.mergeRequest.sourceBranch,
+      discussionId: note.discussionId,
+    });
+    writeFileSync(file, JSON.stringify(hook));
+    return file;
+  }
+
+  const members = (userId: number) =>
+    standIn.requests.entries.filter(
+      (e) => e.route === '/projects/:id/members/all/:user_id' && e.path.endsWith(`/${userId}`),
+    ).length;
+
+  it('issue 17 #6: one `/agent` run on an MR reads the MR, its threads, each member and the configuration once', async () => {
+    comment('Please keep the old name too.', s.maintainer);
+    const file = payloadFile('/agent add a farewell function');
+    standIn.requests.clear();
+
+    const result = await runCli(['ci'], { env: jobEnv({ TRIGGER_PAYLOAD: file }) });
+
+    expect(result.code, result.stderr).to.equal(0);
+    llm.assertAllUsed();
+    const reads = standIn.requests.byRoute();
+    for (const route of [
+      ...START_READS,
+      'GET /projects/:id/merge_requests/:iid',
+      'GET /projects/:id/merge_requests/:iid/discussions',
+      'GET /projects/:id/merge_requests/:iid/diffs',
+    ]) {
+      expect(reads[route], route).to.equal(1);
+    }
+    // the one thread listing serves gather and history: no second listing as `/notes`
+    expect(reads['GET /projects/:id/merge_requests/:iid/notes']).to.equal(undefined);
+    // the commenter (claim, start check, discussion) and the pipeline's user, once each
+    expect(members(s.developer.id), 'the commenter').to.equal(1);
+    expect(members(s.maintainer.id), 'the pipeline user and earlier commenter').to.equal(1);
+    expect(userConfigHits, 'the user-config API').to.equal(1);
+  });
+
+  it('issue 17 #6: a run on an issue reads the issue once', async () => {
+    standIn.requests.clear();
+
+    const result = await runCli(['ci'], {
+      env: jobEnv({
+        CI_PIPELINE_SOURCE: 'web',
+        CI_COMMIT_REF_NAME: s.project.defaultBranch,
+        GITLAB_USER_ID: String(s.developer.id),
+        MR_AGENT_TASK: 'add a farewell function',
+        MR_AGENT_ISSUE_IID: String(s.issue.iid),
+      }),
+    });
+
+    expect(result.code, result.stderr).to.equal(0);
+    const reads = standIn.requests.byRoute();
+    expect(
+      reads['GET /projects/:id/issues/:issue_iid'] ?? reads['GET /projects/:id/issues/:iid'],
+    ).to.equal(1);
+    expect(reads['GET /projects/:id/issues/:iid/discussions']).to.equal(1);
+    expect(reads['GET /projects/:id/issues/:iid/notes']).to.equal(undefined);
+    expect(members(s.developer.id)).to.equal(1);
+    expect(userConfigHits).to.equal(1);
+  });
+
+  it('issue 22: before the progress note the job reads only what the start checks and the claim need, each once', async () => {
+    const file = payloadFile('/agent add a farewell function');
+    standIn.requests.clear();
+
+    const result = await runCli(['ci'], { env: jobEnv({ TRIGGER_PAYLOAD: file }) });
+
+    expect(result.code, result.stderr).to.equal(0);
+    const entries = standIn.requests.entries;
+    const note = entries.findIndex(
+      (e) => e.method === 'POST' && e.route === '/projects/:id/merge_requests/:iid/notes',
+    );
+    expect(note).to.be.greaterThan(0);
+    const before = entries.slice(0, note).map((e) => `${e.method} ${e.route}`);
+    expect([...before].sort()).to.deep.equal(
+      [
+        ...START_READS,
+        'GET /projects/:id/members/all/:user_id', // the commenter
+        'GET /projects/:id/members/all/:user_id', // the pipeline's user
+        'GET /projects/:id/merge_requests/:iid',
+        'GET /projects/:id/merge_requests/:iid/discussions',
+        'POST /projects/:id/merge_requests/:iid/notes/:note_id/award_emoji',
+        'GET /projects/:id/pipelines',
+      ].sort(),
+    );
+  });
+});
