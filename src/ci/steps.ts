@@ -7,21 +7,29 @@ import { createLogger, newTraceId, type Logger } from '../log/logger.ts';
 import { Redactor } from '../log/redact.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
 import { ExecaShell } from '../shell/execa-shell.ts';
+import { describeError } from '../errors/catalog.ts';
+import { exitCodeFor } from '../errors/exit-code.ts';
+import { guardGitLab, RequestBudget } from '../gitlab/request-budget.ts';
+import { alreadyReported, RunLifecycle } from '../run/lifecycle.ts';
 import type { Shell } from '../core/shell-port.ts';
 import type { CommandRequest } from '../trigger/note-rules.ts';
 import type { CiContext } from './context.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
 import { carryOutJob, type CarriedOut } from './carry-out.ts';
+import { reportEarlyFailure } from './early-failure.ts';
 import { prepareRun, type PrepareDeps } from './prepare.ts';
-import type { RunObservers, SessionServices } from './session.ts';
+import type { RunObservers } from '../run/compose.ts';
+import type { SessionServices } from './session.ts';
 import { jobGitLabToken, secretVariableNames, withNamedSecrets } from './secrets.ts';
 
 export interface CiStepIo {
   env: Readonly<Record<string, string | undefined>>;
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
-  /** Registers a SIGTERM/SIGINT handler; returns a function that removes it. */
+  /** Registers a SIGTERM/SIGINT/SIGHUP handler; returns a function that removes it. */
   onSignal?(handler: (signal: string) => void): () => void;
+  /** Ends the process at once (after a termination signal, once the run's end is written). */
+  exit?(code: number): void;
 }
 
 /** What the run path of `mr-agent ci` uses from outside; tests swap pieces. */
@@ -38,7 +46,7 @@ export interface CiServices {
   /** Watch or wrap parts of the run (the demo narrates it). */
   observers?: RunObservers;
   onChecks?: PrepareDeps['onChecks'];
-  /** After a termination signal, the longest wait for the final state. */
+  /** After a termination signal, the longest time until the job ends (default 8 s). */
   graceMs?: number;
 }
 
@@ -59,11 +67,31 @@ function ciLogger(io: CiStepIo, config: Config, traceId: string, redactor: Redac
   });
 }
 
+/** The job's GitLab client: every call bounded by the request budget (gitlab.request_budget_sec). */
+function jobGitLab(
+  context: CiContext,
+  config: Config,
+  token: string,
+  services: CiServices,
+  ports: { logger: Logger; clock: Clock },
+): { gitlab: GitLabPort; budget: RequestBudget } {
+  const client = (services.createGitLab ?? createGitLabClient)({
+    url: config.gitlab.url || context.gitlab.apiUrl,
+    token,
+    ...ports,
+  });
+  const budget = new RequestBudget(config.gitlab.request_budget_sec * 1000);
+  return { gitlab: guardGitLab(client, { budget }), budget };
+}
+
 /**
  * The run path of `mr-agent ci` (loaded only when there may be work):
  * resolves the named secrets, sets up logging with redaction and the GitLab
  * client, prepares the run (request, checks, configuration, checkout) and
- * carries out the step. `mr-agent demo` runs its CI job through here too.
+ * carries out the step, all inside the run's lifecycle (signals, grace
+ * period). A failure before the run's note exists still reaches the
+ * requester (src/ci/early-failure.ts). `mr-agent demo` runs its CI job
+ * through here too.
  */
 export async function runCiJob(
   context: CiContext,
@@ -83,42 +111,67 @@ export async function runCiJob(
   const logger = services.logger ?? ciLogger(io, baseConfig, traceId, redactor);
   const token = jobGitLabToken(baseConfig, io.env);
   const clock = services.clock ?? systemClock;
-  const gitlab = (services.createGitLab ?? createGitLabClient)({
-    url: baseConfig.gitlab.url || context.gitlab.apiUrl,
-    token,
-    logger,
-    clock,
-  });
+  const { gitlab, budget } = jobGitLab(context, baseConfig, token, services, { logger, clock });
   const shell = services.shell ?? new ExecaShell();
-  const prepared = await prepareRun(context, payload, {
-    env,
-    baseConfig,
-    gitlab,
-    shell,
+  const lifecycle = new RunLifecycle({
+    onSignal: io.onSignal,
     logger,
-    redactor,
-    sets,
-    ...(services.onChecks ? { onChecks: services.onChecks } : {}),
+    graceMs: services.graceMs,
+    exit: io.exit,
   });
-  if (prepared.kind === 'nothing-to-do') {
-    return {
-      exitCode: await finishWithNothingToDo(context, baseConfig.ci, prepared.reason, io.stdout),
-    };
+  try {
+    const prepared = await lifecycle.beforeRun(
+      prepareRun(context, payload, {
+        env,
+        baseConfig,
+        gitlab,
+        shell,
+        logger,
+        redactor,
+        sets,
+        ...(services.onChecks ? { onChecks: services.onChecks } : {}),
+      }),
+    );
+    if (prepared.kind === 'nothing-to-do') {
+      const code = await finishWithNothingToDo(context, baseConfig.ci, prepared.reason, io.stdout);
+      return { exitCode: lifecycle.close(code) };
+    }
+    budget.budgetMs = prepared.run.config.gitlab.request_budget_sec * 1000;
+    const carried = await carryOutJob(prepared.run, {
+      services: {
+        shell,
+        clock,
+        ...(services.createLlm ? { createLlm: services.createLlm } : {}),
+        ...(services.observers ? { observers: services.observers } : {}),
+        write: (text) => io.stdout.write(text),
+      },
+      logger,
+      redactor,
+      stdout: io.stdout,
+      lifecycle,
+    });
+    return { ...carried, exitCode: lifecycle.close(carried.exitCode) };
+  } catch (error) {
+    const exitCode = lifecycle.exitCode(exitCodeFor(error));
+    if (!alreadyReported(error)) {
+      await reportEarlyFailure({
+        context,
+        payload,
+        gitlab,
+        config: baseConfig,
+        redactor,
+        logger,
+        error,
+        exitCode,
+      });
+    }
+    if (!lifecycle.terminatedBy) {
+      lifecycle.close(exitCode);
+      throw error;
+    }
+    io.stderr.write(`mr-agent: ${describeError(error).message}\n`);
+    return { exitCode: lifecycle.close(exitCode) };
   }
-  return carryOutJob(prepared.run, {
-    services: {
-      shell,
-      clock,
-      ...(services.createLlm ? { createLlm: services.createLlm } : {}),
-      ...(services.observers ? { observers: services.observers } : {}),
-      write: (text) => io.stdout.write(text),
-    },
-    logger,
-    redactor,
-    stdout: io.stdout,
-    ...(io.onSignal ? { onSignal: io.onSignal } : {}),
-    ...(services.graceMs !== undefined ? { graceMs: services.graceMs } : {}),
-  });
 }
 
 /** `runCiJob`, as the job's exit code. */
