@@ -106,7 +106,7 @@ describe('ci early failures (every end reaches the requester)', function () {
     const job = await world.job({ replies: [], variables });
 
     expect(job.code).to.not.equal(0);
-    expect(job.stdout).to.match(/mr-agent: .*failed.*merge_requests\/4242/i);
+    expect(job.stderr).to.match(/^mr-agent: .*merge_requests\/4242 answered HTTP 404/m);
     const result = resultOf(job.dir);
     expect(result.status).to.equal('failed');
     expect(result.exit_code).to.equal(job.code);
