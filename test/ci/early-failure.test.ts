@@ -97,6 +97,24 @@ describe('ci early failures (every end reaches the requester)', function () {
     expect(result.exit_code).to.equal(2);
   });
 
+  it('O4 a Retry-After GitLab will not wait out (429, an hour): a reply in the thread says so, result.json, exit 1', async () => {
+    world.standIn.faults.add({
+      method: 'GET',
+      path: '/personal_access_tokens/self',
+      status: 429,
+      retryAfter: 3600,
+    });
+    const variables = world.bridgeVariables('run', 'add a farewell function');
+
+    const job = await world.job({ replies: [], variables });
+
+    expect(job.code).to.equal(1);
+    const replies = botNotes();
+    expect(replies).to.have.length(1);
+    expect(replies[0]!.body).to.contain('HTTP 429').and.to.contain('rate-limited');
+    expect(resultOf(job.dir)).to.include({ status: 'failed', exit_code: 1 });
+  });
+
   it('O4 a merge request that does not exist: result.json and a non-zero exit that says so in the job log', async () => {
     const variables = {
       ...world.bridgeVariables('run', 'add a farewell function'),
