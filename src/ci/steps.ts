@@ -67,38 +67,29 @@ function ciLogger(io: CiStepIo, config: Config, traceId: string, redactor: Redac
   });
 }
 
-/** The job's GitLab client: every call bounded by the request budget (gitlab.request_budget_sec). */
-function jobGitLab(
-  context: CiContext,
-  config: Config,
-  token: string,
-  services: CiServices,
-  ports: { logger: Logger; clock: Clock },
-): { gitlab: GitLabPort; budget: RequestBudget } {
-  const client = (services.createGitLab ?? createGitLabClient)({
-    url: config.gitlab.url || context.gitlab.apiUrl,
-    token,
-    ...ports,
-  });
-  const budget = new RequestBudget(config.gitlab.request_budget_sec * 1000);
-  return { gitlab: guardGitLab(client, { budget }), budget };
+/** What every part of the job shares: configuration from the environment, logging, GitLab, lifecycle. */
+interface Job {
+  context: CiContext;
+  payload: CommandRequest | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+  sets: readonly string[];
+  baseConfig: Config;
+  redactor: Redactor;
+  logger: Logger;
+  clock: Clock;
+  shell: Shell;
+  /** Every call bounded by the request budget (gitlab.request_budget_sec). */
+  gitlab: GitLabPort;
+  budget: RequestBudget;
+  lifecycle: RunLifecycle;
 }
 
-/**
- * The run path of `mr-agent ci` (loaded only when there may be work):
- * resolves the named secrets, sets up logging with redaction and the GitLab
- * client, prepares the run (request, checks, configuration, checkout) and
- * carries out the step, all inside the run's lifecycle (signals, grace
- * period). A failure before the run's note exists still reaches the
- * requester (src/ci/early-failure.ts). `mr-agent demo` runs its CI job
- * through here too.
- */
-export async function runCiJob(
+async function openJob(
   context: CiContext,
   payload: CommandRequest | undefined,
   io: CiStepIo,
-  services: CiServices = {},
-): Promise<CarriedOut> {
+  services: CiServices,
+): Promise<Job> {
   const env = withNamedSecrets(io.env);
   const sets = services.sets ?? [];
   const { config: baseConfig } = await loadConfig({ env, file: null, sets });
@@ -111,66 +102,129 @@ export async function runCiJob(
   const logger = services.logger ?? ciLogger(io, baseConfig, traceId, redactor);
   const token = jobGitLabToken(baseConfig, io.env);
   const clock = services.clock ?? systemClock;
-  const { gitlab, budget } = jobGitLab(context, baseConfig, token, services, { logger, clock });
-  const shell = services.shell ?? new ExecaShell();
+  const client = (services.createGitLab ?? createGitLabClient)({
+    url: baseConfig.gitlab.url || context.gitlab.apiUrl,
+    token,
+    logger,
+    clock,
+  });
+  const budget = new RequestBudget(baseConfig.gitlab.request_budget_sec * 1000);
   const lifecycle = new RunLifecycle({
     onSignal: io.onSignal,
     logger,
     graceMs: services.graceMs,
     exit: io.exit,
   });
-  try {
-    const prepared = await lifecycle.beforeRun(
-      prepareRun(context, payload, {
-        env,
-        baseConfig,
-        gitlab,
-        shell,
-        logger,
-        redactor,
-        sets,
-        ...(services.onChecks ? { onChecks: services.onChecks } : {}),
-      }),
+  const shell = services.shell ?? new ExecaShell();
+  const gitlab = guardGitLab(client, { budget });
+  return {
+    context,
+    payload,
+    env,
+    sets,
+    baseConfig,
+    redactor,
+    logger,
+    clock,
+    shell,
+    gitlab,
+    budget,
+    lifecycle,
+  };
+}
+
+async function prepareAndCarryOut(
+  job: Job,
+  io: CiStepIo,
+  services: CiServices,
+): Promise<CarriedOut> {
+  const { context, lifecycle } = job;
+  const prepared = await lifecycle.beforeRun(
+    prepareRun(context, job.payload, {
+      env: job.env,
+      baseConfig: job.baseConfig,
+      gitlab: job.gitlab,
+      shell: job.shell,
+      logger: job.logger,
+      redactor: job.redactor,
+      sets: job.sets,
+      ...(services.onChecks ? { onChecks: services.onChecks } : {}),
+    }),
+  );
+  if (prepared.kind === 'nothing-to-do') {
+    const code = await finishWithNothingToDo(
+      context,
+      job.baseConfig.ci,
+      prepared.reason,
+      io.stdout,
     );
-    if (prepared.kind === 'nothing-to-do') {
-      const code = await finishWithNothingToDo(context, baseConfig.ci, prepared.reason, io.stdout);
-      return { exitCode: lifecycle.close(code) };
-    }
-    budget.budgetMs = prepared.run.config.gitlab.request_budget_sec * 1000;
-    const carried = await carryOutJob(prepared.run, {
-      services: {
-        shell,
-        clock,
-        ...(services.createLlm ? { createLlm: services.createLlm } : {}),
-        ...(services.observers ? { observers: services.observers } : {}),
-        write: (text) => io.stdout.write(text),
-      },
-      logger,
-      redactor,
-      stdout: io.stdout,
-      lifecycle,
+    return { exitCode: code };
+  }
+  job.budget.budgetMs = prepared.run.config.gitlab.request_budget_sec * 1000;
+  return carryOutJob(prepared.run, {
+    services: {
+      shell: job.shell,
+      clock: job.clock,
+      ...(services.createLlm ? { createLlm: services.createLlm } : {}),
+      ...(services.observers ? { observers: services.observers } : {}),
+      write: (text) => io.stdout.write(text),
+    },
+    logger: job.logger,
+    redactor: job.redactor,
+    stdout: io.stdout,
+    lifecycle,
+  });
+}
+
+/**
+ * A job that failed: the requester hears of it unless the run's note already
+ * told them (src/ci/early-failure.ts). Without a signal the error goes on to
+ * the CLI (one line and a hint, its exit code); after one the job ends with
+ * 128 + the signal.
+ */
+async function failedJob(job: Job, io: CiStepIo, error: unknown): Promise<CarriedOut> {
+  const { lifecycle } = job;
+  const exitCode = lifecycle.exitCode(exitCodeFor(error));
+  if (!alreadyReported(error)) {
+    await reportEarlyFailure({
+      context: job.context,
+      payload: job.payload,
+      gitlab: job.gitlab,
+      config: job.baseConfig,
+      redactor: job.redactor,
+      logger: job.logger,
+      error,
+      exitCode,
     });
-    return { ...carried, exitCode: lifecycle.close(carried.exitCode) };
+  }
+  if (!lifecycle.terminatedBy) {
+    lifecycle.close(exitCode);
+    throw error;
+  }
+  io.stderr.write(`mr-agent: ${describeError(error).message}\n`);
+  return { exitCode: lifecycle.close(exitCode) };
+}
+
+/**
+ * The run path of `mr-agent ci` (loaded only when there may be work):
+ * resolves the named secrets, sets up logging with redaction and the GitLab
+ * client, prepares the run (request, checks, configuration, checkout) and
+ * carries out the step, all inside the run's lifecycle (signals, grace
+ * period). A failure before the run's note exists still reaches the
+ * requester. `mr-agent demo` runs its CI job through here too.
+ */
+export async function runCiJob(
+  context: CiContext,
+  payload: CommandRequest | undefined,
+  io: CiStepIo,
+  services: CiServices = {},
+): Promise<CarriedOut> {
+  const job = await openJob(context, payload, io, services);
+  try {
+    const carried = await prepareAndCarryOut(job, io, services);
+    return { ...carried, exitCode: job.lifecycle.close(carried.exitCode) };
   } catch (error) {
-    const exitCode = lifecycle.exitCode(exitCodeFor(error));
-    if (!alreadyReported(error)) {
-      await reportEarlyFailure({
-        context,
-        payload,
-        gitlab,
-        config: baseConfig,
-        redactor,
-        logger,
-        error,
-        exitCode,
-      });
-    }
-    if (!lifecycle.terminatedBy) {
-      lifecycle.close(exitCode);
-      throw error;
-    }
-    io.stderr.write(`mr-agent: ${describeError(error).message}\n`);
-    return { exitCode: lifecycle.close(exitCode) };
+    return failedJob(job, io, error);
   }
 }
 
