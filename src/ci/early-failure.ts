@@ -10,7 +10,13 @@ import type { Redactor } from '../log/redact.ts';
 import { postNote } from '../report/note-body.ts';
 import { buildRunResult, writeResultFile } from '../report/result-file.ts';
 import type { CommandRequest } from '../trigger/note-rules.ts';
+import { systemClock } from '../core/clock.ts';
+import { startReporting } from '../run/reporting/index.ts';
+import { taskFromText } from '../task/task-yaml.ts';
 import type { CiContext } from './context.ts';
+import { readHandoff, type CiHandoff } from './handoff.ts';
+import { AdoptingNoteTarget } from './note-target.ts';
+import type { CiRequest } from './request.ts';
 
 /**
  * A job that fails before its run has a progress note (SPEC O4): an invalid
@@ -38,7 +44,16 @@ export interface EarlyFailure {
 function whereAsked(
   context: CiContext,
   payload: CommandRequest | undefined,
+  handedOver: CiRequest | undefined,
 ): { on: Noteable; replyTo?: string } | undefined {
+  if (handedOver) {
+    const target = handedOver.target;
+    if (target.kind === 'none') return undefined;
+    return {
+      on: { type: target.kind, iid: target.iid },
+      ...(handedOver.noteId ? { replyTo: String(handedOver.noteId) } : {}),
+    };
+  }
   if (payload) {
     return {
       on: { type: payload.target.kind, iid: payload.target.iid },
@@ -106,8 +121,11 @@ async function writeResult(failure: EarlyFailure, now: number): Promise<void> {
   );
 }
 
-async function postFailureNote(failure: EarlyFailure): Promise<void> {
-  const where = whereAsked(failure.context, failure.payload);
+async function postFailureNote(
+  failure: EarlyFailure,
+  handoff: CiHandoff | undefined,
+): Promise<void> {
+  const where = whereAsked(failure.context, failure.payload, handoff?.request);
   if (!where || requesterRefused(failure.error) || failure.error instanceof CancelledError) return;
   const target = new GitLabNoteTarget(failure.gitlab, failure.context.gitlab.projectId, where.on);
   const body = renderEarlyFailureNote(failure);
@@ -125,19 +143,56 @@ async function postFailureNote(failure: EarlyFailure): Promise<void> {
   await postNote(target, body, options);
 }
 
+/**
+ * The run job of the two-step flow (B2) that fails before it takes over the
+ * plan job's progress note still ends that note, as failed: it would say
+ * "running" for good otherwise.
+ */
+async function endHandedOverNote(failure: EarlyFailure, handoff: CiHandoff): Promise<void> {
+  const target = handoff.request.target;
+  if (!handoff.noteId || target.kind === 'none') return;
+  const { context } = failure;
+  const notes = new AdoptingNoteTarget(
+    new GitLabNoteTarget(failure.gitlab, context.gitlab.projectId, {
+      type: target.kind,
+      iid: target.iid,
+    }),
+    handoff.noteId,
+    undefined,
+  );
+  const reporting = await startReporting({
+    repoDir: context.projectDir,
+    config: failure.config,
+    taskId: handoff.task.id,
+    title: taskFromText(handoff.task.text).title,
+    runId: handoff.runId,
+    target: notes,
+    redactor: failure.redactor,
+    logger: failure.logger,
+    clock: systemClock,
+    ci: { jobId: String(context.job.id), pipelineId: String(context.pipeline.id) },
+  });
+  await reporting.abandon(
+    { state: 'failed', summary: describeError(failure.error).message, exitCode: failure.exitCode },
+    15_000,
+  );
+}
+
 /** Tells the requester and writes result.json; never throws (the job fails with the original error). */
 export async function reportEarlyFailure(failure: EarlyFailure): Promise<void> {
   const { logger } = failure;
-  try {
-    await writeResult(failure, Date.now());
-  } catch (error) {
-    logger.error('result.json not written', { error: describeError(error).message });
-  }
-  try {
-    await postFailureNote(failure);
-  } catch (error) {
-    logger.error('the failure could not be posted on GitLab', {
-      error: describeError(error).message,
-    });
-  }
+  const attempt = async (what: string, work: () => Promise<unknown>) => {
+    try {
+      await work();
+    } catch (error) {
+      logger.error(`${what} failed`, { error: describeError(error).message });
+    }
+  };
+  const handoff =
+    failure.context.step === 'run'
+      ? await readHandoff(failure.context.projectDir).catch(() => undefined)
+      : undefined;
+  await attempt('writing result.json', () => writeResult(failure, Date.now()));
+  if (handoff) await attempt('ending the progress note', () => endHandedOverNote(failure, handoff));
+  await attempt('posting the failure on GitLab', () => postFailureNote(failure, handoff));
 }

@@ -215,3 +215,53 @@ describe('ci early failures (every end reaches the requester)', function () {
     expect(botNotes()).to.have.length(0);
   });
 });
+
+describe('ci early failures in the run job of the two-step flow', function () {
+  this.timeout(60_000);
+  let world: JobWorld;
+
+  beforeEach(async () => {
+    world = await JobWorld.start();
+  });
+  afterEach(async () => {
+    world.standIn.faults.clear();
+    await world.close();
+  });
+
+  it("O4/B2 a run job that fails before it takes over the plan job's note ends that note as failed and replies in the thread", async () => {
+    const plan = await world.job({
+      step: 'plan',
+      replies: [
+        {
+          purpose: 'planning',
+          json: planWith([action('task_1', 'Add farewell()')], ['farewell() exists']),
+        },
+      ],
+      variables: world.bridgeVariables('run', 'add a farewell function'),
+    });
+    expect(plan.code, plan.stderr.slice(-2000)).to.equal(0);
+    world.standIn.faults.add({
+      method: 'GET',
+      path: '/personal_access_tokens/self',
+      status: 429,
+      retryAfter: 3600,
+    });
+
+    const run = await world.job({
+      step: 'run',
+      replies: [],
+      variables: { CI_PIPELINE_SOURCE: 'parent_pipeline' },
+      artifactsFrom: plan,
+    });
+
+    expect(run.code).to.equal(1);
+    const notes = world.progressNotes();
+    expect(notes).to.have.length(1);
+    expect(parseMarker(notes[0]!.body)?.state).to.equal('failed');
+    const replies = world.standIn.model.notes.filter(
+      (n) => n.authorId === world.s.bot.id && n.body.includes('could not start the run'),
+    );
+    expect(replies).to.have.length(1);
+    expect(resultOf(run.dir)).to.include({ status: 'failed', exit_code: 1 });
+  });
+});
