@@ -20,8 +20,6 @@ import { AdoptingNoteTarget, noteTargetFor } from './note-target.ts';
 import { issueIdOf } from './past-history.ts';
 import type { PreparedRun } from './prepare.ts';
 
-export type { RunObservers } from '../run/compose.ts';
-
 /** What a CI run is built from; tests swap the model and the clock. */
 export interface SessionServices {
   shell: Shell;
