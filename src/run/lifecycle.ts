@@ -11,7 +11,8 @@
  *   is left of the grace period, then the process ends — whatever GitLab does.
  * - Whatever fails around the run once its note exists still ends the note.
  * - After a signal the process always ends once the run is over, so no
- *   request or timer left behind can keep it alive (or push anything).
+ *   request or timer left behind can keep it alive (or push anything); a
+ *   second signal ends it at once.
  */
 import { describeError } from '../errors/catalog.ts';
 import { CancelledError } from '../errors/errors.ts';
@@ -61,10 +62,15 @@ export class RunLifecycle {
     this.arrived = new Promise<void>((resolve) => (signalled = resolve));
     this.removeHandler =
       options.onSignal?.((name) => {
-        if (this.received) return;
         const signal = (SIGNALS as readonly string[]).includes(name)
           ? (name as TerminationSignal)
           : 'SIGTERM';
+        if (this.received) {
+          // a second signal (Ctrl-C twice): end now; commands die with the process
+          options.logger.warn('second termination signal, exiting now', { signal });
+          options.exit?.(exitCodeForSignal(this.received));
+          return;
+        }
         this.received = signal;
         options.logger.warn('termination signal received, writing the final state', { signal });
         this.controller.abort(new CancelledError(`received ${signal}`));
