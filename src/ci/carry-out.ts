@@ -2,14 +2,12 @@ import { UsageError } from '../errors/errors.ts';
 import { statePaths, type StatePaths } from '../history/paths.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Plan } from '../core/plan.ts';
-import { exitCodeForSignal } from '../report/termination.ts';
-import { runTask } from '../run/orchestrator.ts';
 import type { RunOutcome } from '../core/outcome.ts';
+import { runStages, type PlannedWork, type RunInput } from '../run/orchestrator.ts';
 import type { CarriedOut, CarryOutDeps } from './job-types.ts';
 import { commandPlan, type CommandPlan } from './commands.ts';
 import { readHandoff } from './handoff.ts';
 import { handOver } from './hand-over.ts';
-import { guarded, settle, watchSignals, type Signals } from './job-end.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
 import {
   issueIdOf,
@@ -19,8 +17,7 @@ import {
   type RestoredHistory,
 } from './past-history.ts';
 import type { PreparedRun } from './prepare.ts';
-import { ciTaskId, openSession, type CiSession } from './session.ts';
-import { planJob, resumeWork, type PlannedWork } from './two-step.ts';
+import { ciTaskId, openSession } from './session.ts';
 
 const PLAN_ONLY_SUMMARY = (prefix: string) =>
   `The plan is posted. Comment \`${prefix} approve\` to carry it out as written.`;
@@ -52,7 +49,18 @@ async function approvedPlan(run: PreparedRun, paths: StatePaths, logger: Logger)
   return plan;
 }
 
-async function prepareSession(run: PreparedRun, deps: CarryOutDeps, controller: AbortController) {
+/** How the run of this job starts: its task, and where planning stands. */
+interface JobStart {
+  task: { text: string; id?: string };
+  runId?: string;
+  /** The plan job's progress note, which the run job keeps editing. */
+  adoptNoteId?: string | undefined;
+  from?: RunInput['from'];
+  stopAfterPlan?: RunInput['stopAfterPlan'];
+}
+
+/** `--step all` and `--step plan`: the command asked for (see ./commands.ts). */
+async function requestedStart(run: PreparedRun, deps: CarryOutDeps): Promise<JobStart> {
   const plan = commandPlan(run.request.command);
   const paths = statePaths(
     run.context.projectDir,
@@ -70,7 +78,6 @@ async function prepareSession(run: PreparedRun, deps: CarryOutDeps, controller: 
     logger: deps.logger,
   });
   const text = taskText(run, plan, restored);
-  // a refused approve posts no note
   const approved =
     plan.mode === 'approved-plan' ? await approvedPlan(run, paths, deps.logger) : undefined;
   await writeRequestRecord(paths, {
@@ -78,133 +85,86 @@ async function prepareSession(run: PreparedRun, deps: CarryOutDeps, controller: 
     task: { id: ciTaskId(run), text },
     jobId: run.context.job.id,
   });
-  const session = await openSession(run, {
-    services: deps.services,
-    logger: deps.logger,
-    redactor: deps.redactor,
+  const stopAfterPlan: RunInput['stopAfterPlan'] =
+    plan.mode === 'plan-only'
+      ? { kind: 'finish', summary: PLAN_ONLY_SUMMARY(run.config.trigger.command_prefix) }
+      : run.context.step === 'plan'
+        ? { kind: 'hand-over' }
+        : undefined;
+  return {
     task: { text },
-    controller,
-  });
-  return { session, plan, approved };
-}
-
-const input = (session: CiSession) => ({
-  task: session.task,
-  repoDir: session.task.repo,
-  maxLoops: session.task.maxLoops,
-});
-
-/** `--step all`: the whole run in this job (a fixed environment). */
-async function allInOne(
-  run: PreparedRun,
-  deps: CarryOutDeps,
-  signals: Signals,
-  controller: AbortController,
-) {
-  const { session, plan, approved } = await prepareSession(run, deps, controller);
-  const outcome = async (): Promise<RunOutcome> => {
-    if (plan.mode === 'plan-only') {
-      const summary = PLAN_ONLY_SUMMARY(run.config.trigger.command_prefix);
-      const result = await planJob(session.deps, input(session), { finishAfterPlan: summary });
-      if (result.kind !== 'ended') throw new Error('internal: a plan-only run did not end');
-      return result.outcome;
-    }
-    if (approved) {
-      return resumeWork(session.deps, {
-        ...input(session),
-        work: { plan: approved },
-        from: 'the approved plan',
-      });
-    }
-    return runTask(session.deps, input(session));
+    ...(approved ? { from: { work: { plan: approved }, by: 'the approved plan' } } : {}),
+    ...(stopAfterPlan ? { stopAfterPlan } : {}),
   };
-  return settle(session, guarded(session, outcome), signals, deps);
-}
-
-/** `--step plan`: plan here, then hand over to the child pipeline's job (B2). */
-async function planHere(
-  run: PreparedRun,
-  deps: CarryOutDeps,
-  signals: Signals,
-  controller: AbortController,
-) {
-  const { session, plan, approved } = await prepareSession(run, deps, controller);
-  return guarded(session, () => planOrHandOver(run, deps, signals, { session, plan, approved }));
-}
-
-async function planOrHandOver(
-  run: PreparedRun,
-  deps: CarryOutDeps,
-  signals: Signals,
-  { session, plan, approved }: Awaited<ReturnType<typeof prepareSession>>,
-): Promise<CarriedOut> {
-  if (approved) return handOver(run, session, { plan: approved }, deps);
-  const planOnly = plan.mode === 'plan-only';
-  const result = await planJob(
-    session.deps,
-    input(session),
-    planOnly ? { finishAfterPlan: PLAN_ONLY_SUMMARY(run.config.trigger.command_prefix) } : {},
-  );
-  if (result.kind === 'planned' && !signals.seen.signal)
-    return handOver(run, session, result.work, deps);
-  const ended =
-    result.kind === 'ended'
-      ? await settle(session, Promise.resolve(result.outcome), signals, deps)
-      : { exitCode: exitCodeForSignal(signals.seen.signal ?? 'SIGTERM') };
-  await finishWithNothingToDo(
-    run.context,
-    run.config.ci,
-    result.kind === 'ended'
-      ? `the run ended in planning (${result.outcome.reason})`
-      : 'the job was cancelled after planning',
-    deps.stdout,
-  );
-  return ended;
 }
 
 /** `--step run`: the child pipeline's job carries on from the plan job's hand-off (B2). */
-async function runHandedOver(
-  run: PreparedRun,
-  deps: CarryOutDeps,
-  signals: Signals,
-  controller: AbortController,
-) {
+async function handedOverStart(run: PreparedRun): Promise<JobStart> {
   const handoff = await readHandoff(run.context.projectDir);
-  const session = await openSession(run, {
-    services: deps.services,
-    logger: deps.logger,
-    redactor: deps.redactor,
+  return {
     task: { text: handoff.task.text, id: handoff.task.id },
     runId: handoff.runId,
     adoptNoteId: handoff.noteId,
-    controller,
-  });
-  const outcome = guarded(session, () =>
-    resumeWork(session.deps, {
-      ...input(session),
-      work: handoff.work as PlannedWork,
-      from: `job ${handoff.from.jobId}`,
-    }),
-  );
-  return settle(session, outcome, signals, deps);
+    from: { work: handoff.work as PlannedWork, by: `job ${handoff.from.jobId}` },
+  };
 }
 
 /**
  * Carries out the job's step once the request is accepted: the whole run
- * (`all`), the plan job of the two-step flow (`plan`) or its run job (`run`),
- * for the command asked (see ./commands.ts). A termination signal cancels the
- * run, which writes its final state; the exit code is then 128 + the signal.
+ * (`all`), the plan job of the two-step flow (`plan`, which hands over to the
+ * child pipeline) or its run job (`run`), for the command asked (see
+ * ./commands.ts). The run goes through the orchestrator's stages and ends
+ * once, in the run's lifecycle (signals, grace period, final state).
  */
 export async function carryOutJob(run: PreparedRun, deps: CarryOutDeps): Promise<CarriedOut> {
-  const controller = new AbortController();
-  const signals = watchSignals(deps, controller);
-  try {
-    if (run.context.step === 'plan') return await planHere(run, deps, signals, controller);
-    if (run.context.step === 'run') return await runHandedOver(run, deps, signals, controller);
-    return await allInOne(run, deps, signals, controller);
-  } finally {
-    signals.remove();
+  const start =
+    run.context.step === 'run' ? await handedOverStart(run) : await requestedStart(run, deps);
+  const session = await openSession(run, {
+    services: deps.services,
+    logger: deps.logger,
+    redactor: deps.redactor,
+    task: start.task,
+    runId: start.runId,
+    adoptNoteId: start.adoptNoteId,
+    signal: deps.lifecycle.signal,
+  });
+  const input: RunInput = {
+    task: session.task,
+    repoDir: session.task.repo,
+    maxLoops: session.task.maxLoops,
+    from: start.from,
+    stopAfterPlan: start.stopAfterPlan,
+  };
+  const settled = await deps.lifecycle.settle(
+    session.reporting,
+    async (): Promise<{ handedOver: CarriedOut } | { outcome: RunOutcome }> => {
+      const result = await runStages(session.deps, input);
+      if (result.kind === 'planned')
+        return { handedOver: await handOver(run, session, result.work, deps) };
+      return { outcome: result.outcome };
+    },
+  );
+  if (settled.kind === 'abandoned') {
+    if (run.context.step === 'plan')
+      await finishWithNothingToDo(run.context, run.config.ci, 'the job was cancelled', deps.stdout);
+    return { exitCode: settled.exitCode };
   }
+  if ('handedOver' in settled.value) return settled.value.handedOver;
+  const outcome = settled.value.outcome;
+  if (run.context.step === 'plan') {
+    await finishWithNothingToDo(
+      run.context,
+      run.config.ci,
+      `the run ended in planning (${outcome.reason})`,
+      deps.stdout,
+    );
+  }
+  if (outcome.finalStateNotWritten) {
+    deps.stdout.write(
+      `mr-agent: ${outcome.finalStateNotWritten}; the requester still sees the run as running. The result is in .mr-agent/result.json (exit ${outcome.exitCode}).\n`,
+    );
+  }
+  return { exitCode: deps.lifecycle.exitCode(outcome.exitCode), run: { outcome, session } };
 }
 
 /** `carryOutJob`, as an exit code. */

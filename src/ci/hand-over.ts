@@ -9,7 +9,7 @@ import { CHILD_PIPELINE_FILE, forwardedVariables, renderChildPipeline } from './
 import { writeHandoff } from './handoff.ts';
 import type { PreparedRun } from './prepare.ts';
 import type { CiSession } from './session.ts';
-import type { PlannedWork } from './two-step.ts';
+import type { PlannedWork } from '../run/orchestrator.ts';
 
 /** The image of the environment the run will use: the configured one, else the planner's choice checked against detection (D2). */
 async function chosenEnvironment(run: PreparedRun, plan: Plan) {

@@ -31,13 +31,14 @@ process.exitCode = await main({
   stderr: process.stderr,
   readStdin,
   exit: (code) => process.exit(code),
+  // SIGTERM (job cancelled or timed out), SIGINT (Ctrl-C) and SIGHUP (terminal or
+  // runner gone) are handled alike: the run ends with its final state (M6, O4)
   onSignal(handler) {
+    const signals = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
     const listener = (signal: NodeJS.Signals) => handler(signal);
-    process.on('SIGTERM', listener);
-    process.on('SIGINT', listener);
+    for (const signal of signals) process.on(signal, listener);
     return () => {
-      process.off('SIGTERM', listener);
-      process.off('SIGINT', listener);
+      for (const signal of signals) process.off(signal, listener);
     };
   },
 });

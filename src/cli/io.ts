@@ -7,9 +7,9 @@ export interface CliIo {
   stderr: { write(text: string): unknown; isTTY?: boolean };
   /** Reads all of stdin; undefined when stdin is a terminal or absent. */
   readStdin(): Promise<string | undefined>;
-  /** Registers a SIGTERM/SIGINT handler; returns a function that removes it. */
+  /** Registers a SIGTERM/SIGINT/SIGHUP handler; returns a function that removes it. */
   onSignal?(handler: (signal: string) => void): () => void;
-  /** Ends the process at once (used when a run does not stop within its grace period). */
+  /** Ends the process at once (after a termination signal, once the run's end is written). */
   exit?(code: number): void;
 }
 

@@ -307,6 +307,13 @@ export const OPTIONS = [
     1000,
     'Least time between two edits of the progress note.',
   ),
+  opt(
+    'gitlab.request_budget_sec',
+    int(1),
+    120,
+    'Longest time a job goes on waiting for a GitLab that gives no usable answer (timeouts, 5xx, 429), retries included; then it fails.',
+    { env: ['MR_AGENT_GITLAB_REQUEST_BUDGET_SEC'] },
+  ),
   // trigger and bridge (A1–A3)
   opt(
     'trigger.command_prefix',

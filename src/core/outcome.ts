@@ -97,6 +97,8 @@ export interface RunOutcome {
   tokens: TokenTotals;
   loops: number;
   transitions: Transition[];
+  /** Set when the progress note's final state could not be written: the job says so and exits non-zero (O4). */
+  finalStateNotWritten?: string;
 }
 
 export function criteriaOf(

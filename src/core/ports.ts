@@ -120,3 +120,29 @@ export interface ChangeToDeliver {
 export interface DeliveryStep {
   deliver(change: ChangeToDeliver, signal?: AbortSignal): Promise<DeliveryReport>;
 }
+
+/** One run of an external coding CLI on one planned action (N1). */
+export interface ActionWorkerRun {
+  /** Undefined when the process never exited by itself (killed, not started). */
+  exitCode: number | undefined;
+  /** What the CLI says it did. */
+  summary: string;
+  /** Its combined output, capped. */
+  rawOutput: string;
+  /** Why the run did not succeed; absent on success. */
+  error?: string;
+  timedOut: boolean;
+  cancelled: boolean;
+  durationMs: number;
+}
+
+/**
+ * An external coding CLI (`codex-cli`, `claude-code`, `gemini-cli`) that
+ * carries out planned actions instead of the builtin tool loop (SPEC N1).
+ * Planning, environment setup, review, verification and delivery stay the
+ * run's own. Absent: the builtin tool loop.
+ */
+export interface ActionWorker {
+  readonly kind: string;
+  run(request: { prompt: string; repoDir: string; signal?: AbortSignal }): Promise<ActionWorkerRun>;
+}

@@ -8,7 +8,13 @@ import { fence } from './text.ts';
 
 /** The prompt files of the run (English, in `prompts/`, J3). */
 export type PromptName =
-  'planning' | 'execution' | 'reflection' | 'completion' | 'review-planning' | 'review-execution';
+  | 'planning'
+  | 'execution'
+  | 'worker-action'
+  | 'reflection'
+  | 'completion'
+  | 'review-planning'
+  | 'review-execution';
 
 export interface PromptLibrary {
   /** The raw template text. */

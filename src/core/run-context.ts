@@ -15,6 +15,7 @@ import type { Clock } from './clock.ts';
 import type { RunHooks } from './hooks.ts';
 import type { PromptLibrary } from './prompts.ts';
 import type {
+  ActionWorker,
   ChecklistItem,
   DeliveryReport,
   DeliveryStep,
@@ -57,6 +58,8 @@ export interface RunDeps extends PortDeps {
   sections?: SectionWriter;
   /** Absent: the built-in tools. */
   tools?: Tool[];
+  /** An external coding CLI that carries out the actions (N1); absent: the builtin tool loop. */
+  worker?: ActionWorker;
   signal?: AbortSignal;
 }
 

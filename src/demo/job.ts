@@ -10,7 +10,7 @@
  */
 import type { Config } from '../config/options.ts';
 import { parseCiContext } from '../ci/context.ts';
-import type { RunObservers } from '../ci/session.ts';
+import type { RunObservers } from '../run/compose.ts';
 import { runCiJob } from '../ci/steps.ts';
 import type { StartCheckResult } from '../gitlab/checks.ts';
 import type { Logger } from '../log/logger.ts';

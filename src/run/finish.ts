@@ -4,6 +4,7 @@ import { exitCodeFor } from '../errors/exit-code.ts';
 import type { RunContext } from '../core/run-context.ts';
 import { completionSummary, criteriaOf, type RunOutcome } from '../core/outcome.ts';
 import type { RunEnd } from '../core/run-end.ts';
+import { isFinalStateNotWritten } from './reporting/final-state.ts';
 
 /** The one place where a thrown error becomes the end of the run. */
 export function endFromError(ctx: RunContext, error: unknown): RunEnd {
@@ -108,6 +109,11 @@ export async function finish(ctx: RunContext, end: RunEnd): Promise<RunOutcome> 
     await deps.reporter.final(outcome);
   } catch (error) {
     logger.error('final report could not be written', { error: (error as Error).message });
+    if (isFinalStateNotWritten(error)) {
+      // the requester still sees "running": the run must not look successful (O4)
+      outcome.finalStateNotWritten = describeError(error).message;
+      if (outcome.exitCode === 0) outcome.exitCode = 1;
+    }
   }
   logger.info('run finished', {
     state: outcome.state,

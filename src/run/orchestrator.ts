@@ -1,6 +1,10 @@
+import { CancelledError } from '../errors/errors.ts';
 import { gather } from '../phases/gather/index.ts';
 import { requestText } from '../phases/gather/render.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
+import type { Gathered } from '../core/gathered.ts';
+import type { Plan } from '../core/plan.ts';
+import type { RunHistory } from '../core/ports.ts';
 import type { RunContext, RunDeps } from '../core/run-context.ts';
 import { createRunContext } from './context.ts';
 import { deliveryPhase } from '../phases/deliver/phase.ts';
@@ -9,18 +13,41 @@ import { executionPhase } from '../phases/execute/step.ts';
 import { endFromError, finish } from './finish.ts';
 import type { RunOutcome } from '../core/outcome.ts';
 import { inPhase } from '../core/phase-scope.ts';
+import { adoptPlan } from '../phases/plan/state.ts';
 import { planningPhase } from '../phases/plan/step.ts';
 import type { RunEnd } from '../core/run-end.ts';
 import { verificationPhase } from '../phases/verify/step.ts';
+
+/** What planning left for the work: a plan job hands it to the run job of the child pipeline (B2). */
+export interface PlannedWork {
+  /** Absent for `/agent approve`: the request is gathered again, the posted plan is kept. */
+  gathered?: Gathered | undefined;
+  plan: Plan;
+}
 
 export interface RunInput {
   task: TaskSpec;
   repoDir: string;
   maxLoops: number;
+  /** Carry on from a plan made earlier (the plan job, or the plan `/agent approve` approves). */
+  from?: { work: PlannedWork; by: string } | undefined;
+  /**
+   * Stop once the plan is ready: `finish` makes the plan the run's result
+   * (`/agent plan`); `hand-over` leaves the run unfinished for the job that
+   * carries it on (the plan job of the two-step flow, B2).
+   */
+  stopAfterPlan?: { kind: 'finish'; summary: string } | { kind: 'hand-over' } | undefined;
+}
+
+export type RunResult =
+  { kind: 'ended'; outcome: RunOutcome } | { kind: 'planned'; work: PlannedWork };
+
+function throwIfCancelled(ctx: RunContext): void {
+  if (ctx.signal?.aborted) throw new CancelledError('the run was cancelled');
 }
 
 /** gather → plan. Undefined when the plan is ready; an end when the run stops during planning. */
-export async function planStage(ctx: RunContext): Promise<RunEnd | undefined> {
+async function planStage(ctx: RunContext): Promise<RunEnd | undefined> {
   ctx.fsm.to('PLANNING', 'task started');
   ctx.state.gathered = await inPhase(ctx, 'pre_planning', () => gather(ctx));
   ctx.toolContext.requestText = requestText(ctx.state.gathered);
@@ -29,8 +56,48 @@ export async function planStage(ctx: RunContext): Promise<RunEnd | undefined> {
   return planned.kind === 'end' ? planned.end : undefined;
 }
 
-/** environment → (execute ⇄ reflect → verify)*, from a plan made by `planStage` (or handed over). */
-export async function workStage(ctx: RunContext): Promise<RunEnd> {
+/**
+ * The history of a run that carries on from an earlier plan: adopting that
+ * plan does not record it a second time (it is already in the history).
+ */
+function adoptingHistory(history: RunHistory): { history: RunHistory; adopted(): void } {
+  let adopting = true;
+  const savePlan: RunHistory['savePlan'] = async (plan) => {
+    if (!adopting) await history.savePlan(plan);
+  };
+  return {
+    history: new Proxy(history, {
+      get(target, property) {
+        if (property === 'savePlan') return savePlan;
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }),
+    adopted: () => (adopting = false),
+  };
+}
+
+/** The plan made earlier becomes the run's plan; the request is gathered again when it was not handed over. */
+async function adoptStage(
+  ctx: RunContext,
+  from: NonNullable<RunInput['from']>,
+  adopted: () => void,
+): Promise<void> {
+  ctx.fsm.to('PLANNING', `plan handed over by ${from.by}`);
+  if (from.work.gathered) {
+    ctx.state.gathered = from.work.gathered;
+    ctx.deps.reporter.phase('pre_planning', 'done');
+  } else {
+    ctx.state.gathered = await inPhase(ctx, 'pre_planning', () => gather(ctx));
+  }
+  ctx.toolContext.requestText = requestText(ctx.state.gathered);
+  await adoptPlan(ctx, from.work.plan);
+  adopted();
+  ctx.deps.reporter.phase('planning', 'done');
+}
+
+/** environment → (execute ⇄ reflect → verify)* → deliver, from the plan. */
+async function workStage(ctx: RunContext): Promise<RunEnd> {
   await environmentPhase(ctx);
   ctx.fsm.to('RUNNING', 'plan ready');
 
@@ -42,7 +109,10 @@ export async function workStage(ctx: RunContext): Promise<RunEnd> {
     const verified = await inPhase(ctx, 'verification', () => verificationPhase(ctx));
     if (verified.kind === 'end') return verified.end;
     if (verified.kind === 'complete') {
+      // nothing is pushed once the run is cancelled (O4)
+      throwIfCancelled(ctx);
       await deliveryPhase(ctx);
+      throwIfCancelled(ctx);
       ctx.fsm.to('COMPLETE', 'all criteria satisfied');
       return { state: 'COMPLETE', reason: 'completed', summary: ctx.state.assessment!.summary };
     }
@@ -50,31 +120,80 @@ export async function workStage(ctx: RunContext): Promise<RunEnd> {
   }
 }
 
+/** The stages this run goes through; undefined when it stops after planning for a hand-over. */
+async function pipeline(
+  ctx: RunContext,
+  input: RunInput,
+  adopted: () => void,
+): Promise<RunEnd | undefined> {
+  if (input.from) await adoptStage(ctx, input.from, adopted);
+  else {
+    const end = await planStage(ctx);
+    if (end) return end;
+  }
+  const stop = input.stopAfterPlan;
+  if (stop?.kind === 'hand-over') {
+    throwIfCancelled(ctx);
+    return undefined;
+  }
+  if (stop?.kind === 'finish') {
+    // the plan is the result: nothing to carry out, nothing left to validate
+    ctx.fsm.to('RUNNING', 'plan only: nothing to carry out');
+    ctx.fsm.to('VALIDATING', 'plan only: the plan is the result');
+    return { state: 'COMPLETE', reason: 'completed', summary: stop.summary };
+  }
+  return workStage(ctx);
+}
+
+/** A run that got to its end after a cancellation ends as cancelled all the same (O4). */
+function endAfterAbort(ctx: RunContext, end: RunEnd): RunEnd {
+  if (!ctx.signal?.aborted || end.reason === 'cancelled') return end;
+  const pushed = ctx.state.delivery?.status === 'pushed' ? ' after its change was pushed' : '';
+  return endFromError(ctx, new CancelledError(`the run was cancelled${pushed}`));
+}
+
 /**
  * The pipeline, in the order of GUIDE.md:
  * gather → plan → environment → (execute ⇄ reflect → verify)* → deliver → finish,
  * driving the task state machine PENDING → PLANNING → RUNNING → VALIDATING
- * → RUNNING | COMPLETE | FAILED. The CI component's two-step flow (B2) runs
- * the two stages in two jobs (src/ci/two-step.ts).
+ * → RUNNING | COMPLETE | FAILED. The two-step flow of the CI component (B2)
+ * runs it in two jobs: the plan job stops after planning (`hand-over`), the
+ * run job carries on `from` that plan. Every run that ends is finished here,
+ * once. Never throws for run failures: they are in the outcome.
  */
-async function pipeline(ctx: RunContext): Promise<RunEnd> {
-  return (await planStage(ctx)) ?? workStage(ctx);
-}
-
-/** Runs one task end to end. Never throws for run failures: they are in the outcome. */
-export async function runTask(deps: RunDeps, input: RunInput): Promise<RunOutcome> {
-  const ctx = await createRunContext(deps, input.task, input);
+export async function runStages(deps: RunDeps, input: RunInput): Promise<RunResult> {
+  const adopting = input.from ? adoptingHistory(deps.history) : undefined;
+  const ctx = await createRunContext(
+    adopting ? { ...deps, history: adopting.history } : deps,
+    input.task,
+    input,
+  );
   ctx.logger.info('run started', {
     repo: ctx.repoDir,
     title: input.task.title,
     maxLoops: input.maxLoops,
     strategy: ctx.config.planning.strategy,
+    ...(input.from ? { from: input.from.by } : {}),
   });
   let end: RunEnd;
   try {
-    end = await pipeline(ctx);
+    const reached = await pipeline(ctx, input, () => adopting?.adopted());
+    if (!reached)
+      return { kind: 'planned', work: { gathered: ctx.state.gathered!, plan: ctx.state.plan! } };
+    end = reached;
   } catch (error) {
     end = endFromError(ctx, error);
   }
-  return finish(ctx, end);
+  return { kind: 'ended', outcome: await finish(ctx, endAfterAbort(ctx, end)) };
+}
+
+/** Runs one task end to end (no hand-over). Never throws for run failures: they are in the outcome. */
+export async function runTask(
+  deps: RunDeps,
+  input: RunInput & { stopAfterPlan?: { kind: 'finish'; summary: string } | undefined },
+): Promise<RunOutcome> {
+  const result = await runStages(deps, input);
+  if (result.kind !== 'ended')
+    throw new Error('internal: a run without hand-over stopped after planning');
+  return result.outcome;
 }

@@ -4,6 +4,32 @@ import type { CommandRequest, CommandResult, Shell } from '../core/shell-port.ts
 const DEFAULT_MAX_OUTPUT = 10 * 1024 * 1024;
 
 /**
+ * Process groups of commands still running. When the agent's own process
+ * ends (after a signal and its grace period, `process.exit`), they are
+ * killed with it: a command is never left behind as an orphan.
+ */
+const running = new Set<number>();
+let exitHookInstalled = false;
+
+function track(pid: number | undefined): () => void {
+  if (pid === undefined) return () => undefined;
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const group of running) {
+        try {
+          process.kill(-group, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    });
+  }
+  running.add(pid);
+  return () => running.delete(pid);
+}
+
+/**
  * Ends the whole process group of a command: SIGTERM, then SIGKILL after
  * `killAfterMs`. The command runs in its own group (`detached`), so children
  * of `sh -c` (test runners, servers) are stopped too and cannot keep the
@@ -11,10 +37,13 @@ const DEFAULT_MAX_OUTPUT = 10 * 1024 * 1024;
  */
 class GroupKiller {
   private killTimer: NodeJS.Timeout | undefined;
+  private readonly untrack: () => void;
   constructor(
     private readonly pid: number | undefined,
     private readonly killAfterMs: number,
-  ) {}
+  ) {
+    this.untrack = track(pid);
+  }
 
   private signal(name: NodeJS.Signals): void {
     if (this.pid === undefined) return;
@@ -28,12 +57,19 @@ class GroupKiller {
   terminate(): void {
     if (this.killTimer) return;
     this.signal('SIGTERM');
-    this.killTimer = setTimeout(() => this.signal('SIGKILL'), this.killAfterMs);
+    this.killTimer = setTimeout(() => {
+      this.signal('SIGKILL');
+      this.untrack();
+    }, this.killAfterMs);
     this.killTimer.unref();
   }
 
+  /**
+   * The command's shell has ended. A group being stopped keeps its SIGKILL
+   * timer (a child may ignore SIGTERM) and stays tracked until it fires.
+   */
   dispose(): void {
-    if (this.killTimer) clearTimeout(this.killTimer);
+    if (!this.killTimer) this.untrack();
   }
 }
 

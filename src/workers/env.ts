@@ -1,5 +1,6 @@
 import { ConfigError } from '../errors/errors.ts';
 import { GITLAB_CREDENTIALS, hostVariableAllowed } from '../shell/sandbox-env.ts';
+import type { CliWorkerSpec } from './spec.ts';
 
 /**
  * The environment of a worker CLI (M1, seed 002 worker §3.3): the base
@@ -27,4 +28,27 @@ export function workerEnv(
     if (value !== undefined && hostVariableAllowed(name, value, 'worker')) env[name] = value;
   }
   return { ...env, ...adapterEnv, ...taskEnv };
+}
+
+/**
+ * The worker's own credential variables (those its adapter names, e.g.
+ * `CODEX_API_KEY`), taken from the host when set there — how a CI job passes
+ * the worker its key. Never a GitLab credential, a `withheld` variable (the
+ * LLM key's) or any variable holding one of `secrets` (the GitLab token, the
+ * LLM key), whatever its name.
+ */
+export function workerCredentials(
+  spec: Pick<CliWorkerSpec, 'credentialEnv'>,
+  host: Readonly<Record<string, string | undefined>>,
+  refuse: { withheld: readonly string[]; secrets: readonly string[] },
+): Record<string, string> {
+  const secrets = new Set(refuse.secrets.filter((s) => s !== ''));
+  const env: Record<string, string> = {};
+  for (const name of new Set(spec.credentialEnv.flat())) {
+    const value = host[name];
+    if (!value || GITLAB_CREDENTIALS.has(name) || refuse.withheld.includes(name)) continue;
+    if (secrets.has(value)) continue;
+    env[name] = value;
+  }
+  return env;
 }

@@ -17,6 +17,13 @@ describe('run: prompt files (J3) and data fencing (C4)', () => {
         'past planning and execution history',
       ],
       execution: ['## Execution Rules', 'DONE:', 'FAILED:', '{{environment_section}}'],
+      'worker-action': [
+        'current action',
+        'DONE:',
+        'FAILED:',
+        '{{environment_section}}',
+        '{{action}}',
+      ],
       reflection: ['## Reflection Rules', '"plan_revision_needed"', '"updated_action_plan"'],
       completion: [
         '"completion_assessment"',

@@ -47,6 +47,7 @@ export async function ciCommand(io: CliIo, options: CiOptions): Promise<number> 
       stdout: io.stdout,
       stderr: io.stderr,
       ...(io.onSignal ? { onSignal: io.onSignal } : {}),
+      ...(io.exit ? { exit: io.exit } : {}),
     },
     { config },
   );

@@ -8,14 +8,12 @@ import { createLogger, newTraceId, type Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
 import { LocalNoteTarget, shownPath } from '../../report/local-note-target.ts';
 import { taskNotePath } from '../../report/task-note.ts';
-import { exitCodeForSignal } from '../../report/termination.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';
 import { runTask } from '../../run/orchestrator.ts';
-import type { RunOutcome } from '../../core/outcome.ts';
-import { environmentStep, type EnvironmentStepDeps } from '../../phases/environment/step.ts';
+import type { EnvironmentStepDeps } from '../../phases/environment/step.ts';
 import type { EnvironmentStep } from '../../core/ports.ts';
-import { promptLibrary } from '../../core/prompts.ts';
-import { startReporting, type Reporting } from '../../run/reporting/index.ts';
+import { composeRun } from '../../run/compose.ts';
+import { RunLifecycle } from '../../run/lifecycle.ts';
 import { ExecaShell } from '../../shell/execa-shell.ts';
 import type { Shell } from '../../core/shell-port.ts';
 import type { TaskSpec } from '../../task/task-yaml.ts';
@@ -30,8 +28,6 @@ import {
   redactorFor,
   resolveRepo,
   streamOf,
-  watchSignals,
-  withGrace,
 } from './run-support.ts';
 
 /** What `mr-agent run` builds from the configuration; replaceable in tests. */
@@ -56,7 +52,6 @@ interface Session {
   logger: Logger;
   llm: LlmPort;
   shell: Shell;
-  controller: AbortController;
 }
 
 async function openSession(io: CliIo, options: RunOptions, factories: RunFactories) {
@@ -89,20 +84,14 @@ async function openSession(io: CliIo, options: RunOptions, factories: RunFactori
     logger,
     llm: factories.createLlm(config, io.env, logger, clock),
     shell: factories.shell ?? new ExecaShell(),
-    controller: new AbortController(),
   };
   return session;
 }
 
 /** AgentRunner mode (seed 002): an external coding CLI as the worker (src/agent-runner/). */
-async function runWithWorker(
-  io: CliIo,
-  s: Session,
-  kind: TaskSpec['worker']['kind'],
-  json: boolean,
-) {
+async function runWithWorker(io: CliIo, s: Session, signal: AbortSignal, json: boolean) {
   const result = await runAgentRunnerTask(
-    { ...s.task, repo: s.repoDir, worker: { ...s.task.worker, kind } },
+    { ...s.task, repo: s.repoDir },
     {
       llm: s.llm,
       shell: s.shell,
@@ -112,115 +101,89 @@ async function runWithWorker(
       hostEnv: io.env,
       cwd: io.cwd,
       settings: settingsFromConfig(s.config),
-      signal: s.controller.signal,
+      signal,
     },
   );
   printWorkerOutcome(io, s.redactor, result, json);
   return result.exitCode;
 }
 
-/** The local report layer: notes on the terminal (stderr with `--json`) and in `.mr-agent/`. */
-function startLocalReporting(io: CliIo, s: Session, json: boolean, stateDir: string) {
-  return startReporting({
-    repoDir: s.repoDir,
-    config: s.config,
-    taskId: s.task.id,
-    title: s.task.title,
-    runId: s.traceId,
-    target: new LocalNoteTarget({
-      stateDir,
-      write: (text) => (json ? io.stderr : io.stdout).write(text),
-      color: useColor(io),
-    }),
-    redactor: s.redactor,
-    logger: s.logger,
-    clock: s.clock,
-    artifactUrl: (file) => file,
+/** The local notes: the terminal (stderr with `--json`) and `.mr-agent/notes/`. */
+function localNotes(io: CliIo, json: boolean, stateDir: string) {
+  return new LocalNoteTarget({
+    stateDir,
+    write: (text) => (json ? io.stderr : io.stdout).write(text),
+    color: useColor(io),
   });
 }
 
-/** The run is stuck after a signal (e.g. a call that ignores the abort): write the note's end ourselves. */
-async function giveUpAfterGrace(io: CliIo, s: Session, reporting: Reporting): Promise<undefined> {
-  s.logger.error('final state not written within the grace period');
-  await Promise.race([
-    reporting.publisher.finish({
-      state: 'cancelled',
-      summary: 'The run was cancelled and did not stop within its grace period.',
-    }),
-    systemClock.sleep(2000),
-  ]);
-  io.exit?.(exitCodeForSignal('SIGTERM'));
-  return undefined;
-}
-
-/** The builtin agent: the run pipeline with the local report layer. */
+/** The builtin agent: the run pipeline, composed like every other entry's (src/run/compose.ts). */
 async function runBuiltin(
   io: CliIo,
   s: Session,
   options: RunOptions,
   factories: RunFactories,
-  signalled: Promise<void>,
-): Promise<RunOutcome | undefined> {
+  lifecycle: RunLifecycle,
+): Promise<number> {
   const json = Boolean(options.json);
   const stateDir = path.resolve(s.repoDir, s.config.state.directory);
-  const reporting = await startLocalReporting(io, s, json, stateDir);
-  const environment = (factories.createEnvironment ?? environmentStep)({
+  const { deps, reporting } = await composeRun({
     config: s.config,
-    llm: s.llm,
-    shell: s.shell,
+    task: s.task,
+    repoDir: s.repoDir,
+    runId: s.traceId,
     clock: s.clock,
+    shell: s.shell,
     logger: s.logger,
     redactor: s.redactor,
     hostEnv: io.env,
-    repoDir: s.repoDir,
-    marker: { task: s.task.id },
+    llm: s.llm,
+    notes: localNotes(io, json, stateDir),
+    signal: lifecycle.signal,
+    log: (text) => (json ? io.stderr : io.stdout).write(text),
+    artifactUrl: (file) => file,
+    createEnvironment: factories.createEnvironment,
   });
-  const run = runTask(
-    {
-      config: s.config,
-      llm: s.llm,
-      shell: s.shell,
-      clock: s.clock,
-      logger: s.logger,
-      redactor: s.redactor,
-      hostEnv: io.env,
-      prompts: promptLibrary(s.config.prompts.directory),
-      reporter: reporting.reporter,
-      history: reporting.history,
-      // the ReplanManager when planning.replanning.enabled, else a hook that always continues
-      hooks: { replan: reporting.replan },
-      ...(environment ? { environment } : {}),
-      signal: s.controller.signal,
-    },
-    { task: s.task, repoDir: s.repoDir, maxLoops: maxLoopsFor(s.resolved, s.task) },
+  const settled = await lifecycle.settle(reporting, () =>
+    runTask(deps, { task: s.task, repoDir: s.repoDir, maxLoops: maxLoopsFor(s.resolved, s.task) }),
   );
-  const outcome = await withGrace(run, signalled, factories.graceMs ?? 8000);
-  if (!outcome) return giveUpAfterGrace(io, s, reporting);
+  if (settled.kind === 'abandoned') return settled.exitCode;
+  const outcome = settled.value;
   printOutcome(io, outcome, json, {
     taskNote: shownPath(io.cwd, taskNotePath(stateDir, s.task.id)),
     result: shownPath(io.cwd, reporting.paths.result),
   });
-  return outcome;
+  if (outcome.finalStateNotWritten) io.stderr.write(`mr-agent: ${outcome.finalStateNotWritten}\n`);
+  return outcome.exitCode;
 }
 
-/** `mr-agent run`: one task in a local checkout, notes on the terminal and in `.mr-agent/` (A5). */
+/**
+ * `mr-agent run`: one task in a local checkout, notes on the terminal and in
+ * `.mr-agent/` (A5). A Task YAML whose `runner.worker.kind` names a coding
+ * CLI runs in AgentRunner mode (seed 002); otherwise the run pipeline, which
+ * hands its actions to the CLI of the `runner.worker.kind` option when set
+ * (N1, as in CI). Signals and the grace period: src/run/lifecycle.ts.
+ */
 export async function runLocal(
   io: CliIo,
   options: RunOptions,
   factories: RunFactories,
 ): Promise<number> {
   const s = await openSession(io, options, factories);
-  const signals = watchSignals(io, s.controller);
+  const lifecycle = new RunLifecycle({
+    onSignal: io.onSignal,
+    logger: s.logger,
+    graceMs: factories.graceMs,
+    exit: io.exit,
+  });
+  let code = 1;
   try {
-    const kind =
-      s.task.worker.kind !== 'builtin' ? s.task.worker.kind : s.config.runner.worker.kind;
-    const code =
-      kind !== 'builtin'
-        ? await runWithWorker(io, s, kind, Boolean(options.json))
-        : (await runBuiltin(io, s, options, factories, signals.signalled))?.exitCode;
-    if (signals.seen.signal) return exitCodeForSignal(signals.seen.signal);
-    return code ?? 1;
+    code =
+      s.task.worker.kind !== 'builtin'
+        ? await runWithWorker(io, s, lifecycle.signal, Boolean(options.json))
+        : await runBuiltin(io, s, options, factories, lifecycle);
   } finally {
-    signals.remove();
+    code = lifecycle.close(code);
   }
+  return code;
 }

@@ -5,19 +5,17 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../../config/load.ts';
 import type { Config } from '../../config/options.ts';
 import type { ResolvedConfig } from '../../config/resolve.ts';
-import { CancelledError, ConfigError, UsageError } from '../../errors/errors.ts';
+import { ConfigError, UsageError } from '../../errors/errors.ts';
 import { Redactor } from '../../log/redact.ts';
 import type { AgentRunnerResult } from '../../agent-runner/runner.ts';
 import { describeError } from '../../errors/catalog.ts';
 import { shownPath } from '../../report/local-note-target.ts';
-import type { TerminationSignal } from '../../report/termination.ts';
-import { systemClock } from '../../core/clock.ts';
 import type { RunOutcome } from '../../core/outcome.ts';
 import type { TaskSpec } from '../../task/task-yaml.ts';
 import type { CliIo } from '../io.ts';
 import type { RunOptions } from './run.ts';
 
-/** Helpers of `mr-agent run`: repository, configuration, logging stream, signals, output. */
+/** Helpers of `mr-agent run`: repository, configuration, logging stream, output. */
 
 export async function resolveRepo(io: CliIo, options: RunOptions, task: TaskSpec): Promise<string> {
   const given = options.repo ?? task.repo;
@@ -116,21 +114,6 @@ export function redactorFor(io: CliIo, config: Config): Redactor {
   return redactor;
 }
 
-/** Aborts the run on SIGTERM/SIGINT; remembers which signal came (M6). */
-export function watchSignals(io: CliIo, controller: AbortController) {
-  const seen: { signal?: TerminationSignal } = {};
-  let onSignal: (() => void) | undefined;
-  const signalled = new Promise<void>((resolve) => (onSignal = resolve));
-  const remove = io.onSignal?.((signal) => {
-    seen.signal = (
-      ['SIGTERM', 'SIGINT', 'SIGHUP'].includes(signal) ? signal : 'SIGTERM'
-    ) as TerminationSignal;
-    controller.abort(new CancelledError(`received ${signal}`));
-    onSignal?.();
-  });
-  return { seen, signalled, remove: remove ?? (() => undefined) };
-}
-
 export function printOutcome(
   io: CliIo,
   outcome: RunOutcome,
@@ -170,28 +153,4 @@ export function printWorkerOutcome(
   const lines = [`mr-agent: ${result.state}${error ? ` — ${error}` : ''}`];
   if (hint) lines.push(`hint: ${hint}`);
   io.stdout.write(`\n${[...lines, `Task Note: ${taskNote}`].join('\n')}\n`);
-}
-
-/**
- * The run's result, or undefined when a termination signal came and the run
- * did not end within `graceMs` of it (a wall-clock safety net, whatever clock
- * the run uses).
- */
-export async function withGrace<T>(
-  run: Promise<T>,
-  signalled: Promise<void>,
-  graceMs: number,
-): Promise<T | undefined> {
-  const stop = new AbortController();
-  const grace = signalled
-    .then(() => systemClock.sleep(graceMs, stop.signal))
-    .then(
-      () => undefined,
-      () => undefined,
-    );
-  try {
-    return await Promise.race([run, grace]);
-  } finally {
-    stop.abort();
-  }
 }

@@ -7,7 +7,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CommandFailedError } from '../../errors/errors.ts';
+import { CancelledError, CommandFailedError } from '../../errors/errors.ts';
 import type { GitLabPort, Issue, MergeRequest, Project } from '../../core/gitlab-port.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
@@ -54,6 +54,12 @@ export interface DeliveryInput {
    * changed them.
    */
   gitControl?: GitControlSnapshot;
+  /** Once aborted (the job was cancelled), nothing more is pushed, opened or posted (O4). */
+  signal?: AbortSignal;
+}
+
+function stopIfCancelled(input: DeliveryInput): void {
+  if (input.signal?.aborted) throw new CancelledError('the job was cancelled before delivery');
 }
 
 export interface DeliveredMergeRequest {
@@ -123,6 +129,7 @@ async function deliverToBranch(input: DeliveryInput, branch: string): Promise<De
   const git = gitFor(input, input.project.httpUrlToRepo);
   const commit = await commitChanges(git, input);
   if (!commit) return { status: 'no-changes' };
+  stopIfCancelled(input);
   const pushed = await pushWithOneRebase(git, input.project.httpUrlToRepo, branch, input.redactor);
   input.logger.info('change pushed', { branch, commit: pushed.commit, rebased: pushed.rebased });
   return { status: 'pushed', branch, ...pushed, mergeRequest: undefined };
@@ -134,6 +141,7 @@ async function deliverIssue(input: DeliveryInput, issue: Issue): Promise<Deliver
   const git = gitFor(input, input.project.httpUrlToRepo);
   const commit = await commitChanges(git, input);
   if (!commit) return { status: 'no-changes' };
+  stopIfCancelled(input);
   const pushed = await pushWithOneRebase(git, input.project.httpUrlToRepo, branch, input.redactor);
   const mergeRequest = await draftMergeRequest(input, issue, branch);
   input.logger.info('change pushed', {
@@ -185,6 +193,7 @@ async function deliverFork(input: DeliveryInput, mr: MergeRequest): Promise<Deli
   const git = gitFor(input, remoteUrl || input.project.httpUrlToRepo);
   const commit = await commitChanges(git, input);
   if (!commit) return { status: 'no-changes' };
+  stopIfCancelled(input);
   if (mr.allowCollaboration && remoteUrl) {
     try {
       const pushed = await pushWithOneRebase(git, remoteUrl, mr.sourceBranch, input.redactor);

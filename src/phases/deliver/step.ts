@@ -71,10 +71,11 @@ export function createDeliveryStep(options: DeliveryStepOptions): DeliveryStep {
   const commitUrl = (sha: string) =>
     input.project.webUrl ? `${input.project.webUrl}/-/commit/${sha}` : undefined;
   return {
-    async deliver(change) {
+    async deliver(change, signal) {
       const snapshot = await gitControl;
       const result = await deliver({
         ...input,
+        ...(signal ? { signal } : {}),
         ...(snapshot ? { gitControl: snapshot } : {}),
         commit: {
           title: commitTitle(change.objective),

@@ -23,7 +23,8 @@ export async function executionSystemPrompt(ctx: RunContext): Promise<string> {
   return ctx.state.executionSystem;
 }
 
-function actionPrompt(ctx: RunContext, step: PlanStep): string {
+/** The current action with the goal, the progress so far and the request (the user message of an action). */
+export function actionPrompt(ctx: RunContext, step: PlanStep): string {
   const plan = ctx.state.plan!;
   const goal = plan.goal_understanding;
   const subtask = plan.task_decomposition.subtasks.find((s) => s.id === step.action.task_id);

@@ -1,6 +1,7 @@
 import { CancelledError } from '../../errors/errors.ts';
 import { progressDigest } from '../../core/progress-digest.ts';
 import { executeAction } from './index.ts';
+import { executeWithWorker } from './worker.ts';
 import type { PlanStep } from '../../core/plan-steps.ts';
 import { reflectionTrigger } from '../reflect/index.ts';
 import type { RunContext } from '../../core/run-context.ts';
@@ -18,7 +19,10 @@ function throwIfCancelled(ctx: RunContext): void {
 
 async function runOne(ctx: RunContext, step: PlanStep): Promise<ActionRecord> {
   markItem(ctx, step.key, 'running');
-  const record = await executeAction(ctx, step);
+  const worker = ctx.deps.worker;
+  const record = worker
+    ? await executeWithWorker(ctx, step, worker)
+    : await executeAction(ctx, step);
   ctx.state.actions.push(record);
   ctx.state.actionCount += 1;
   markItem(ctx, step.key, record.status === 'success' ? 'done' : 'failed');

@@ -13,6 +13,7 @@ import { createReplanHook, type AnswerSource } from '../../phases/replan/index.t
 import type { Clock } from '../../core/clock.ts';
 import type { ReplanHook } from '../../core/hooks.ts';
 import type { RunHistory, RunReporter } from '../../core/ports.ts';
+import { abandonRun, type AbandonedEnd } from './abandon.ts';
 import { storeHistory } from './history.ts';
 import { ProgressReporter } from './reporter.ts';
 
@@ -43,6 +44,8 @@ export interface Reporting {
   paths: StatePaths;
   /** The replan hook (seed 003): the ReplanManager when `planning.replanning.enabled`. */
   replan: ReplanHook;
+  /** Writes the end when the run could not (see `abandonRun`); the note is waited for at most `noteMs`. */
+  abandon(end: AbandonedEnd, noteMs: number): Promise<void>;
 }
 
 /**
@@ -136,5 +139,31 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
     clock,
     ...(options.artifactUrl ? { artifactUrl: options.artifactUrl } : {}),
   });
-  return { reporter, history: storeHistory(store, options.issueId), publisher, paths, replan };
+  const startedAt = clock.now();
+  const abandon = (end: AbandonedEnd, noteMs: number) =>
+    abandonRun(
+      {
+        paths,
+        runRecords,
+        publisher,
+        runId: options.runId,
+        taskId: options.taskId,
+        startedAt,
+        jobId: ci.jobId,
+        pipelineId: ci.pipelineId,
+        clock,
+        redactor: options.redactor,
+        logger,
+      },
+      end,
+      noteMs,
+    );
+  return {
+    reporter,
+    history: storeHistory(store, options.issueId),
+    publisher,
+    paths,
+    replan,
+    abandon,
+  };
 }

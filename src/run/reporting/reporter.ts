@@ -27,6 +27,7 @@ import {
 import type { PlanChangeKind } from '../../core/progress.ts';
 import { buildRunResult, writeResultFile } from '../../report/result-file.ts';
 import { writeTaskNote } from '../../report/task-note.ts';
+import { FinalStateNotWritten } from './final-state.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { RunOutcome } from '../../core/outcome.ts';
 import type {
@@ -204,7 +205,11 @@ export class ProgressReporter implements RunReporter {
   /**
    * The final report. Every step is attempted whatever happened to the ones
    * before: a full disk that refuses the Task Note must not keep the progress
-   * note at "running" (H1, M6). The first failure is rethrown at the end.
+   * note at "running" (H1, M6). The files in the job's folder come first
+   * (Task Note, result.json, runs.json), so they are there whatever GitLab
+   * does; then the notes. A progress note whose final state could not be
+   * written is a `FinalStateNotWritten` (the job exits non-zero, O4);
+   * otherwise the first failure is rethrown at the end.
    */
   async final(outcome: RunOutcome): Promise<void> {
     const o = this.o;
@@ -224,8 +229,17 @@ export class ProgressReporter implements RunReporter {
       writeTaskNote(o.paths.stateDir, taskNoteData(outcome), o.redactor),
     );
     const relativeNote = taskNote ? path.relative(o.repoDir, taskNote) : undefined;
-    await step('result.json', () =>
-      writeResultFile(o.paths.result, this.result(outcome, state, relativeNote), o.redactor),
+    const writeResult = (exitCode: RunOutcome['exitCode']) =>
+      step('result.json', () =>
+        writeResultFile(
+          o.paths.result,
+          this.result({ ...outcome, exitCode }, state, relativeNote),
+          o.redactor,
+        ),
+      );
+    await writeResult(outcome.exitCode);
+    await step('run record', () =>
+      o.runRecords.finish(o.runId, state, outcome.summary.slice(0, 500)),
     );
     const noteUrl = relativeNote ? o.artifactUrl?.(relativeNote) : undefined;
     o.publisher.update((s) => {
@@ -241,11 +255,14 @@ export class ProgressReporter implements RunReporter {
       return next;
     });
     await step('separate notes', () => this.postSeparateNotes(outcome, state));
-    await o.publisher.finish({ state, summary: outcome.summary });
-    await step('run record', () =>
-      o.runRecords.finish(o.runId, state, outcome.summary.slice(0, 500)),
-    );
+    const written = await o.publisher.finish({ state, summary: outcome.summary });
     await this.settled();
+    if (!written) {
+      const failed = new FinalStateNotWritten(state);
+      // result.json tells the same exit code as the job
+      if (outcome.exitCode === 0) await writeResult(1);
+      throw failed;
+    }
     if (failures.length > 0) throw failures[0];
   }
 

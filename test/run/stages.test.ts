@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { planJob, resumeWork } from '../../src/ci/two-step.ts';
+import { runStages, runTask } from '../../src/run/orchestrator.ts';
 import { taskFromText } from '../../src/task/task-yaml.ts';
 import { exec, json, scripted, toolCall } from '../support/script.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
@@ -16,7 +16,7 @@ const work = [
   json('completion', assessment(true, ['AC-1'])),
 ];
 
-describe('ci/two-step (B2: plan job, then the run job in the chosen image)', () => {
+describe('run/orchestrator stages (B2: plan job, then the run job in the chosen image)', () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     while (cleanups.length) await cleanups.pop()!();
@@ -34,7 +34,12 @@ describe('ci/two-step (B2: plan job, then the run job in the chosen image)', () 
     const planLlm = scripted(planning);
     const planDeps = await testDeps(planLlm);
 
-    const planned = await planJob(planDeps, { task, repoDir: dir, maxLoops: 3 });
+    const planned = await runStages(planDeps, {
+      task,
+      repoDir: dir,
+      maxLoops: 3,
+      stopAfterPlan: { kind: 'hand-over' },
+    });
 
     planLlm.assertAllUsed();
     expect(planned.kind).to.equal('planned');
@@ -48,12 +53,11 @@ describe('ci/two-step (B2: plan job, then the run job in the chosen image)', () 
     const handed = JSON.parse(JSON.stringify(planned.work));
     const runLlm = scripted(work);
     const runDeps = await testDeps(runLlm);
-    const outcome = await resumeWork(runDeps, {
+    const outcome = await runTask(runDeps, {
       task,
       repoDir: dir,
       maxLoops: 3,
-      work: handed,
-      from: 'job 7',
+      from: { work: handed, by: 'job 7' },
     });
 
     runLlm.assertAllUsed();
@@ -70,16 +74,17 @@ describe('ci/two-step (B2: plan job, then the run job in the chosen image)', () 
     expect(runDeps.reporter.outcome?.state).to.equal('COMPLETE');
   });
 
-  it('A1 `/agent plan`: with finishAfterPlan the plan is the result, and nothing is executed', async () => {
+  it('A1 `/agent plan`: stopping after the plan with `finish` makes the plan the result; nothing is executed', async () => {
     const dir = await repo();
     const task = taskFromText('Say hello', { repo: dir, id: 'task-2' });
     const deps = await testDeps(scripted(planning));
 
-    const result = await planJob(
-      deps,
-      { task, repoDir: dir, maxLoops: 3 },
-      { finishAfterPlan: 'The plan is posted.' },
-    );
+    const result = await runStages(deps, {
+      task,
+      repoDir: dir,
+      maxLoops: 3,
+      stopAfterPlan: { kind: 'finish', summary: 'The plan is posted.' },
+    });
 
     expect(result.kind).to.equal('ended');
     if (result.kind !== 'ended') return;
@@ -95,7 +100,12 @@ describe('ci/two-step (B2: plan job, then the run job in the chosen image)', () 
       scripted([{ purpose: 'planning', error: new Error('endpoint down') }]),
     );
 
-    const result = await planJob(deps, { task, repoDir: dir, maxLoops: 3 });
+    const result = await runStages(deps, {
+      task,
+      repoDir: dir,
+      maxLoops: 3,
+      stopAfterPlan: { kind: 'hand-over' },
+    });
 
     expect(result.kind).to.equal('ended');
     if (result.kind === 'ended') expect(result.outcome.state).to.equal('FAILED');

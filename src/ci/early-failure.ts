@@ -1,0 +1,198 @@
+import type { Config } from '../config/options.ts';
+import type { GitLabPort, Noteable } from '../core/gitlab-port.ts';
+import { renderMarker } from '../core/marker.ts';
+import { describeError } from '../errors/catalog.ts';
+import { CancelledError, isAgentError } from '../errors/errors.ts';
+import { GitLabNoteTarget } from '../gitlab/note-target.ts';
+import { statePaths } from '../history/paths.ts';
+import type { Logger } from '../log/logger.ts';
+import type { Redactor } from '../log/redact.ts';
+import { postNote } from '../report/note-body.ts';
+import { buildRunResult, writeResultFile } from '../report/result-file.ts';
+import type { CommandRequest } from '../trigger/note-rules.ts';
+import { systemClock } from '../core/clock.ts';
+import { startReporting } from '../run/reporting/index.ts';
+import { taskFromText } from '../task/task-yaml.ts';
+import type { CiContext } from './context.ts';
+import { readHandoff, type CiHandoff } from './handoff.ts';
+import { AdoptingNoteTarget } from './note-target.ts';
+import type { CiRequest } from './request.ts';
+
+/**
+ * A job that fails before its run has a progress note (SPEC O4): an invalid
+ * `.mr-agent.yml` on the default branch, a missing merge request, a GitLab
+ * that refuses or does not answer, a worker CLI missing from the image. The
+ * requester still hears of it — a reply in the command's thread (or a note on
+ * the merge request or issue) saying what went wrong and what to do, where
+ * GitLab lets one be written — and `result.json` records it for machines.
+ * A requester without the role gets nothing (no 👀, no run, no note: M4).
+ */
+export interface EarlyFailure {
+  context: CiContext;
+  /** The comment request of a TRIGGER_PAYLOAD, when there was one. */
+  payload: CommandRequest | undefined;
+  gitlab: GitLabPort;
+  /** The configuration from the environment (the repository's may be what failed). */
+  config: Config;
+  redactor: Redactor;
+  logger: Logger;
+  error: unknown;
+  exitCode: number;
+}
+
+/** Where the requester asked: the merge request or issue, and the comment's thread. */
+function whereAsked(
+  context: CiContext,
+  payload: CommandRequest | undefined,
+  handedOver: CiRequest | undefined,
+): { on: Noteable; replyTo?: string } | undefined {
+  if (handedOver) {
+    const target = handedOver.target;
+    if (target.kind === 'none') return undefined;
+    return {
+      on: { type: target.kind, iid: target.iid },
+      ...(handedOver.noteId ? { replyTo: String(handedOver.noteId) } : {}),
+    };
+  }
+  if (payload) {
+    return {
+      on: { type: payload.target.kind, iid: payload.target.iid },
+      replyTo: payload.discussionId ?? String(payload.noteId),
+    };
+  }
+  const trigger = context.trigger;
+  if (trigger.kind !== 'note' && trigger.kind !== 'manual') return undefined;
+  if (trigger.target.kind === 'none') return undefined;
+  return {
+    on: { type: trigger.target.kind, iid: trigger.target.iid },
+    ...(trigger.kind === 'note' ? { replyTo: String(trigger.noteId) } : {}),
+  };
+}
+
+/** The requester lacks the role (M4): refused without a word on GitLab. */
+function requesterRefused(error: unknown): boolean {
+  return isAgentError(error) && error.where === 'MR_AGENT_TRIGGERED_BY';
+}
+
+export function renderEarlyFailureNote(
+  input: Pick<EarlyFailure, 'context' | 'error' | 'config'>,
+): string {
+  const { context } = input;
+  const described = describeError(input.error);
+  const problems = described.details.filter((d) => !d.startsWith('hint: '));
+  const hint = described.details.find((d) => d.startsWith('hint: '))?.slice('hint: '.length);
+  const job = context.job.url
+    ? `[job ${context.job.id}](${context.job.url})`
+    : `job ${context.job.id}`;
+  return [
+    renderMarker({
+      kind: 'reply',
+      job: String(context.job.id),
+      pipeline: String(context.pipeline.id),
+      state: 'failed',
+    }),
+    `❌ **mr-agent could not start the run**: ${described.message}`,
+    ...(problems.length > 0 ? ['', ...problems.map((p) => p.replace(/^\s*-\s*/, '- '))] : []),
+    '',
+    `**What to do:** ${hint ?? 'see the job log, fix the cause, then comment the command again.'}`,
+    '',
+    `Details: ${job} log; \`${input.config.state.directory}/result.json\` in its artifacts.`,
+  ].join('\n');
+}
+
+async function writeResult(failure: EarlyFailure, now: number): Promise<void> {
+  const { context, config } = failure;
+  const paths = statePaths(context.projectDir, config.state.directory);
+  await writeResultFile(
+    paths.result,
+    buildRunResult({
+      taskId: `job-${context.job.id}`,
+      status: failure.error instanceof CancelledError ? 'cancelled' : 'failed',
+      exitCode: failure.exitCode,
+      summary: describeError(failure.error).message,
+      startedAt: now,
+      finishedAt: now,
+      validation: [],
+      usage: { byRole: {} },
+      jobId: String(context.job.id),
+      pipelineId: String(context.pipeline.id),
+    }),
+    failure.redactor,
+  );
+}
+
+async function postFailureNote(
+  failure: EarlyFailure,
+  handoff: CiHandoff | undefined,
+): Promise<void> {
+  const where = whereAsked(failure.context, failure.payload, handoff?.request);
+  if (!where || requesterRefused(failure.error) || failure.error instanceof CancelledError) return;
+  const target = new GitLabNoteTarget(failure.gitlab, failure.context.gitlab.projectId, where.on);
+  const body = renderEarlyFailureNote(failure);
+  const options = { redactor: failure.redactor };
+  if (where.replyTo !== undefined) {
+    try {
+      await postNote(target, body, { ...options, replyTo: where.replyTo });
+      return;
+    } catch (error) {
+      failure.logger.warn('failure reply not posted in the thread', {
+        error: describeError(error).message,
+      });
+    }
+  }
+  await postNote(target, body, options);
+}
+
+/**
+ * The run job of the two-step flow (B2) that fails before it takes over the
+ * plan job's progress note still ends that note, as failed: it would say
+ * "running" for good otherwise.
+ */
+async function endHandedOverNote(failure: EarlyFailure, handoff: CiHandoff): Promise<void> {
+  const target = handoff.request.target;
+  if (!handoff.noteId || target.kind === 'none') return;
+  const { context } = failure;
+  const notes = new AdoptingNoteTarget(
+    new GitLabNoteTarget(failure.gitlab, context.gitlab.projectId, {
+      type: target.kind,
+      iid: target.iid,
+    }),
+    handoff.noteId,
+    undefined,
+  );
+  const reporting = await startReporting({
+    repoDir: context.projectDir,
+    config: failure.config,
+    taskId: handoff.task.id,
+    title: taskFromText(handoff.task.text).title,
+    runId: handoff.runId,
+    target: notes,
+    redactor: failure.redactor,
+    logger: failure.logger,
+    clock: systemClock,
+    ci: { jobId: String(context.job.id), pipelineId: String(context.pipeline.id) },
+  });
+  await reporting.abandon(
+    { state: 'failed', summary: describeError(failure.error).message, exitCode: failure.exitCode },
+    15_000,
+  );
+}
+
+/** Tells the requester and writes result.json; never throws (the job fails with the original error). */
+export async function reportEarlyFailure(failure: EarlyFailure): Promise<void> {
+  const { logger } = failure;
+  const attempt = async (what: string, work: () => Promise<unknown>) => {
+    try {
+      await work();
+    } catch (error) {
+      logger.error(`${what} failed`, { error: describeError(error).message });
+    }
+  };
+  const handoff =
+    failure.context.step === 'run'
+      ? await readHandoff(failure.context.projectDir).catch(() => undefined)
+      : undefined;
+  await attempt('writing result.json', () => writeResult(failure, Date.now()));
+  if (handoff) await attempt('ending the progress note', () => endHandedOverNote(failure, handoff));
+  await attempt('posting the failure on GitLab', () => postFailureNote(failure, handoff));
+}

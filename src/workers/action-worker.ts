@@ -1,0 +1,70 @@
+import type { Clock } from '../core/clock.ts';
+import type { ActionWorker } from '../core/ports.ts';
+import type { Shell } from '../core/shell-port.ts';
+import type { Logger } from '../log/logger.ts';
+import { checkWorkerAvailable } from './availability.ts';
+import { createCliWorker } from './cli-worker.ts';
+import { workerCredentials, workerEnv } from './env.ts';
+import type { ExternalWorkerKind, SandboxMode } from './port.ts';
+import { CLI_WORKERS, resolveSandbox } from './registry.ts';
+
+export interface ActionWorkerOptions {
+  kind: ExternalWorkerKind;
+  /** The job's or terminal's environment: the worker sees its allow-list plus its own credential. */
+  hostEnv: Readonly<Record<string, string | undefined>>;
+  /** Never passed to the worker: the variable of the LLM key, and the values of the GitLab token and the LLM key. */
+  withheld: { variables: readonly string[]; values: readonly string[] };
+  /** `runner.worker.sandbox` */
+  sandbox: 'auto' | SandboxMode;
+  /** `runner.worker.max_run_time_sec` */
+  maxRunTimeSec: number;
+  shell: Shell;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * The external coding CLI of `runner.worker.kind` as the run's worker (SPEC
+ * N1, O1): checked before anything is spent (on PATH, a credential visible
+ * to it), then run once per planned action through the shell port with the
+ * minimal worker environment — the allow-listed host variables plus its own
+ * credential variable (`CODEX_API_KEY`, `ANTHROPIC_API_KEY`,
+ * `GEMINI_API_KEY` …), never the GitLab token, `CI_JOB_TOKEN` or the LLM key.
+ * Returns the worker and the credential values (for the redactor).
+ */
+export async function createActionWorker(
+  options: ActionWorkerOptions,
+): Promise<{ worker: ActionWorker; credentials: string[] }> {
+  const spec = CLI_WORKERS[options.kind];
+  const credentials = workerCredentials(spec, options.hostEnv, {
+    withheld: options.withheld.variables,
+    secrets: options.withheld.values,
+  });
+  const env = workerEnv(options.hostEnv, credentials);
+  const found = await checkWorkerAvailable(spec, env);
+  const sandbox = resolveSandbox(options.sandbox, options.hostEnv);
+  options.logger.info('worker available', {
+    worker: options.kind,
+    executable: found.executable,
+    credential: found.credential,
+    sandbox,
+  });
+  const cli = createCliWorker(spec, {
+    shell: options.shell,
+    clock: options.clock,
+    logger: options.logger,
+    sandbox,
+  });
+  const worker: ActionWorker = {
+    kind: options.kind,
+    run: ({ prompt, repoDir, signal }) =>
+      cli.runWorker({
+        prompt,
+        repoDir,
+        env,
+        maxRunTimeSec: options.maxRunTimeSec,
+        ...(signal ? { signal } : {}),
+      }),
+  };
+  return { worker, credentials: Object.values(credentials) };
+}
