@@ -1,5 +1,9 @@
 import type { AwardResult, Discussion } from '../../src/core/gitlab-port.ts';
-import type { AgentPipeline, BridgeGitLab, PipelineRequest } from '../../src/trigger/bridge-port.ts';
+import type {
+  AgentPipeline,
+  BridgeGitLab,
+  PipelineRequest,
+} from '../../src/trigger/bridge-port.ts';
 import type { CommandTarget } from '../../src/trigger/note-rules.ts';
 
 /**

@@ -1,4 +1,8 @@
-import type { EnvironmentCandidate, EnvironmentName, EvidenceRef } from '../../../core/environment.ts';
+import type {
+  EnvironmentCandidate,
+  EnvironmentName,
+  EvidenceRef,
+} from '../../../core/environment.ts';
 import { findCommands, refOf, type Evidence } from './evidence.ts';
 import { depthOf, isWithin } from './files.ts';
 import { relativeDir } from './members.ts';
