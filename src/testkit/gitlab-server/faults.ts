@@ -9,6 +9,7 @@ export interface Fault {
   status?: number;
   /** `Retry-After` header value (seconds) for 429 answers. */
   retryAfter?: number | string;
+  /** The answer's body: JSON, or a string sent as an HTML page (a proxy's error page). */
   body?: unknown;
   /** Never answer (until the server closes). */
   hang?: boolean;

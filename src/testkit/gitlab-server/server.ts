@@ -126,11 +126,12 @@ function faultReply(status: number, body: unknown, retryAfter?: number | string)
     502: '502 Bad Gateway',
     503: '503 Service Unavailable',
   };
-  return {
-    status,
-    json: body ?? { message: messages[status] ?? `${status}` },
-    ...(retryAfter !== undefined ? { headers: { 'retry-after': String(retryAfter) } } : {}),
-  };
+  const headers =
+    retryAfter !== undefined ? { headers: { 'retry-after': String(retryAfter) } } : {};
+  // a proxy in front of GitLab answers with an HTML page, not JSON
+  if (typeof body === 'string')
+    return { status, bytes: body, contentType: 'text/html', ...headers };
+  return { status, json: body ?? { message: messages[status] ?? `${status}` }, ...headers };
 }
 
 /** The parameters as logged: a public (trigger) route's `token` is its credential, not data. */
