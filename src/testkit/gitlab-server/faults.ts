@@ -11,6 +11,8 @@ export interface Fault {
   retryAfter?: number | string;
   /** The answer's body: JSON, or a string sent as an HTML page (a proxy's error page). */
   body?: unknown;
+  /** Hold the request this long before carrying it out (a slow GitLab); alone, nothing else fails. */
+  delayMs?: number;
   /** Never answer (until the server closes). */
   hang?: boolean;
   /**
@@ -58,6 +60,8 @@ export interface LoggedRequest {
   status: number;
   /** The query string (with its `?`), '' when none: tokens must never travel there. */
   query?: string;
+  /** When the stand-in carried the request out (ms since the epoch, wall clock). */
+  at?: number;
   /**
    * The request's parameters as JSON (query and body merged), for scans of
    * what the agent sent; the trigger API's own `token` field is left out.

@@ -163,6 +163,7 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
         path: url.pathname,
         route: match?.route.pattern ?? '',
         status,
+        at: Date.now(),
         query: url.search,
         ...(input === undefined ? {} : { input }),
       });
@@ -172,7 +173,11 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
       );
       return;
     }
-    const fault = faults.take(method, apiPath);
+    const taken = faults.take(method, apiPath);
+    if (taken?.delayMs) await new Promise((resolve) => setTimeout(resolve, taken.delayMs));
+    // a fault that only delays lets the request through as usual
+    const delayOnly = taken?.delayMs !== undefined && taken.status === undefined && !taken.hang;
+    const fault = delayOnly ? undefined : taken;
     const lostAnswer = fault?.afterHandling === true;
     if (fault?.hang && !lostAnswer) return log(0);
     let reply: Reply;
