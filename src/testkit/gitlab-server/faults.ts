@@ -22,6 +22,11 @@ export interface Fault {
   afterHandling?: boolean;
   /** How many matching requests it hits (default 1; Infinity for all). */
   times?: number;
+  /**
+   * Hits git smart-HTTP requests instead of the API: `path` is then tested
+   * against the URL path, e.g. `/acme/app.git/git-receive-pack` (a push).
+   */
+  git?: boolean;
 }
 
 export class Faults {
@@ -36,10 +41,11 @@ export class Faults {
   }
 
   /** The fault for this request, used up by one. */
-  take(method: string, path: string): Fault | undefined {
+  take(method: string, path: string, git = false): Fault | undefined {
     const index = this.active.findIndex(
       (f) =>
         f.left > 0 &&
+        (f.git === true) === git &&
         (!f.method || f.method.toUpperCase() === method) &&
         (!f.path || (typeof f.path === 'string' ? f.path === path : f.path.test(path))),
     );

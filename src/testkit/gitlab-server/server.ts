@@ -167,9 +167,17 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
         query: url.search,
         ...(input === undefined ? {} : { input }),
       });
-    if (!apiPath && options.gitHttp && serveGit(model, root, pathEnv, req, res, url)) {
-      res.on('finish', () =>
-        requests.record({ method, path: url.pathname, route: 'git', status: res.statusCode }),
+    const gitFault = apiPath ? undefined : faults.take(method, url.pathname, true);
+    if (!apiPath && options.gitHttp && serveGit(model, root, pathEnv, req, res, url, gitFault)) {
+      // a dropped connection (a lost-answer fault) is logged with status 0
+      res.on('close', () =>
+        requests.record({
+          method,
+          path: url.pathname,
+          route: 'git',
+          status: res.writableFinished ? res.statusCode : 0,
+          at: Date.now(),
+        }),
       );
       return;
     }
