@@ -1,5 +1,7 @@
+import type { Readable } from 'node:stream';
 import { execa } from 'execa';
 import type { CommandRequest, CommandResult, Shell } from '../core/shell-port.ts';
+import { HeadTailBuffer } from './head-tail-buffer.ts';
 
 const DEFAULT_MAX_OUTPUT = 10 * 1024 * 1024;
 
@@ -37,7 +39,42 @@ class GroupKiller {
   }
 }
 
-/** The real shell adapter: execa with no inherited environment, a timeout and a kill delay. */
+/** The three outputs of a command, each in a bounded head-and-tail buffer. */
+class Outputs {
+  readonly stdout: HeadTailBuffer;
+  readonly stderr: HeadTailBuffer;
+  readonly all: HeadTailBuffer;
+
+  constructor(limit: number) {
+    this.stdout = new HeadTailBuffer(limit);
+    this.stderr = new HeadTailBuffer(limit);
+    this.all = new HeadTailBuffer(limit);
+  }
+
+  /** Reads both pipes as they stream (execa keeps nothing: `buffer: false`). */
+  listen(stdout: Readable | null, stderr: Readable | null): Promise<unknown> {
+    const read = (stream: Readable | null, into: HeadTailBuffer) =>
+      stream
+        ? new Promise<void>((resolve) => {
+            stream.on('data', (chunk: Buffer) => {
+              into.push(chunk);
+              this.all.push(chunk);
+            });
+            stream.on('end', resolve);
+            stream.on('close', resolve);
+            stream.on('error', () => resolve());
+          })
+        : Promise.resolve();
+    return Promise.all([read(stdout, this.stdout), read(stderr, this.stderr)]);
+  }
+}
+
+/**
+ * The real shell adapter: execa with no inherited environment, a timeout and
+ * a kill delay. Output is streamed through bounded head-and-tail buffers
+ * (issue 18): however much a command prints, memory stays flat and the
+ * command runs to its end or its time limit.
+ */
 export class ExecaShell implements Shell {
   async run(request: CommandRequest): Promise<CommandResult> {
     const started = Date.now();
@@ -47,13 +84,13 @@ export class ExecaShell implements Shell {
       env: request.env,
       extendEnv: false,
       reject: false,
-      all: true,
+      buffer: false,
       detached: true,
-      maxBuffer: request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
       input: request.input,
       stdin: request.input === undefined ? 'ignore' : 'pipe',
-      stripFinalNewline: true,
     });
+    const outputs = new Outputs(request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
+    const reading = outputs.listen(subprocess.stdout, subprocess.stderr);
     const killer = new GroupKiller(subprocess.pid, request.killAfterMs ?? 5000);
     let timedOut = false;
     let cancelled = false;
@@ -64,15 +101,6 @@ export class ExecaShell implements Shell {
             killer.terminate();
           }, request.timeoutMs)
         : undefined;
-    // execa stops only `sh` at maxBuffer; stop the whole group as soon as the cap is passed
-    const maxBytes = request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
-    let seenBytes = 0;
-    const countBytes = (chunk: Buffer | string) => {
-      seenBytes += chunk.length;
-      if (seenBytes > maxBytes) killer.terminate();
-    };
-    subprocess.stdout?.on('data', countBytes);
-    subprocess.stderr?.on('data', countBytes);
     const onAbort = () => {
       cancelled = true;
       killer.terminate();
@@ -80,6 +108,7 @@ export class ExecaShell implements Shell {
     if (request.signal?.aborted) onAbort();
     request.signal?.addEventListener('abort', onAbort, { once: true });
     const result = await subprocess;
+    await reading;
     if (timer) clearTimeout(timer);
     killer.dispose();
     request.signal?.removeEventListener('abort', onAbort);
@@ -87,16 +116,25 @@ export class ExecaShell implements Shell {
       result.exitCode === undefined && !timedOut && !cancelled && !result.signal
         ? result.originalMessage || result.shortMessage
         : undefined;
+    const all = outputs.all.result();
+    const stdout = outputs.stdout.result();
+    const stderr = outputs.stderr.result();
     return {
       command: request.command,
       exitCode: result.exitCode,
-      stdout: String(result.stdout ?? ''),
-      stderr: String(result.stderr ?? ''),
-      output: String(result.all ?? ''),
+      stdout: stdout.text,
+      stderr: stderr.text,
+      output: all.text,
+      ...(all.parts
+        ? {
+            outputCut: all.parts.cut,
+            outputParts: { head: all.parts.head, tail: all.parts.tail },
+          }
+        : {}),
       durationMs: Date.now() - started,
       timedOut,
       cancelled,
-      outputTruncated: Boolean(result.isMaxBuffer),
+      outputTruncated: Boolean(all.parts ?? stdout.parts ?? stderr.parts),
       signal: result.signal ?? undefined,
       failed: result.failed || timedOut || cancelled,
       spawnError,
