@@ -1,7 +1,9 @@
+import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { execa } from 'execa';
 import type { CommandRequest, CommandResult, Shell } from '../core/shell-port.ts';
 import { HeadTailBuffer } from './head-tail-buffer.ts';
+import { openOutputChannels } from './output-channel.ts';
 
 const DEFAULT_MAX_OUTPUT = 10 * 1024 * 1024;
 
@@ -39,33 +41,75 @@ class GroupKiller {
   }
 }
 
+/** How a command's output reaches the buffers. */
+interface Wiring {
+  stdout: Socket | 'pipe';
+  stderr: Socket | 'pipe';
+  /** Called once the command is spawned. */
+  started(sub: { stdout: Readable | null; stderr: Readable | null }): void;
+  /** Resolves when all output has been read; called once the command exited. */
+  finished(): Promise<unknown>;
+}
+
 /** The three outputs of a command, each in a bounded head-and-tail buffer. */
 class Outputs {
-  readonly stdout: HeadTailBuffer;
-  readonly stderr: HeadTailBuffer;
+  private readonly streams: HeadTailBuffer[];
   readonly all: HeadTailBuffer;
 
   constructor(limit: number) {
-    this.stdout = new HeadTailBuffer(limit);
-    this.stderr = new HeadTailBuffer(limit);
+    this.streams = [new HeadTailBuffer(limit), new HeadTailBuffer(limit)];
     this.all = new HeadTailBuffer(limit);
+  }
+
+  get stdout(): HeadTailBuffer {
+    return this.streams[0]!;
+  }
+
+  get stderr(): HeadTailBuffer {
+    return this.streams[1]!;
+  }
+
+  take(stream: number, bytes: Buffer): void {
+    this.streams[stream]!.push(bytes);
+    this.all.push(bytes);
+  }
+
+  /** Sockets read into one reused buffer (output-channel.ts); plain pipes when they cannot be made. */
+  async wire(): Promise<Wiring> {
+    try {
+      const channels = await openOutputChannels(2, (stream, bytes) => this.take(stream, bytes));
+      const [stdout, stderr] = channels.childEnds as [Socket, Socket];
+      return {
+        stdout,
+        stderr,
+        started: () => undefined,
+        // this process's copies of the command's ends are closed only now: execa
+        // watches them while the command runs and calls an early close a failure
+        finished: () => (channels.release(), channels.finished),
+      };
+    } catch {
+      let reading: Promise<unknown> = Promise.resolve();
+      return {
+        stdout: 'pipe',
+        stderr: 'pipe',
+        started: (sub) => (reading = this.listen(sub.stdout, sub.stderr)),
+        finished: () => reading,
+      };
+    }
   }
 
   /** Reads both pipes as they stream (execa keeps nothing: `buffer: false`). */
   listen(stdout: Readable | null, stderr: Readable | null): Promise<unknown> {
-    const read = (stream: Readable | null, into: HeadTailBuffer) =>
+    const read = (stream: Readable | null, index: number) =>
       stream
         ? new Promise<void>((resolve) => {
-            stream.on('data', (chunk: Buffer) => {
-              into.push(chunk);
-              this.all.push(chunk);
-            });
+            stream.on('data', (chunk: Buffer) => this.take(index, chunk));
             stream.on('end', resolve);
             stream.on('close', resolve);
             stream.on('error', () => resolve());
           })
         : Promise.resolve();
-    return Promise.all([read(stdout, this.stdout), read(stderr, this.stderr)]);
+    return Promise.all([read(stdout, 0), read(stderr, 1)]);
   }
 }
 
@@ -78,6 +122,8 @@ class Outputs {
 export class ExecaShell implements Shell {
   async run(request: CommandRequest): Promise<CommandResult> {
     const started = Date.now();
+    const outputs = new Outputs(request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
+    const wiring = await outputs.wire();
     const subprocess = execa(request.command, {
       shell: true,
       cwd: request.cwd,
@@ -88,9 +134,10 @@ export class ExecaShell implements Shell {
       detached: true,
       input: request.input,
       stdin: request.input === undefined ? 'ignore' : 'pipe',
+      stdout: wiring.stdout,
+      stderr: wiring.stderr,
     });
-    const outputs = new Outputs(request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
-    const reading = outputs.listen(subprocess.stdout, subprocess.stderr);
+    wiring.started(subprocess);
     const killer = new GroupKiller(subprocess.pid, request.killAfterMs ?? 5000);
     let timedOut = false;
     let cancelled = false;
@@ -108,7 +155,7 @@ export class ExecaShell implements Shell {
     if (request.signal?.aborted) onAbort();
     request.signal?.addEventListener('abort', onAbort, { once: true });
     const result = await subprocess;
-    await reading;
+    await wiring.finished();
     if (timer) clearTimeout(timer);
     killer.dispose();
     request.signal?.removeEventListener('abort', onAbort);

@@ -25,22 +25,73 @@ export interface KeptOutput {
   parts?: { head: string; tail: string; cut: OutputCut };
 }
 
+/** Bytes kept in one buffer that grows up to `limit`, then keeps only the newest `limit` bytes. */
+class ByteRing {
+  private ring = Buffer.alloc(0);
+  private start = 0;
+  private length = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Copies `bytes` in (they may be reused by the caller afterwards). */
+  push(bytes: Buffer): void {
+    if (bytes.length >= this.limit) {
+      this.reserve(this.limit);
+      bytes.copy(this.ring, 0, bytes.length - this.limit);
+      this.start = 0;
+      this.length = this.limit;
+      return;
+    }
+    const needed = this.length + bytes.length;
+    this.reserve(needed);
+    const capacity = this.ring.length;
+    const at = (this.start + this.length) % capacity;
+    const first = Math.min(bytes.length, capacity - at);
+    bytes.copy(this.ring, at, 0, first);
+    if (first < bytes.length) bytes.copy(this.ring, 0, first);
+    if (needed <= capacity) this.length = needed;
+    else {
+      this.start = (this.start + needed - capacity) % capacity;
+      this.length = capacity;
+    }
+  }
+
+  /** Grows (doubling, at most to the limit) so that `size` bytes fit, keeping the order. */
+  private reserve(size: number): void {
+    const capacity = this.ring.length;
+    if (size <= capacity || capacity >= this.limit) return;
+    const grown = Buffer.allocUnsafe(Math.min(this.limit, Math.max(size, capacity * 2, 4096)));
+    this.contents().copy(grown);
+    this.ring = grown;
+    this.start = 0;
+  }
+
+  contents(): Buffer {
+    const end = this.start + this.length;
+    if (end <= this.ring.length) return this.ring.subarray(this.start, end);
+    return Buffer.concat([
+      this.ring.subarray(this.start),
+      this.ring.subarray(0, end - this.ring.length),
+    ]);
+  }
+}
+
 export class HeadTailBuffer {
+  private readonly head: ByteRing;
+  private readonly tail: ByteRing;
   private readonly headLimit: number;
-  private readonly tailLimit: number;
-  private readonly head: Buffer[] = [];
   private headBytes = 0;
-  private tail: Buffer[] = [];
-  private tailBytes = 0;
   private totalBytes = 0;
   private totalNewlines = 0;
 
   constructor(limit: number) {
     const bounded = Math.max(16, Math.floor(limit));
     this.headLimit = Math.floor(bounded / 4);
-    this.tailLimit = bounded - this.headLimit;
+    this.head = new ByteRing(this.headLimit);
+    this.tail = new ByteRing(bounded - this.headLimit);
   }
 
+  /** Takes what it keeps of `chunk` by copying: the caller may reuse the buffer. */
   push(chunk: Buffer): void {
     this.totalBytes += chunk.length;
     this.totalNewlines += countNewlines(chunk);
@@ -51,12 +102,7 @@ export class HeadTailBuffer {
       this.headBytes += take;
       rest = rest.subarray(take);
     }
-    if (rest.length === 0) return;
-    this.tail.push(rest);
-    this.tailBytes += rest.length;
-    while (this.tail.length > 1 && this.tailBytes - this.tail[0]!.length >= this.tailLimit) {
-      this.tailBytes -= this.tail.shift()!.length;
-    }
+    if (rest.length > 0) this.tail.push(rest);
   }
 
   get bytes(): number {
@@ -65,14 +111,12 @@ export class HeadTailBuffer {
 
   /** The kept text; the cut (if any) falls on line boundaries when a line ends near it. */
   result(): KeptOutput {
-    const head = Buffer.concat(this.head);
-    const joined = Buffer.concat(this.tail);
-    let tail = joined.subarray(Math.max(0, joined.length - this.tailLimit));
+    const head = this.head.contents();
+    let tail = this.tail.contents();
     if (head.length + tail.length === this.totalBytes) {
       return { text: stripFinalNewline(Buffer.concat([head, tail]).toString('utf8')) };
     }
-    const headEnd = lineEnd(head);
-    const kept = head.subarray(0, headEnd);
+    const kept = head.subarray(0, lineEnd(head));
     tail = tail.subarray(lineStart(tail));
     const cut: OutputCut = {
       bytes: this.totalBytes - kept.length - tail.length,
