@@ -115,13 +115,23 @@ export interface ChecklistItem {
 
 /** What delivery did with the finished change (SPEC H3), for the notes and result.json. */
 export interface DeliveryReport {
-  status: 'pushed' | 'no-changes' | 'disabled' | 'patch-posted';
+  /**
+   * `pushed-elsewhere` / `patch-posted`: the change is not on the branch it
+   * belongs on (`intendedBranch`, `notPushedReason`) but on `branch` or in a
+   * patch note — "delivered elsewhere" (exit code 3).
+   */
+  status: 'pushed' | 'pushed-elsewhere' | 'no-changes' | 'disabled' | 'patch-posted';
+  /** Where the change was pushed; for `patch-posted`, the branch it was meant for. */
   branch?: string;
   commit?: string;
   /** A page showing the pushed commit (GitLab), when known. */
   commitUrl?: string;
   mergeRequestUrl?: string;
   patchNoteUrl?: string;
-  /** Why nothing was pushed, when nothing was. */
+  /** Why nothing was pushed, or not where it belongs. */
   notPushedReason?: string;
+  /** The branch the change belongs on, when it went elsewhere (`pushed-elsewhere`). */
+  intendedBranch?: string;
+  /** The patch in the job artifacts (`.mr-agent/patch.diff`), when the change went elsewhere. */
+  patchPath?: string;
 }

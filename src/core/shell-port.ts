@@ -9,7 +9,11 @@ export interface CommandRequest {
   timeoutMs?: number;
   /** After a timeout or cancel: SIGTERM, then SIGKILL after this many ms (default 5000). */
   killAfterMs?: number;
-  /** Output kept per stream; beyond it the command is stopped and `outputTruncated` set. */
+  /**
+   * Output kept per stream (default 10 MiB): its first quarter and its last
+   * three quarters; the middle is dropped as it streams past and counted
+   * (`outputCut`). The command is never stopped for printing much.
+   */
   maxOutputBytes?: number;
   signal?: AbortSignal;
   input?: string;
@@ -21,11 +25,16 @@ export interface CommandResult {
   /** stdout with one final newline stripped (the only normalisation). */
   stdout: string;
   stderr: string;
-  /** stdout and stderr interleaved as they came. */
+  /** stdout and stderr interleaved as they came (head, cut marker, tail when cut). */
   output: string;
+  /** What was dropped from the middle of `output`, when anything was. */
+  outputCut?: OutputCut;
+  /** `output`'s kept parts, when its middle was cut (for callers that fit them to a budget). */
+  outputParts?: { head: string; tail: string };
   durationMs: number;
   timedOut: boolean;
   cancelled: boolean;
+  /** Some output was cut from the middle (of any stream). */
   outputTruncated: boolean;
   /** The signal that ended the process, if any. */
   signal: string | undefined;
@@ -33,6 +42,23 @@ export interface CommandResult {
   failed: boolean;
   /** Set when the command could not be started at all (e.g. cwd missing). */
   spawnError: string | undefined;
+}
+
+/** Exactly what was cut from a command's output. */
+export interface OutputCut {
+  bytes: number;
+  /** Line breaks in the cut part (whole lines, when the cut falls on line boundaries). */
+  lines: number;
+}
+
+/**
+ * An output with its middle cut: the head, a line standing for the cut
+ * (`…[1048576 bytes (104857 lines) of output cut]…`), the tail. The marker
+ * line is added text: every other character was in the output.
+ */
+export function joinCut(head: string, cut: OutputCut, tail: string): string {
+  const line = `…[${cut.bytes} bytes (${cut.lines} lines) of output cut]…\n`;
+  return `${head}${head === '' || head.endsWith('\n') ? '' : '\n'}${line}${tail}`;
 }
 
 export interface Shell {

@@ -34,5 +34,10 @@ export interface Tool<A = unknown> {
   name: string;
   description: string;
   args: z.ZodType<A>;
+  /**
+   * The tool fits its own output (redacted) to `maxOutputChars`, counting
+   * what it cut; the registry then does not cut it a second time.
+   */
+  capsOwnOutput?: boolean;
   run(args: A, ctx: ToolContext): Promise<string>;
 }

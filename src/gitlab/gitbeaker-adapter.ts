@@ -25,13 +25,22 @@ import {
 import type {
   AwardResult,
   GitLabPort,
+  GitLabUser,
   NewMergeRequest,
   Noteable,
   PipelineFilter,
   ProjectRef,
   TriggerRequest,
 } from '../core/gitlab-port.ts';
+import { CheckedWriter } from './checked-write.ts';
 import { createRetryingRequesterFn, type RequestRecord, type RetryPolicy } from './requester.ts';
+import {
+  landedAward,
+  landedMergeRequest,
+  landedNote,
+  landedReply,
+  landedTrigger,
+} from './write-checks.ts';
 import {
   AwardEmojiSchema,
   DiscussionSchema,
@@ -84,7 +93,12 @@ export function createGitLabClient(options: GitLabClientOptions): GitLabPort {
       onAttempt: options.onAttempt,
     }),
   } as ConstructorParameters<typeof Gitlab<false>>[0]);
-  return new GitbeakerGitLab(api);
+  const writer = new CheckedWriter({
+    clock: options.clock,
+    logger: options.logger,
+    policy: options.retry,
+  });
+  return new GitbeakerGitLab(api, writer);
 }
 
 function isStatus(error: unknown, status: number): boolean {
@@ -98,12 +112,24 @@ async function blobToBytes(value: unknown): Promise<Uint8Array> {
 }
 
 class GitbeakerGitLab implements GitLabPort {
-  constructor(private readonly api: Api) {}
+  /** The token's user, asked once (write checks need it; it does not change). */
+  private self: Promise<GitLabUser> | undefined;
 
-  async currentUser() {
-    return toUser(
-      parseAnswer(GitLabUserSchema, await this.api.Users.showCurrentUser(), 'GET /user'),
+  constructor(
+    private readonly api: Api,
+    /** Every POST goes through it: retried only after checking it did not land. */
+    private readonly writer: CheckedWriter,
+  ) {}
+
+  currentUser(): Promise<GitLabUser> {
+    this.self ??= this.api.Users.showCurrentUser().then(
+      (raw) => toUser(parseAnswer(GitLabUserSchema, raw, 'GET /user')),
+      (error: unknown) => {
+        this.self = undefined;
+        throw error;
+      },
     );
+    return this.self;
   }
 
   async tokenInfo() {
@@ -139,7 +165,15 @@ class GitbeakerGitLab implements GitLabPort {
     return parseAnswer(z.array(MergeRequestSchema), raw, 'merge requests').map(toMergeRequest);
   }
 
-  async createMergeRequest(project: ProjectRef, request: NewMergeRequest) {
+  createMergeRequest(project: ProjectRef, request: NewMergeRequest) {
+    return this.writer.run({
+      what: 'POST merge request',
+      write: () => this.postMergeRequest(project, request),
+      landed: () => landedMergeRequest(this, project, request),
+    });
+  }
+
+  private async postMergeRequest(project: ProjectRef, request: NewMergeRequest) {
     const title =
       request.draft && !/^\s*draft:/i.test(request.title)
         ? `Draft: ${request.title}`
@@ -201,12 +235,18 @@ class GitbeakerGitLab implements GitLabPort {
     }
   }
 
-  async createNote(project: ProjectRef, on: Noteable, body: string) {
-    const raw =
-      on.type === 'merge_request'
-        ? await this.api.MergeRequestNotes.create(project, on.iid, body)
-        : await this.api.IssueNotes.create(project, on.iid, body);
-    return toNote(parseAnswer(NoteSchema, raw, 'new note'));
+  createNote(project: ProjectRef, on: Noteable, body: string) {
+    return this.writer.run({
+      what: 'POST note',
+      write: async () => {
+        const raw =
+          on.type === 'merge_request'
+            ? await this.api.MergeRequestNotes.create(project, on.iid, body)
+            : await this.api.IssueNotes.create(project, on.iid, body);
+        return toNote(parseAnswer(NoteSchema, raw, 'new note'));
+      },
+      landed: () => landedNote(this, project, on, body),
+    });
   }
 
   async editNote(project: ProjectRef, on: Noteable, noteId: number, body: string) {
@@ -217,15 +257,39 @@ class GitbeakerGitLab implements GitLabPort {
     return toNote(parseAnswer(NoteSchema, raw, `edited note ${noteId}`));
   }
 
-  async replyToDiscussion(project: ProjectRef, on: Noteable, discussionId: string, body: string) {
-    const raw =
-      on.type === 'merge_request'
-        ? await this.api.MergeRequestDiscussions.addNote(project, on.iid, discussionId, body)
-        : await this.api.IssueDiscussions.addNote(project, on.iid, discussionId, body);
-    return toNote(parseAnswer(NoteSchema, raw, 'reply'));
+  replyToDiscussion(project: ProjectRef, on: Noteable, discussionId: string, body: string) {
+    return this.writer.run({
+      what: 'POST reply',
+      write: async () => {
+        const raw =
+          on.type === 'merge_request'
+            ? await this.api.MergeRequestDiscussions.addNote(project, on.iid, discussionId, body)
+            : await this.api.IssueDiscussions.addNote(project, on.iid, discussionId, body);
+        return toNote(parseAnswer(NoteSchema, raw, 'reply'));
+      },
+      landed: () => landedReply(this, project, on, discussionId, body),
+    });
   }
 
-  async awardEmojiOnNote(
+  /**
+   * After a lost answer the award is looked for among the note's awards by
+   * this user: found, it is ours (the retry would get GitLab's 404 "has
+   * already been taken" for the same reason).
+   */
+  awardEmojiOnNote(
+    project: ProjectRef,
+    on: Noteable,
+    noteId: number,
+    name: string,
+  ): Promise<AwardResult> {
+    return this.writer.run({
+      what: 'POST award emoji',
+      write: () => this.postAward(project, on, noteId, name),
+      landed: () => landedAward(this, project, on, noteId, name),
+    });
+  }
+
+  private async postAward(
     project: ProjectRef,
     on: Noteable,
     noteId: number,
@@ -304,9 +368,16 @@ class GitbeakerGitLab implements GitLabPort {
     return parseAnswer(z.array(JobSchema), raw, 'jobs').map(toJob);
   }
 
-  async cancelPipeline(project: ProjectRef, pipelineId: number) {
-    const raw = await this.api.Pipelines.cancel(project, pipelineId);
-    return toPipeline(parseAnswer(PipelineSchema, raw, `cancel pipeline ${pipelineId}`));
+  /** Cancelling twice does no harm: after a lost answer it is simply sent again. */
+  cancelPipeline(project: ProjectRef, pipelineId: number) {
+    return this.writer.run({
+      what: 'POST cancel pipeline',
+      write: async () => {
+        const raw = await this.api.Pipelines.cancel(project, pipelineId);
+        return toPipeline(parseAnswer(PipelineSchema, raw, `cancel pipeline ${pipelineId}`));
+      },
+      landed: () => Promise.resolve(undefined),
+    });
   }
 
   /**
@@ -319,7 +390,15 @@ class GitbeakerGitLab implements GitLabPort {
    * proxies and access logs keep it. Multipart fields carry line breaks as
    * CRLF (as from any browser form); readers of the variables treat CRLF as LF.
    */
-  async triggerPipeline(project: ProjectRef, request: TriggerRequest) {
+  triggerPipeline(project: ProjectRef, request: TriggerRequest) {
+    return this.writer.run({
+      what: 'POST trigger pipeline',
+      write: () => this.postTrigger(project, request),
+      landed: () => landedTrigger(this, project, request),
+    });
+  }
+
+  private async postTrigger(project: ProjectRef, request: TriggerRequest) {
     const form = new FormData();
     form.append('token', request.token);
     form.append('ref', request.ref);

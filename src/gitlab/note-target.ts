@@ -3,15 +3,8 @@
  * (`NoteTarget`). Bodies arrive final (redacted, escaped, truncated).
  */
 import type { NoteTarget } from '../core/note-target.ts';
-import { ExternalServiceError } from '../errors/errors.ts';
-import type { GitLabPort, Note, Noteable, ProjectRef } from '../core/gitlab-port.ts';
-
-/** A failure after which a POST may still have been carried out: no answer, or a 5xx. */
-function mayHaveLanded(error: unknown): boolean {
-  return (
-    error instanceof ExternalServiceError && (error.status === undefined || error.status >= 500)
-  );
-}
+import type { GitLabPort, Noteable, ProjectRef } from '../core/gitlab-port.ts';
+import { parseMarker } from '../core/marker.ts';
 
 export class GitLabNoteTarget implements NoteTarget {
   constructor(
@@ -23,43 +16,52 @@ export class GitLabNoteTarget implements NoteTarget {
   ) {}
 
   /**
-   * `replyTo`: a discussion id, or the id of any note in the thread. When the
-   * answer to the POST is lost (a timeout or a 5xx), the note may have been
-   * written all the same: it is looked for (same body) before the error is
-   * passed on, so a caller that tries again does not post it twice.
+   * `replyTo`: a discussion id, or the id of any note in the thread. A lost
+   * answer is checked by the port before anything is sent again
+   * (checked-write.ts). A progress note is first looked for by its marker:
+   * the same job of the same pipeline edits the note it wrote before (a
+   * create retried after its answer was lost, a job run again) instead of
+   * posting a second one (H1).
    */
   async createNote(body: string, options: { replyTo?: string } = {}) {
-    let note: Note;
-    try {
-      note = options.replyTo
-        ? await this.gitlab.replyToDiscussion(
-            this.project,
-            this.on,
-            await this.discussionId(options.replyTo),
-            body,
-          )
-        : await this.gitlab.createNote(this.project, this.on, body);
-    } catch (error) {
-      const landed = mayHaveLanded(error) ? await this.landed(body) : undefined;
-      if (!landed) throw error;
-      note = landed;
+    const own = options.replyTo ? undefined : await this.ownProgressNote(body);
+    if (own !== undefined) {
+      await this.editNote(own, body);
+      return this.ref(own);
     }
-    const id = String(note.id);
-    return this.webUrl ? { id, url: `${this.webUrl}#note_${id}` } : { id };
-  }
-
-  /** The newest note with exactly this body, when the lookup itself works. */
-  private async landed(body: string): Promise<Note | undefined> {
-    try {
-      const notes = await this.gitlab.listNotes(this.project, this.on);
-      return notes.filter((n) => n.body === body).at(-1);
-    } catch {
-      return undefined;
-    }
+    const note = options.replyTo
+      ? await this.gitlab.replyToDiscussion(
+          this.project,
+          this.on,
+          await this.discussionId(options.replyTo),
+          body,
+        )
+      : await this.gitlab.createNote(this.project, this.on, body);
+    return this.ref(String(note.id));
   }
 
   async editNote(id: string, body: string): Promise<void> {
     await this.gitlab.editNote(this.project, this.on, Number(id), body);
+  }
+
+  private ref(id: string) {
+    return this.webUrl ? { id, url: `${this.webUrl}#note_${id}` } : { id };
+  }
+
+  /** Our progress note of the same job and pipeline, when the body is one. */
+  private async ownProgressNote(body: string): Promise<string | undefined> {
+    const marker = parseMarker(body);
+    if (marker?.kind !== 'progress' || !marker.job || !marker.pipeline) return undefined;
+    const self = await this.gitlab.currentUser();
+    const notes = await this.gitlab.listNotes(this.project, this.on);
+    const found = notes.find((n) => {
+      if (n.author.id !== self.id || n.system) return false;
+      const other = parseMarker(n.body);
+      return (
+        other?.kind === 'progress' && other.job === marker.job && other.pipeline === marker.pipeline
+      );
+    });
+    return found ? String(found.id) : undefined;
   }
 
   private async discussionId(replyTo: string): Promise<string> {

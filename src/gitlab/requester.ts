@@ -1,8 +1,12 @@
 /**
  * The HTTP transport under gitbeaker (its `requesterFn` plug-in point): one
- * `fetch` per attempt, retries per SPEC H0 — 429 waits for `Retry-After`,
- * 5xx and (for idempotent methods) timeouts back off exponentially — with all
- * waiting done through the injected Clock. Every failure leaves as an
+ * `fetch` per attempt, retries per SPEC H0 — 429 waits for `Retry-After`;
+ * for idempotent methods (GET, HEAD, PUT, DELETE) 5xx and timeouts back off
+ * exponentially; a POST is repeated only when it surely never reached GitLab
+ * (429, connection refused, unknown host). A POST whose answer is lost (a 5xx,
+ * a timeout, a reset) may have been carried out: it fails here, and the port
+ * checks whether it landed before sending it again (checked-write.ts). All
+ * waiting goes through the injected Clock. Every failure leaves as an
  * `ExternalServiceError` carrying the HTTP status and GitLab's own message;
  * URLs in messages never carry their query string (the trigger API sends its
  * token there).
@@ -59,7 +63,8 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 /** Connection failures where the request surely never reached GitLab (safe to repeat a POST). */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
-function neverSent(error: unknown): boolean {
+/** A fetch failure that surely never reached GitLab (safe to repeat a POST). */
+export function neverSent(error: unknown): boolean {
   const code = ((error as { cause?: { code?: string } }).cause ?? {}).code;
   return code !== undefined && NOT_SENT.has(code);
 }
@@ -159,7 +164,9 @@ class RetryingHandler {
       }
       this.record(a.method, path, response.status, attempt, started);
       if (response.ok) return readBody(response, a.asStream);
-      const retryable = response.status === 429 || response.status >= 500;
+      // a 5xx to a POST may come after GitLab carried it out: never repeated here (checked-write.ts)
+      const retryable =
+        response.status === 429 || (response.status >= 500 && IDEMPOTENT.has(a.method));
       if (!retryable || last) throw await this.statusError(a, response, attempt);
       const waitMs = this.waitFor(response, attempt);
       if (waitMs === undefined) throw await this.statusError(a, response, attempt);

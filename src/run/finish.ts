@@ -1,6 +1,6 @@
 import { describeError } from '../errors/catalog.ts';
 import { CancelledError, isAgentError } from '../errors/errors.ts';
-import { exitCodeFor } from '../errors/exit-code.ts';
+import { exitCodeFor, exitCodeForCompletion } from '../errors/exit-code.ts';
 import type { RunContext } from '../core/run-context.ts';
 import { completionSummary, criteriaOf, type RunOutcome } from '../core/outcome.ts';
 import type { RunEnd } from '../core/run-end.ts';
@@ -39,7 +39,7 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
     reason: end.reason,
     summary: ctx.deps.redactor.redact(end.summary),
     exitCode: goalAchieved
-      ? 0
+      ? exitCodeForCompletion(state.delivery)
       : end.error !== undefined && end.reason === 'error'
         ? exitCodeFor(end.error)
         : 1,

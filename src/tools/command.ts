@@ -1,20 +1,24 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { inEnvironment } from '../shell/in-environment.ts';
-import { capText } from './cap.ts';
+import { OUTPUT_RESERVE_CHARS, outputForModel } from './command-output.ts';
 import { defineTool, ToolError } from './registry.ts';
 import { resolveInRepo } from './sandbox.ts';
 
 /** After a timeout: SIGTERM, then SIGKILL after this long (M1, seed 002 meta §6.3). */
 export const KILL_AFTER_MS = 5000;
-/** Output kept in memory per command; beyond it the command is stopped. */
+/**
+ * Output kept in memory per stream for commands whose output is read by code
+ * (verification's test run): a head and a tail, the middle counted; the
+ * command is never stopped for printing much.
+ */
 export const COMMAND_OUTPUT_BYTES = 16 * 1024 * 1024;
+const FAILED = 'the command failed — ';
 
 function statusLine(result: {
   exitCode: number | undefined;
   timedOut: boolean;
   cancelled: boolean;
-  outputTruncated: boolean;
   signal: string | undefined;
   durationMs: number;
   spawnError: string | undefined;
@@ -23,7 +27,6 @@ function statusLine(result: {
   const parts = [`exit code: ${result.exitCode ?? 'none'}`];
   if (result.timedOut) parts.push('timed out and was stopped');
   if (result.cancelled) parts.push('cancelled');
-  if (result.outputTruncated) parts.push('stopped: too much output');
   if (result.signal && !result.timedOut) parts.push(`ended by ${result.signal}`);
   parts.push(`${result.durationMs} ms`);
   return parts.join(', ');
@@ -38,6 +41,7 @@ export const runCommand = defineTool({
     cwd: z.string().default('.').describe('Working folder, relative to the repository root.'),
     timeout_sec: z.number().int().min(1).optional().describe('Lower than the configured limit.'),
   }),
+  capsOwnOutput: true,
   async run(args, ctx) {
     const cwd = await resolveInRepo(ctx.root, args.cwd);
     const isDir = await stat(cwd).then(
@@ -51,25 +55,30 @@ export const runCommand = defineTool({
     );
     // inside the selected environment (e.g. `conda run -n X`), once it is set up
     const inside = inEnvironment(args.command, ctx.hostEnv, ctx.environment);
+    // the model's budget is the only cap: the shell keeps about that much (head and tail)
+    const budget = Math.max(100, ctx.maxOutputChars - OUTPUT_RESERVE_CHARS);
     const result = await ctx.shell.run({
       command: inside.command,
       cwd,
       env: inside.env,
       timeoutMs,
       killAfterMs: KILL_AFTER_MS,
-      maxOutputBytes: COMMAND_OUTPUT_BYTES,
+      maxOutputBytes: budget,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     ctx.logger.info('command finished', {
       command: args.command,
       exitCode: result.exitCode,
       outputLength: result.output.length,
+      cutBytes: result.outputCut?.bytes ?? 0,
       durationMs: result.durationMs,
       timedOut: result.timedOut,
     });
-    const output = capText(result.output, ctx.maxOutputChars);
-    const text = `${statusLine(result)}\n${output === '' ? '(no output)' : output}`;
-    if (result.failed) throw new ToolError(`the command failed — ${text}`);
+    const status = statusLine(result);
+    const room = ctx.maxOutputChars - status.length - 1 - (result.failed ? FAILED.length + 7 : 0);
+    const output = outputForModel(result, Math.max(0, room), ctx.redactor);
+    const text = `${status}\n${output === '' ? '(no output)' : output}`;
+    if (result.failed) throw new ToolError(`${FAILED}${text}`);
     return text;
   },
 });

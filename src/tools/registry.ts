@@ -16,6 +16,7 @@ export function defineTool<S extends z.ZodType>(tool: {
   name: string;
   description: string;
   args: S;
+  capsOwnOutput?: boolean;
   run(args: z.infer<S>, ctx: ToolContext): Promise<string>;
 }): Tool {
   return tool as unknown as Tool;
@@ -87,10 +88,16 @@ export async function runToolCall(
   }
   const durationMs = now() - started;
   ctx.logger.debug('tool call finished', { tool: call.name, ok, outputChars: output.length });
+  // capped once: a tool that fits its own output (run_command) is not cut again
+  const capped = tools.find((t) => t.name === call.name)?.capsOwnOutput === true;
+  const redacted = ctx.redactor.redact(output);
   return {
     name: call.name,
     ok,
-    output: capText(ctx.redactor.redact(output), ctx.maxOutputChars),
+    output:
+      capped && redacted.length <= ctx.maxOutputChars
+        ? redacted
+        : capText(redacted, ctx.maxOutputChars),
     durationMs,
   };
 }

@@ -31,8 +31,22 @@ describe('gitlab/note-target: a note whose answer was lost (H1, H0)', () => {
     expect(created.id).to.equal(String(written[0]!.id));
   });
 
-  it('H0 a POST that timed out without writing anything still fails, with the timeout in the message', async () => {
+  it('H0 a POST that timed out without writing anything is looked for, then sent again once (issue 18)', async () => {
     w.standIn.faults.add({ method: 'POST', path: NOTES, hang: true });
+
+    const created = await target().createNote('written once');
+
+    const written = withBody('written once');
+    expect(written).to.have.length(1);
+    expect(created.id).to.equal(String(written[0]!.id));
+    const calls = w.standIn.requests.entries
+      .filter((r) => NOTES.test(r.path.replace(/^\/api\/v4/, '')))
+      .map((r) => `${r.method} ${r.status}`);
+    expect(calls).to.deep.equal(['POST 0', 'GET 200', 'POST 201']);
+  });
+
+  it('H0 a POST that never lands fails in the end with the timeout in the message, never written', async () => {
+    w.standIn.faults.add({ method: 'POST', path: NOTES, hang: true, times: Infinity });
 
     const error = await target()
       .createNote('never written')

@@ -52,7 +52,7 @@ describe('gitlab/requester (H0 retries through the Clock)', () => {
     expect(w.clock.sleeps).to.deep.equal([]);
   });
 
-  it('H0 a hanging GET times out and is retried; a hanging POST is not repeated', async () => {
+  it('H0 a hanging GET times out and is retried; a hanging POST is repeated only after checking it did not land', async () => {
     await w.close();
     w = await startWorld({ timeoutMs: 400 });
     w.standIn.faults.add({ method: 'GET', path: NOTES, hang: true });
@@ -60,12 +60,27 @@ describe('gitlab/requester (H0 retries through the Clock)', () => {
     expect(w.clock.sleeps).to.deep.equal([1000]);
 
     w.standIn.faults.add({ method: 'POST', path: NOTES, hang: true });
+    await w.gitlab.createNote(w.s.project.id, { type: 'merge_request', iid: 1 }, 'hello');
+    expect(w.standIn.model.notes.map((n) => n.body)).to.deep.equal(['hello']);
+    const notes = w.standIn.requests.entries.filter((e) => NOTES.test(e.path));
+    expect(notes.map((e) => `${e.method} ${e.status}`)).to.deep.equal([
+      'GET 0',
+      'GET 200',
+      'POST 0',
+      'GET 200',
+      'POST 201',
+    ]);
+  });
+
+  it('H0 a 5xx to a POST is not repeated by the transport (it may have been carried out)', async () => {
+    w.standIn.faults.add({ method: 'POST', path: NOTES, status: 502, times: Infinity });
+    w.standIn.faults.add({ method: 'GET', path: NOTES, status: 500, times: Infinity });
     const error = (await w.gitlab
       .createNote(w.s.project.id, { type: 'merge_request', iid: 1 }, 'hello')
       .catch((e: unknown) => e)) as ExternalServiceError;
-    expect(error).to.be.instanceOf(ExternalServiceError);
-    expect(error.message).to.contain('no answer within 400 ms');
-    expect(w.standIn.model.notes).to.have.length(0);
+    expect(error.status).to.equal(502);
+    expect(error.message).to.match(/answered HTTP 502: /);
+    expect(w.standIn.requests.count({ method: 'POST' })).to.equal(1);
   });
 
   it('H0 a 429 asking to wait longer than allowed fails at once, clearly', async () => {

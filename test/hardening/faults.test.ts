@@ -79,7 +79,7 @@ describe('hardening: fault matrix (SPEC H0 H1 I3 K1 M6)', function () {
   }
 
   for (const kind of PUSH_CASES) {
-    it(`H3 push rejected (${kind}): delivery says why and pushes nothing wrong`, async () => {
+    it(`H3 push rejected (${kind}): delivery says why and the change is not lost`, async () => {
       matrix.set(`push rejected (${kind})`, 'delivery', await pushCell(kind));
     });
   }

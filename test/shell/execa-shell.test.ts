@@ -44,15 +44,17 @@ describe('shell: execa adapter timeouts and cancellation (M1)', () => {
     expect(result.durationMs).to.be.below(3000);
   });
 
-  it('stops a command that prints more than the output cap', async () => {
+  it('issue 18 lets a command that prints more than the output cap run to its end, keeping head and tail', async () => {
     const result = await shell.run({
-      command: 'yes | head -c 5000000; sleep 5',
+      command: 'yes | head -c 5000000; sleep 0.3; echo end',
       cwd: tmpdir(),
       env,
       maxOutputBytes: 100_000,
     });
-    expect(result.outputTruncated).to.equal(true);
-    expect(result.durationMs).to.be.below(3000);
+    expect(result).to.include({ outputTruncated: true, exitCode: 0, failed: false });
+    // 5 000 004 bytes; kept: 25 000 (head) + 74 998 (tail, from its first whole line)
+    expect(result.outputCut).to.deep.equal({ bytes: 4_900_006, lines: 2_450_003 });
+    expect(result.output.endsWith('y\ny\nend')).to.equal(true);
   });
 
   it('reports a command that cannot start', async () => {

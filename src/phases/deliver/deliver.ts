@@ -1,84 +1,38 @@
 /**
  * Delivery (SPEC H3): commit the change with a clear message and push it to
  * the merge request's source branch; for an issue, push a new branch and open
- * a draft merge request that closes the issue. Never the default or a
- * protected branch. A fork the agent cannot push to gets the diff as a patch
- * note. A push rejected as non-fast-forward is rebased once, then reported.
+ * a draft merge request that closes the issue. A push rejected as
+ * non-fast-forward is rebased once. No work is ever lost (issue 18): the
+ * patch is kept as `.mr-agent/patch.diff` in the artifacts, and a change that
+ * cannot go where it belongs — the default or a protected branch, a push
+ * refused by a hook or for want of permission, a branch that does not rebase,
+ * a fork that does not allow commits from members — goes elsewhere
+ * (elsewhere.ts): a new branch with a merge request into the branch it was
+ * meant for, or a patch note.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CancelledError, CommandFailedError } from '../../errors/errors.ts';
-import type { GitLabPort, Issue, MergeRequest, Project } from '../../core/gitlab-port.ts';
-import type { Logger } from '../../log/logger.ts';
-import type { Redactor } from '../../log/redact.ts';
-import type { NoteMarker } from '../../core/marker.ts';
-import type { NoteTarget } from '../../core/note-target.ts';
-import { issueBranchName, refuseForbiddenBranch } from './branches.ts';
+import { CommandFailedError } from '../../errors/errors.ts';
+import type { Issue, MergeRequest } from '../../core/gitlab-port.ts';
+import { escapeQuickActions } from '../../report/markdown.ts';
+import { forbiddenReason, issueBranchName } from './branches.ts';
+import { deliverElsewhere, postPatch, type Elsewhere } from './elsewhere.ts';
 import { Git } from './git.ts';
-import { assertGitControlUnchanged, type GitControlSnapshot } from './git-guard.ts';
-import { renderPatchNote } from './patch-note.ts';
+import { assertGitControlUnchanged } from './git-guard.ts';
 import { pushWithOneRebase } from './push.ts';
+import {
+  stopIfCancelled,
+  type DeliveredMergeRequest,
+  type DeliveryInput,
+  type DeliveryResult,
+} from './types.ts';
 
-export type DeliveryTarget =
-  | { kind: 'merge_request'; mergeRequest: MergeRequest }
-  | { kind: 'issue'; issue: Issue }
-  /** A run asked for on a branch with neither merge request nor issue (a manual or API run). */
-  | { kind: 'branch'; branch: string };
-
-export interface DeliveryInput {
-  /** The checkout holding the agent's changes. */
-  repoDir: string;
-  gitlab: GitLabPort;
-  /** The project the pipeline runs in (target of merge requests). */
-  project: Project;
-  target: DeliveryTarget;
-  /** Where a patch note goes (the MR). */
-  notes: NoteTarget;
-  /** Token for HTTPS pushes (`api` or `write_repository` scope). */
-  token: string;
-  hostEnv: Readonly<Record<string, string | undefined>>;
-  commit: { title: string; body?: string; author: { name: string; email: string } };
-  /** `delivery.branch_prefix` */
-  branchPrefix: string;
-  /** `delivery.push`: false commits nothing and pushes nothing. */
-  push?: boolean;
-  /** State folder (never committed), e.g. `.mr-agent`. */
-  stateDir?: string;
-  /** job/pipeline/task for the patch note's marker. */
-  marker?: Omit<NoteMarker, 'kind'>;
-  redactor: Redactor;
-  logger: Logger;
-  /**
-   * The checkout's git control files as they were before any tool ran
-   * (`snapshotGitControl`); when given, delivery refuses to go on if the run
-   * changed them.
-   */
-  gitControl?: GitControlSnapshot;
-  /** Once aborted (the job was cancelled), nothing more is pushed, opened or posted (O4). */
-  signal?: AbortSignal;
-}
-
-function stopIfCancelled(input: DeliveryInput): void {
-  if (input.signal?.aborted) throw new CancelledError('the job was cancelled before delivery');
-}
-
-export interface DeliveredMergeRequest {
-  iid: number;
-  webUrl: string;
-  created: boolean;
-}
-
-export type DeliveryResult =
-  | { status: 'disabled' }
-  | { status: 'no-changes' }
-  | {
-      status: 'pushed';
-      branch: string;
-      commit: string;
-      rebased: boolean;
-      mergeRequest: DeliveredMergeRequest | undefined;
-    }
-  | { status: 'patch-posted'; branch: string; noteId: string; reason: string; commit: string };
+export type {
+  DeliveredMergeRequest,
+  DeliveryInput,
+  DeliveryResult,
+  DeliveryTarget,
+} from './types.ts';
 
 function commitMessage(input: DeliveryInput): string {
   const closes = input.target.kind === 'issue' ? `\n\nCloses #${input.target.issue.iid}` : '';
@@ -96,6 +50,17 @@ async function commitChanges(git: Git, input: DeliveryInput): Promise<string | u
   if (staged.exitCode === 0) return undefined;
   await git.must(['commit', '--no-verify', '-F', '-'], commitMessage(input));
   return (await git.must(['rev-parse', 'HEAD'])).trim();
+}
+
+/** The commit as a patch in the state folder (job artifacts), whatever happens next. */
+async function keepPatch(git: Git, input: DeliveryInput, commit: string): Promise<string> {
+  const diff = input.redactor.redact(
+    await git.must(['show', '--format=', '--no-color', '--no-ext-diff', commit]),
+  );
+  const stateDir = input.stateDir ?? '.mr-agent';
+  await mkdir(path.join(input.repoDir, stateDir), { recursive: true });
+  await writeFile(path.join(input.repoDir, stateDir, 'patch.diff'), diff);
+  return `${stateDir}/patch.diff`;
 }
 
 function gitFor(input: DeliveryInput, remoteUrl: string): Git {
@@ -116,44 +81,51 @@ export async function deliver(input: DeliveryInput): Promise<DeliveryResult> {
     return { status: 'disabled' };
   }
   if (input.gitControl) await assertGitControlUnchanged(input.repoDir, input.gitControl);
-  if (input.target.kind === 'issue') return deliverIssue(input, input.target.issue);
-  if (input.target.kind === 'branch') return deliverToBranch(input, input.target.branch);
-  const mr = input.target.mergeRequest;
-  if (mr.isFork) return deliverFork(input, mr);
-  return deliverToBranch(input, mr.sourceBranch);
+  const target = input.target;
+  if (target.kind === 'merge_request' && target.mergeRequest.isFork)
+    return deliverFork(input, target.mergeRequest);
+  const branch =
+    target.kind === 'issue'
+      ? issueBranchName(input.branchPrefix, target.issue)
+      : target.kind === 'branch'
+        ? target.branch
+        : target.mergeRequest.sourceBranch;
+  return deliverTo(input, branch);
 }
 
-/** Commits and pushes to a branch of the project that is neither the default nor protected. */
-async function deliverToBranch(input: DeliveryInput, branch: string): Promise<DeliveryResult> {
-  await refuseForbiddenBranch(input.gitlab, input.project, branch);
+/** Commits and pushes to `branch`; when it cannot go there, elsewhere. */
+async function deliverTo(input: DeliveryInput, branch: string): Promise<DeliveryResult> {
   const git = gitFor(input, input.project.httpUrlToRepo);
   const commit = await commitChanges(git, input);
   if (!commit) return { status: 'no-changes' };
-  stopIfCancelled(input);
-  const pushed = await pushWithOneRebase(git, input.project.httpUrlToRepo, branch, input.redactor);
-  input.logger.info('change pushed', { branch, commit: pushed.commit, rebased: pushed.rebased });
-  return { status: 'pushed', branch, ...pushed, mergeRequest: undefined };
-}
-
-async function deliverIssue(input: DeliveryInput, issue: Issue): Promise<DeliveryResult> {
-  const branch = issueBranchName(input.branchPrefix, issue);
-  await refuseForbiddenBranch(input.gitlab, input.project, branch);
-  const git = gitFor(input, input.project.httpUrlToRepo);
-  const commit = await commitChanges(git, input);
-  if (!commit) return { status: 'no-changes' };
-  stopIfCancelled(input);
-  const pushed = await pushWithOneRebase(git, input.project.httpUrlToRepo, branch, input.redactor);
-  const mergeRequest = await draftMergeRequest(input, issue, branch);
-  input.logger.info('change pushed', {
-    branch,
-    commit: pushed.commit,
-    mergeRequest: mergeRequest.iid,
-  });
-  return { status: 'pushed', branch, ...pushed, mergeRequest };
+  const patchPath = await keepPatch(git, input, commit);
+  let reason = await forbiddenReason(input.gitlab, input.project, branch);
+  if (reason === undefined) {
+    stopIfCancelled(input);
+    try {
+      const pushed = await pushWithOneRebase(
+        git,
+        input.project.httpUrlToRepo,
+        branch,
+        input.redactor,
+      );
+      const mergeRequest =
+        input.target.kind === 'issue'
+          ? await issueMergeRequest(input, input.target.issue, branch)
+          : undefined;
+      input.logger.info('change pushed', { branch, ...pushed });
+      return { status: 'pushed', branch, ...pushed, mergeRequest };
+    } catch (error) {
+      if (!(error instanceof CommandFailedError)) throw error;
+      reason = error.message;
+    }
+  }
+  const where: Elsewhere = { intendedBranch: branch, reason, commit, patchPath };
+  return deliverElsewhere(input, git, where);
 }
 
 /** The open merge request of the branch (from an earlier run), or a new draft that closes the issue. */
-async function draftMergeRequest(
+async function issueMergeRequest(
   input: DeliveryInput,
   issue: Issue,
   branch: string,
@@ -167,8 +139,10 @@ async function draftMergeRequest(
     sourceBranch: branch,
     targetBranch: input.project.defaultBranch,
     title: `Resolve "${issue.title}"`,
-    description: input.redactor.redact(
-      `Closes #${issue.iid}\n\n${input.commit.body?.trim() || input.commit.title}\n\n_Opened by mr-agent._`,
+    description: escapeQuickActions(
+      input.redactor.redact(
+        `Closes #${issue.iid}\n\n${input.commit.body?.trim() || input.commit.title}\n\n_Opened by mr-agent._`,
+      ),
     ),
     draft: true,
     removeSourceBranch: true,
@@ -176,25 +150,30 @@ async function draftMergeRequest(
   return { iid: created.iid, webUrl: created.webUrl, created: true };
 }
 
-/** A fork: push to it when the MR allows collaboration and GitLab accepts; otherwise a patch note. */
+/**
+ * A fork: pushed to when the merge request allows commits from members and
+ * GitLab accepts; otherwise a patch note (a merge request into a fork's
+ * branch cannot be opened from this project).
+ */
 async function deliverFork(input: DeliveryInput, mr: MergeRequest): Promise<DeliveryResult> {
   let reason = 'the merge request comes from a fork that does not allow commits from members';
-  let remoteUrl = input.project.httpUrlToRepo;
+  let remoteUrl = '';
   if (mr.allowCollaboration) {
     try {
       const fork = await input.gitlab.getProject(mr.sourceProjectId);
-      await refuseForbiddenBranch(input.gitlab, fork, mr.sourceBranch);
-      remoteUrl = fork.httpUrlToRepo;
+      const forbidden = await forbiddenReason(input.gitlab, fork, mr.sourceBranch);
+      if (forbidden) reason = forbidden;
+      else remoteUrl = fork.httpUrlToRepo;
     } catch (error) {
       reason = `the fork cannot be pushed to (${(error as Error).message})`;
-      remoteUrl = '';
     }
   }
   const git = gitFor(input, remoteUrl || input.project.httpUrlToRepo);
   const commit = await commitChanges(git, input);
   if (!commit) return { status: 'no-changes' };
-  stopIfCancelled(input);
-  if (mr.allowCollaboration && remoteUrl) {
+  const patchPath = await keepPatch(git, input, commit);
+  if (remoteUrl) {
+    stopIfCancelled(input);
     try {
       const pushed = await pushWithOneRebase(git, remoteUrl, mr.sourceBranch, input.redactor);
       return { status: 'pushed', branch: mr.sourceBranch, ...pushed, mergeRequest: undefined };
@@ -203,40 +182,5 @@ async function deliverFork(input: DeliveryInput, mr: MergeRequest): Promise<Deli
       reason = `the push to the fork was refused (${error.message})`;
     }
   }
-  return postPatch(input, git, mr, commit, reason);
-}
-
-async function postPatch(
-  input: DeliveryInput,
-  git: Git,
-  mr: MergeRequest,
-  commit: string,
-  reason: string,
-): Promise<DeliveryResult> {
-  const diff = input.redactor.redact(
-    await git.must(['show', '--format=', '--no-color', '--no-ext-diff', commit]),
-  );
-  const files = (await git.must(['show', '--format=', '--name-only', commit]))
-    .split('\n')
-    .filter(Boolean);
-  const stateDir = input.stateDir ?? '.mr-agent';
-  const artifactPath = `${stateDir}/patch.diff`;
-  await mkdir(path.join(input.repoDir, stateDir), { recursive: true });
-  await writeFile(path.join(input.repoDir, artifactPath), diff);
-  const body = renderPatchNote({
-    marker: input.marker ?? {},
-    branch: mr.sourceBranch,
-    reason,
-    diff,
-    filesChanged: files.length,
-    artifactPath,
-    redactor: input.redactor,
-  });
-  const note = await input.notes.createNote(body);
-  input.logger.info('patch posted', {
-    branch: mr.sourceBranch,
-    noteId: note.id,
-    files: files.length,
-  });
-  return { status: 'patch-posted', branch: mr.sourceBranch, noteId: note.id, reason, commit };
+  return postPatch(input, git, { intendedBranch: mr.sourceBranch, reason, commit, patchPath });
 }

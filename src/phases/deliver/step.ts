@@ -42,12 +42,29 @@ export function deliveryReport(
         ...(result.mergeRequest ? { mergeRequestUrl: result.mergeRequest.webUrl } : {}),
       };
     }
+    case 'pushed-elsewhere': {
+      const url = commitUrl(result.commit);
+      return {
+        status: 'pushed-elsewhere',
+        branch: result.branch,
+        commit: result.commit,
+        ...(url ? { commitUrl: url } : {}),
+        ...(result.mergeRequest ? { mergeRequestUrl: result.mergeRequest.webUrl } : {}),
+        intendedBranch: result.intendedBranch,
+        notPushedReason: result.mergeRequestRefused
+          ? `${result.reason}; no merge request could be opened (${result.mergeRequestRefused})`
+          : result.reason,
+        patchPath: result.patchPath,
+      };
+    }
     case 'patch-posted':
       return {
         status: 'patch-posted',
         branch: result.branch,
         commit: result.commit,
+        ...(result.noteUrl ? { patchNoteUrl: result.noteUrl } : {}),
         notPushedReason: result.reason,
+        patchPath: result.patchPath,
       };
   }
 }

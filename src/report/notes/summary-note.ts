@@ -23,8 +23,10 @@ export interface DeliveryInfo {
   mergeRequestUrl?: string;
   /** The change could not be pushed and was posted as a patch note instead. */
   patchNoteUrl?: string;
-  /** Why nothing was pushed, when nothing was. */
+  /** Why nothing was pushed, when nothing was (or, with `intendedBranch`, why not there). */
   notPushedReason?: string;
+  /** The branch the change belongs on, when it was pushed elsewhere. */
+  intendedBranch?: string;
 }
 
 export interface SummaryNoteInput {
@@ -70,7 +72,9 @@ function changes(input: SummaryNoteInput): string[] {
   }
   if (d?.patchNoteUrl)
     lines.push(`- Not pushed; the diff is in a ${link('patch note', d.patchNoteUrl)}`);
-  if (d?.notPushedReason) lines.push(`- Not pushed: ${oneLine(safeProse(d.notPushedReason), 300)}`);
+  const why = d?.notPushedReason ? oneLine(safeProse(d.notPushedReason), 300) : '';
+  if (d?.intendedBranch) lines.push(`- Not on ${inlineCode(d.intendedBranch)}: ${why || '—'}`);
+  else if (why) lines.push(`- Not pushed: ${why}`);
   const files = input.changedFiles ?? [];
   if (files.length > 0) {
     const shown = files.slice(0, 30).map((f) => inlineCode(f));

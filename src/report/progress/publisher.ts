@@ -2,9 +2,11 @@
  * Keeps the one progress note of a run up to date (SPEC H1, M6).
  *
  * - `start()` creates the note at once; later changes only edit it.
- * - `update()` changes the state; edits are coalesced and throttled: at most
- *   one per `editIntervalMs` (`gitlab.note_edit_interval_ms`), none when the
- *   rendered text did not change. A failed write is retried later, backing off.
+ * - `update()` changes the state; edits are coalesced and throttled: the
+ *   next write starts at least `editIntervalMs` (`gitlab.note_edit_interval_ms`)
+ *   after the previous one ENDED, so GitLab never sees two edits closer than
+ *   that, however slow an answer; none when the rendered text did not change.
+ *   A failed write is retried later, backing off.
  * - `flush()` writes pending changes now (still keeping the interval);
  *   `finish()` writes the final state — call it on success, failure and
  *   SIGTERM (see `handleTermination`); it is idempotent.
@@ -199,7 +201,6 @@ export class ProgressPublisher {
       this.stats.unchanged += 1;
       return true;
     }
-    this.lastWriteAt = this.clock.now();
     try {
       if (this.id === undefined) {
         const note = await this.options.target.createNote(body);
@@ -223,6 +224,9 @@ export class ProgressPublisher {
         error: message(error),
       });
       return false;
+    } finally {
+      // paced from the end of the write: a slow answer does not shorten the gap GitLab sees
+      this.lastWriteAt = this.clock.now();
     }
   }
 }

@@ -129,9 +129,11 @@ export function deliveryInfo(outcome: RunOutcome): DeliveryInfo | undefined {
   if (!d) return undefined;
   if (d.status === 'no-changes') return { notPushedReason: 'the run changed no files' };
   if (d.status === 'disabled') return { notPushedReason: 'delivery.push is false' };
+  const pushed = d.status === 'pushed' || d.status === 'pushed-elsewhere';
   return {
     ...(d.branch ? { branch: d.branch } : {}),
-    ...(d.status === 'pushed' && d.commit ? { commit: d.commit } : {}),
+    ...(pushed && d.commit ? { commit: d.commit } : {}),
+    ...(d.intendedBranch ? { intendedBranch: d.intendedBranch } : {}),
     ...(d.mergeRequestUrl ? { mergeRequestUrl: d.mergeRequestUrl } : {}),
     ...(d.patchNoteUrl ? { patchNoteUrl: d.patchNoteUrl } : {}),
     ...(d.notPushedReason ? { notPushedReason: d.notPushedReason } : {}),
@@ -141,7 +143,8 @@ export function deliveryInfo(outcome: RunOutcome): DeliveryInfo | undefined {
 /** The progress note's link to the pushed commit, when there is one. */
 export function commitLink(outcome: RunOutcome): { label: string; url: string } | undefined {
   const d = outcome.delivery;
-  if (d?.status !== 'pushed' || !d.commit || !d.commitUrl) return undefined;
+  if (d?.status !== 'pushed' && d?.status !== 'pushed-elsewhere') return undefined;
+  if (!d.commit || !d.commitUrl) return undefined;
   return {
     label: `Commit ${d.commit.slice(0, 8)} on ${d.branch ?? 'the branch'}`,
     url: d.commitUrl,

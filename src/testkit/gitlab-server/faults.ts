@@ -9,7 +9,10 @@ export interface Fault {
   status?: number;
   /** `Retry-After` header value (seconds) for 429 answers. */
   retryAfter?: number | string;
+  /** The answer's body: JSON, or a string sent as an HTML page (a proxy's error page). */
   body?: unknown;
+  /** Hold the request this long before carrying it out (a slow GitLab); alone, nothing else fails. */
+  delayMs?: number;
   /** Never answer (until the server closes). */
   hang?: boolean;
   /**
@@ -19,6 +22,11 @@ export interface Fault {
   afterHandling?: boolean;
   /** How many matching requests it hits (default 1; Infinity for all). */
   times?: number;
+  /**
+   * Hits git smart-HTTP requests instead of the API: `path` is then tested
+   * against the URL path, e.g. `/acme/app.git/git-receive-pack` (a push).
+   */
+  git?: boolean;
 }
 
 export class Faults {
@@ -33,10 +41,11 @@ export class Faults {
   }
 
   /** The fault for this request, used up by one. */
-  take(method: string, path: string): Fault | undefined {
+  take(method: string, path: string, git = false): Fault | undefined {
     const index = this.active.findIndex(
       (f) =>
         f.left > 0 &&
+        (f.git === true) === git &&
         (!f.method || f.method.toUpperCase() === method) &&
         (!f.path || (typeof f.path === 'string' ? f.path === path : f.path.test(path))),
     );
@@ -57,6 +66,8 @@ export interface LoggedRequest {
   status: number;
   /** The query string (with its `?`), '' when none: tokens must never travel there. */
   query?: string;
+  /** When the stand-in carried the request out (ms since the epoch, wall clock). */
+  at?: number;
   /**
    * The request's parameters as JSON (query and body merged), for scans of
    * what the agent sent; the trigger API's own `token` field is left out.

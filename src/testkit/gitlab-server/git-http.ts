@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Fault } from './faults.ts';
 import type { GitLabModel } from './model.ts';
 import type { ProjectRec, TokenRec } from './records.ts';
 
@@ -36,7 +37,38 @@ function mayWrite(model: GitLabModel, project: ProjectRec, token: TokenRec): boo
   return model.accessLevel(project, token.userId) >= 30;
 }
 
-/** Serves a git smart-HTTP request; false when the path is not a repository path. */
+const PROTECTED = 'You are not allowed to push code to protected branches on this project.';
+
+/**
+ * What the pre-receive hook (git.ts) refuses for this pusher: protected
+ * branches whose push role is above the pusher's (`0`: no one may push), and
+ * the project's push rules.
+ */
+function pushRules(model: GitLabModel, project: ProjectRec, userId: number) {
+  const level = model.accessLevel(project, userId);
+  const rules = [
+    ...model.protectedBranches
+      .filter((b) => b.projectId === project.id)
+      .filter((b) => b.pushAccessLevel === 0 || level < b.pushAccessLevel)
+      .map((b) => ({ pattern: b.name, message: PROTECTED })),
+    ...model.pushRefusals
+      .filter((r) => r.projectId === project.id)
+      .map((r) => ({ pattern: r.branch, message: r.message })),
+  ];
+  const env: Record<string, string> = { STANDIN_RULE_COUNT: String(rules.length) };
+  rules.forEach((rule, i) => {
+    env[`STANDIN_RULE_PATTERN_${i}`] = rule.pattern;
+    env[`STANDIN_RULE_MESSAGE_${i}`] = rule.message;
+  });
+  return env;
+}
+
+/**
+ * Serves a git smart-HTTP request; false when the path is not a repository
+ * path. `fault` (a `git: true` fault): answer with its status without running
+ * git, never answer (`hang`), or carry the push out and then drop the
+ * connection (`afterHandling`) — a push that landed although git saw it fail.
+ */
 export function serveGit(
   model: GitLabModel,
   root: string,
@@ -44,6 +76,7 @@ export function serveGit(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
+  fault?: Fault,
 ): boolean {
   const match = GIT_PATH.exec(url.pathname);
   if (!match) return false;
@@ -59,8 +92,12 @@ export function serveGit(
   if (writing ? !mayWrite(model, project, token) : model.accessLevel(project, token.userId) < 10)
     return (deny(res, 403, 'You are not allowed to push code to this project.'), true);
 
+  if (fault?.hang && !fault.afterHandling) return true;
+  if (fault && !fault.afterHandling)
+    return (deny(res, fault.status ?? 502, `${fault.status ?? 502} stand-in fault`), true);
   const child = spawn('git', ['http-backend'], {
     env: {
+      ...(writing ? pushRules(model, project, token.userId) : {}),
       GIT_PROJECT_ROOT: root,
       GIT_HTTP_EXPORT_ALL: '1',
       PATH_INFO: `/${match[1]}${match[2]}`,
@@ -74,7 +111,10 @@ export function serveGit(
     },
   });
   req.pipe(child.stdin);
-  relayCgi(child.stdout, res);
+  if (fault?.afterHandling) {
+    child.stdout.resume();
+    child.on('close', () => res.socket?.destroy());
+  } else relayCgi(child.stdout, res);
   child.on('error', () => deny(res, 500, 'git http-backend failed'));
   return true;
 }

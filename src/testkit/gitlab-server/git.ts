@@ -4,7 +4,8 @@
  * through real git.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -26,9 +27,36 @@ async function tryGit(args: string[], cwd: string): Promise<string | undefined> 
   }
 }
 
+/**
+ * The repository's pre-receive hook: refuses a push to a branch matching one
+ * of the rules the smart-HTTP server hands it for this pusher (protected
+ * branches above the pusher's role, push rules), with GitLab's own words;
+ * git shows them as `remote: GitLab: …` and `! [remote rejected] … (pre-receive
+ * hook declined)`. `*` in a rule matches any text, as in GitLab. Pushes over
+ * file:// carry no rules and pass.
+ */
+const PRE_RECEIVE = `#!/bin/sh
+status=0
+while read old new ref; do
+  branch=\${ref#refs/heads/}
+  i=0
+  while [ "$i" -lt "\${STANDIN_RULE_COUNT:-0}" ]; do
+    eval "pattern=\\$STANDIN_RULE_PATTERN_$i; message=\\$STANDIN_RULE_MESSAGE_$i"
+    case "$branch" in
+      $pattern) echo "GitLab: $message" >&2; status=1 ;;
+    esac
+    i=$((i + 1))
+  done
+done
+exit $status
+`;
+
 export async function initBareRepo(dir: string, defaultBranch: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   await git(['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, dir], dir);
+  const hook = path.join(dir, 'hooks', 'pre-receive');
+  await writeFile(hook, PRE_RECEIVE);
+  await chmod(hook, 0o755);
 }
 
 /** Commits `files` (null deletes) on `branch`, starting from `from` or the branch itself. */

@@ -39,6 +39,8 @@ export class CoreModel {
   readonly discussions = new Map<string, DiscussionRec>();
   readonly awards: AwardRec[] = [];
   readonly protectedBranches: ProtectedBranchRec[] = [];
+  /** Pushes the project's server hooks or push rules refuse (smart HTTP only). */
+  readonly pushRefusals: { projectId: number; branch: string; message: string }[] = [];
   /** Quick actions GitLab would have run from note bodies (they must stay empty for the agent's notes). */
   readonly quickActions: QuickActionRec[] = [];
   /** Called for every note added (webhooks listen here). */
@@ -247,6 +249,14 @@ export class CoreModel {
     };
     this.protectedBranches.push(rec);
     return rec;
+  }
+
+  /**
+   * A server hook or push rule that refuses pushes to matching branches
+   * (`*` matches any text) with `message`, shown as `remote: GitLab: …`.
+   */
+  refusePushes(project: ProjectRec, branch: string, message: string): void {
+    this.pushRefusals.push({ projectId: project.id, branch, message });
   }
 
   /** A project by numeric id or (URL-decoded) `group/name` path. */

@@ -126,11 +126,12 @@ function faultReply(status: number, body: unknown, retryAfter?: number | string)
     502: '502 Bad Gateway',
     503: '503 Service Unavailable',
   };
-  return {
-    status,
-    json: body ?? { message: messages[status] ?? `${status}` },
-    ...(retryAfter !== undefined ? { headers: { 'retry-after': String(retryAfter) } } : {}),
-  };
+  const headers =
+    retryAfter !== undefined ? { headers: { 'retry-after': String(retryAfter) } } : {};
+  // a proxy in front of GitLab answers with an HTML page, not JSON
+  if (typeof body === 'string')
+    return { status, bytes: body, contentType: 'text/html', ...headers };
+  return { status, json: body ?? { message: messages[status] ?? `${status}` }, ...headers };
 }
 
 /** The parameters as logged: a public (trigger) route's `token` is its credential, not data. */
@@ -162,16 +163,29 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
         path: url.pathname,
         route: match?.route.pattern ?? '',
         status,
+        at: Date.now(),
         query: url.search,
         ...(input === undefined ? {} : { input }),
       });
-    if (!apiPath && options.gitHttp && serveGit(model, root, pathEnv, req, res, url)) {
-      res.on('finish', () =>
-        requests.record({ method, path: url.pathname, route: 'git', status: res.statusCode }),
+    const gitFault = apiPath ? undefined : faults.take(method, url.pathname, true);
+    if (!apiPath && options.gitHttp && serveGit(model, root, pathEnv, req, res, url, gitFault)) {
+      // a dropped connection (a lost-answer fault) is logged with status 0
+      res.on('close', () =>
+        requests.record({
+          method,
+          path: url.pathname,
+          route: 'git',
+          status: res.writableFinished ? res.statusCode : 0,
+          at: Date.now(),
+        }),
       );
       return;
     }
-    const fault = faults.take(method, apiPath);
+    const taken = faults.take(method, apiPath);
+    if (taken?.delayMs) await new Promise((resolve) => setTimeout(resolve, taken.delayMs));
+    // a fault that only delays lets the request through as usual
+    const delayOnly = taken?.delayMs !== undefined && taken.status === undefined && !taken.hang;
+    const fault = delayOnly ? undefined : taken;
     const lostAnswer = fault?.afterHandling === true;
     if (fault?.hang && !lostAnswer) return log(0);
     let reply: Reply;

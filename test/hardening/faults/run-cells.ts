@@ -195,7 +195,7 @@ export async function diskRunCell(fraction: number): Promise<string> {
 
 export const PUSH_CASES = ['conflicting push', 'concurrent push', 'protected branch'] as const;
 
-/** The MR branch moved on (or is protected) while the run worked: delivery says so, pushes nothing wrong. */
+/** The MR branch moved on (or is protected) while the run worked: the change goes elsewhere, never lost (issue 18). */
 export function pushCell(kind: (typeof PUSH_CASES)[number]): Promise<string> {
   const replies = happyReplies();
   return withRun(
@@ -223,12 +223,15 @@ export function pushCell(kind: (typeof PUSH_CASES)[number]): Promise<string> {
         });
         return `✓ rebased once and pushed; ${describeFacts(facts)}`;
       }
-      expect(run.delivery, 'nothing delivered').to.equal(undefined);
-      const message = (run.deliveryError as Error).message;
-      expect(message).to.match(
-        kind === 'protected branch' ? /protected/ : /does not rebase cleanly/,
+      // issue 18: never lost — on a branch of its own with a merge request into the MR's branch
+      const delivery = run.delivery;
+      expect(delivery?.status, String(run.deliveryError)).to.equal('pushed-elsewhere');
+      if (delivery?.status !== 'pushed-elsewhere') return 'not delivered';
+      expect(delivery.reason).to.match(
+        kind === 'protected branch' ? /is protected/ : /does not rebase cleanly/,
       );
-      return `✓ refused: "${message.slice(0, 70)}…"; ${describeFacts(facts)}`;
+      expect(delivery.mergeRequest, 'a merge request into the branch').to.not.equal(undefined);
+      return `✓ on ${delivery.branch} + MR: "${delivery.reason.slice(0, 60)}…"; ${describeFacts(facts)}`;
     },
   );
 }

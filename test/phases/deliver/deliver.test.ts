@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CommandFailedError, ModelBehaviorError, UsageError } from '../../../src/errors/errors.ts';
+import { ModelBehaviorError } from '../../../src/errors/errors.ts';
 import { GitLabNoteTarget } from '../../../src/gitlab/note-target.ts';
 import type { Project } from '../../../src/core/gitlab-port.ts';
 import { createMemoryLogger } from '../../../src/log/logger.ts';
@@ -159,22 +159,19 @@ describe('phases/deliver (H3, real git against the stand-in’s repositories ove
     );
   });
 
-  it('H3 a wrong token is refused by the server and reported without the token', async () => {
+  it('H3 a wrong token is refused by the server: the change becomes a patch note, and the token is never shown', async () => {
     const dir = checkout('feature/greeting');
     await writeFile(path.join(dir, 'x.txt'), 'x\n');
-    const error = await deliver(
-      input(dir, await mrTarget(), { token: 'glpat-not-a-real-token' }),
-    ).catch((e: unknown) => e);
-    expect(error).to.be.instanceOf(CommandFailedError);
-    expect((error as Error).message).to.equal(
+    const result = await deliver(input(dir, await mrTarget(), { token: 'glpat-not-a-real-token' }));
+    expect(result.status).to.equal('patch-posted');
+    const reason = result.status === 'patch-posted' ? result.reason : '';
+    expect(reason).to.contain(
       'the push was refused (feature/greeting): GitLab refused the token for git (it needs the `api` or `write_repository` scope and a Developer role)',
     );
-    expect(JSON.stringify(error) + (error as Error).message).not.to.contain(
-      'glpat-not-a-real-token',
-    );
+    expect(JSON.stringify(result) + logLines.join('\n')).not.to.contain('glpat-not-a-real-token');
   });
 
-  it('H3 refuses to push to the default branch and to a protected branch, with a clear error', async () => {
+  it('H3 never pushes to the default branch nor to a protected one: the change goes to mr-agent/<iid>-<job> instead (issue 18)', async () => {
     const onMain = w.standIn.model.createMergeRequest({
       project: w.s.project,
       sourceBranch: 'main',
@@ -184,11 +181,13 @@ describe('phases/deliver (H3, real git against the stand-in’s repositories ove
     });
     const dir = checkout('main');
     await writeFile(path.join(dir, 'x.txt'), 'x\n');
-    const error = await deliver(input(dir, await mrTarget(onMain.iid))).catch((e: unknown) => e);
-    expect(error).to.be.instanceOf(UsageError);
-    expect((error as Error).message).to.equal(
-      'refusing to push to `main`: it is the default branch of acme/app',
-    );
+    const result = await deliver(input(dir, await mrTarget(onMain.iid)));
+    expect(result).to.deep.include({
+      status: 'pushed-elsewhere',
+      branch: `mr-agent/${onMain.iid}-77`,
+      intendedBranch: 'main',
+      reason: '`main` is the default branch of acme/app',
+    });
 
     await w.standIn.model.commit(w.s.project, 'release/2.0', { 'r.txt': 'r\n' }, { from: 'main' });
     w.standIn.model.protectBranch(w.s.project, 'release/*');
@@ -198,13 +197,16 @@ describe('phases/deliver (H3, real git against the stand-in’s repositories ove
       title: 'y',
       authorId: w.s.developer.id,
     });
-    const refused = await deliver(
-      input(checkout('release/2.0'), await mrTarget(onRelease.iid)),
-    ).catch((e: unknown) => e);
-    expect((refused as Error).message).to.equal(
-      'refusing to push to `release/2.0`: it is protected in acme/app (rule `release/*`)',
-    );
+    const release = checkout('release/2.0');
+    await writeFile(path.join(release, 'y.txt'), 'y\n');
+    const elsewhere = await deliver(input(release, await mrTarget(onRelease.iid)));
+    expect(elsewhere).to.deep.include({
+      status: 'pushed-elsewhere',
+      intendedBranch: 'release/2.0',
+      reason: '`release/2.0` is protected in acme/app (rule `release/*`)',
+    });
     expect(git(w.s.project.repoDir, 'log', '-1', '--format=%s', 'main')).to.equal('seed');
+    expect(git(w.s.project.repoDir, 'log', '-1', '--format=%s', 'release/2.0')).to.equal('seed');
   });
 
   it('H3 from an issue: pushes a new branch and opens a draft MR that closes the issue; a second run reuses it after one rebase', async () => {
@@ -249,7 +251,7 @@ describe('phases/deliver (H3, real git against the stand-in’s repositories ove
     expect(tree.split('\n')).to.include.members(['src/farewell.js', 'src/other.js']);
   });
 
-  it('H3 a push rejected as non-fast-forward is rebased once; a conflicting one is reported', async () => {
+  it('H3 a push rejected as non-fast-forward is rebased once; a conflicting one goes to its own branch', async () => {
     const dir = checkout('feature/greeting');
     await w.standIn.model.commit(w.s.project, 'feature/greeting', {
       'README.md': '# app\n\nChanged by a human.\n',
@@ -263,10 +265,13 @@ describe('phases/deliver (H3, real git against the stand-in’s repositories ove
     const conflict = checkout('feature/greeting');
     await w.standIn.model.commit(w.s.project, 'feature/greeting', { 'NOTES.md': 'human\n' });
     await writeFile(path.join(conflict, 'NOTES.md'), 'agent again\n');
-    const error = await deliver(input(conflict, await mrTarget())).catch((e: unknown) => e);
-    expect(error).to.be.instanceOf(CommandFailedError);
-    expect((error as Error).message).to.contain('does not rebase cleanly');
-    expect(git(conflict, 'status', '--porcelain')).to.equal('');
+    const elsewhere = await deliver(input(conflict, await mrTarget()));
+    expect(elsewhere.status).to.equal('pushed-elsewhere');
+    expect(elsewhere.status === 'pushed-elsewhere' && elsewhere.reason).to.contain(
+      'does not rebase cleanly',
+    );
+    // the rebase was undone; only the state folder (the kept patch) is new
+    expect(git(conflict, 'status', '--porcelain')).to.equal('?? .mr-agent/');
   });
 
   it('H3 a fork MR that cannot be pushed gets the diff as an escaped, redacted patch note', async () => {

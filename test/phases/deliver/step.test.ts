@@ -37,7 +37,14 @@ describe('phases/deliver/step: delivery as the run sees it (H3)', () => {
     expect(deliveryReport({ status: 'no-changes' }, url)).to.deep.equal({ status: 'no-changes' });
     expect(
       deliveryReport(
-        { status: 'patch-posted', branch: 'f', noteId: '9', reason: 'a fork', commit: 'abc' },
+        {
+          status: 'patch-posted',
+          branch: 'f',
+          noteId: '9',
+          reason: 'a fork',
+          commit: 'abc',
+          patchPath: '.mr-agent/patch.diff',
+        },
         url,
       ),
     ).to.deep.equal({
@@ -45,6 +52,38 @@ describe('phases/deliver/step: delivery as the run sees it (H3)', () => {
       branch: 'f',
       commit: 'abc',
       notPushedReason: 'a fork',
+      patchPath: '.mr-agent/patch.diff',
+    });
+  });
+
+  it('issue 18 deliveryReport: a change delivered elsewhere says where it is, where it belongs and why', () => {
+    const url = (sha: string) => `https://gitlab.test/g/p/-/commit/${sha}`;
+    expect(
+      deliveryReport(
+        {
+          status: 'pushed-elsewhere',
+          branch: 'mr-agent/3-77',
+          intendedBranch: 'fix-sum',
+          reason: '`fix-sum` is protected in g/p',
+          commit: 'abc',
+          mergeRequest: {
+            iid: 4,
+            webUrl: 'https://gitlab.test/g/p/-/merge_requests/4',
+            created: true,
+          },
+          patchPath: '.mr-agent/patch.diff',
+        },
+        url,
+      ),
+    ).to.deep.equal({
+      status: 'pushed-elsewhere',
+      branch: 'mr-agent/3-77',
+      commit: 'abc',
+      commitUrl: 'https://gitlab.test/g/p/-/commit/abc',
+      mergeRequestUrl: 'https://gitlab.test/g/p/-/merge_requests/4',
+      intendedBranch: 'fix-sum',
+      notPushedReason: '`fix-sum` is protected in g/p',
+      patchPath: '.mr-agent/patch.diff',
     });
   });
 
