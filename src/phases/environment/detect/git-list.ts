@@ -15,15 +15,26 @@ const SYSTEM_PATH = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/
  * run (not installed, "dubious ownership", a broken index). Reading the index
  * costs no folder walk, which makes detection on a checkout about as fast as
  * `git ls-files` itself. Git runs through the job's one git module
- * (src/shell/git.ts): no ambient configuration, no hooks, no fsmonitor.
+ * (src/shell/git.ts): no ambient configuration, no hooks, no fsmonitor. The
+ * list is one NUL-separated text: on a large checkout, scanning it in place
+ * (list.ts) spares building tens of thousands of strings.
  */
-export async function gitTrackedFiles(
+export async function gitTrackedText(
   root: string,
   hostEnv: Readonly<Record<string, string | undefined>> = SYSTEM_PATH,
-): Promise<string[] | undefined> {
+): Promise<string | undefined> {
   if (!existsSync(path.join(root, '.git'))) return undefined;
   const git = new Git({ cwd: root, hostEnv, maxOutputBytes: 512 * 1024 * 1024 });
   const result = await git.run(['ls-files', '-z', '--cached']).catch(() => undefined);
   if (!result || result.exitCode !== 0) return undefined;
-  return result.stdout.split('\0').filter(Boolean);
+  return result.stdout;
+}
+
+/** The tracked files as a list (see `gitTrackedText`). */
+export async function gitTrackedFiles(
+  root: string,
+  hostEnv: Readonly<Record<string, string | undefined>> = SYSTEM_PATH,
+): Promise<string[] | undefined> {
+  const text = await gitTrackedText(root, hostEnv);
+  return text === undefined ? undefined : text.split('\0').filter(Boolean);
 }

@@ -1,4 +1,4 @@
-import { gitTrackedFiles } from './git-list.ts';
+import { gitTrackedText } from './git-list.ts';
 import { SKIPPED_DIRECTORIES, walkRepository, type WalkOptions } from './walk.ts';
 
 /**
@@ -24,8 +24,8 @@ export async function listRepository(
   options: WalkOptions & { mode?: ListingMode } = {},
 ): Promise<Listing> {
   if (options.mode !== 'walk') {
-    const tracked = await gitTrackedFiles(root);
-    if (tracked) return filterTracked(tracked, wanted, options.maxDepth ?? 12);
+    const tracked = await gitTrackedText(root);
+    if (tracked !== undefined) return filterTracked(tracked, wanted, options.maxDepth ?? 12);
   }
   const walked = await walkRepository(root, wanted, options);
   return {
@@ -36,43 +36,63 @@ export async function listRepository(
   };
 }
 
-/** A cheap first filter on the name alone: most source files fail it without building their folder path. */
-function mayBeWanted(name: string): boolean {
-  const dot = name.lastIndexOf('.');
-  if (dot <= 0) return true; // Makefile, gradlew, .nvmrc-like names are decided by `wanted`
-  const extension = name.slice(dot + 1);
-  return !SOURCE_EXTENSIONS.has(extension);
-}
-
-const mayBeDocs = (rel: string, slash: number) =>
-  slash < 0 || rel.startsWith('.github/') || rel.startsWith('docs/');
-
 /** Extensions of files that are never environment files. */
-const SOURCE_EXTENSIONS: ReadonlySet<string> = new Set(
+const SOURCE_EXTENSIONS =
   'ts tsx js jsx mjs cjs vue svelte go java kt scala pyi rb rs c h cc cpp hpp cs swift md rst html css scss less svg png jpg jpeg gif ico webp pdf sql sh bat proto snap csv tsv log map wasm jar class o so dll'.split(
     ' ',
-  ),
+  );
+
+/** An extension of up to four characters as one number (its char codes and length): no string built. */
+function extensionKey(text: string, from: number, to: number): number {
+  let key = to - from;
+  for (let i = from; i < to; i += 1) key = key * 128 + (text.charCodeAt(i) & 127);
+  return key;
+}
+const SOURCE_KEYS: ReadonlySet<number> = new Set(
+  SOURCE_EXTENSIONS.map((e) => extensionKey(e, 0, e.length)),
 );
 
-/** Applies the walk's rules (skipped folders, depth) to the tracked paths. */
-function filterTracked(tracked: string[], wanted: Wanted, maxDepth: number): Listing {
+/**
+ * A cheap first filter on the name alone: most source files fail it without
+ * a string being made. `name` spans `[nameStart, end)` of `text`.
+ */
+function mayBeWanted(text: string, nameStart: number, end: number): boolean {
+  const dot = text.lastIndexOf('.', end - 1);
+  if (dot <= nameStart) return true; // Makefile, gradlew, .nvmrc-like names are decided by `wanted`
+  if (end - dot - 1 > 4) return true;
+  return !SOURCE_KEYS.has(extensionKey(text, dot + 1, end));
+}
+
+/** README/CONTRIBUTING are `.md`: the prefilter lets the few places they are read through. */
+const mayBeDocs = (text: string, start: number, slash: number) =>
+  slash < start || text.startsWith('.github/', start) || text.startsWith('docs/', start);
+
+/** Applies the walk's rules (skipped folders, depth) to the tracked paths (NUL-separated `text`). */
+function filterTracked(text: string, wanted: Wanted, maxDepth: number): Listing {
   const files: string[] = [];
-  for (const rel of tracked) {
-    const slash = rel.lastIndexOf('/');
-    const name = slash < 0 ? rel : rel.slice(slash + 1);
-    // README/CONTRIBUTING are `.md`: the prefilter lets the few places they are read through
-    if (!mayBeWanted(name) && !mayBeDocs(rel, slash)) continue;
-    const dir = slash < 0 ? '' : rel.slice(0, slash);
-    if (!wanted(name, dir)) continue;
-    const parts = dir ? dir.split('/') : [];
-    if (parts.length > maxDepth || parts.some((p) => SKIPPED_DIRECTORIES.has(p))) continue;
-    files.push(rel);
+  let entries = 0;
+  for (let start = 0; start < text.length;) {
+    let end = text.indexOf('\0', start);
+    if (end < 0) end = text.length;
+    if (end > start) {
+      entries += 1;
+      const slash = text.lastIndexOf('/', end - 1);
+      const nameStart = slash >= start ? slash + 1 : start;
+      if (mayBeWanted(text, nameStart, end) || mayBeDocs(text, start, slash))
+        keepIfWanted(text.slice(start, end), wanted, maxDepth, files);
+    }
+    start = end + 1;
   }
   files.sort();
-  return {
-    files,
-    entries: tracked.length,
-    truncated: false,
-    source: 'git-index',
-  };
+  return { files, entries, truncated: false, source: 'git-index' };
+}
+
+function keepIfWanted(rel: string, wanted: Wanted, maxDepth: number, files: string[]): void {
+  const slash = rel.lastIndexOf('/');
+  const name = slash < 0 ? rel : rel.slice(slash + 1);
+  const dir = slash < 0 ? '' : rel.slice(0, slash);
+  if (!wanted(name, dir)) return;
+  const parts = dir ? dir.split('/') : [];
+  if (parts.length > maxDepth || parts.some((p) => SKIPPED_DIRECTORIES.has(p))) return;
+  files.push(rel);
 }
