@@ -88,8 +88,9 @@ describe('cli: mr-agent run (A5)', () => {
     const result = RunResultFile.parse(
       JSON.parse(await readFile(path.join(repo.dir, '.mr-agent/result.json'), 'utf8')),
     );
-    expect(result).to.include({ status: 'complete', exit_code: 0 });
-    expect(result.validation[0]).to.include({ command: 'sh check.sh', passed: true });
+    expect(result).to.include({ status: 'succeeded', state: 'complete', exit_code: 0 });
+    expect(result.validation.overall).to.equal('passed');
+    expect(result.validation.commands[0]).to.include({ command: 'sh check.sh', passed: true });
   });
 
   it('A5 a Task YAML on stdin: task.repo, task.test and runner.max_loops are used; --json prints one line', async () => {
@@ -184,7 +185,7 @@ describe('cli: mr-agent run (A5)', () => {
     const result = RunResultFile.parse(
       JSON.parse(await readFile(path.join(repo.dir, '.mr-agent/result.json'), 'utf8')),
     );
-    expect(result).to.include({ status: 'cancelled', exit_code: 1 });
+    expect(result).to.include({ status: 'failed', state: 'cancelled', exit_code: 1 });
     const runs = JSON.parse(await readFile(path.join(repo.dir, '.mr-agent/runs.json'), 'utf8')) as {
       runs: Array<{ state: string }>;
     };
