@@ -52,12 +52,21 @@ export const WORKER_KINDS = ['builtin', 'codex-cli', 'claude-code', 'gemini-cli'
 export const LLM_ROLES = ['planning', 'execution', 'reflection', 'review'] as const;
 export type LlmRole = (typeof LLM_ROLES)[number];
 
+/** USD per million tokens (SPEC H1 cost); 0 or absent: not known. */
+export const ModelPrice = z.object({
+  input_per_mtok: z.number().min(0).optional(),
+  output_per_mtok: z.number().min(0).optional(),
+});
+export type ModelPrice = z.infer<typeof ModelPrice>;
+
 export const LlmProfile = z.object({
   name: z.string().optional(),
   base_url: z.string().optional(),
   model: z.string().min(1),
   api_key_variable: z.string().optional(),
   roles: z.array(z.enum(LLM_ROLES)).optional(),
+  /** The profile's own prices; absent: `llm.price`. */
+  price: ModelPrice.optional(),
 });
 export type LlmProfile = z.infer<typeof LlmProfile>;
 
@@ -269,11 +278,25 @@ export const OPTIONS = [
   ),
   opt('llm.cooldown_sec', int(0), 120, 'Cool-down of a rate-limited profile in seconds.'),
   opt(
+    'llm.price.input_per_mtok',
+    num(0),
+    0,
+    'USD per million prompt tokens, for the cost estimate (0: unknown, tokens only).',
+    { env: ['MR_AGENT_LLM_PRICE_INPUT_PER_MTOK'] },
+  ),
+  opt(
+    'llm.price.output_per_mtok',
+    num(0),
+    0,
+    'USD per million completion tokens, for the cost estimate (0: unknown, tokens only).',
+    { env: ['MR_AGENT_LLM_PRICE_OUTPUT_PER_MTOK'] },
+  ),
+  opt(
     'llm.profiles',
     {
       type: 'json',
       schema: z.array(LlmProfile),
-      expected: 'a list of {model, base_url?, api_key_variable?, roles?}',
+      expected: 'a list of {model, base_url?, api_key_variable?, roles?, price?}',
     },
     [] as LlmProfile[],
     'Extra endpoint/model candidates tried in order on rate limits.',
