@@ -9,7 +9,7 @@ import type { ChatReply, ChatRequest, LlmPort } from '../../src/core/llm-port.ts
 import { RunResultFile } from '../../src/report/result-file.ts';
 import { FakeClock } from '../../src/core/clock.ts';
 import { exec, scripted, json, toolCall, type Step } from '../support/script.ts';
-import { action, assessment, planWith } from '../support/plans.ts';
+import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { makeTempRepo } from '../support/temp-repo.ts';
 
 interface Captured {
@@ -114,6 +114,13 @@ describe('cli: mr-agent run (A5)', () => {
       [
         json('planning', planWith([action('task_1', 'Forget the file')])),
         exec.say('DONE: did nothing'),
+        json('completion', assessment(true)),
+        // max_loops: 1 allows one return to execution (seed 002 core §4.4)
+        json(
+          'reflection',
+          reflection('partial', { reason: 'check.sh fails', actions: [action('task_1', 'Again')] }),
+        ),
+        exec.say('DONE: did nothing again'),
         json('completion', assessment(true)),
       ],
       { stdin: yaml },
