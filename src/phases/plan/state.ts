@@ -1,4 +1,4 @@
-import type { ActionPlan, Plan } from '../../core/plan.ts';
+import type { ActionPlan, Plan, PlannedAction } from '../../core/plan.ts';
 import { orderSteps, type PlanStep } from '../../core/plan-steps.ts';
 import type { RunContext } from '../../core/run-context.ts';
 import type { ChecklistItem, ChecklistStatus, PlanChange } from '../../core/ports.ts';
@@ -67,6 +67,40 @@ export function replaceRemaining(
     },
   };
   publishPlan(ctx, comment, change);
+}
+
+const FEEDBACK_PURPOSE_CHARS = 200;
+
+/**
+ * The action that carries a review's feedback back to execution when the
+ * reflection proposed no change (seed 004 AC-4: a FAIL leads to a revise):
+ * the first line names it in the checklist; the whole feedback is its
+ * expected outcome, which the execution prompt shows.
+ */
+export function feedbackAction(ctx: RunContext, feedback: string): PlannedAction {
+  const text = feedback.trim() || 'The reviewer found the change not good enough.';
+  const first = text.split('\n')[0]!.replace(/\s+/g, ' ');
+  const headline =
+    first.length > FEEDBACK_PURPOSE_CHARS ? `${first.slice(0, FEEDBACK_PURPOSE_CHARS)}…` : first;
+  return {
+    task_id: ctx.state.actions.at(-1)?.action.task_id ?? 'review_feedback',
+    action_type: 'revise',
+    tool: 'apply_patch',
+    purpose: `Address the execution review's feedback: ${headline}`,
+    expected_outcome: `Every point of the review feedback is fixed in the code. The feedback:\n${text}`,
+    fallback_strategy: 'Say in the closing message which points could not be fixed, and why.',
+  };
+}
+
+/** Queues the review feedback as the next action (the remaining actions are empty then). */
+export function queueFeedback(ctx: RunContext, feedback: string): void {
+  const action = feedbackAction(ctx, feedback);
+  replaceRemaining(
+    ctx,
+    { execution_order: [action.task_id], actions: [action] },
+    'Revising the change after the execution review.',
+    'review',
+  );
 }
 
 /** Runs a step again (replan level 1), under a new key. */
