@@ -149,7 +149,7 @@ export const OPTIONS = [
     'planning.reflection.depth',
     oneOf('deep', 'moderate', 'shallow'),
     'moderate' as 'deep' | 'moderate' | 'shallow',
-    'How deeply reflection evaluates.',
+    'How deeply reflection evaluates (the rules of prompts/reflection-depth/<depth>.md).',
   ),
   opt('planning.revision.max_revisions', int(0), 3, 'Most plan revisions before asking a human.', {
     env: ['MAX_PLAN_REVISIONS'],
