@@ -166,6 +166,19 @@ export const OPTIONS = [
     'planning_history',
     'History folder inside the state directory.',
   ),
+  opt(
+    'planning.history.archive_after_days',
+    int(0),
+    30,
+    'Days after its last entry a task history is gzipped into archive/ (0 = never).',
+  ),
+  opt(
+    'planning.history.retention_days',
+    int(0),
+    90,
+    'Days after its last entry a task history is deleted (0 = keep forever).',
+    { env: ['MR_AGENT_HISTORY_RETENTION_DAYS'] },
+  ),
   // replanning (seed 003 §12.1)
   opt('planning.replanning.enabled', bool, true, 'Let the LLM decide on replanning.', {
     env: ['REPLANNING_ENABLED'],

@@ -2,6 +2,7 @@ import type { Config } from '../../config/options.ts';
 import { MetadataStore } from '../../history/metadata.ts';
 import { statePaths, type StatePaths } from '../../history/paths.ts';
 import { PlanningHistoryStore } from '../../history/planning-history.ts';
+import { rotateHistoryAtStart } from '../../history/rotation.ts';
 import { interruptedNotice, RunRecords } from '../../history/run-records.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
@@ -96,6 +97,15 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
   );
   const ci = options.ci ?? {};
   const { runRecords, publisher } = await openProgressNote(options, paths);
+  const { archive_after_days: archiveAfterDays, retention_days: retentionDays } =
+    config.planning.history;
+  await rotateHistoryAtStart({
+    directory: paths.historyDir,
+    archiveAfterDays,
+    retentionDays,
+    clock,
+    logger,
+  });
   const store = new PlanningHistoryStore({
     directory: paths.historyDir,
     taskId: options.taskId,
