@@ -77,12 +77,16 @@ async function prepareSession(run: PreparedRun, deps: CarryOutDeps, controller: 
     task: { id: ciTaskId(run), text },
     jobId: run.context.job.id,
   });
+  // retry and resume run the last request again: its plan may be reused (seed 001 §7.3)
+  const planSource =
+    plan.mode === 'run' && plan.task === 'last-request' ? restored.lastRequest?.task.id : undefined;
   const session = await openSession(run, {
     services: deps.services,
     logger: deps.logger,
     redactor: deps.redactor,
     task: { text },
     controller,
+    planSource,
   });
   return { session, plan, approved };
 }

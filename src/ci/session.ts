@@ -148,6 +148,8 @@ interface SessionInput {
   runId?: string | undefined;
   /** The plan job's progress note, which the run job keeps editing. */
   adoptNoteId?: string | undefined;
+  /** The earlier task whose plan the run may reuse (seed 001 §7.3: retry, resume). */
+  planSource?: string | undefined;
   /** Aborts the run (a termination signal); default: a fresh one. */
   controller?: AbortController;
 }
@@ -190,6 +192,7 @@ async function reportingFor(
       ...(context.job.url ? { jobUrl: context.job.url } : {}),
     },
     ...(issueId ? { issueId } : {}),
+    ...(input.planSource ? { planSource: input.planSource } : {}),
     artifactUrl: artifactUrl(run),
     // replies to a ❓ clarification note come from the thread on the MR or issue (F4)
     ...(target.kind === 'none'

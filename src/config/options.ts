@@ -167,6 +167,12 @@ export const OPTIONS = [
     'History folder inside the state directory.',
   ),
   opt(
+    'planning.history.reuse_plan',
+    bool,
+    true,
+    'Reuse the plan an earlier run of the task left (retry, resume, a Task YAML run again) when it may be.',
+  ),
+  opt(
     'planning.history.archive_after_days',
     int(0),
     30,

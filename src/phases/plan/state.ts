@@ -1,7 +1,7 @@
 import type { ActionPlan, Plan, PlannedAction } from '../../core/plan.ts';
 import { orderSteps, type PlanStep } from '../../core/plan-steps.ts';
 import type { RunContext } from '../../core/run-context.ts';
-import type { ChecklistItem, ChecklistStatus, PlanChange } from '../../core/ports.ts';
+import type { ChecklistItem, ChecklistStatus, PlanChange, PlanReuse } from '../../core/ports.ts';
 
 function item(step: PlanStep, status: ChecklistStatus): ChecklistItem {
   return {
@@ -35,17 +35,34 @@ function nextNumber(ctx: RunContext): () => number {
   return () => ++ctx.state.stepNumber;
 }
 
+/**
+ * The whole action plan the run carries on with: the actions that succeeded
+ * so far, then `next`. The history records this (in `plan` entries made
+ * during a run and in revisions), so a later run that reuses the plan on a
+ * fresh checkout (seed 001 §7.3) repeats the finished work too.
+ */
+export function carriedActionPlan(ctx: RunContext, next: ActionPlan): ActionPlan {
+  const done = ctx.state.actions.filter((a) => a.status === 'success').map((a) => a.action);
+  if (done.length === 0) return next;
+  return {
+    execution_order: [...new Set([...done.map((a) => a.task_id), ...next.execution_order])],
+    actions: [...done, ...next.actions],
+  };
+}
+
 /** Makes a (new) plan the current one: its actions become the queue. */
 export async function adoptPlan(
   ctx: RunContext,
   plan: Plan,
   change: PlanChange = 'initial',
   reason?: string,
+  reuse?: PlanReuse,
 ): Promise<void> {
   ctx.state.plan = plan;
   ctx.state.queue = orderSteps(plan.action_plan, nextNumber(ctx));
   if (FRESH.has(change)) ctx.state.checklistFrom = ctx.state.actions.length;
-  await ctx.deps.history.savePlan(plan);
+  const recorded = { ...plan, action_plan: carriedActionPlan(ctx, plan.action_plan) };
+  await (reuse ? ctx.deps.history.savePlan(recorded, reuse) : ctx.deps.history.savePlan(recorded));
   publishPlan(ctx, reason ?? plan.comment, change);
 }
 

@@ -65,6 +65,25 @@ function describeRecord(record: ActionRecord, depth: ReflectionDepth): string {
   ].join('\n');
 }
 
+const EARLIER_REFLECTIONS_SHOWN = 5;
+
+/** Seed 001 §7.3: a reused plan comes with its revision history and reflections (fenced: model text). */
+function earlierAttempts(ctx: RunContext): string | undefined {
+  const earlier = ctx.state.reusedPlan;
+  if (!earlier || (earlier.revisions.length === 0 && earlier.reflections.length === 0))
+    return undefined;
+  const lines = [
+    ...earlier.revisions.map((r) => `revision #${r.revision}: ${r.reason}`),
+    ...earlier.reflections
+      .slice(-EARLIER_REFLECTIONS_SHOWN)
+      .map(
+        (r) =>
+          `reflection (${r.status}): ${r.evaluation}${r.issues.length ? ` Issues: ${r.issues.join('; ')}` : ''}`,
+      ),
+  ];
+  return `## Earlier attempts with this plan (${earlier.taskId})\n\nThe plan was taken over from an earlier run; do not repeat what went wrong there.\n\n${fenceData('earlier revisions and reflections', lines.join('\n'))}`;
+}
+
 function userPrompt(ctx: RunContext, input: ReflectInput): string {
   const { state } = ctx;
   const goal = state.plan!.goal_understanding;
@@ -90,6 +109,8 @@ function userPrompt(ctx: RunContext, input: ReflectInput): string {
     );
   }
   if (input.feedback) parts.push(`## Review feedback to address\n\n${input.feedback}`);
+  const earlier = earlierAttempts(ctx);
+  if (earlier) parts.push(earlier);
   parts.push(
     `## Remaining actions (${state.queue.length})\n\n${remaining.length ? JSON.stringify(remaining, null, 2) : '(none)'}${state.queue.length > REMAINING_SHOWN ? `\n… and ${state.queue.length - REMAINING_SHOWN} more` : ''}`,
   );

@@ -4,7 +4,7 @@ import type { ReflectionReply } from '../../core/reflection.ts';
 import type { RunContext } from '../../core/run-context.ts';
 import { humanIntervention } from '../../core/outcome.ts';
 import { inPhase } from '../../core/phase-scope.ts';
-import { queueFeedback, replaceRemaining } from '../plan/state.ts';
+import { carriedActionPlan, queueFeedback, replaceRemaining } from '../plan/state.ts';
 import { CONTINUE, endWith, type StepResult } from '../../core/run-end.ts';
 
 export interface ReflectOptions {
@@ -70,7 +70,8 @@ export async function reflectAndRevise(
       });
     }
     if (options.countsAsRevision) state.revisions += 1;
-    await deps.history.saveRevision(revision.updated_action_plan, {
+    // the whole action plan from here on (succeeded actions + the new remaining), for reuse (seed 001 §7.3)
+    await deps.history.saveRevision(carriedActionPlan(ctx, revision.updated_action_plan), {
       reason: revision.reason,
       changes: revision.changes,
       reflection: reply,

@@ -1,4 +1,5 @@
 import type { HistoryEntry } from '../../history/entries.ts';
+import { readEarlierPlan } from '../../history/plan-reuse.ts';
 import type { PlanningHistoryStore } from '../../history/planning-history.ts';
 import type { ExecutionRecord, RunHistory } from '../../core/ports.ts';
 
@@ -35,17 +36,26 @@ export function describeEntry(entry: HistoryEntry): string {
   }
 }
 
-/** The run's history port over the JSONL store of src/history/. */
-export function storeHistory(store: PlanningHistoryStore, issueId: string | undefined): RunHistory {
+/**
+ * The run's history port over the JSONL store of src/history/. `planSource`
+ * is the store whose plan the run may reuse (seed 001 §7.3): the retried
+ * task's; by default the run's own task's.
+ */
+export function storeHistory(
+  store: PlanningHistoryStore,
+  issueId: string | undefined,
+  planSource: { store: PlanningHistoryStore; taskId: string },
+): RunHistory {
   return {
+    earlierPlan: () => readEarlierPlan(planSource.store, planSource.taskId),
     async pastExecutions() {
       const entries = issueId
         ? await store.getPastExecutionsForIssue(issueId)
         : await store.readAll();
       return entries.slice(-PAST_LINES).map(describeEntry);
     },
-    async savePlan(plan) {
-      await store.savePlan(plan as unknown as Record<string, unknown>);
+    async savePlan(plan, reuse) {
+      await store.savePlan(plan as unknown as Record<string, unknown>, reuse);
     },
     async saveRevision(updatedPlan, details) {
       await store.saveRevision(updatedPlan as unknown as Record<string, unknown>, {

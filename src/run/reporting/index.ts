@@ -35,6 +35,8 @@ export interface ReportingOptions {
   artifactUrl?: (file: string) => string | undefined;
   /** Replies to the ❓ clarification note (GitLab: `gitlabAnswers`); absent: no waiting. */
   answers?: AnswerSource;
+  /** The task whose plan the run may reuse (seed 001 §7.3: `/agent retry`, resume); default: its own. */
+  planSource?: string;
 }
 
 export interface Reporting {
@@ -146,5 +148,11 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
     clock,
     ...(options.artifactUrl ? { artifactUrl: options.artifactUrl } : {}),
   });
-  return { reporter, history: storeHistory(store, options.issueId), publisher, paths, replan };
+  const source = options.planSource ?? options.taskId;
+  const sourceStore =
+    source === options.taskId
+      ? store
+      : new PlanningHistoryStore({ directory: paths.historyDir, taskId: source, logger, clock });
+  const history = storeHistory(store, options.issueId, { store: sourceStore, taskId: source });
+  return { reporter, history, publisher, paths, replan };
 }
