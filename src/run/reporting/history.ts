@@ -21,7 +21,8 @@ export function describeEntry(entry: HistoryEntry): string {
     case 'plan': {
       const goal = (entry.plan.goal_understanding as { main_objective?: string } | undefined)
         ?.main_objective;
-      return `${when} ${task}: plan — ${oneLine(goal)}`;
+      const reused = entry.reused_from ? ` (reused from ${entry.reused_from.task_id})` : '';
+      return `${when} ${task}: plan${reused} — ${oneLine(goal)}`;
     }
     case 'revision':
       return `${when} ${task}: plan revision #${entry.revision} — ${oneLine(entry.reason)}`;

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { ReplanCheckpoint, ReplanDirective } from '../../../src/core/hooks.ts';
 import type { EarlierPlan } from '../../../src/core/ports.ts';
+import { HistoryEntry } from '../../../src/history/entries.ts';
 import { reuseDecision } from '../../../src/phases/plan/reuse.ts';
+import { describeEntry } from '../../../src/run/reporting/history.ts';
 import { resolveConfig, isResolved } from '../../../src/config/resolve.ts';
 import { action, assessment, planWith, reflection } from '../../support/plans.ts';
 import { exec, json, toolCall } from '../../support/script.ts';
@@ -118,6 +120,10 @@ describe('seed 001 §7.3 reusing an existing plan', function () {
       revisions: 1,
       reflections: 1,
     });
+    // what later runs' planners read about it
+    expect(describeEntry(HistoryEntry.parse(reusedEntry))).to.contain(
+      'task task-1: plan (reused from task-1) — Make the requested change',
+    );
   });
 
   it('seed 001 §7.3 a plan whose last verification passed is not reused: the run plans again', async () => {
