@@ -57,6 +57,8 @@ interface JobStart {
   adoptNoteId?: string | undefined;
   from?: RunInput['from'];
   stopAfterPlan?: RunInput['stopAfterPlan'];
+  /** The earlier task whose plan the run may reuse (seed 001 §7.3: retry, resume). */
+  planSource?: string | undefined;
 }
 
 /** `--step all` and `--step plan`: the command asked for (see ./commands.ts). */
@@ -91,10 +93,14 @@ async function requestedStart(run: PreparedRun, deps: CarryOutDeps): Promise<Job
       : run.context.step === 'plan'
         ? { kind: 'hand-over' }
         : undefined;
+  // retry and resume run the last request again: its plan may be reused (seed 001 §7.3)
+  const planSource =
+    plan.mode === 'run' && plan.task === 'last-request' ? restored.lastRequest?.task.id : undefined;
   return {
     task: { text },
     ...(approved ? { from: { work: { plan: approved }, by: 'the approved plan' } } : {}),
     ...(stopAfterPlan ? { stopAfterPlan } : {}),
+    ...(planSource ? { planSource } : {}),
   };
 }
 
@@ -127,6 +133,7 @@ export async function carryOutJob(run: PreparedRun, deps: CarryOutDeps): Promise
     runId: start.runId,
     adoptNoteId: start.adoptNoteId,
     signal: deps.lifecycle.signal,
+    planSource: start.planSource,
   });
   const input: RunInput = {
     task: session.task,

@@ -99,6 +99,8 @@ interface SessionInput {
   adoptNoteId?: string | undefined;
   /** Aborts the run (the job's lifecycle). */
   signal: AbortSignal;
+  /** The earlier task whose plan the run may reuse (seed 001 §7.3: retry, resume). */
+  planSource?: string | undefined;
 }
 
 function notesFor(run: PreparedRun, input: SessionInput, paths: StatePaths, webUrl?: string) {
@@ -193,6 +195,7 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
       ...(context.job.url ? { jobUrl: context.job.url } : {}),
     },
     ...(issueId ? { issueId } : {}),
+    ...(input.planSource ? { planSource: input.planSource } : {}),
     artifactUrl: artifactUrl(run),
     ...(answers ? { answers } : {}),
     request: requestSource(run),

@@ -55,12 +55,21 @@ export const PASS_AS = ['auto', 'inputs', 'variables'] as const;
 export const LLM_ROLES = ['planning', 'execution', 'reflection', 'review'] as const;
 export type LlmRole = (typeof LLM_ROLES)[number];
 
+/** USD per million tokens (SPEC H1 cost); 0 or absent: not known. */
+export const ModelPrice = z.object({
+  input_per_mtok: z.number().min(0).optional(),
+  output_per_mtok: z.number().min(0).optional(),
+});
+export type ModelPrice = z.infer<typeof ModelPrice>;
+
 export const LlmProfile = z.object({
   name: z.string().optional(),
   base_url: z.string().optional(),
   model: z.string().min(1),
   api_key_variable: z.string().optional(),
   roles: z.array(z.enum(LLM_ROLES)).optional(),
+  /** The profile's own prices; absent: `llm.price`. */
+  price: ModelPrice.optional(),
 });
 export type LlmProfile = z.infer<typeof LlmProfile>;
 
@@ -143,7 +152,7 @@ export const OPTIONS = [
     'planning.reflection.depth',
     oneOf('deep', 'moderate', 'shallow'),
     'moderate' as 'deep' | 'moderate' | 'shallow',
-    'How deeply reflection evaluates.',
+    'How deeply reflection evaluates (the rules of prompts/reflection-depth/<depth>.md).',
   ),
   opt('planning.revision.max_revisions', int(0), 3, 'Most plan revisions before asking a human.', {
     env: ['MAX_PLAN_REVISIONS'],
@@ -159,6 +168,25 @@ export const OPTIONS = [
     str,
     'planning_history',
     'History folder inside the state directory.',
+  ),
+  opt(
+    'planning.history.reuse_plan',
+    bool,
+    true,
+    'Reuse the plan an earlier run of the task left (retry, resume, a Task YAML run again) when it may be.',
+  ),
+  opt(
+    'planning.history.archive_after_days',
+    int(0),
+    30,
+    'Days after its last entry a task history is gzipped into archive/ (0 = never).',
+  ),
+  opt(
+    'planning.history.retention_days',
+    int(0),
+    90,
+    'Days after its last entry a task history is deleted (0 = keep forever).',
+    { env: ['MR_AGENT_HISTORY_RETENTION_DAYS'] },
   ),
   // replanning (seed 003 §12.1)
   opt('planning.replanning.enabled', bool, true, 'Let the LLM decide on replanning.', {
@@ -272,11 +300,25 @@ export const OPTIONS = [
   ),
   opt('llm.cooldown_sec', int(0), 120, 'Cool-down of a rate-limited profile in seconds.'),
   opt(
+    'llm.price.input_per_mtok',
+    num(0),
+    0,
+    'USD per million prompt tokens, for the cost estimate (0: unknown, tokens only).',
+    { env: ['MR_AGENT_LLM_PRICE_INPUT_PER_MTOK'] },
+  ),
+  opt(
+    'llm.price.output_per_mtok',
+    num(0),
+    0,
+    'USD per million completion tokens, for the cost estimate (0: unknown, tokens only).',
+    { env: ['MR_AGENT_LLM_PRICE_OUTPUT_PER_MTOK'] },
+  ),
+  opt(
     'llm.profiles',
     {
       type: 'json',
       schema: z.array(LlmProfile),
-      expected: 'a list of {model, base_url?, api_key_variable?, roles?}',
+      expected: 'a list of {model, base_url?, api_key_variable?, roles?, price?}',
     },
     [] as LlmProfile[],
     'Extra endpoint/model candidates tried in order on rate limits.',

@@ -43,6 +43,8 @@ export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Estimated cost of these tokens in USD, when the model's prices are set (SPEC H1). */
+  costUsd?: number;
 }
 
 export interface ChatRequest {

@@ -62,6 +62,45 @@ export interface ExecutionRecord {
   duration_ms?: number;
 }
 
+/** One reflection of an earlier run, as the reflection prompt shows it (seed 001 §7.3). */
+export interface EarlierReflection {
+  at: string;
+  status: string;
+  evaluation: string;
+  issues: readonly string[];
+  revisionNeeded: boolean;
+}
+
+/**
+ * The plan an earlier run of the task (or of the request `/agent retry` or a
+ * resume runs again) left in the history, with its revision history and
+ * reflections (seed 001 §7.3, §7.4.2 `has_plan`, `get_latest_plan`,
+ * `get_revision_history`, `get_all_reflections`).
+ */
+export interface EarlierPlan {
+  /** The task whose history holds it. */
+  taskId: string;
+  /** The plan as that run last carried it (revisions applied); validated by the planning phase. */
+  plan: unknown;
+  /** When it was made or last revised. */
+  at: string;
+  revisions: ReadonlyArray<{ revision: number; reason: string; at: string }>;
+  reflections: readonly EarlierReflection[];
+  /** A reflection after the last plan or revision asked for a revision that was never made. */
+  revisionPending: boolean;
+  /** The task's last verification passed: the plan was carried out. */
+  completed: boolean;
+}
+
+/** How a reused plan is recorded in the history (`reused_from` of its `plan` entry). */
+export interface PlanReuse {
+  task_id: string;
+  /** The timestamp of the entry the plan was read from. */
+  planned_at: string;
+  revisions: number;
+  reflections: number;
+}
+
 /**
  * The planning history (seed 001 §7.4.2, §11; SPEC I1), backed by the JSONL
  * `PlanningHistoryStore` (src/history/); the store adds timestamps and ids.
@@ -69,7 +108,10 @@ export interface ExecutionRecord {
 export interface RunHistory {
   /** Earlier runs on the same MR/issue (or task), as short lines for the planner. */
   pastExecutions(): Promise<string[]>;
-  savePlan(plan: Plan): Promise<void>;
+  /** The plan an earlier run left to reuse (seed 001 §7.3); absent or undefined: none. */
+  earlierPlan?(): Promise<EarlierPlan | undefined>;
+  /** Saves the plan the run adopts; `reuse` when it is an earlier run's plan taken over. */
+  savePlan(plan: Plan, reuse?: PlanReuse): Promise<void>;
   saveRevision(
     updatedPlan: ActionPlan,
     details: { reason: string; changes: unknown[]; reflection?: ReflectionReply },

@@ -66,10 +66,12 @@ export function emptyUsage(): TokenUsage {
   return { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 }
 
+/** Adds `usage` into `into`; the cost adds up when known (SPEC H1), else stays absent. */
 export function addUsage(into: TokenUsage, usage: TokenUsage): void {
   into.promptTokens += usage.promptTokens;
   into.completionTokens += usage.completionTokens;
   into.totalTokens += usage.totalTokens;
+  if (usage.costUsd !== undefined) into.costUsd = (into.costUsd ?? 0) + usage.costUsd;
 }
 
 export type PhaseStatus = 'running' | 'done' | 'failed' | 'skipped';

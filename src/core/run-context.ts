@@ -19,6 +19,7 @@ import type {
   ChecklistItem,
   DeliveryReport,
   DeliveryStep,
+  EarlierPlan,
   EnvironmentHandoff,
   EnvironmentStep,
   ReviewRecord,
@@ -90,6 +91,8 @@ export interface RunState {
   reviews: ReviewRecord[];
   /** Executed actions before this index belong to an earlier, replaced checklist. */
   checklistFrom: number;
+  /** The earlier plan this run took over (seed 001 §7.3), with its revisions and reflections. */
+  reusedPlan?: EarlierPlan;
 }
 
 export interface RunContext {

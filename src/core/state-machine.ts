@@ -31,9 +31,11 @@ export function canTransition(from: TaskState, to: TaskState): boolean {
 
 /**
  * The task state machine. Every transition is checked against the table
- * above and logged (L2). `max_loops` bounds VALIDATING → RUNNING: the loop
- * counter grows on every validation that leaves criteria open, and the run
- * fails once it reaches the limit (seed 002: FAILED when loopCount ≥ max_loops).
+ * above and logged (L2). `max_loops` bounds VALIDATING → RUNNING (seed 002
+ * core §4.4): the loop counter counts those returns, and a validation that
+ * leaves criteria open when the count has reached the limit fails the task.
+ * With `max_loops: N` there are N returns and N + 1 validations, as in the
+ * worker mode (src/agent-runner/runner.ts).
  */
 export class TaskStateMachine {
   private current: TaskState = 'PENDING';
@@ -68,9 +70,14 @@ export class TaskStateMachine {
     this.current = next;
   }
 
-  /** Counts an unsatisfied validation; true when another RUNNING round is allowed. */
+  /**
+   * After a validation that left criteria open: true (and counted) when one
+   * more VALIDATING → RUNNING return is allowed, false when `max_loops`
+   * returns were made already.
+   */
   countLoop(): boolean {
+    if (this.loopCount >= this.maxLoops) return false;
     this.loopCount += 1;
-    return this.loopCount < this.maxLoops;
+    return true;
   }
 }

@@ -16,7 +16,20 @@ const base = {
   run_id: z.string().optional(),
 };
 
-export const PlanEntry = z.object({ type: z.literal('plan'), ...base, plan: JsonObject });
+/** Seed 001 §7.3: the plan was taken over from an earlier run of the task (or of the retried request). */
+export const PlanReuse = z.object({
+  task_id: z.string().min(1),
+  planned_at: z.iso.datetime(),
+  revisions: z.number().int().min(0),
+  reflections: z.number().int().min(0),
+});
+
+export const PlanEntry = z.object({
+  type: z.literal('plan'),
+  ...base,
+  plan: JsonObject,
+  reused_from: PlanReuse.optional(),
+});
 export type PlanEntry = z.infer<typeof PlanEntry>;
 
 export const RevisionEntry = z.object({

@@ -88,8 +88,13 @@ export class PlanningHistoryStore {
     this.clock = options.clock ?? systemClock;
   }
 
-  savePlan(plan: JsonObject): Promise<PlanEntry> {
-    return this.append({ type: 'plan', plan }) as Promise<PlanEntry>;
+  /** Saves a plan; `reusedFrom` names the earlier run's plan it takes over (seed 001 §7.3). */
+  savePlan(plan: JsonObject, reusedFrom?: PlanEntry['reused_from']): Promise<PlanEntry> {
+    return this.append({
+      type: 'plan',
+      plan,
+      ...(reusedFrom ? { reused_from: reusedFrom } : {}),
+    }) as Promise<PlanEntry>;
   }
 
   /** Saves a revised plan with why and what changed; the revision number counts up from 1. */

@@ -15,6 +15,7 @@ import {
 import { promptFiles } from '../core/prompts.ts';
 import { responseFormatFor, type JsonSchemaFormat } from './response-format.ts';
 import { backoffMs, classifyFailure, type Failure } from './retry-policy.ts';
+import { withCost } from './pricing.ts';
 import { UsageLedger } from './usage-ledger.ts';
 import { fromCompletion, promptChars, toWireMessages, toWireTools } from './wire.ts';
 
@@ -191,7 +192,8 @@ export class OpenAiLlm implements LlmPort {
       },
       { headers: { 'X-Agent-Purpose': request.purpose }, signal: request.signal },
     );
-    const reply = fromCompletion(completion, candidate.model);
+    const parsed = fromCompletion(completion, candidate.model);
+    const reply = { ...parsed, usage: withCost(parsed.usage, candidate.price) };
     this.ledger.record(request.role, request.purpose, reply.model, reply.usage);
     this.logger.info('llm request finished', {
       purpose: request.purpose,

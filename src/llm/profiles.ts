@@ -1,5 +1,6 @@
 import type { Config, LlmRole } from '../config/options.ts';
 import type { Clock } from '../core/clock.ts';
+import { priceOf, type KnownPrice } from './pricing.ts';
 
 /**
  * Model profiles (SPEC K3): for each role, the endpoint/model candidates in
@@ -17,6 +18,8 @@ export interface ModelCandidate {
   baseURL: string;
   model: string;
   apiKeyVariable: string;
+  /** USD per million tokens, when set (`llm.price`, or the profile's own `price`). */
+  price?: KnownPrice;
 }
 
 export interface RoleSettings {
@@ -29,17 +32,26 @@ type LlmConfig = Config['llm'];
 export function candidatesFor(role: LlmRole, llm: LlmConfig): ModelCandidate[] {
   const baseURL = llm.base_url || DEFAULT_BASE_URL;
   const model = llm.roles[role].model || llm.model;
+  const basePrice = priceOf(llm);
   const all: ModelCandidate[] = [
-    { name: `${model}@${baseURL}`, baseURL, model, apiKeyVariable: llm.api_key_variable },
+    {
+      name: `${model}@${baseURL}`,
+      baseURL,
+      model,
+      apiKeyVariable: llm.api_key_variable,
+      ...(basePrice ? { price: basePrice } : {}),
+    },
   ];
   for (const profile of llm.profiles) {
     if (profile.roles && !profile.roles.includes(role)) continue;
     const url = profile.base_url || baseURL;
+    const price = priceOf(llm, profile.price);
     all.push({
       name: profile.name ?? `${profile.model}@${url}`,
       baseURL: url,
       model: profile.model,
       apiKeyVariable: profile.api_key_variable ?? llm.api_key_variable,
+      ...(price ? { price } : {}),
     });
   }
   const seen = new Set<string>();

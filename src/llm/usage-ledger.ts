@@ -3,7 +3,8 @@ import type { LlmPurpose, TokenUsage } from '../core/llm-port.ts';
 
 /**
  * Token usage of a run, per role, purpose and model (SPEC K2, H1: the
- * progress note shows it; L3: result.json carries the totals).
+ * progress note shows it; L3: result.json carries the totals). `costUsd`
+ * sums the estimated cost of the calls whose model has prices (src/llm/pricing.ts).
  */
 export interface UsageRow extends TokenUsage {
   role: LlmRole;
@@ -77,4 +78,5 @@ function add(target: TokenUsage, usage: TokenUsage): void {
   target.promptTokens += usage.promptTokens;
   target.completionTokens += usage.completionTokens;
   target.totalTokens += usage.totalTokens;
+  if (usage.costUsd !== undefined) target.costUsd = (target.costUsd ?? 0) + usage.costUsd;
 }

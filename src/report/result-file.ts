@@ -13,37 +13,88 @@ import type { ValidationRun } from './notes/summary-note.ts';
 
 const Count = z.number().int().min(0);
 
-export const RunResultFile = z.object({
-  schema_version: z.literal(1),
-  task_id: z.string().min(1),
-  status: z.enum(FINAL_STATES),
-  exit_code: z.number().int().min(0),
-  summary: z.string(),
-  started_at: z.iso.datetime(),
-  finished_at: z.iso.datetime(),
-  duration_ms: Count,
-  validation: z.array(
-    z.object({
-      command: z.string(),
-      exit_code: z.number().int().nullable(),
-      duration_ms: z.number().min(0),
-      timed_out: z.boolean(),
-      passed: z.boolean(),
-    }),
-  ),
-  tokens: z.object({
-    prompt: Count,
-    completion: Count,
-    total: Count,
-    by_role: z.record(z.string(), z.object({ prompt: Count, completion: Count, calls: Count })),
-  }),
-  cost_usd: z.number().min(0).nullable(),
-  trace_id: z.string().optional(),
-  job_id: z.string().optional(),
-  pipeline_id: z.string().optional(),
-  /** Path of the Task Note, relative to the repository. */
-  task_note: z.string().optional(),
-});
+/** `status` of seed 002 §16.2: did the run do what was asked. */
+export const RESULT_STATUSES = ['succeeded', 'failed'] as const;
+export type ResultStatus = (typeof RESULT_STATUSES)[number];
+
+/** `validation.overall` of seed 002 §16.2. */
+export const VALIDATION_OVERALL = ['passed', 'failed', 'unknown'] as const;
+export type ValidationOverall = (typeof VALIDATION_OVERALL)[number];
+
+const ValidationCommand = z
+  .object({
+    command: z.string().describe('The validation command as it ran.'),
+    exit_code: z
+      .number()
+      .int()
+      .nullable()
+      .describe('Its exit code; null when it was stopped (timed out).'),
+    duration_ms: z.number().min(0).describe('How long it ran, in milliseconds.'),
+    timed_out: z.boolean().describe('Whether it was stopped at its time limit.'),
+    passed: z.boolean().describe('exit_code 0 and not timed out.'),
+  })
+  .describe(
+    'One run of a validation command; a command that ran in several loops is listed once per run.',
+  );
+
+const RoleTokens = z.object({ prompt: Count, completion: Count, calls: Count });
+
+/**
+ * The file's shape. Seed 002 §16.2 fixes `task_id`, `status`, `summary`,
+ * `validation {overall, commands[{command, exit_code, duration_ms}]}` and
+ * `duration_ms`; the other fields are mr-agent's own. `docs/result.schema.json`
+ * is generated from this schema (`npm run docs`).
+ */
+export const RunResultFile = z
+  .object({
+    schema_version: z
+      .literal(2)
+      .describe('Version of this shape; 2 since status and validation follow seed 002 §16.2.'),
+    task_id: z.string().min(1).describe("The task id (Task YAML task.id, or the job's task)."),
+    status: z
+      .enum(RESULT_STATUSES)
+      .describe('succeeded when the run completed; failed for every other end (see state).'),
+    state: z
+      .enum(FINAL_STATES)
+      .describe(
+        'How the run ended in detail: complete, failed, cancelled, interrupted, awaiting_answer or needs_human.',
+      ),
+    exit_code: z.number().int().min(0).describe('The exit code of the mr-agent process.'),
+    summary: z.string().describe('What the run did, or why it stopped.'),
+    started_at: z.iso.datetime().describe('Start of the run (UTC).'),
+    finished_at: z.iso.datetime().describe('End of the run (UTC).'),
+    duration_ms: Count.describe('finished_at − started_at in milliseconds.'),
+    validation: z
+      .object({
+        overall: z
+          .enum(VALIDATION_OVERALL)
+          .describe(
+            'passed when the last run of every command passed, failed when one did not, unknown when no command ran.',
+          ),
+        commands: z.array(ValidationCommand),
+      })
+      .describe('The validation (test) commands the run executed.'),
+    tokens: z
+      .object({
+        prompt: Count,
+        completion: Count,
+        total: Count,
+        by_role: z
+          .record(z.string(), RoleTokens)
+          .describe('Per model call purpose (planning, execution, reflection, review, …).'),
+      })
+      .describe('LLM tokens of the run.'),
+    cost_usd: z
+      .number()
+      .min(0)
+      .nullable()
+      .describe('Estimated cost in USD from llm.price.*; null when no prices are set.'),
+    trace_id: z.string().optional().describe("The trace id of the run's log lines."),
+    job_id: z.string().optional().describe('The CI job that ran it.'),
+    pipeline_id: z.string().optional().describe('The CI pipeline that ran it.'),
+    task_note: z.string().optional().describe('Path of the Task Note, relative to the repository.'),
+  })
+  .describe('The machine-readable result of one mr-agent run (.mr-agent/result.json).');
 export type RunResultFile = z.infer<typeof RunResultFile>;
 
 export interface RunResultInput {
@@ -61,6 +112,25 @@ export interface RunResultInput {
   taskNote?: string;
 }
 
+type Command = RunResultFile['validation']['commands'][number];
+
+/** The last run of each command decides: a failure fixed in a later loop counts as passed. */
+export function overallOf(commands: readonly Command[]): ValidationOverall {
+  if (commands.length === 0) return 'unknown';
+  const last = new Map(commands.map((c) => [c.command, c.passed]));
+  return [...last.values()].every(Boolean) ? 'passed' : 'failed';
+}
+
+function commandsOf(validation: readonly ValidationRun[]): Command[] {
+  return validation.map((v) => ({
+    command: v.command,
+    exit_code: v.exitCode,
+    duration_ms: Math.max(0, Math.round(v.durationMs)),
+    timed_out: v.timedOut ?? false,
+    passed: v.exitCode === 0 && !v.timedOut,
+  }));
+}
+
 export function buildRunResult(input: RunResultInput): RunResultFile {
   const byRole = Object.fromEntries(
     Object.entries(input.usage.byRole).map(([role, u]) => [
@@ -70,22 +140,18 @@ export function buildRunResult(input: RunResultInput): RunResultFile {
   );
   const prompt = Object.values(byRole).reduce((sum, u) => sum + u.prompt, 0);
   const completion = Object.values(byRole).reduce((sum, u) => sum + u.completion, 0);
+  const commands = commandsOf(input.validation);
   return RunResultFile.parse({
-    schema_version: 1,
+    schema_version: 2,
     task_id: input.taskId,
-    status: input.status,
+    status: input.status === 'complete' ? 'succeeded' : 'failed',
+    state: input.status,
     exit_code: input.exitCode,
     summary: input.summary,
     started_at: new Date(input.startedAt).toISOString(),
     finished_at: new Date(input.finishedAt).toISOString(),
     duration_ms: Math.max(0, Math.round(input.finishedAt - input.startedAt)),
-    validation: input.validation.map((v) => ({
-      command: v.command,
-      exit_code: v.exitCode,
-      duration_ms: Math.max(0, Math.round(v.durationMs)),
-      timed_out: v.timedOut ?? false,
-      passed: v.exitCode === 0 && !v.timedOut,
-    })),
+    validation: { overall: overallOf(commands), commands },
     tokens: { prompt, completion, total: prompt + completion, by_role: byRole },
     cost_usd: input.usage.costUsd ?? null,
     trace_id: input.traceId,
@@ -93,6 +159,15 @@ export function buildRunResult(input: RunResultInput): RunResultFile {
     pipeline_id: input.pipelineId,
     task_note: input.taskNote,
   });
+}
+
+/**
+ * The JSON Schema of result.json (draft 2020-12), generated from the zod
+ * schema above: `npm run docs` writes it to `docs/result.schema.json`.
+ */
+export function resultJsonSchema(): Record<string, unknown> {
+  const { $schema, ...rest } = z.toJSONSchema(RunResultFile, { io: 'output' });
+  return { $schema, title: 'mr-agent result.json', ...rest };
 }
 
 /** Validates, redacts and writes the result file atomically. */

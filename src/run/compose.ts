@@ -71,6 +71,8 @@ export interface ComposeInput {
   ci?: { jobId: string; pipelineId: string; jobUrl?: string | undefined } | undefined;
   /** The MR/issue the run belongs to (history continuity, I1). */
   issueId?: string | undefined;
+  /** The earlier task whose plan the run may reuse (seed 001 §7.3: retry, resume). */
+  planSource?: string | undefined;
   artifactUrl?: ((file: string) => string | undefined) | undefined;
   /** Replies to a ❓ question (GitLab); absent: no waiting. */
   answers?: AnswerSource | undefined;
@@ -161,6 +163,7 @@ function reportingFor(input: ComposeInput, notes: NoteTarget): Promise<Reporting
     clock: input.clock,
     ...(input.ci ? { ci: input.ci } : {}),
     ...(input.issueId ? { issueId: input.issueId } : {}),
+    ...(input.planSource ? { planSource: input.planSource } : {}),
     ...(input.artifactUrl ? { artifactUrl: input.artifactUrl } : {}),
     ...(input.answers ? { answers: input.answers } : {}),
   });

@@ -165,6 +165,20 @@ export function activeAgentPipelines(lookup: Lookup): Promise<AgentPipeline[]> {
   return agentPipelines(lookup, isActive, false);
 }
 
+/**
+ * The active agent pipelines that keep a new run from starting. For the
+ * bridge these are all of them. For a TRIGGER_PAYLOAD job, which asks about
+ * the pipeline it already runs in (`excludePipelineId`), two commands started
+ * together would each find the other active and neither would run; so only
+ * older pipelines (lower ids, created first) count: the older one runs, the
+ * newer answers "already running", whichever job looks first.
+ */
+export function blockingAgentPipelines(lookup: Lookup): Promise<AgentPipeline[]> {
+  const own = lookup.excludePipelineId;
+  const olderThanOwn = (p: AgentPipeline) => own === undefined || p.id < own;
+  return agentPipelines(lookup, (p) => isActive(p) && olderThanOwn(p), false);
+}
+
 /** The target's newest agent pipeline, whatever its state. */
 export async function lastAgentPipeline(lookup: Lookup): Promise<AgentPipeline | undefined> {
   const [last] = await agentPipelines(lookup, () => true, true);

@@ -3,7 +3,7 @@ import { ConfigError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { accessLevelName } from '../gitlab/access-levels.ts';
-import { activeAgentPipelines, lastAgentPipeline } from './agent-runs.ts';
+import { activeAgentPipelines, blockingAgentPipelines, lastAgentPipeline } from './agent-runs.ts';
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
 import { RUN_COMMANDS } from './command.ts';
 import type { CommandRequest, ReplyCandidate } from './note-rules.ts';
@@ -107,7 +107,7 @@ function lookupFor(deps: DispatchDeps, request: CommandRequest) {
 
 async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
   const lookup = lookupFor(deps, request);
-  const [active] = await activeAgentPipelines(lookup);
+  const [active] = await blockingAgentPipelines(lookup);
   if (active) {
     await reply(deps, request, alreadyRunningText(request.target, active, deps.prefix));
     return { kind: 'already-running', pipeline: active };

@@ -171,6 +171,36 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     expect(planningPrompt).to.contain('add a farewell function');
   });
 
+  it("seed 001 §7.3 `/agent retry` reuses the failed run's plan: no planning call, and the history shows the reuse", async () => {
+    const failed = await world.job({
+      replies: [planning, { purpose: 'execution', fault: 'bad_request', times: 0 }],
+      variables: world.bridgeVariables('run', 'add a farewell function'),
+    });
+    expect(failed.code).to.equal(1);
+
+    const job = await world.job({ replies: work, variables: world.bridgeVariables('retry', '') });
+
+    expect(job.code, job.stderr).to.equal(0);
+    job.llm.assertAllUsed();
+    expect(job.llm.requests.map((r) => r.purpose)).to.not.include('planning');
+    expect(
+      world.git(world.s.project.repoDir, 'show', `${world.branchHead()}:src/farewell.js`),
+    ).to.contain('Bye');
+    const history = readFileSync(
+      path.join(job.dir, `.mr-agent/planning_history/job-${job.jobId}.jsonl`),
+      'utf8',
+    )
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; reused_from?: { task_id: string } });
+    const reused = history.find((e) => e.type === 'plan');
+    expect(reused?.reused_from).to.deep.include({
+      task_id: `job-${failed.jobId}`,
+      revisions: 0,
+      reflections: 0,
+    });
+  });
+
   it('I2/F4 the replan state of the last run (a question still waiting for its answer) is restored for the next job', async () => {
     const first = await world.job({
       replies: [planning, ...work],

@@ -109,7 +109,7 @@ describe('cli: mr-agent run end to end over HTTP (A5, K1, M1)', () => {
     const result = RunResultFile.parse(
       JSON.parse(await readFile(path.join(repo.dir, '.mr-agent/result.json'), 'utf8')),
     );
-    expect(result).to.include({ status: 'complete', exit_code: 0 });
+    expect(result).to.include({ status: 'succeeded', state: 'complete', exit_code: 0 });
     const everything = `${stdout}${stderr}${await readFile(path.join(repo.dir, '.mr-agent/task-' + result.task_id + '.md'), 'utf8')}`;
     expect(everything).not.to.contain(SECRET_KEY).and.not.to.contain(GITLAB_TOKEN);
   });

@@ -9,7 +9,7 @@ import type { ChatReply, ChatRequest, LlmPort } from '../../src/core/llm-port.ts
 import { RunResultFile } from '../../src/report/result-file.ts';
 import { FakeClock } from '../../src/core/clock.ts';
 import { exec, scripted, json, toolCall, type Step } from '../support/script.ts';
-import { action, assessment, planWith } from '../support/plans.ts';
+import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { makeTempRepo } from '../support/temp-repo.ts';
 
 interface Captured {
@@ -88,8 +88,9 @@ describe('cli: mr-agent run (A5)', () => {
     const result = RunResultFile.parse(
       JSON.parse(await readFile(path.join(repo.dir, '.mr-agent/result.json'), 'utf8')),
     );
-    expect(result).to.include({ status: 'complete', exit_code: 0 });
-    expect(result.validation[0]).to.include({ command: 'sh check.sh', passed: true });
+    expect(result).to.include({ status: 'succeeded', state: 'complete', exit_code: 0 });
+    expect(result.validation.overall).to.equal('passed');
+    expect(result.validation.commands[0]).to.include({ command: 'sh check.sh', passed: true });
   });
 
   it('A5 a Task YAML on stdin: task.repo, task.test and runner.max_loops are used; --json prints one line', async () => {
@@ -113,6 +114,13 @@ describe('cli: mr-agent run (A5)', () => {
       [
         json('planning', planWith([action('task_1', 'Forget the file')])),
         exec.say('DONE: did nothing'),
+        json('completion', assessment(true)),
+        // max_loops: 1 allows one return to execution (seed 002 core §4.4)
+        json(
+          'reflection',
+          reflection('partial', { reason: 'check.sh fails', actions: [action('task_1', 'Again')] }),
+        ),
+        exec.say('DONE: did nothing again'),
         json('completion', assessment(true)),
       ],
       { stdin: yaml },
@@ -184,7 +192,7 @@ describe('cli: mr-agent run (A5)', () => {
     const result = RunResultFile.parse(
       JSON.parse(await readFile(path.join(repo.dir, '.mr-agent/result.json'), 'utf8')),
     );
-    expect(result).to.include({ status: 'cancelled', exit_code: 1 });
+    expect(result).to.include({ status: 'failed', state: 'cancelled', exit_code: 1 });
     const runs = JSON.parse(await readFile(path.join(repo.dir, '.mr-agent/runs.json'), 'utf8')) as {
       runs: Array<{ state: string }>;
     };

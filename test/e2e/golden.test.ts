@@ -57,9 +57,19 @@ describe('A7 golden end-to-end: `mr-agent demo` on the bundled sample repository
     const parsed = RunResultFile.parse(
       JSON.parse(await readText(result.job.reporting.paths.result)),
     );
-    expect(parsed).to.include({ status: 'complete', exit_code: 0, job_id: String(result.jobId) });
-    expect(parsed.validation).to.have.length(1);
-    expect(parsed.validation[0]).to.include({ command: 'npm test', exit_code: 0, passed: true });
+    expect(parsed).to.include({
+      status: 'succeeded',
+      state: 'complete',
+      exit_code: 0,
+      job_id: String(result.jobId),
+    });
+    expect(parsed.validation.overall).to.equal('passed');
+    expect(parsed.validation.commands).to.have.length(1);
+    expect(parsed.validation.commands[0]).to.include({
+      command: 'npm test',
+      exit_code: 0,
+      passed: true,
+    });
   });
 
   it('H3: the fix is one commit on the merge request branch in the bare remote (golden message and diff)', async () => {

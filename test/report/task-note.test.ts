@@ -120,7 +120,8 @@ describe('report/task-note and result file', () => {
     await expectGolden('report/result.json', text);
     const parsed = RunResultFile.parse(JSON.parse(text));
     expect(parsed.tokens.total).to.equal(470);
-    expect(parsed.validation.map((v) => v.passed)).to.deep.equal([true, false]);
+    expect(parsed.validation.commands.map((v) => v.passed)).to.deep.equal([true, false]);
+    expect(parsed.validation.overall).to.equal('failed');
     const memory = createMemoryLogger({ redactor: new Redactor() });
     expect(await readResultFile(file, memory.logger)).to.deep.equal(parsed);
   });
@@ -132,6 +133,6 @@ describe('report/task-note and result file', () => {
     await writeFile(file, '{"schema_version":1}');
     expect(await readResultFile(file, memory.logger)).to.equal(undefined);
     expect(memory.lines.some((l) => l.includes('result file invalid'))).to.equal(true);
-    expect(() => RunResultFile.parse({ schema_version: 2 })).to.throw();
+    expect(() => RunResultFile.parse({ schema_version: 1 })).to.throw();
   });
 });

@@ -114,6 +114,13 @@ describe('run: cancellation, clarification and failures', () => {
         json('planning', onePlan),
         exec.say('DONE: done'),
         json('completion', assessment(true)),
+        // max_loops: 1 allows one return to execution (seed 002 core §4.4)
+        json(
+          'reflection',
+          reflection('partial', { reason: 'tests fail', actions: [action('task_1', 'Fix')] }),
+        ),
+        exec.say('DONE: fixed'),
+        json('completion', assessment(true)),
       ],
     });
     expect(outcome).to.include({ state: 'FAILED', reason: 'max_loops' });

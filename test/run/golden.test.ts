@@ -60,8 +60,14 @@ describe('run: golden files of a complete run (H1, H4, I1, L3)', () => {
     const result = RunResultFile.parse(
       JSON.parse(await readFile(path.join(state, 'result.json'), 'utf8')),
     );
-    expect(result).to.include({ task_id: 'task-1', status: 'complete', exit_code: 0 });
-    expect(result.validation).to.have.length(1);
+    expect(result).to.include({
+      task_id: 'task-1',
+      status: 'succeeded',
+      state: 'complete',
+      exit_code: 0,
+    });
+    expect(result.validation.overall).to.equal('passed');
+    expect(result.validation.commands).to.have.length(1);
 
     await expectGolden('run/complete/result.json', await read('result.json'));
     await expectGolden('run/complete/task-note.md', await read('task-task-1.md'));
@@ -109,7 +115,7 @@ describe('run: golden files of a complete run (H1, H4, I1, L3)', () => {
     const result = RunResultFile.parse(
       JSON.parse(await readFile(path.join(state, 'result.json'), 'utf8')),
     );
-    expect(result).to.include({ status: 'needs_human', exit_code: 1 });
+    expect(result).to.include({ status: 'failed', state: 'needs_human', exit_code: 1 });
     const runs = JSON.parse(await readFile(path.join(state, 'runs.json'), 'utf8')) as {
       runs: Array<{ state: string }>;
     };

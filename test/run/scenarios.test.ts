@@ -253,7 +253,7 @@ describe('run: scenarios with a scripted model on a real git repository', () => 
 
   it('F6 max_loops reached → FAILED, with one VALIDATING → RUNNING round', async () => {
     const { outcome, llm } = await runScenario({
-      maxLoops: 2,
+      maxLoops: 1,
       sets: ['planning.reflection.trigger_interval=0'],
       steps: [
         json('planning', planWith([action('task_1', 'First try')])),
@@ -272,7 +272,7 @@ describe('run: scenarios with a scripted model on a real git repository', () => 
       state: 'FAILED',
       reason: 'max_loops',
       exitCode: 1,
-      loops: 2,
+      loops: 1,
       revisions: 0,
     });
     expect(outcome.transitions.map((t) => `${t.from}>${t.to}`)).to.deep.equal([
@@ -284,6 +284,6 @@ describe('run: scenarios with a scripted model on a real git repository', () => 
       'VALIDATING>FAILED',
     ]);
     expect(userMessage(llm, 3)).to.contain('Reflection trigger: validation');
-    expect(outcome.summary).to.match(/runner.max_loops = 2/);
+    expect(outcome.summary).to.match(/after 2 validation rounds \(runner.max_loops = 1 /);
   });
 });

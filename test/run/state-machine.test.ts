@@ -46,9 +46,14 @@ describe('run: task state machine (seed 002 core §4, F6)', () => {
     });
   }
 
-  it('F6 max_loops: FAILED once the loop count reaches the limit (loopCount ≥ max_loops)', () => {
+  it('F6 seed 002 core §4.4 max_loops: N returns to RUNNING are allowed, the next one is refused', () => {
     const { fsm } = machine(3);
-    expect([fsm.countLoop(), fsm.countLoop(), fsm.countLoop()]).to.deep.equal([true, true, false]);
+    expect([fsm.countLoop(), fsm.countLoop(), fsm.countLoop(), fsm.countLoop()]).to.deep.equal([
+      true,
+      true,
+      true,
+      false,
+    ]);
     expect(fsm.loops).to.equal(3);
   });
 

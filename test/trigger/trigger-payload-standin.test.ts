@@ -116,6 +116,36 @@ describe('A3 TRIGGER_PAYLOAD from a webhook pointed at the trigger URL', functio
     expect(await job(pipeline)).to.deep.equal({ kind: 'forbidden', accessLevel: 10 });
   });
 
+  it('A6 two commands started together: the older pipeline runs and the newer answers "already running", in either job order', async () => {
+    for (const order of ['older first', 'newer first'] as const) {
+      const first = await comment('/agent fix the typo');
+      const second = await comment('/agent rename greet');
+      standIn.model.setPipelineStatus(first.pipeline.id, 'running');
+      standIn.model.setPipelineStatus(second.pipeline.id, 'running');
+      expect(first.pipeline.id).to.be.below(second.pipeline.id);
+      // both jobs are up before either decides: each sees the other running
+      const [a, b] =
+        order === 'older first'
+          ? await Promise.all([job(first.pipeline), job(second.pipeline)])
+          : (await Promise.all([job(second.pipeline), job(first.pipeline)])).reverse();
+      expect([a.kind, b.kind], order).to.deep.equal(['started', 'already-running']);
+      expect(b.kind === 'already-running' && b.pipeline.id, order).to.equal(first.pipeline.id);
+      standIn.model.setPipelineStatus(first.pipeline.id, 'success');
+      standIn.model.setPipelineStatus(second.pipeline.id, 'success');
+    }
+  });
+
+  it('A6 /agent stop in a TRIGGER_PAYLOAD job still cancels every active run, newer ones too', async () => {
+    const older = await comment('/agent fix the typo');
+    const stop = await comment('/agent stop');
+    const newer = await comment('/agent rename greet');
+    for (const p of [older, stop, newer]) standIn.model.setPipelineStatus(p.pipeline.id, 'running');
+    const outcome = await job(stop.pipeline);
+    expect(outcome.kind).to.equal('stopped');
+    const ids = outcome.kind === 'stopped' ? outcome.pipelines.map((p) => p.id).sort() : [];
+    expect(ids).to.deep.equal([older.pipeline.id, newer.pipeline.id].sort());
+  });
+
   it('a second command while the first job runs gets "already running"', async () => {
     const first = await comment('/agent fix the typo');
     expect((await job(first.pipeline)).kind).to.equal('started');

@@ -8,7 +8,7 @@ import type { RunContext } from '../../core/run-context.ts';
 import { markItem, requeue } from '../plan/state.ts';
 import { directiveEnd, replanAllowed, replanDuringRun } from '../plan/step.ts';
 import type { ActionRecord } from '../../core/records.ts';
-import { reflectAndRevise } from '../reflect/step.ts';
+import { reflectAndRevise, reviseAfterReview } from '../reflect/step.ts';
 import { reviewGate } from '../review/gate.ts';
 import { runView } from '../../core/run-view.ts';
 import { CONTINUE, endWith, type StepResult } from '../../core/run-end.ts';
@@ -106,11 +106,7 @@ export async function executionPhase(ctx: RunContext): Promise<StepResult> {
     const gate = await reviewGate(ctx, 'execution', attempt, executionSubject(ctx));
     if (gate.kind === 'pass') return CONTINUE;
     if (gate.kind === 'end') return endWith(gate.end);
-    const revised = await reflectAndRevise(
-      ctx,
-      { trigger: 'review', feedback: gate.feedback },
-      { countsAsRevision: false },
-    );
+    const revised = await reviseAfterReview(ctx, gate.feedback);
     if (revised.kind === 'end') return revised;
   }
 }

@@ -1,7 +1,7 @@
-import type { ActionPlan, Plan } from '../../core/plan.ts';
+import type { ActionPlan, Plan, PlannedAction } from '../../core/plan.ts';
 import { orderSteps, type PlanStep } from '../../core/plan-steps.ts';
 import type { RunContext } from '../../core/run-context.ts';
-import type { ChecklistItem, ChecklistStatus, PlanChange } from '../../core/ports.ts';
+import type { ChecklistItem, ChecklistStatus, PlanChange, PlanReuse } from '../../core/ports.ts';
 
 function item(step: PlanStep, status: ChecklistStatus): ChecklistItem {
   return {
@@ -35,17 +35,34 @@ function nextNumber(ctx: RunContext): () => number {
   return () => ++ctx.state.stepNumber;
 }
 
+/**
+ * The whole action plan the run carries on with: the actions that succeeded
+ * so far, then `next`. The history records this (in `plan` entries made
+ * during a run and in revisions), so a later run that reuses the plan on a
+ * fresh checkout (seed 001 §7.3) repeats the finished work too.
+ */
+export function carriedActionPlan(ctx: RunContext, next: ActionPlan): ActionPlan {
+  const done = ctx.state.actions.filter((a) => a.status === 'success').map((a) => a.action);
+  if (done.length === 0) return next;
+  return {
+    execution_order: [...new Set([...done.map((a) => a.task_id), ...next.execution_order])],
+    actions: [...done, ...next.actions],
+  };
+}
+
 /** Makes a (new) plan the current one: its actions become the queue. */
 export async function adoptPlan(
   ctx: RunContext,
   plan: Plan,
   change: PlanChange = 'initial',
   reason?: string,
+  reuse?: PlanReuse,
 ): Promise<void> {
   ctx.state.plan = plan;
   ctx.state.queue = orderSteps(plan.action_plan, nextNumber(ctx));
   if (FRESH.has(change)) ctx.state.checklistFrom = ctx.state.actions.length;
-  await ctx.deps.history.savePlan(plan);
+  const recorded = { ...plan, action_plan: carriedActionPlan(ctx, plan.action_plan) };
+  await (reuse ? ctx.deps.history.savePlan(recorded, reuse) : ctx.deps.history.savePlan(recorded));
   publishPlan(ctx, reason ?? plan.comment, change);
 }
 
@@ -67,6 +84,40 @@ export function replaceRemaining(
     },
   };
   publishPlan(ctx, comment, change);
+}
+
+const FEEDBACK_PURPOSE_CHARS = 200;
+
+/**
+ * The action that carries a review's feedback back to execution when the
+ * reflection proposed no change (seed 004 AC-4: a FAIL leads to a revise):
+ * the first line names it in the checklist; the whole feedback is its
+ * expected outcome, which the execution prompt shows.
+ */
+export function feedbackAction(ctx: RunContext, feedback: string): PlannedAction {
+  const text = feedback.trim() || 'The reviewer found the change not good enough.';
+  const first = text.split('\n')[0]!.replace(/\s+/g, ' ');
+  const headline =
+    first.length > FEEDBACK_PURPOSE_CHARS ? `${first.slice(0, FEEDBACK_PURPOSE_CHARS)}…` : first;
+  return {
+    task_id: ctx.state.actions.at(-1)?.action.task_id ?? 'review_feedback',
+    action_type: 'revise',
+    tool: 'apply_patch',
+    purpose: `Address the execution review's feedback: ${headline}`,
+    expected_outcome: `Every point of the review feedback is fixed in the code. The feedback:\n${text}`,
+    fallback_strategy: 'Say in the closing message which points could not be fixed, and why.',
+  };
+}
+
+/** Queues the review feedback as the next action (the remaining actions are empty then). */
+export function queueFeedback(ctx: RunContext, feedback: string): void {
+  const action = feedbackAction(ctx, feedback);
+  replaceRemaining(
+    ctx,
+    { execution_order: [action.task_id], actions: [action] },
+    'Revising the change after the execution review.',
+    'review',
+  );
 }
 
 /** Runs a step again (replan level 1), under a new key. */

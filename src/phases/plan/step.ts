@@ -3,6 +3,7 @@ import type { Plan } from '../../core/plan.ts';
 import type { RunContext } from '../../core/run-context.ts';
 import type { ReplanDirective, ReplanFrom } from '../../core/hooks.ts';
 import { adoptPlan } from './state.ts';
+import { adoptEarlierPlan, reusablePlan } from './reuse.ts';
 import type { PlanChange } from '../../core/ports.ts';
 import { reviewGate } from '../review/gate.ts';
 import { CONTINUE, endWith, type RunEnd, type StepResult } from '../../core/run-end.ts';
@@ -81,12 +82,45 @@ async function planWithCheckpoints(ctx: RunContext, input: PlanInput): Promise<P
   }
 }
 
+type Reused =
+  { kind: 'reused' } | { kind: 'end'; end: RunEnd } | { kind: 'plan'; feedback?: string };
+
 /**
- * The planning phase: plan (with replan checkpoints), then the planning
- * review → revise cycle (seed 004), then the plan becomes the queue.
+ * Seed 001 §7.3: an earlier plan of the task is taken over when the rules of
+ * ./reuse.ts allow. It was reviewed when it was made; it passes the
+ * action-sequence checkpoint (seed 003) once more, where a resumed run's
+ * answers, or the model, may still ask for a new plan.
+ */
+async function reuseEarlier(ctx: RunContext): Promise<Reused> {
+  const candidate = await reusablePlan(ctx);
+  if (!candidate) return { kind: 'plan' };
+  const directive = await ctx.hooks.replan.decide(
+    { point: 'action_sequence', plan: candidate.plan, run: runView(ctx) },
+    ctx.signal,
+  );
+  const end = directiveEnd(directive);
+  if (end) return { kind: 'end', end };
+  if (directive.kind === 'replan' && replanAllowed(ctx)) {
+    ctx.state.replans += 1;
+    ctx.logger.info('earlier plan not reused: the replan checkpoint asked for a new plan', {
+      from: candidate.earlier.taskId,
+    });
+    return { kind: 'plan', feedback: directive.reason };
+  }
+  await adoptEarlierPlan(ctx, candidate);
+  return { kind: 'reused' };
+}
+
+/**
+ * The planning phase: an earlier plan of the task is reused when it may be
+ * (seed 001 §7.3); otherwise plan (with replan checkpoints), then the
+ * planning review → revise cycle (seed 004), then the plan becomes the queue.
  */
 export async function planningPhase(ctx: RunContext): Promise<StepResult> {
-  let feedback: string | undefined;
+  const reused = await reuseEarlier(ctx);
+  if (reused.kind === 'reused') return CONTINUE;
+  if (reused.kind === 'end') return endWith(reused.end);
+  let feedback = reused.feedback;
   for (let attempt = 0; ; attempt++) {
     const planned = await planWithCheckpoints(ctx, feedback ? { feedback } : {});
     if (planned.kind === 'end') return endWith(planned.end);

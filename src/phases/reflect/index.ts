@@ -1,6 +1,6 @@
 import type { Config } from '../../config/options.ts';
 import type { RunContext } from '../../core/run-context.ts';
-import { fenceData, renderPrompt } from '../../core/prompts.ts';
+import { fenceData, promptFiles, renderPrompt } from '../../core/prompts.ts';
 import type { ActionRecord } from '../../core/records.ts';
 import { progressDigest } from '../../core/progress-digest.ts';
 import type { CompletionAssessment } from '../../core/completion.ts';
@@ -9,6 +9,24 @@ import { ReflectionReply } from '../../core/reflection.ts';
 export type ReflectionTrigger = 'error' | 'interval' | 'validation' | 'review';
 
 const REMAINING_SHOWN = 30;
+
+export type ReflectionDepth = Config['planning']['reflection']['depth'];
+
+/**
+ * `planning.reflection.depth` (seed 001 §9.1): the rules of
+ * `prompts/reflection-depth/<depth>.md` go into the reflection prompt, and the
+ * depth sets how many of the action's tool calls the reflection sees.
+ */
+export const TOOL_CALLS_SHOWN: Readonly<Record<ReflectionDepth, number>> = {
+  shallow: 4,
+  moderate: 12,
+  deep: 30,
+};
+
+function depthRules(config: Config): Promise<string> {
+  const files = promptFiles<ReflectionDepth>(config.prompts.directory, 'reflection-depth');
+  return files.load(config.planning.reflection.depth);
+}
 
 /** seed 001 §7.4.1 `_should_reflect`: on error (if enabled) and every `trigger_interval` actions. */
 export function reflectionTrigger(
@@ -32,7 +50,7 @@ export interface ReflectInput {
   feedback?: string;
 }
 
-function describeRecord(record: ActionRecord): string {
+function describeRecord(record: ActionRecord, depth: ReflectionDepth): string {
   const calls = record.toolCalls.map(
     (c) =>
       `- ${c.name}(${c.brief}) ${c.ok ? 'ok' : 'FAILED'}: ${c.outputHead.replace(/\n/g, ' ').slice(0, 200)}`,
@@ -41,8 +59,29 @@ function describeRecord(record: ActionRecord): string {
     `${record.key} ${JSON.stringify(record.action)}`,
     `Status: ${record.status}${record.error ? ` (${record.error.slice(0, 300)})` : ''}`,
     `Closing message: ${record.summary.slice(0, 600)}`,
-    calls.length ? fenceData('tool calls', calls.slice(-12).join('\n')) : 'No tool calls.',
+    calls.length
+      ? fenceData('tool calls', calls.slice(-TOOL_CALLS_SHOWN[depth]).join('\n'))
+      : 'No tool calls.',
   ].join('\n');
+}
+
+const EARLIER_REFLECTIONS_SHOWN = 5;
+
+/** Seed 001 §7.3: a reused plan comes with its revision history and reflections (fenced: model text). */
+function earlierAttempts(ctx: RunContext): string | undefined {
+  const earlier = ctx.state.reusedPlan;
+  if (!earlier || (earlier.revisions.length === 0 && earlier.reflections.length === 0))
+    return undefined;
+  const lines = [
+    ...earlier.revisions.map((r) => `revision #${r.revision}: ${r.reason}`),
+    ...earlier.reflections
+      .slice(-EARLIER_REFLECTIONS_SHOWN)
+      .map(
+        (r) =>
+          `reflection (${r.status}): ${r.evaluation}${r.issues.length ? ` Issues: ${r.issues.join('; ')}` : ''}`,
+      ),
+  ];
+  return `## Earlier attempts with this plan (${earlier.taskId})\n\nThe plan was taken over from an earlier run; do not repeat what went wrong there.\n\n${fenceData('earlier revisions and reflections', lines.join('\n'))}`;
 }
 
 function userPrompt(ctx: RunContext, input: ReflectInput): string {
@@ -54,7 +93,10 @@ function userPrompt(ctx: RunContext, input: ReflectInput): string {
     `## Goal\n\n${goal.main_objective}\n\n${goal.success_criteria.map((c, i) => `AC-${i + 1}: ${c}`).join('\n')}`,
     `## Progress\n\n${progressDigest({ actions: state.actions, upcoming: [], changedFiles: state.changedFiles })}`,
   ];
-  if (input.record) parts.push(`## Action to evaluate\n\n${describeRecord(input.record)}`);
+  if (input.record)
+    parts.push(
+      `## Action to evaluate\n\n${describeRecord(input.record, ctx.config.planning.reflection.depth)}`,
+    );
   if (input.assessment) {
     const tests = state.tests
       .slice(-1)
@@ -67,6 +109,8 @@ function userPrompt(ctx: RunContext, input: ReflectInput): string {
     );
   }
   if (input.feedback) parts.push(`## Review feedback to address\n\n${input.feedback}`);
+  const earlier = earlierAttempts(ctx);
+  if (earlier) parts.push(earlier);
   parts.push(
     `## Remaining actions (${state.queue.length})\n\n${remaining.length ? JSON.stringify(remaining, null, 2) : '(none)'}${state.queue.length > REMAINING_SHOWN ? `\n… and ${state.queue.length - REMAINING_SHOWN} more` : ''}`,
   );
@@ -80,6 +124,7 @@ export async function reflect(ctx: RunContext, input: ReflectInput): Promise<Ref
     reflection_interval: String(ctx.config.planning.reflection.trigger_interval),
     max_revisions: String(max),
     revisions_left: String(Math.max(0, max - ctx.state.revisions)),
+    depth_rules: (await depthRules(ctx.config)).trim(),
   });
   const reply = await ctx.llm.json({
     purpose: 'reflection',

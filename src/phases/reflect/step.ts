@@ -4,7 +4,7 @@ import type { ReflectionReply } from '../../core/reflection.ts';
 import type { RunContext } from '../../core/run-context.ts';
 import { humanIntervention } from '../../core/outcome.ts';
 import { inPhase } from '../../core/phase-scope.ts';
-import { replaceRemaining } from '../plan/state.ts';
+import { carriedActionPlan, queueFeedback, replaceRemaining } from '../plan/state.ts';
 import { CONTINUE, endWith, type StepResult } from '../../core/run-end.ts';
 
 export interface ReflectOptions {
@@ -70,7 +70,8 @@ export async function reflectAndRevise(
       });
     }
     if (options.countsAsRevision) state.revisions += 1;
-    await deps.history.saveRevision(revision.updated_action_plan, {
+    // the whole action plan from here on (succeeded actions + the new remaining), for reuse (seed 001 §7.3)
+    await deps.history.saveRevision(carriedActionPlan(ctx, revision.updated_action_plan), {
       reason: revision.reason,
       changes: revision.changes,
       reflection: reply,
@@ -85,4 +86,23 @@ export async function reflectAndRevise(
     });
     return { ...CONTINUE, revised: true };
   });
+}
+
+/**
+ * The revise step after an execution review FAIL (seed 004 FR-3, AC-4): a
+ * reflection on the feedback revises the remaining actions; when it proposes
+ * no change (or fails), the feedback itself becomes the next action, so
+ * execution runs again instead of showing the reviewer the same diff.
+ */
+export async function reviseAfterReview(ctx: RunContext, feedback: string): Promise<StepResult> {
+  const revised = await reflectAndRevise(
+    ctx,
+    { trigger: 'review', feedback },
+    { countsAsRevision: false },
+  );
+  if (revised.kind === 'end') return revised;
+  if (revised.revised && ctx.state.queue.length > 0) return CONTINUE;
+  ctx.logger.info('review feedback goes back to execution: the reflection proposed no change');
+  queueFeedback(ctx, feedback);
+  return CONTINUE;
 }

@@ -44,7 +44,7 @@ export async function verificationPhase(ctx: RunContext): Promise<Verified> {
       end: {
         state: 'FAILED',
         reason: 'max_loops',
-        summary: `Acceptance criteria were still open after ${ctx.fsm.loops} validation rounds (runner.max_loops = ${ctx.fsm.maxLoops}). ${result.assessment.summary}`,
+        summary: `Acceptance criteria were still open after ${ctx.fsm.loops + 1} validation rounds (runner.max_loops = ${ctx.fsm.maxLoops} returns to execution). ${result.assessment.summary}`,
       },
     };
   }

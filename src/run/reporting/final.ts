@@ -25,7 +25,8 @@ export function usageSummary(outcome: RunOutcome): UsageSummary {
       { promptTokens: u.promptTokens, completionTokens: u.completionTokens, calls: u.calls },
     ]),
   );
-  return { byRole };
+  const cost = outcome.tokens.costUsd;
+  return cost === undefined ? { byRole } : { byRole, costUsd: cost };
 }
 
 export function validationRuns(outcome: RunOutcome): ValidationRun[] {

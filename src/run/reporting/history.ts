@@ -1,4 +1,5 @@
 import type { HistoryEntry } from '../../history/entries.ts';
+import { readEarlierPlan } from '../../history/plan-reuse.ts';
 import type { PlanningHistoryStore } from '../../history/planning-history.ts';
 import type { ExecutionRecord, RunHistory } from '../../core/ports.ts';
 
@@ -20,7 +21,8 @@ export function describeEntry(entry: HistoryEntry): string {
     case 'plan': {
       const goal = (entry.plan.goal_understanding as { main_objective?: string } | undefined)
         ?.main_objective;
-      return `${when} ${task}: plan — ${oneLine(goal)}`;
+      const reused = entry.reused_from ? ` (reused from ${entry.reused_from.task_id})` : '';
+      return `${when} ${task}: plan${reused} — ${oneLine(goal)}`;
     }
     case 'revision':
       return `${when} ${task}: plan revision #${entry.revision} — ${oneLine(entry.reason)}`;
@@ -35,17 +37,26 @@ export function describeEntry(entry: HistoryEntry): string {
   }
 }
 
-/** The run's history port over the JSONL store of src/history/. */
-export function storeHistory(store: PlanningHistoryStore, issueId: string | undefined): RunHistory {
+/**
+ * The run's history port over the JSONL store of src/history/. `planSource`
+ * is the store whose plan the run may reuse (seed 001 §7.3): the retried
+ * task's; by default the run's own task's.
+ */
+export function storeHistory(
+  store: PlanningHistoryStore,
+  issueId: string | undefined,
+  planSource: { store: PlanningHistoryStore; taskId: string },
+): RunHistory {
   return {
+    earlierPlan: () => readEarlierPlan(planSource.store, planSource.taskId),
     async pastExecutions() {
       const entries = issueId
         ? await store.getPastExecutionsForIssue(issueId)
         : await store.readAll();
       return entries.slice(-PAST_LINES).map(describeEntry);
     },
-    async savePlan(plan) {
-      await store.savePlan(plan as unknown as Record<string, unknown>);
+    async savePlan(plan, reuse) {
+      await store.savePlan(plan as unknown as Record<string, unknown>, reuse);
     },
     async saveRevision(updatedPlan, details) {
       await store.saveRevision(updatedPlan as unknown as Record<string, unknown>, {

@@ -2,6 +2,7 @@ import type { Config } from '../../config/options.ts';
 import { MetadataStore } from '../../history/metadata.ts';
 import { statePaths, type StatePaths } from '../../history/paths.ts';
 import { PlanningHistoryStore } from '../../history/planning-history.ts';
+import { rotateHistoryAtStart } from '../../history/rotation.ts';
 import { interruptedNotice, RunRecords } from '../../history/run-records.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
@@ -35,6 +36,8 @@ export interface ReportingOptions {
   artifactUrl?: (file: string) => string | undefined;
   /** Replies to the ❓ clarification note (GitLab: `gitlabAnswers`); absent: no waiting. */
   answers?: AnswerSource;
+  /** The task whose plan the run may reuse (seed 001 §7.3: `/agent retry`, resume); default: its own. */
+  planSource?: string;
 }
 
 export interface Reporting {
@@ -99,6 +102,15 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
   );
   const ci = options.ci ?? {};
   const { runRecords, publisher } = await openProgressNote(options, paths);
+  const { archive_after_days: archiveAfterDays, retention_days: retentionDays } =
+    config.planning.history;
+  await rotateHistoryAtStart({
+    directory: paths.historyDir,
+    archiveAfterDays,
+    retentionDays,
+    clock,
+    logger,
+  });
   const store = new PlanningHistoryStore({
     directory: paths.historyDir,
     taskId: options.taskId,
@@ -139,6 +151,11 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
     clock,
     ...(options.artifactUrl ? { artifactUrl: options.artifactUrl } : {}),
   });
+  const source = options.planSource ?? options.taskId;
+  const sourceStore =
+    source === options.taskId
+      ? store
+      : new PlanningHistoryStore({ directory: paths.historyDir, taskId: source, logger, clock });
   const startedAt = clock.now();
   const abandon = (end: AbandonedEnd, noteMs: number) =>
     abandonRun(
@@ -160,7 +177,7 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
     );
   return {
     reporter,
-    history: storeHistory(store, options.issueId),
+    history: storeHistory(store, options.issueId, { store: sourceStore, taskId: source }),
     publisher,
     paths,
     replan,

@@ -324,6 +324,7 @@ export class ProgressReporter implements RunReporter {
           ...(delivery ? { delivery } : {}),
           durationMs: outcome.durationMs,
           totalTokens: outcome.tokens.totalTokens,
+          ...(outcome.tokens.costUsd === undefined ? {} : { costUsd: outcome.tokens.costUsd }),
           links: [],
         },
         o.context,

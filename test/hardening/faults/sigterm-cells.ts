@@ -112,7 +112,8 @@ export async function sigtermCell(phase: SigtermPhase): Promise<string> {
     const state = await world.state();
     expect(state.progressState, 'progress note').to.equal('cancelled');
     expect(state.runs.map((r) => r.state)).to.deep.equal(['cancelled']);
-    expect(state.result?.status, 'result.json').to.equal('cancelled');
+    expect(state.result?.state, 'result.json').to.equal('cancelled');
+    expect(state.result?.status, 'result.json').to.equal('failed');
     if (phase !== 'planning') expect(state.historyEntries, 'history kept').to.be.at.least(1);
     expect(await leftoverSleeps(), 'the started command is stopped').to.equal(0);
     return `✓ exit 143 after ${took} ms; note, runs.json, result.json "cancelled"; history ${state.historyEntries} entr${state.historyEntries === 1 ? 'y' : 'ies'}`;

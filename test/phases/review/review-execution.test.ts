@@ -46,6 +46,37 @@ describe('review → revise: the execution review, suggestions and options (seed
     expect(diff).to.contain('hello.txt').and.not.contain('.mr-agent');
   });
 
+  it("seed 004 AC-4 an execution revise with no proposed change goes back to execution with the reviewer's feedback, not to the same diff", async () => {
+    const feedback = 'hello.txt says helo instead of hello.';
+    const run = await scenario({
+      steps: [
+        plan(),
+        review('planning', PASS),
+        ...writeHello.steps('helo\n'),
+        review('execution', FAIL(feedback), '+helo'),
+        // the reflection proposes no change …
+        { purpose: 'reflection', json: reflection('partial') },
+        // … so execution runs again, with the feedback as its action
+        {
+          purpose: 'execution',
+          toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hello\n' } }],
+          contains: feedback,
+        },
+        { purpose: 'execution', content: 'DONE: fixed the typo' },
+        review('execution', PASS, '+hello'),
+        complete,
+      ],
+    });
+    run.llm.assertAllUsed();
+    expect(run.outcome).to.include({ state: 'COMPLETE', exitCode: 0 });
+    const [first, second] = promptsOf(run, 'review.execution');
+    expect(second).to.not.equal(first);
+    expect(run.outcome.actions.map((a) => a.action.purpose)[1]).to.match(
+      /^Address the execution review's feedback/,
+    );
+    expect(await run.note()).to.contain("Address the execution review's feedback");
+  });
+
   it('G1 an execution phase still FAIL after its revisions fails the run; verification is skipped', async () => {
     const run = await scenario({
       sets: ['review.max_revisions=1'],
@@ -55,6 +86,7 @@ describe('review → revise: the execution review, suggestions and options (seed
         ...writeHello.steps(),
         review('execution', 'Verdict: FAIL\nThe file lacks a trailing newline.'),
         { purpose: 'reflection', json: reflection('partial') },
+        { purpose: 'execution', content: 'DONE: nothing to change', contains: 'trailing newline' },
         review('execution', 'Final decision: FAIL'),
       ],
     });
