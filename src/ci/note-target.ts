@@ -1,5 +1,5 @@
 import { GitLabNoteTarget } from '../gitlab/note-target.ts';
-import type { GitLabPort } from '../core/gitlab-port.ts';
+import type { GitLabPort, Note } from '../core/gitlab-port.ts';
 import { LocalNoteTarget } from '../report/local-note-target.ts';
 import { parseMarker } from '../core/marker.ts';
 import type { NoteTarget } from '../core/note-target.ts';
@@ -18,6 +18,8 @@ export function noteTargetFor(input: {
   webUrl: string | undefined;
   stateDir: string;
   write: (text: string) => void;
+  /** The job's one listing of the notes and the bot's id (JobReads). */
+  known?: { notes(): Promise<Note[]>; selfId: number };
 }): NoteTarget {
   const target = input.request.target;
   if (target.kind === 'none')
@@ -27,6 +29,7 @@ export function noteTargetFor(input: {
     input.projectId,
     { type: target.kind, iid: target.iid },
     input.webUrl,
+    input.known,
   );
 }
 

@@ -104,6 +104,7 @@ interface SessionInput {
 }
 
 function notesFor(run: PreparedRun, input: SessionInput, paths: StatePaths, webUrl?: string) {
+  const target = run.request.target;
   const base = noteTargetFor({
     gitlab: run.gitlab,
     projectId: run.project.id,
@@ -111,6 +112,14 @@ function notesFor(run: PreparedRun, input: SessionInput, paths: StatePaths, webU
     webUrl,
     stateDir: paths.stateDir,
     write: input.services.write,
+    ...(target.kind === 'none'
+      ? {}
+      : {
+          known: {
+            notes: () => run.reads.notes({ type: target.kind, iid: target.iid }),
+            selfId: run.bot.id,
+          },
+        }),
   });
   return input.adoptNoteId ? new AdoptingNoteTarget(base, input.adoptNoteId, webUrl) : base;
 }

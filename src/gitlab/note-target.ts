@@ -3,7 +3,7 @@
  * (`NoteTarget`). Bodies arrive final (redacted, escaped, truncated).
  */
 import type { NoteTarget } from '../core/note-target.ts';
-import type { GitLabPort, Noteable, ProjectRef } from '../core/gitlab-port.ts';
+import type { GitLabPort, Note, Noteable, ProjectRef } from '../core/gitlab-port.ts';
 import { parseMarker } from '../core/marker.ts';
 
 export class GitLabNoteTarget implements NoteTarget {
@@ -13,6 +13,11 @@ export class GitLabNoteTarget implements NoteTarget {
     private readonly on: Noteable,
     /** The MR/issue page, for note links (`<webUrl>#note_<id>`). */
     private readonly webUrl?: string,
+    /**
+     * The job's one listing of the notes and its own user (JobReads): the
+     * progress-note lookup then costs no request of its own (issue 17 #6).
+     */
+    private readonly known?: { notes(): Promise<Note[]>; selfId: number },
   ) {}
 
   /**
@@ -52,10 +57,12 @@ export class GitLabNoteTarget implements NoteTarget {
   private async ownProgressNote(body: string): Promise<string | undefined> {
     const marker = parseMarker(body);
     if (marker?.kind !== 'progress' || !marker.job || !marker.pipeline) return undefined;
-    const self = await this.gitlab.currentUser();
-    const notes = await this.gitlab.listNotes(this.project, this.on);
+    const selfId = this.known?.selfId ?? (await this.gitlab.currentUser()).id;
+    const notes = this.known
+      ? await this.known.notes()
+      : await this.gitlab.listNotes(this.project, this.on);
     const found = notes.find((n) => {
-      if (n.author.id !== self.id || n.system) return false;
+      if (n.author.id !== selfId || n.system) return false;
       const other = parseMarker(n.body);
       return (
         other?.kind === 'progress' && other.job === marker.job && other.pipeline === marker.pipeline
