@@ -41,7 +41,8 @@ function stateFiles(dir: string) {
   };
   const runs = read('runs.json') as { runs: { state: string }[] } | undefined;
   return {
-    result: read('result.json') as { status?: string; exit_code?: number } | undefined,
+    result: read('result.json') as
+      { status?: string; state?: string; exit_code?: number } | undefined,
     runStates: (runs?.runs ?? []).map((r) => r.state),
   };
 }
@@ -93,7 +94,8 @@ describe('ci cancellation (mr-agent ci as a child process, signals during delive
     expect(notes.map((n) => parseMarker(n.body)?.state)).not.to.include('complete');
     expect(parseMarker(world.progressNotes()[0]!.body)?.state).to.equal('cancelled');
     const files = stateFiles(job.dir);
-    expect(files.result?.status).to.equal('cancelled');
+    expect(files.result?.state).to.equal('cancelled');
+    expect(files.result?.status).to.equal('failed');
     expect(files.runStates).to.deep.equal(['cancelled']);
   });
 
@@ -119,7 +121,8 @@ describe('ci cancellation (mr-agent ci as a child process, signals during delive
     expect(elapsed).to.be.below(GRACE_MS + SLACK_MS);
     expect(world.branchHead(), 'nothing pushed').to.equal(before);
     const files = stateFiles(job.dir);
-    expect(files.result?.status).to.equal('cancelled');
+    expect(files.result?.state).to.equal('cancelled');
+    expect(files.result?.status).to.equal('failed');
     expect(files.runStates).to.deep.equal(['cancelled']);
     expect(job.stderr).to.contain('grace period');
   });

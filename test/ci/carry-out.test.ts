@@ -86,7 +86,7 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     );
   });
 
-  it('H3 a manual run on the default branch does not push there: the run fails (exit 2) and says why', async () => {
+  it('H3 issue 18: a manual run on the default branch does not push there: the change goes elsewhere (exit 3) and the note says why', async () => {
     const main = world.git(world.s.project.repoDir, 'rev-parse', 'refs/heads/main');
     const job = await world.job({
       replies: [planning, ...work],
@@ -97,12 +97,11 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
       },
     });
 
-    expect(job.code).to.equal(2);
-    expect(job.stdout + job.stderr).to.contain(
-      'refusing to push to `main`: it is the default branch',
-    );
-    expect(job.stdout).to.contain('State: ❌ Failed');
+    expect(job.code, job.stderr).to.equal(3);
+    expect(job.stdout + job.stderr).to.contain('default branch');
     expect(world.git(world.s.project.repoDir, 'rev-parse', 'refs/heads/main')).to.equal(main);
+    const branches = world.git(world.s.project.repoDir, 'branch', '--list', 'mr-agent/*');
+    expect(branches).to.match(/mr-agent\//);
   });
 
   it('A1 `/agent plan` stops after the plan: the note shows it, nothing is executed or pushed', async () => {

@@ -68,7 +68,8 @@ describe('cli/run signals (mr-agent run as a child process)', function () {
       const state = await world.state();
       expect(state.progressState).to.equal('cancelled');
       expect(state.runs.map((r) => r.state)).to.deep.equal(['cancelled']);
-      expect(state.result?.status).to.equal('cancelled');
+      expect(state.result?.state).to.equal('cancelled');
+      expect(state.result?.status).to.equal('failed');
       expect(await leftovers(), 'children of the command').to.equal(0);
     });
   }
