@@ -122,7 +122,7 @@ export async function runCiJob(options: CiJobOptions): Promise<CiJobResult> {
     const run = await spawnJob(dir, env, firstNote);
     if (run.code !== 0) throw new Error(`the job exited ${run.code}:\n${run.stderr.slice(-3000)}`);
     const calls = llm.requests.map((r) => ({
-      purpose: r.purpose,
+      purpose: r.purpose ?? '',
       promptTokens: promptTokens(r.body as Parameters<typeof promptTokens>[0]),
     }));
     return { ...run, requests: standIn.requests.byRoute(), calls };
