@@ -101,6 +101,13 @@ function spanValues(
     attempt.note(span.start, () => `nests ${span.depth} levels deep (limit ${MAX_JSON_DEPTH})`);
     return undefined;
   }
+  const length = span.end - span.start;
+  if (!span.mismatched && length > attempt.parseBudget) {
+    // Too long to parse: skipped whole, as a value that parsed would be (its parts are its own).
+    if (attempt.tryOne())
+      attempt.note(span.start, () => `is too long to parse (${length} characters)`);
+    return undefined;
+  }
   const whole = parseSpan(attempt, span, !span.mismatched);
   // A value that parses but is not accepted hides nothing: the spans inside it are its parts.
   if (whole) return accept(whole.value) ? whole : undefined;

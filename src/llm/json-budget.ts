@@ -15,7 +15,7 @@ export const MAX_JSON_DEPTH = 512;
 export const MAX_PARSED_SPANS = 1024;
 /** After this many spans that were not valid JSON (repaired or not), the search gives up. */
 export const MAX_FAILED_PARSES = 256;
-/** At most this many characters per call go through `JSON.parse`; a longer span is skipped. */
+/** At most this many characters per call go through `JSON.parse`; a longer value is skipped whole. */
 export const MAX_PARSE_CHARS = 256 * 1024;
 /** At most this many characters per call go through jsonrepair. */
 export const MAX_REPAIR_CHARS = 16 * 1024;

@@ -3,8 +3,9 @@
  * i.e. not preceded by an odd run of backslashes. Part of the scan behind
  * `extractJson`.
  *
- * Quotes are found with `indexOf`, so long runs without one cost next to
- * nothing; whether a quote is escaped is read from the backslashes just
+ * The first few characters are walked by hand (a key ends there, and a
+ * call to `indexOf` costs more than that); after them, quotes are found
+ * with `indexOf`, so long runs without one cost next to nothing; whether a quote is escaped is read from the backslashes just
  * before it. Where quotes come thick (`\"\"\"`), calling `indexOf` for
  * each would cost more than looking at the characters, so a short stretch
  * is walked by hand instead. Every character is looked at a bounded number
@@ -19,10 +20,20 @@ const DENSE_GAP = 6;
 /** How far a hand walk goes before `indexOf` takes over again. */
 const WALK = 64;
 
+/** How far a string is walked by hand before `indexOf` is called: keys and short values end sooner. */
+const SHORT = 16;
+
 /** Position of the quote ending the string whose content starts at `from`, or -1. */
 export function stringEnd(text: string, from: number): number {
   const n = text.length;
+  const short = from + SHORT < n ? from + SHORT : n;
   let i = from;
+  for (; i < short; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) return i;
+    if (c === BACKSLASH) i++;
+  }
+  // Parity (below) needs no knowledge of where the walk stopped.
   for (;;) {
     const quote = text.indexOf('"', i);
     if (quote === -1) return -1;
