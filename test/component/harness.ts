@@ -89,6 +89,13 @@ export interface GclResult {
   all: string;
 }
 
+/** gitlab-ci-local's PATH: the job's commands, the rsync stand-in (before any system rsync), Node. */
+export function gitlabCiLocalPath(binDir?: string): string {
+  return [binDir, path.dirname(RSYNC_SHIM), path.dirname(process.execPath), process.env.PATH]
+    .filter(Boolean)
+    .join(path.delimiter);
+}
+
 /** Runs gitlab-ci-local on the pinned Node in `cwd`. Never throws on a non-zero exit. */
 export async function gitlabCiLocal(
   cwd: string,
@@ -108,14 +115,7 @@ export async function gitlabCiLocal(
     timeout: options.timeoutMs ?? 60_000,
     env: {
       HOME: home,
-      PATH: [
-        options.binDir,
-        path.dirname(RSYNC_SHIM),
-        path.dirname(process.execPath),
-        process.env.PATH,
-      ]
-        .filter(Boolean)
-        .join(path.delimiter),
+      PATH: gitlabCiLocalPath(options.binDir),
       GCL_IGNORE_PREDEFINED_VARS: 'CI_PIPELINE_SOURCE,CI_SERVER_URL,CI_MERGE_REQUEST_IID',
       NO_COLOR: '1',
       FORCE_COLOR: '0',

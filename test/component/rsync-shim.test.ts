@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RSYNC_SHIM } from './harness.ts';
+import { gitlabCiLocalPath, RSYNC_SHIM } from './harness.ts';
 
 /**
  * The rsync stand-in the component tests put on PATH (#21: `npm test` on a machine
@@ -100,5 +100,13 @@ describe('component test support: the rsync stand-in (#21)', () => {
     expect(existsSync(path.join(root, 'out/.gitlab-ci-local/x'))).to.equal(false);
     expect(missing.exitCode).to.equal(23);
     expect(missing.stderr).to.contain('No such file or directory');
+  });
+
+  it('#21 gitlab-ci-local finds the stand-in first, whether or not the machine has rsync', async () => {
+    const found = await execa('sh', ['-c', 'command -v rsync'], {
+      env: { PATH: gitlabCiLocalPath() },
+    });
+
+    expect(found.stdout.trim()).to.equal(RSYNC_SHIM);
   });
 });
