@@ -86,7 +86,7 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     );
   });
 
-  it('H3 a manual run on the default branch does not push there: the run fails (exit 2) and says why', async () => {
+  it('H3 a manual run on the default branch does not push there: the change goes to its own branch with a merge request into it, exit 3 (issue 18)', async () => {
     const main = world.git(world.s.project.repoDir, 'rev-parse', 'refs/heads/main');
     const job = await world.job({
       replies: [planning, ...work],
@@ -97,12 +97,13 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
       },
     });
 
-    expect(job.code).to.equal(2);
-    expect(job.stdout + job.stderr).to.contain(
-      'refusing to push to `main`: it is the default branch',
-    );
-    expect(job.stdout).to.contain('State: ❌ Failed');
+    expect(job.code, job.stderr).to.equal(3);
+    const branch = `mr-agent/main-${job.jobId}`;
+    expect(job.stdout).to.contain(`Pushed branch \`${branch}\``);
+    expect(job.stdout).to.contain('Not on `main`: `main` is the default branch of acme/app');
     expect(world.git(world.s.project.repoDir, 'rev-parse', 'refs/heads/main')).to.equal(main);
+    const mr = world.standIn.model.mergeRequests.find((m) => m.sourceBranch === branch);
+    expect(mr?.targetBranch).to.equal('main');
   });
 
   it('A1 `/agent plan` stops after the plan: the note shows it, nothing is executed or pushed', async () => {
