@@ -103,8 +103,8 @@ export async function openOutputChannels(
     server.once('error', reject);
     server.listen(where, resolve);
   });
+  const opened: { childEnd: net.Socket; ended: Promise<void> }[] = [];
   try {
-    const opened = [];
     for (let i = 0; i < streams; i++)
       opened.push(await openOne(server, where, (bytes) => onData(i, bytes)));
     const childEnds = opened.map((o) => o.childEnd);
@@ -113,6 +113,10 @@ export async function openOutputChannels(
       release: () => childEnds.forEach((s) => s.destroy()),
       finished: Promise.all(opened.map((o) => o.ended)).then(() => undefined),
     };
+  } catch (error) {
+    // the channels opened so far are closed, so their readers end too
+    for (const o of opened) o.childEnd.destroy();
+    throw error;
   } finally {
     server.close();
   }

@@ -86,7 +86,7 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     );
   });
 
-  it('H3 issue 18: a manual run on the default branch does not push there: the change goes elsewhere (exit 3) and the note says why', async () => {
+  it('H3 a manual run on the default branch does not push there: the change goes to its own branch with a merge request into it, exit 3 (issue 18)', async () => {
     const main = world.git(world.s.project.repoDir, 'rev-parse', 'refs/heads/main');
     const job = await world.job({
       replies: [planning, ...work],
@@ -98,10 +98,12 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     });
 
     expect(job.code, job.stderr).to.equal(3);
-    expect(job.stdout + job.stderr).to.contain('default branch');
+    const branch = `mr-agent/main-${job.jobId}`;
+    expect(job.stdout).to.contain(`Pushed branch \`${branch}\``);
+    expect(job.stdout).to.contain('Not on `main`: `main` is the default branch of acme/app');
     expect(world.git(world.s.project.repoDir, 'rev-parse', 'refs/heads/main')).to.equal(main);
-    const branches = world.git(world.s.project.repoDir, 'branch', '--list', 'mr-agent/*');
-    expect(branches).to.match(/mr-agent\//);
+    const mr = world.standIn.model.mergeRequests.find((m) => m.sourceBranch === branch);
+    expect(mr?.targetBranch).to.equal('main');
   });
 
   it('A1 `/agent plan` stops after the plan: the note shows it, nothing is executed or pushed', async () => {

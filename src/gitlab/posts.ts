@@ -1,0 +1,105 @@
+/**
+ * The GitLab POSTs of the port, one request each, unchecked: the adapter
+ * sends them through `CheckedWriter` (checked-write.ts), which looks for a
+ * write whose answer was lost before sending it again.
+ */
+import { parseAnswer, toAward, toMergeRequest, toNote, toPipeline } from './mappers.ts';
+import type {
+  AwardResult,
+  NewMergeRequest,
+  Noteable,
+  ProjectRef,
+  TriggerRequest,
+} from '../core/gitlab-port.ts';
+import { AwardEmojiSchema, MergeRequestSchema, NoteSchema, PipelineSchema } from './schemas.ts';
+import { isStatus, type Api } from './gitbeaker-api.ts';
+
+export async function mergeRequest(api: Api, project: ProjectRef, request: NewMergeRequest) {
+  const title =
+    request.draft && !/^\s*draft:/i.test(request.title) ? `Draft: ${request.title}` : request.title;
+  const raw = await api.MergeRequests.create(
+    project,
+    request.sourceBranch,
+    request.targetBranch,
+    title,
+    {
+      description: request.description,
+      removeSourceBranch: request.removeSourceBranch ?? true,
+      ...(request.labels?.length ? { labels: request.labels.join(',') } : {}),
+    },
+  );
+  return toMergeRequest(parseAnswer(MergeRequestSchema, raw, 'new merge request'));
+}
+
+export async function note(api: Api, project: ProjectRef, on: Noteable, body: string) {
+  const raw =
+    on.type === 'merge_request'
+      ? await api.MergeRequestNotes.create(project, on.iid, body)
+      : await api.IssueNotes.create(project, on.iid, body);
+  return toNote(parseAnswer(NoteSchema, raw, 'new note'));
+}
+
+export async function reply(
+  api: Api,
+  project: ProjectRef,
+  on: Noteable,
+  discussionId: string,
+  body: string,
+) {
+  const raw =
+    on.type === 'merge_request'
+      ? await api.MergeRequestDiscussions.addNote(project, on.iid, discussionId, body)
+      : await api.IssueDiscussions.addNote(project, on.iid, discussionId, body);
+  return toNote(parseAnswer(NoteSchema, raw, 'reply'));
+}
+
+export async function award(
+  api: Api,
+  project: ProjectRef,
+  on: Noteable,
+  noteId: number,
+  name: string,
+): Promise<AwardResult> {
+  try {
+    const raw =
+      on.type === 'merge_request'
+        ? await api.MergeRequestNoteAwardEmojis.award(project, on.iid, noteId, name)
+        : await api.IssueNoteAwardEmojis.award(project, on.iid, noteId, name);
+    return { awarded: true, award: toAward(parseAnswer(AwardEmojiSchema, raw, 'award')) };
+  } catch (error) {
+    // GitLab refuses the same emoji twice from the same user: 404 "… has already been taken".
+    if (isStatus(error, 404) && /has already been taken/i.test((error as Error).message))
+      return { awarded: false };
+    throw error;
+  }
+}
+
+export async function cancelPipeline(api: Api, project: ProjectRef, pipelineId: number) {
+  const raw = await api.Pipelines.cancel(project, pipelineId);
+  return toPipeline(parseAnswer(PipelineSchema, raw, `cancel pipeline ${pipelineId}`));
+}
+
+/**
+ * POST /projects/:id/trigger/pipeline with the variables and inputs as form fields.
+ * Not through `PipelineTriggerTokens.trigger`: gitbeaker flattens the
+ * variables with `qs` without encoding and splits the result on `&` and at
+ * the first line break, so a multi-line request or one holding `&` reached
+ * the job cut short (MR_AGENT_TASK "fix a & b" became "fix a "). The token
+ * goes in the form too, as in GitLab's own examples, not in the URL where
+ * proxies and access logs keep it. Multipart fields carry line breaks as
+ * CRLF (as from any browser form); readers of the variables treat CRLF as LF.
+ */
+export async function trigger(api: Api, project: ProjectRef, request: TriggerRequest) {
+  const form = new FormData();
+  form.append('token', request.token);
+  form.append('ref', request.ref);
+  for (const [key, value] of Object.entries(request.variables ?? {}))
+    form.append(`variables[${key}]`, value);
+  for (const [key, value] of Object.entries(request.inputs ?? {}))
+    form.append(`inputs[${key}]`, value);
+  const response = await api.PipelineTriggerTokens.requester.post(
+    `projects/${encodeURIComponent(String(project))}/trigger/pipeline`,
+    { body: form },
+  );
+  return toPipeline(parseAnswer(PipelineSchema, response.body, 'pipeline trigger'));
+}
