@@ -304,6 +304,13 @@ export const OPTIONS = [
     1000,
     'Least time between two edits of the progress note.',
   ),
+  opt(
+    'notes.language',
+    oneOf('auto', 'en', 'ja'),
+    'auto' as 'auto' | 'en' | 'ja',
+    "Language of the notes (and of the model's user-facing text): 'auto' follows the language of the request that started the run.",
+    { env: ['MR_AGENT_LANGUAGE'] },
+  ),
   // trigger and bridge (A1–A3)
   opt(
     'trigger.command_prefix',
