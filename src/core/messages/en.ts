@@ -195,6 +195,7 @@ export const en = {
   // the 🙋 human intervention note (seed 001 §10.4)
   'human.heading': '{mention}I need a person to step in',
   'human.why': 'Why:',
+  'human.whyLine': '{reason}. {pushed}; {progress}',
   'human.progress': {
     one: '{done} of {total} steps done, 1 failed.',
     other: '{done} of {total} steps done, {count} failed.',

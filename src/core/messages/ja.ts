@@ -188,6 +188,7 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
 
   'human.heading': '{mention}人の判断が必要です',
   'human.why': '理由:',
+  'human.whyLine': '{reason}。{pushed}。{progress}',
   'human.progress': {
     one: '{total} ステップ中 {done} 完了、{count} 件失敗。',
     other: '{total} ステップ中 {done} 完了、{count} 件失敗。',

@@ -71,7 +71,7 @@ export function renderClarificationNote(
   const paired = input.assumptions.length === input.questions.length;
   if (!paired && input.assumptions.length > 0)
     lines.push('', v.m('clarify.assume'), '', bulletList(input.assumptions));
-  lines.push('', `${v.m('rule.reply')} ${deadline(input, context)}`);
+  lines.push('', v.sentences(v.m('rule.reply'), deadline(input, context)));
   const small = [
     input.minAccessLabel ? v.m('clarify.who', { level: input.minAccessLabel }) : '',
     context.jobUrl ? link(v.m('facts.viewJob', { id: context.jobId ?? '?' }), context.jobUrl) : '',

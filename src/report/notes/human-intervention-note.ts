@@ -48,7 +48,7 @@ export function renderHumanInterventionNote(
     markerFor('human-intervention', context, 'needs_human'),
     `### ${EMOJI.human} ${v.m('human.heading', { mention: mention(context) })}${titleSuffix(context)}`,
     '',
-    `**${v.m('human.why')}** ${reason}. ${v.m('facts.nothingPushed')}; ${progress}`,
+    `**${v.m('human.why')}** ${v.m('human.whyLine', { reason, pushed: v.m('facts.nothingPushed'), progress })}`,
     '',
     `**${v.m('next.label')}** ${v.m('next.needsHuman', { note: v.m('next.humanNote'), command })}`,
   ];

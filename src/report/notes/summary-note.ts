@@ -8,7 +8,7 @@
 import { renderMarker } from '../../core/marker.ts';
 import { formatCost, formatDuration } from '../../core/messages/format.ts';
 import type { ProgressState } from '../../core/progress.ts';
-import { inlineCode, link, oneLine, safeProse } from '../markdown.ts';
+import { inlineCode, keepLineBreaks, link, oneLine, safeProse } from '../markdown.ts';
 import { headline, noteState, shortSha, voiceOf, type Voice } from '../progress/headline.ts';
 import { criteriaSection } from '../progress/render.ts';
 
@@ -65,7 +65,7 @@ export function renderSummaryNote(s: ProgressState, extra: SummaryLinks = {}): s
   });
   const result =
     state === 'complete'
-      ? ['', safeProse(s.final?.summary ?? '') || `_${v.m('result.none')}_`]
+      ? ['', keepLineBreaks(safeProse(s.final?.summary ?? '')) || `_${v.m('result.none')}_`]
       : [];
   const lines = [
     marker,

@@ -20,12 +20,20 @@ export interface Voice {
   m: Translate;
   /** `/agent <rest>` as inline code. */
   command(rest: string): string;
+  /** Sentences joined as the language does (a space in English, none in Japanese). */
+  sentences(...parts: string[]): string;
 }
 
 export function voiceOf(s: Pick<ProgressState, 'language' | 'commandPrefix'>): Voice {
   const language = s.language ?? 'en';
   const prefix = s.commandPrefix ?? '/agent';
-  return { language, m: messages(language), command: (rest) => inlineCode(`${prefix} ${rest}`) };
+  const gap = language === 'ja' ? '' : ' ';
+  return {
+    language,
+    m: messages(language),
+    command: (rest) => inlineCode(`${prefix} ${rest}`),
+    sentences: (...parts) => parts.filter(Boolean).join(gap),
+  };
 }
 
 export function noteState(s: ProgressState): NoteState {
@@ -167,11 +175,16 @@ function afterComplete(s: ProgressState, v: Voice): string {
   switch (d.status) {
     case 'pushed': {
       if (d.mergeRequestUrl)
-        return `${v.m('next.reviewMergeRequest', { mr: link(v.m('facts.mergeRequest'), d.mergeRequestUrl) })} ${followUp}`;
+        return v.sentences(
+          v.m('next.reviewMergeRequest', {
+            mr: link(v.m('facts.mergeRequest'), d.mergeRequestUrl),
+          }),
+          followUp,
+        );
       const commit = d.commitUrl
         ? link(v.m('next.theCommit'), d.commitUrl)
         : `${v.m('next.theCommit')} ${shortSha(d.commit ?? '')}`;
-      return `${v.m('next.reviewCommit', { commit })} ${followUp}`;
+      return v.sentences(v.m('next.reviewCommit', { commit }), followUp);
     }
     case 'patch-posted':
       return v.m('next.applyPatch', {
@@ -201,7 +214,7 @@ function afterFailure(s: ProgressState, v: Voice): string {
     ? link(v.m('next.retryJob', { id: s.jobId ?? '?' }), s.jobUrl)
     : v.command('retry');
   parts.push(v.m('next.retry', { retry, command: v.command(v.m('help.instruction')) }));
-  return parts.join(' ');
+  return v.sentences(...parts);
 }
 
 /** The third line: **Next:** and the one thing to do now. */

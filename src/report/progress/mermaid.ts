@@ -26,6 +26,9 @@ const CLASS_STYLES: Readonly<Record<PhaseState, string>> = {
   skipped: 'fill:#f1f3f5,stroke:#adb5bd,color:#868e96,stroke-dasharray:4 3',
 };
 
+/** Tighter spacing than Mermaid's default, so the top-down chart stays short. */
+const COMPACT = '%%{init: {"flowchart": {"nodeSpacing": 24, "rankSpacing": 24}}}%%';
+
 /** Whether the run looped (revisions, replans, repeated phases): only then is a diagram drawn. */
 export function hasLoops(s: ProgressState): boolean {
   return (
@@ -44,7 +47,7 @@ function ran(s: ProgressState): PhaseName[] {
 export function renderPhaseFlowchart(s: ProgressState, v: Voice): string[] {
   const phases = ran(s);
   if (!hasLoops(s) || phases.length === 0) return [];
-  const lines = ['```mermaid', 'flowchart TD'];
+  const lines = ['```mermaid', COMPACT, 'flowchart TD'];
   for (const [i, phase] of phases.entries()) {
     const p = s.phases[phase];
     const repeats = (p.runs ?? 0) > 1 ? ` ×${p.runs}` : '';

@@ -11,7 +11,7 @@
  */
 import { renderMarker } from '../../core/marker.ts';
 import type { ProgressState } from '../../core/progress.ts';
-import { oneLine, safeProse } from '../markdown.ts';
+import { keepLineBreaks, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';
 import { planSection } from './checklist.ts';
 import { runDetails } from './details.ts';
@@ -19,7 +19,7 @@ import { headline, noteState, voiceOf, type Voice } from './headline.ts';
 
 function result(s: ProgressState, v: Voice): string[] {
   if (noteState(s) !== 'complete') return [];
-  return ['', safeProse(s.final!.summary) || `_${v.m('result.none')}_`];
+  return ['', keepLineBreaks(safeProse(s.final!.summary)) || `_${v.m('result.none')}_`];
 }
 
 function notices(s: ProgressState): string[] {
