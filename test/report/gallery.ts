@@ -33,6 +33,12 @@ import {
   TASK_NOTE,
 } from './progress/scenario.ts';
 import { initialProgress } from '../../src/report/progress/state.ts';
+import { JA_MODEL_TEXT, translated } from './gallery-ja.ts';
+
+/** The model-written parts in the note's language (the templates translate themselves). */
+function inLanguage<T>(value: T, language: Language): T {
+  return language === 'ja' ? translated(value, JA_MODEL_TEXT) : value;
+}
 
 const JOB_URL = 'https://gitlab.example.com/group/app/-/jobs/1234';
 const PROGRESS_NOTE = `${MR}#note_70`;
@@ -127,27 +133,28 @@ const DIFF = [
 ].join('\n');
 
 function otherNotes(language: Language): Array<[string, string]> {
-  const ctx = context(language);
+  const L = <T>(value: T): T => inLanguage(value, language);
+  const ctx = L(context(language));
   const redactor = new Redactor();
   redactor.add('tok-1234567890');
   return [
     [
       'clarification',
-      renderClarificationNote({ ...QUESTION, waitMinutes: 30, autoAssume: true }, ctx),
+      renderClarificationNote({ ...L(QUESTION), waitMinutes: 30, autoAssume: true }, ctx),
     ],
     [
       'clarification-paused',
-      renderClarificationNote({ ...QUESTION, waitMinutes: 0, autoAssume: false }, ctx),
+      renderClarificationNote({ ...L(QUESTION), waitMinutes: 0, autoAssume: false }, ctx),
     ],
     [
       'human-intervention',
-      renderHumanInterventionNote(INTERVENTION, ctx, { taskNoteUrl: TASK_NOTE }),
+      renderHumanInterventionNote(L(INTERVENTION), ctx, { taskNoteUrl: TASK_NOTE }),
     ],
-    ['replan', renderReplanNote(REPLAN, ctx)],
+    ['replan', renderReplanNote(L(REPLAN), ctx)],
     [
       'replan-not-carried-out',
       renderReplanNote(
-        { ...REPLAN, executed: false, overrideReason: 'the replan limit is reached (2 of 2)' },
+        L({ ...REPLAN, executed: false, overrideReason: 'the replan limit is reached (2 of 2)' }),
         ctx,
       ),
     ],
@@ -168,7 +175,7 @@ function otherNotes(language: Language): Array<[string, string]> {
         retries: { network: 2, 'server-error': 0, lock: 0 },
         regenerations: 3,
         maxRegenerations: 3,
-        stopReason: 'the 3 LLM regenerations were used up',
+        stopReason: L('the 3 LLM regenerations were used up'),
         marker: { job: '1234', pipeline: '567', task: 'mr-42-7' },
         redactor,
         language,
@@ -179,7 +186,7 @@ function otherNotes(language: Language): Array<[string, string]> {
       renderPatchNote({
         marker: { job: '1234', pipeline: '567', task: 'mr-42-7' },
         branch: 'feature/retry',
-        reason: 'the merge request comes from a fork the bot cannot push to',
+        reason: L('the merge request comes from a fork the bot cannot push to'),
         diff: DIFF,
         filesChanged: 1,
         artifactPath: '.mr-agent/patch-mr-42-7.diff',
@@ -225,9 +232,14 @@ function otherNotes(language: Language): Array<[string, string]> {
 export function gallery(language: Language): Map<string, string> {
   const notes = new Map<string, string>();
   for (const [name, build] of PROGRESS)
-    notes.set(name, renderProgressNote({ ...build(), language }));
+    notes.set(name, renderProgressNote(inLanguage({ ...build(), language }, language)));
   for (const [name, build] of SUMMARIES)
-    notes.set(name, renderSummaryNote({ ...build(), language }, { progressNote: PROGRESS_NOTE }));
+    notes.set(
+      name,
+      renderSummaryNote(inLanguage({ ...build(), language }, language), {
+        progressNote: PROGRESS_NOTE,
+      }),
+    );
   for (const [name, body] of otherNotes(language)) notes.set(name, body);
   return notes;
 }

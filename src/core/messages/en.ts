@@ -55,7 +55,7 @@ export const en = {
   'facts.questionsLink': { one: '1 question', other: '{count} questions' },
   'facts.stoppedDuring': 'Stopped during {phase}: {who}',
   'facts.stopped': 'Stopped: {who}',
-  'facts.interrupted': 'The job ended before the run could write its final state',
+  'facts.interrupted': 'The job ended before the run could record how it ended',
   'facts.humanReason': {
     one: 'Not converging after 1 plan revision, the most allowed',
     other: 'Not converging after {count} plan revisions, the most allowed',
@@ -132,6 +132,8 @@ export const en = {
   'env.checks': '{passed}/{total} checks',
   'env.setupFailed': 'setup failed, continued with warnings',
   'env.setupSkipped': 'setup skipped',
+  'punct.comma': ', ',
+  'punct.aside': ' ({text})',
   'review.column.review': 'Review',
   'review.column.verdict': 'Verdict',
   'review.column.feedback': 'Feedback',
@@ -234,6 +236,9 @@ export const en = {
   'envFail.retries': 'Retries: network {network}, server errors {server}, locks {lock}',
   'envFail.regenerations': 'Setup commands regenerated {count} of {max} times',
   'envFail.class': 'Classified as: {class}',
+  'envFail.kind.retryable': 'may pass on a retry',
+  'envFail.kind.fixable': 'fixable in the setup commands',
+  'envFail.kind.fatal': 'not fixable by the agent',
   'envFail.stopReason': 'Stopped because: {reason}',
 
   // the 🩹 patch note (SPEC H3, fork merge requests)

@@ -129,6 +129,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'env.checks': '確認 {passed}/{total}',
   'env.setupFailed': 'セットアップ失敗、警告付きで続行',
   'env.setupSkipped': 'セットアップなし',
+  'punct.comma': '、',
+  'punct.aside': '（{text}）',
   'review.column.review': 'レビュー',
   'review.column.verdict': '判定',
   'review.column.feedback': 'フィードバック',
@@ -227,6 +229,9 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
     '再試行: ネットワーク {network} 回、サーバーエラー {server} 回、ロック {lock} 回',
   'envFail.regenerations': 'セットアップコマンドの再生成: {max} 回中 {count} 回',
   'envFail.class': '分類: {class}',
+  'envFail.kind.retryable': '再試行で解決する可能性あり',
+  'envFail.kind.fixable': 'セットアップコマンドの修正で解決可能',
+  'envFail.kind.fatal': 'エージェントでは解決不可',
   'envFail.stopReason': '停止した理由: {reason}',
 
   'patch.heading': '適用用のパッチ · {branch} にプッシュできませんでした',

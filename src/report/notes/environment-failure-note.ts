@@ -9,7 +9,8 @@ import type { Redactor } from '../../log/redact.ts';
 import { renderMarker, type NoteMarker } from '../../core/marker.ts';
 import type { Language } from '../../core/messages/language.ts';
 import { fence, inlineCode, oneLine } from '../markdown.ts';
-import { voiceOf } from '../progress/headline.ts';
+import { voiceOf, type Voice } from '../progress/headline.ts';
+import type { MessageKey } from '../../core/messages/en.ts';
 import { EMOJI } from '../vocabulary.ts';
 
 export interface EnvironmentFailureInput {
@@ -40,6 +41,14 @@ function errorText(input: EnvironmentFailureInput): string {
   return text.length > MAX_ERROR_CHARS ? `…${text.slice(-MAX_ERROR_CHARS)}` : text;
 }
 
+const CLASSES = new Set(['retryable', 'fixable', 'fatal']);
+
+function classWords(v: Voice, failureClass: string): string {
+  return CLASSES.has(failureClass)
+    ? v.m(`envFail.kind.${failureClass}` as MessageKey)
+    : inlineCode(failureClass);
+}
+
 export function renderEnvironmentFailureNote(input: EnvironmentFailureInput): string {
   const v = voiceOf({ language: input.language });
   const c = input.classification;
@@ -60,7 +69,11 @@ export function renderEnvironmentFailureNote(input: EnvironmentFailureInput): st
       lock: input.retries.lock,
     }),
     v.m('envFail.regenerations', { count: input.regenerations, max: input.maxRegenerations }),
-    v.m('envFail.class', { class: `${inlineCode(c.kind)} (${c.class}, ${c.tool})` }),
+    v.m('envFail.class', {
+      class: [inlineCode(c.kind), inlineCode(c.tool), classWords(v, c.class)].join(
+        v.m('punct.comma'),
+      ),
+    }),
   ];
   if (input.stopReason)
     tried.push(v.m('envFail.stopReason', { reason: oneLine(redact(input.stopReason), 300) }));

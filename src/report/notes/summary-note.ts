@@ -25,7 +25,7 @@ function files(s: ProgressState, v: Voice): string[] {
   const shown = list.slice(0, MAX_FILES).map((f) => inlineCode(oneLine(f, 200)));
   const more =
     list.length > MAX_FILES ? [v.m('summary.more', { count: list.length - MAX_FILES })] : [];
-  return ['', `**${v.m('summary.filesHeading')}** ${[...shown, ...more].join(', ')}`];
+  return ['', `**${v.m('summary.filesHeading')}** ${[...shown, ...more].join(v.m('punct.comma'))}`];
 }
 
 function links(s: ProgressState, v: Voice, extra: SummaryLinks): string[] {

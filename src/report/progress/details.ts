@@ -66,7 +66,7 @@ function environmentNote(s: ProgressState, v: Voice): string {
     parts.push(
       v.m('env.checks', { passed: env.verificationsPassed ?? 0, total: env.verificationsTotal }),
     );
-  return ` (${parts.join(', ')})`;
+  return v.m('punct.aside', { text: parts.join(v.m('punct.comma')) });
 }
 
 function phaseStep(s: ProgressState, v: Voice, phase: PhaseName): string {
