@@ -12,7 +12,7 @@ function pattern(language: Language, key: MessageKey, count = 2): RegExp {
   const text = t(
     language,
     key,
-    new Proxy({ count }, { get: (o, k) => (k === 'count' ? count : `\u0000`) }) as never,
+    new Proxy({ count }, { get: (_o, k) => (k === 'count' ? count : `\u0000`) }) as never,
   );
   const source = text
     .split('\u0000')
