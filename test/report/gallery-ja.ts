@@ -36,7 +36,7 @@ export const JA_MODEL_TEXT: Readonly<Record<string, string>> = {
   'the delay is capped at 30 seconds.': '待ち時間の上限を 30 秒にします。',
   'The client compiles, but tests/test_client.py still cannot import it.':
     'クライアントはビルドできますが、tests/test_client.py からまだインポートできません。',
-  'Look into: the circular import between http/client.py and http/session.py':
+  'the circular import between http/client.py and http/session.py':
     'http/client.py と http/session.py の間の循環インポート',
   'Run the tests with `python -m pytest` from the repository root':
     'リポジトリのルートから `python -m pytest` でテストを実行する',

@@ -103,7 +103,7 @@ const INTERVENTION: HumanInterventionResult = {
     reason: 'The plan revision limit was reached.',
     current_state: 'The client compiles, but tests/test_client.py still cannot import it.',
     recommendations: [
-      'Look into: the circular import between http/client.py and http/session.py',
+      'the circular import between http/client.py and http/session.py',
       'Run the tests with `python -m pytest` from the repository root',
     ],
   },

@@ -86,7 +86,7 @@ describe('report/notes (#24)', () => {
     ).to.equal('✅ Answered by @dana: going on with the answers.');
   });
 
-  it('F2 #24 the 🙋 note: why in numbers (no max_revisions = …), where it stands, what to look at, next step', () => {
+  it('F2 #24 the 🙋 note: why in numbers (no max_revisions = …), the next step, what to look at', () => {
     const parsed = HumanInterventionResult.parse({
       phase: 'completion',
       status: 'requires_human_intervention',
@@ -107,6 +107,7 @@ describe('report/notes (#24)', () => {
       '**Why:** Not converging after 3 plan revisions, the most allowed. Nothing was pushed; 3 of 5 steps done, 2 failed.',
     );
     expect(body).to.contain('**Next:** read what was tried, then comment `/agent <instruction>`');
+    expect(body).to.contain('- Check the file paths by hand');
     expect(body).to.not.contain('max_revisions');
   });
 

@@ -202,7 +202,6 @@ export const en = {
     one: '{done} of {total} steps done, 1 failed.',
     other: '{done} of {total} steps done, {count} failed.',
   },
-  'human.where': 'Where it stands:',
   'human.look': 'What I would look at:',
   'human.taskNote': 'The {taskNote} has every action with its tool output.',
 

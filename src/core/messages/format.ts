@@ -11,18 +11,24 @@ interface DurationFormatter {
 }
 type DurationFormatCtor = new (
   locale: string,
-  options: { style: 'narrow' | 'short' | 'long' },
+  options: { style: 'narrow' | 'short' | 'long'; millisecondsDisplay?: 'always' | 'auto' },
 ) => DurationFormatter;
 
-const durationFormats = new Map<Language, DurationFormatter>();
+const durationFormats = new Map<string, DurationFormatter>();
 
-function durationFormat(language: Language): DurationFormatter {
-  let format = durationFormats.get(language);
+/** `short`: hours, minutes, seconds; `ms`: milliseconds, shown also when 0. */
+function durationFormat(language: Language, kind: 'short' | 'ms'): DurationFormatter {
+  const key = `${language}:${kind}`;
+  let format = durationFormats.get(key);
   if (!format) {
     const Ctor = (Intl as unknown as { DurationFormat: DurationFormatCtor }).DurationFormat;
     // "1m 30s" reads well in English; Japanese narrow units are Latin ("1m30s"), short ones are not
-    format = new Ctor(LOCALES[language], { style: language === 'en' ? 'narrow' : 'short' });
-    durationFormats.set(language, format);
+    const style = language === 'en' ? 'narrow' : 'short';
+    format = new Ctor(LOCALES[language], {
+      style,
+      ...(kind === 'ms' ? { millisecondsDisplay: 'always' as const } : {}),
+    });
+    durationFormats.set(key, format);
   }
   return format;
 }
@@ -30,15 +36,13 @@ function durationFormat(language: Language): DurationFormatter {
 /** `850ms`, `42s`, `3m 5s`, `1h 2m` (en); `850 ms`, `42 秒`, `3 分 5 秒` (ja). */
 export function formatDuration(ms: number, language: Language = 'en'): string {
   if (!Number.isFinite(ms) || ms < 0) return '—';
-  if (ms < 1000) return durationFormat(language).format({ milliseconds: Math.round(ms) });
+  if (ms < 1000) return durationFormat(language, 'ms').format({ milliseconds: Math.round(ms) });
+  const format = durationFormat(language, 'short');
   const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return durationFormat(language).format({ seconds });
+  if (seconds < 60) return format.format({ seconds });
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return durationFormat(language).format({ minutes, seconds: seconds % 60 });
-  return durationFormat(language).format({
-    hours: Math.floor(minutes / 60),
-    minutes: minutes % 60,
-  });
+  if (minutes < 60) return format.format({ minutes, seconds: seconds % 60 });
+  return format.format({ hours: Math.floor(minutes / 60), minutes: minutes % 60 });
 }
 
 /** `32,307`. */

@@ -195,7 +195,6 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
     one: '{total} ステップ中 {done} 完了、{count} 件失敗。',
     other: '{total} ステップ中 {done} 完了、{count} 件失敗。',
   },
-  'human.where': '現状:',
   'human.look': '確認してほしい点:',
   'human.taskNote': '{taskNote}に、各アクションとツールの出力がすべて記録されています。',
 

@@ -1,12 +1,14 @@
 /**
  * The 🙋 note asking for a person when the plan-revision limit is reached or
  * the run cannot converge (seed 001 §10.4, SPEC F2): addressed to the
- * requester, why (in numbers, not configuration names), where it stands,
- * what to look at, and the next step. The data is the seed's completion JSON
+ * requester, why and how far it got (in numbers, not configuration names),
+ * the next step, and what to look at (the model's findings). The seed's
+ * `reason` and `current_state` are code-written English; they stay in the
+ * Task Note and result.json. The data is the seed's completion JSON
  * with `status: "requires_human_intervention"`.
  */
 import { z } from 'zod';
-import { bulletList, link, oneLine, safeProse } from '../markdown.ts';
+import { bulletList, link } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';
 import type { NoteContext } from './context.ts';
 import { contextVoice, markerFor, mention, titleSuffix } from './context.ts';
@@ -52,8 +54,6 @@ export function renderHumanInterventionNote(
     '',
     `**${v.m('next.label')}** ${v.m('next.needsHuman', { note: v.m('next.humanNote'), command })}`,
   ];
-  const where = oneLine(safeProse(s.current_state), 600);
-  if (where) lines.push('', `**${v.m('human.where')}** ${where}`);
   if (s.recommendations.length > 0)
     lines.push('', `**${v.m('human.look')}**`, '', bulletList(s.recommendations));
   if (options.taskNoteUrl) {
