@@ -1,4 +1,5 @@
 import type { Config } from '../config/options.ts';
+import type { Language } from '../core/messages/language.ts';
 import type { GitLabUser } from '../core/gitlab-port.ts';
 import { statePaths, type StatePaths } from '../history/paths.ts';
 import { createOpenAiLlm } from '../llm/openai-llm.ts';
@@ -94,7 +95,7 @@ async function deliveryFor(
   run: PreparedRun,
   notes: NoteTarget,
   marker: { job: string; pipeline: string; task: string },
-  input: { task: TaskSpec; redactor: Redactor; logger: Logger },
+  input: { task: TaskSpec; redactor: Redactor; logger: Logger; language: Language },
 ): Promise<DeliveryStep | undefined> {
   const target = await deliveryTargetOf(run);
   if (!target) return undefined;
@@ -120,6 +121,7 @@ async function deliveryFor(
     push: run.config.delivery.push,
     stateDir: run.config.state.directory,
     marker,
+    language: input.language,
     redactor: input.redactor,
     logger: input.logger,
     footer: `Requested in ${where}: ${input.task.description.split('\n')[0]}`,
@@ -259,7 +261,8 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     pipeline: String(context.pipeline.id),
     task: task.id,
   };
-  const delivery = await deliveryFor(run, notes, marker, { task, redactor, logger });
+  const { language } = reporting;
+  const delivery = await deliveryFor(run, notes, marker, { task, redactor, logger, language });
   const controller = input.controller ?? new AbortController();
   const environment = environmentStep({
     config,
@@ -271,6 +274,7 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     hostEnv: run.env,
     repoDir: context.projectDir,
     marker,
+    language,
   });
   const deps: RunDeps = {
     config,
@@ -280,7 +284,7 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     logger,
     redactor,
     hostEnv: run.env,
-    prompts: promptLibrary(config.prompts.directory),
+    prompts: promptLibrary(config.prompts.directory, language),
     reporter: reporting.reporter,
     history: reporting.history,
     environment: observedEnvironment(environment, observers),

@@ -174,6 +174,7 @@ async function runBuiltin(
     hostEnv: io.env,
     repoDir: s.repoDir,
     marker: { task: s.task.id },
+    language: reporting.language,
   });
   const run = runTask(
     {
@@ -184,7 +185,7 @@ async function runBuiltin(
       logger: s.logger,
       redactor: s.redactor,
       hostEnv: io.env,
-      prompts: promptLibrary(s.config.prompts.directory),
+      prompts: promptLibrary(s.config.prompts.directory, reporting.language),
       reporter: reporting.reporter,
       history: reporting.history,
       // the ReplanManager when planning.replanning.enabled, else a hook that always continues

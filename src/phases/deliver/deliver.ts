@@ -12,6 +12,7 @@ import type { GitLabPort, Issue, MergeRequest, Project } from '../../core/gitlab
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
 import type { NoteMarker } from '../../core/marker.ts';
+import type { Language } from '../../core/messages/language.ts';
 import type { NoteTarget } from '../../core/note-target.ts';
 import { issueBranchName, refuseForbiddenBranch } from './branches.ts';
 import { Git } from './git.ts';
@@ -46,6 +47,8 @@ export interface DeliveryInput {
   stateDir?: string;
   /** job/pipeline/task for the patch note's marker. */
   marker?: Omit<NoteMarker, 'kind'>;
+  /** The patch note's language. */
+  language?: Language;
   redactor: Redactor;
   logger: Logger;
   /**
@@ -222,6 +225,7 @@ async function postPatch(
     filesChanged: files.length,
     artifactPath,
     redactor: input.redactor,
+    ...(input.language ? { language: input.language } : {}),
   });
   const note = await input.notes.createNote(body);
   input.logger.info('patch posted', {

@@ -53,6 +53,11 @@ function deadline(input: ClarificationNoteInput, context: NoteContext): string {
   return v.m(input.autoAssume ? 'clarify.deadlineAssume' : 'clarify.deadlineStop', { time, wait });
 }
 
+/** GitLab's role names are capitalised: `developer` → `Developer`. */
+function roleName(level: string): string {
+  return level.charAt(0).toUpperCase() + level.slice(1);
+}
+
 export function renderClarificationNote(
   input: ClarificationNoteInput,
   context: NoteContext,
@@ -73,7 +78,7 @@ export function renderClarificationNote(
     lines.push('', v.m('clarify.assume'), '', bulletList(input.assumptions));
   lines.push('', v.sentences(v.m('rule.reply'), deadline(input, context)));
   const small = [
-    input.minAccessLabel ? v.m('clarify.who', { level: input.minAccessLabel }) : '',
+    input.minAccessLabel ? v.m('clarify.who', { level: roleName(input.minAccessLabel) }) : '',
     context.jobUrl ? link(v.m('facts.viewJob', { id: context.jobId ?? '?' }), context.jobUrl) : '',
   ].filter(Boolean);
   if (small.length > 0) lines.push('', `<sub>${small.join(' · ')}</sub>`);

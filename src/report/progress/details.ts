@@ -101,11 +101,7 @@ export function phasesLine(s: ProgressState, v: Voice): string[] {
         ),
       })}`
     : '';
-  const detail =
-    s.environment?.detail && s.environment.status !== 'ready'
-      ? ['', `${EMOJI.warning} ${oneLine(safeProse(s.environment.detail), 500)}`]
-      : [];
-  return ['', `${chain}${tail}`, ...detail];
+  return ['', `${chain}${tail}`];
 }
 
 function reviewSubject(v: Voice, phase: string): string {

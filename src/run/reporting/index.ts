@@ -52,6 +52,8 @@ export interface Reporting {
   paths: StatePaths;
   /** The replan hook (seed 003): the ReplanManager when `planning.replanning.enabled`. */
   replan: ReplanHook;
+  /** The notes' language; prompts, the environment failure note and the patch note follow it. */
+  language: Language;
 }
 
 /**
@@ -153,5 +155,12 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
     clock,
     ...(options.artifactUrl ? { artifactUrl: options.artifactUrl } : {}),
   });
-  return { reporter, history: storeHistory(store, options.issueId), publisher, paths, replan };
+  return {
+    reporter,
+    history: storeHistory(store, options.issueId),
+    publisher,
+    paths,
+    replan,
+    language: context.language,
+  };
 }
