@@ -23,7 +23,8 @@ function durationFormat(language: Language, kind: 'short' | 'ms'): DurationForma
   if (!format) {
     const Ctor = (Intl as unknown as { DurationFormat: DurationFormatCtor }).DurationFormat;
     // "1m 30s" reads well in English; Japanese narrow units are Latin ("1m30s"), short ones are not
-    const style = language === 'en' ? 'narrow' : 'short';
+    // Japanese short milliseconds are "ms"; the long form, ミリ秒, reads as Japanese
+    const style = language === 'en' ? 'narrow' : kind === 'ms' ? 'long' : 'short';
     format = new Ctor(LOCALES[language], {
       style,
       ...(kind === 'ms' ? { millisecondsDisplay: 'always' as const } : {}),
@@ -33,7 +34,7 @@ function durationFormat(language: Language, kind: 'short' | 'ms'): DurationForma
   return format;
 }
 
-/** `850ms`, `42s`, `3m 5s`, `1h 2m` (en); `850 ms`, `42 秒`, `3 分 5 秒` (ja). */
+/** `850ms`, `42s`, `3m 5s`, `1h 2m` (en); `850 ミリ秒`, `42 秒`, `3 分 5 秒` (ja). */
 export function formatDuration(ms: number, language: Language = 'en'): string {
   if (!Number.isFinite(ms) || ms < 0) return '—';
   if (ms < 1000) return durationFormat(language, 'ms').format({ milliseconds: Math.round(ms) });

@@ -72,6 +72,7 @@ describe('core/messages: one keyed catalog for every note (#23)', () => {
     expect(formatDuration(90_000, 'en')).to.equal('1m 30s');
     expect(formatDuration(90_000, 'ja')).to.equal('1 分 30 秒');
     expect(formatDuration(418, 'en')).to.equal('418ms');
+    expect(formatDuration(418, 'ja')).to.equal('418 ミリ秒');
     expect(formatCount(1234567, 'ja')).to.equal('1,234,567');
   });
 
