@@ -100,7 +100,8 @@ describe('report/local-note-target', () => {
     expect(text).to.not.include('mermaid');
     expect(text).to.not.include('<!--');
     expect(text).to.not.include('Original plan');
-    expect(text).to.include('▸ (folded section)');
+    expect(text).to.include('▸ Run details · 5 phases · python environment');
+    expect(text).to.include('— ⏳ in progress');
     expect(text).to.include('Now: Execution · 2 of 4 steps done');
     expect(text).to.include('✔ Read the HTTP client and its tests');
     expect(text).to.not.include('\u001b[');
