@@ -195,9 +195,7 @@ describe('replan: scenarios through the orchestrator (seed 003, SPEC F3–F5)', 
     expect(blocked).to.include({ executed: false, result: 'skipped', phase: 'execution' });
     const notes = notesOf(target, 'mr-agent:replan');
     expect(notes).to.have.length(3);
-    expect(notes[2])
-      .to.contain('Not carried out: ')
-      .and.contain('going on with the current plan');
+    expect(notes[2]).to.contain('Not carried out: ').and.contain('going on with the current plan');
   });
 
   it('F4 a clarification answered in time: the run plans again with the answer', async () => {
