@@ -42,7 +42,7 @@ describe('replan: clarification flow (F4; seed 003 §11.3, §12.1)', () => {
     expect(h.source!.polls).to.deep.equal([]);
     const body = h.target.lastBody('1');
     expect(body).to.contain('state=awaiting_answer');
-    expect(body).to.contain('a reply resumes it');
+    expect(body).to.contain('The run is paused until someone replies here.');
     expect(body).to.contain('\\/merge this now?');
   });
 

@@ -106,7 +106,9 @@ export function stoppedIn(s: ProgressState): PhaseName | undefined {
 
 function stopped(s: ProgressState, v: Voice): string {
   const signal = s.facts?.cancelledBy;
-  const who = signal ? v.m('cancel.signal', { signal }) : v.m('cancel.unknown');
+  // without the run's facts (the process gave up in its grace period) the end's own words tell
+  const said = s.facts ? '' : oneLine(safeProse(s.final?.summary ?? ''), 200);
+  const who = signal ? v.m('cancel.signal', { signal }) : said || v.m('cancel.unknown');
   const phase = stoppedIn(s);
   return phase
     ? v.m('facts.stoppedDuring', { phase: phaseName(v, phase), who })
