@@ -140,7 +140,10 @@ export function changeLine(s: ProgressState, v: Voice): string {
   switch (state) {
     case 'running': {
       const phase = currentPhase(s);
-      if (phase) parts.push(v.m('facts.now', { phase: phaseName(v, phase) }));
+      // a running phase's remark (e.g. `3/5 actions`) goes with it
+      const detail = phase ? s.phases[phase].detail : undefined;
+      const remark = detail ? `: ${oneLine(safeProse(detail), 120)}` : '';
+      if (phase) parts.push(`${v.m('facts.now', { phase: phaseName(v, phase) })}${remark}`);
       parts.push(...steps(s, v), deliveryFact(s, v));
       parts.push(v.m('facts.started', { time: formatClockTime(s.startedAt, v.language) }));
       break;
