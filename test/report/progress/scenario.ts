@@ -8,7 +8,6 @@ import {
   revisePlan,
   setEnvironment,
   setFacts,
-  setPhaseDetail,
   setPlan,
   setRelated,
   startPhase,
@@ -67,7 +66,6 @@ export function executing(): ProgressState {
   s = startPhase(s, 'execution', sec(66));
   s = updateItem(s, 'task_1', 'done');
   s = updateItem(s, 'task_2', 'running');
-  s = setPhaseDetail(s, 'execution', '1/3 actions');
   s = addUsage(s, 'planning', { promptTokens: 3200, completionTokens: 850 });
   s = addUsage(s, 'review', { promptTokens: 1900, completionTokens: 120 });
   s = addUsage(s, 'execution', { promptTokens: 5400, completionTokens: 700 });
