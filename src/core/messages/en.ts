@@ -33,7 +33,6 @@ export const en = {
 
   // the change line (second line of the progress and summary notes)
   'facts.now': 'Now: {phase}',
-  'facts.step': 'step {done} of {total}',
   'facts.steps': '{done} of {total} steps done',
   'facts.started': 'started {time}',
   'facts.viewJob': 'View job #{id}',
@@ -91,7 +90,6 @@ export const en = {
   // one rule each, worded the same in every note that gives it
   'rule.reply':
     "**Answer in the ❓ question's thread**: reply there, no `/agent` needed; the run goes on with your answer.",
-  'rule.command': 'Comment {command} to start a new run.',
 
   // whose problem a failure is (errors/errors.ts ErrorBlame)
   'blame.user': 'This needs a fix in the request or in the project’s mr-agent settings.',
@@ -117,7 +115,6 @@ export const en = {
   'criteria.heading': 'Acceptance criteria',
   'criteria.met': '{met}/{total} met',
   'review.suggestion': 'Reviewer suggestion:',
-  'notice.label': 'Note:',
 
   // the folded run details
   'details.summary': 'Run details',
@@ -126,7 +123,6 @@ export const en = {
   'details.calls': { one: '1 model call', other: '{count} model calls' },
   'details.tokens': { one: '1 token', other: '{count} tokens' },
   'details.skipped': '{phases} skipped',
-  'details.running': 'running',
   'details.repeated': '×{count}',
   'env.setupCommands': { one: '1 setup command', other: '{count} setup commands' },
   'env.checks': '{passed}/{total} checks',

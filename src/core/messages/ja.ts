@@ -30,7 +30,6 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'checkpoint.final_evaluation': '最終評価',
 
   'facts.now': '現在: {phase}',
-  'facts.step': 'ステップ {done}/{total}',
   'facts.steps': '{total} ステップ中 {done} 完了',
   'facts.started': '開始 {time}',
   'facts.viewJob': 'ジョブ #{id} を見る',
@@ -87,7 +86,6 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
 
   'rule.reply':
     '**回答は ❓ 質問のスレッドへ**: そこに返信してください（`/agent` は不要）。回答を受けて実行を続けます。',
-  'rule.command': '新しい実行を始めるには {command} とコメントしてください。',
 
   'blame.user': 'リクエストまたはプロジェクトの mr-agent 設定の修正が必要です。',
   'blame.service':
@@ -112,7 +110,6 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'criteria.heading': '受け入れ条件',
   'criteria.met': '{total} 件中 {met} 件を達成',
   'review.suggestion': 'レビュアーの提案:',
-  'notice.label': '注意:',
 
   'details.summary': '実行の詳細',
   'details.phases': { one: '{count} フェーズ', other: '{count} フェーズ' },
@@ -120,7 +117,6 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'details.calls': { one: 'モデル呼び出し {count} 回', other: 'モデル呼び出し {count} 回' },
   'details.tokens': { one: '{count} トークン', other: '{count} トークン' },
   'details.skipped': '{phases}はスキップ',
-  'details.running': '実行中',
   'details.repeated': '×{count}',
   'env.setupCommands': {
     one: 'セットアップコマンド {count} 件',
