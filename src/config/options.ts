@@ -356,6 +356,13 @@ export const OPTIONS = [
     'Longest time a job goes on waiting for a GitLab that gives no usable answer (timeouts, 5xx, 429), retries included; then it fails.',
     { env: ['MR_AGENT_GITLAB_REQUEST_BUDGET_SEC'] },
   ),
+  opt(
+    'notes.language',
+    oneOf('auto', 'en', 'ja'),
+    'auto' as 'auto' | 'en' | 'ja',
+    "Language of the notes (and of the model's user-facing text): 'auto' follows the language of the request that started the run.",
+    { env: ['MR_AGENT_LANGUAGE'] },
+  ),
   // trigger and bridge (A1–A3)
   opt(
     'trigger.command_prefix',

@@ -142,10 +142,10 @@ export function humanIntervention(input: {
   const failed = actions.filter((a) => a.status === 'failure');
   const lastFailure = failed[failed.length - 1];
   const recommendations = [
-    ...(lastReflection?.reflection.issues_identified ?? []).map((i) => `Look into: ${i}`),
+    ...(lastReflection?.reflection.issues_identified ?? []),
     ...(lastFailure?.action.fallback_strategy ? [lastFailure.action.fallback_strategy] : []),
-    'Check the Task Note for the failing actions and their tool output, then run the agent again with a more specific request.',
   ];
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   return {
     phase: 'completion',
     status: 'requires_human_intervention',
@@ -155,7 +155,7 @@ export function humanIntervention(input: {
       tasks_failed: failed.length,
       revision_attempts: input.revisions,
       reason: `The plan revision limit was reached (max_revisions = ${input.maxRevisions}).`,
-      current_state: `${actions.length} actions executed (${failed.length} failed); ${input.remaining} planned actions not run.${lastFailure ? ` Last failure: ${lastFailure.key} (${lastFailure.action.task_id}): ${lastFailure.error ?? lastFailure.summary}` : ''}`,
+      current_state: `${plural(actions.length, 'action')} executed (${failed.length} failed); ${plural(input.remaining, 'planned action')} not run.${lastFailure ? ` Last failure: ${lastFailure.key} (${lastFailure.action.task_id}): ${lastFailure.error ?? lastFailure.summary}` : ''}`,
       recommendations,
     },
     comment: 'Automatic processing is not making progress; a person needs to step in.',

@@ -1,3 +1,5 @@
+import type { Language } from './messages/language.ts';
+
 /**
  * The progress note as plain data (SPEC H1). Phases fill it through the pure
  * functions in `state.ts`; `render.ts` turns it into GitLab markdown and the
@@ -154,6 +156,52 @@ export interface LinkRef {
   url: string;
 }
 
+/** What the run delivered (SPEC H3), as the notes tell it. */
+export interface DeliveryFacts {
+  /** `pushed-elsewhere`: on `branch`, not on `intendedBranch` where it belongs (`notPushedReason`). */
+  status: 'pushed' | 'pushed-elsewhere' | 'no-changes' | 'disabled' | 'patch-posted';
+  branch?: string;
+  intendedBranch?: string;
+  commit?: string;
+  commitUrl?: string;
+  mergeRequestUrl?: string;
+  patchNoteUrl?: string;
+  notPushedReason?: string;
+}
+
+/** A check command the run ran (the last run of each command counts). */
+export interface CheckFact {
+  command: string;
+  passed: boolean;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+/**
+ * How the run ended, in facts (set once, just before the final state): the
+ * top lines of the progress and summary notes are built from them.
+ */
+export interface RunFacts {
+  /** Absent: the run had no delivery step (local runs) or did not get there. */
+  delivery?: DeliveryFacts;
+  changedFiles: string[];
+  checks: CheckFact[];
+  /** Acceptance criteria as text, with whether the final check found them met. */
+  criteria: Array<{ text: string; passed: boolean }>;
+  /** Why the run failed: the error catalog's blame and hint (src/errors/). */
+  error?: { message: string; blame: string; hint?: string };
+  /** What stopped a cancelled run, e.g. `SIGTERM`. */
+  cancelledBy?: string;
+  /** Questions waiting for an answer. */
+  questions: number;
+  /** Plan revisions used before the run asked for a person (seed 001 §10.4). */
+  revisionsUsed?: number;
+  taskNoteUrl?: string;
+}
+
+/** Other notes of the run the progress note links to. */
+export type RelatedNote = 'question' | 'human-help' | 'patch';
+
 export interface ProgressState {
   taskId: string;
   title: string;
@@ -173,5 +221,13 @@ export interface ProgressState {
   links: LinkRef[];
   /** A warning line shown under the header (e.g. an earlier run was interrupted). */
   notices: string[];
+  /** The language the note is written in (default English). */
+  language?: Language;
+  /** The comment prefix that starts a run, e.g. `/agent` (default). */
+  commandPrefix?: string;
+  /** Set at the end: what the run delivered, checked and why it stopped. */
+  facts?: RunFacts;
+  /** Links to the run's other notes (❓ question, 🙋 help, patch). */
+  related?: Partial<Record<RelatedNote, string>>;
   final?: FinalOutcome;
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors/errors.ts';
 import { escapeInvisible } from '../errors/visible.ts';
 import { fence } from './text.ts';
+import { LANGUAGE_NAMES, type Language } from './messages/language.ts';
 
 /** The prompt files of the run (English, in `prompts/`, J3). */
 export type PromptName =
@@ -73,9 +74,37 @@ export function promptFiles<Name extends string>(
   };
 }
 
-/** The run's prompt files. */
-export function promptLibrary(overrideDir = ''): PromptLibrary {
-  return promptFiles<PromptName>(overrideDir);
+/**
+ * Prompt files whose `names` end with the answer-language instruction
+ * (`prompts/answer-language.md`, issue #23) when the notes are not in
+ * English: the prompts stay English, the model writes people's text in the
+ * notes' language. English needs no instruction, so English runs see the
+ * prompts unchanged.
+ */
+export function withAnswerLanguage<Name extends string>(
+  files: { load(name: Name): Promise<string> },
+  overrideDir: string,
+  language: Language | undefined,
+  names?: readonly Name[],
+): { load(name: Name): Promise<string> } {
+  if (!language || language === 'en') return files;
+  const rule = promptFiles<'answer-language'>(overrideDir);
+  return {
+    async load(name) {
+      const text = await files.load(name);
+      if (names && !names.includes(name)) return text;
+      const instruction = (await rule.load('answer-language')).replaceAll(
+        '{{language}}',
+        LANGUAGE_NAMES[language],
+      );
+      return `${text.trimEnd()}\n\n${instruction.trim()}\n`;
+    },
+  };
+}
+
+/** The run's prompt files; `language`: the notes' language (the model answers in it). */
+export function promptLibrary(overrideDir = '', language?: Language): PromptLibrary {
+  return withAnswerLanguage(promptFiles<PromptName>(overrideDir), overrideDir, language);
 }
 
 /**

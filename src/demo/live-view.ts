@@ -134,55 +134,17 @@ export function plainLinks(line: string, keepUrl = false): string {
   );
 }
 
-const KEPT_SECTIONS = new Set(['Result', '📋 Execution Plan']);
-
-function phaseChunk(row: string): string | undefined {
-  const cells = row.split(' · ');
-  if (cells.length < 2 || cells[0] === 'Phase') return undefined;
-  const icon = cells[1]!.split(' ')[0];
-  return `${icon} ${cells[0]}`;
-}
-
 /**
- * The live form of a progress note: its title and state, the phases on one
- * or two lines, the result and the plan checklist. Everything else (token
- * usage, links, the diagram) waits for the final note.
+ * The live form of a progress note: what GitLab shows before the fold — the
+ * state, the change, the next step, the checklist — with links as their
+ * labels and long lines clipped to the width; the folded run details are one
+ * line.
  */
 export function compactProgress(body: string, width = 100): string[] {
-  const out: string[] = [];
-  let section = '';
-  let phases: string[] = [];
-  const flushPhases = () => {
-    if (phases.length === 0) return;
-    let line = 'Phases:';
-    for (const chunk of phases) {
-      if (displayWidth(`${line}  ${chunk}`) > width) {
-        out.push(line);
-        line = '       ';
-      }
-      line += `  ${chunk}`;
-    }
-    out.push(line);
-    phases = [];
-  };
-  for (const line of terminalLines(body).map((l) => plainLinks(l))) {
-    const heading =
-      /^(Result|Phases|📋 Execution Plan.*|🧰 Environment|🔍 Reviews|📊 Token usage)$/.exec(line);
-    if (heading) {
-      flushPhases();
-      section = heading[1]!.startsWith('📋') ? '📋 Execution Plan' : heading[1]!;
-      if (KEPT_SECTIONS.has(section)) out.push(line);
-      continue;
-    }
-    if (line.trim() === '' || /^Started: /.test(line)) continue;
-    if (section === '') out.push(line);
-    else if (section === 'Phases') {
-      const chunk = phaseChunk(line);
-      if (chunk) phases.push(chunk);
-    } else if (KEPT_SECTIONS.has(section) && !/^Links: /.test(line)) out.push(`  ${line}`);
-  }
-  flushPhases();
-  return out;
+  return terminalLines(body)
+    .map((line) => plainLinks(line))
+    .filter((line) => line.trim() !== '')
+    .map((line) => clipToWidth(line, width));
 }
 
 export interface WatchedNotes {

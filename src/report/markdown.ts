@@ -180,6 +180,25 @@ export function safeProse(text: string): string {
   return normalizeLineEndings(text.replaceAll('\u0000', '')).replace(/<!--/g, '&lt;!--').trim();
 }
 
+/**
+ * Prose whose single line breaks must show in GitLab, where a lone newline
+ * joins two lines into one: every line followed by another non-blank line
+ * ends with two spaces (a hard break). Fenced code is left as it is.
+ */
+export function keepLineBreaks(text: string): string {
+  const fences = new FenceTracker();
+  const lines = normalizeLineEndings(text).split('\n');
+  return lines
+    .map((line, i) => {
+      const inCode = fences.feed(line.slice(CONTAINER_PREFIX.exec(line)![0].length));
+      const next = lines[i + 1];
+      if (inCode || next === undefined || next.trim() === '' || line.trim() === '') return line;
+      if (fences.open === undefined && /^\s*(`{3,}|~{3,})/.test(next)) return line;
+      return line.endsWith('  ') ? line : `${line.trimEnd()}  `;
+    })
+    .join('\n');
+}
+
 /** A bullet list of prose items (each kept on one line); `empty` when there are none. */
 export function bulletList(items: readonly string[], empty = '- _none_'): string {
   if (items.length === 0) return empty;

@@ -9,7 +9,15 @@ import { writeFileAtomic } from '../history/atomic.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { FINAL_STATES, type FinalState, type UsageSummary } from '../core/progress.ts';
-import type { ValidationRun } from './notes/summary-note.ts';
+
+/** One check command the run ran, for result.json. */
+export interface ValidationRun {
+  command: string;
+  /** Null when the command did not exit on its own (timeout, signal). */
+  exitCode: number | null;
+  durationMs: number;
+  timedOut?: boolean;
+}
 
 const Count = z.number().int().min(0);
 

@@ -34,7 +34,8 @@ function simplifyLine(line: string, color: boolean): string | undefined {
   const heading = /^#{1,6}\s+(.*)$/.exec(text);
   text = (heading ? heading[1]! : text)
     .replace(/\*\*(.+?)\*\*/g, color ? `${BOLD}$1${RESET}` : '$1')
-    .replace(/^\*([^*].*)\*$/, '$1');
+    .replace(/^\*([^*].*)\*$/, '$1')
+    .replace(/(^|[\s(])\*([^*\s][^*]*?)\*(?=$|[\s).,;:])/g, '$1$2');
   if (heading) return color ? `${BOLD}${text}${RESET}` : text;
   return text;
 }
@@ -43,7 +44,14 @@ function simplifyLine(line: string, color: boolean): string | undefined {
 export function terminalLines(body: string, color = false): string[] {
   const out: string[] = [];
   let skip: Skip | undefined;
+  let folded = false;
   for (const line of body.replace(/\r\n?/g, '\n').split('\n')) {
+    if (folded) {
+      // the fold shows as its summary line: "▸ Run details · 6 phases · …"
+      const summary = /<summary>(.*?)<\/summary>/.exec(line)?.[1] ?? '(folded section)';
+      out.push(color ? `${DIM}▸ ${summary}${RESET}` : `▸ ${summary}`);
+      folded = false;
+    }
     if (skip) {
       if (skip.until.test(line)) skip = undefined;
       continue;
@@ -53,7 +61,7 @@ export function terminalLines(body: string, color = false): string[] {
       continue;
     }
     if (/^\s*<details>/.test(line)) {
-      out.push(color ? `${DIM}▸ (folded section)${RESET}` : '▸ (folded section)');
+      folded = true;
       skip = { until: /^\s*<\/details>/ };
       continue;
     }

@@ -12,6 +12,7 @@ import type { RunHooks } from '../core/hooks.ts';
 import type { LlmPort } from '../core/llm-port.ts';
 import type { NoteTarget } from '../core/note-target.ts';
 import type { ActionWorker, EnvironmentSetupOutcome, EnvironmentStep } from '../core/ports.ts';
+import type { Language } from '../core/messages/language.ts';
 import { promptLibrary } from '../core/prompts.ts';
 import type { RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
@@ -126,7 +127,11 @@ function observedEnvironment(step: EnvironmentStep, observers: RunObservers): En
   };
 }
 
-function environmentFor(input: ComposeInput, llm: LlmPort): EnvironmentStep | undefined {
+function environmentFor(
+  input: ComposeInput,
+  llm: LlmPort,
+  language: Language,
+): EnvironmentStep | undefined {
   const observers = input.observers ?? {};
   const make = input.createEnvironment ?? environmentStep;
   const step = make({
@@ -139,6 +144,7 @@ function environmentFor(input: ComposeInput, llm: LlmPort): EnvironmentStep | un
     hostEnv: input.hostEnv,
     repoDir: input.repoDir,
     marker: markerOf(input),
+    language,
   });
   return step ? observedEnvironment(step, observers) : undefined;
 }
@@ -184,7 +190,8 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
   const worker = await workerFor(input);
   const notes = observers.noteTarget?.(input.notes) ?? input.notes;
   const reporting = await reportingFor(input, notes);
-  const environment = environmentFor(input, llm);
+  const { language } = reporting;
+  const environment = environmentFor(input, llm, language);
   const delivery = input.delivery
     ? createDeliveryStep({
         ...input.delivery,
@@ -196,6 +203,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
         push: config.delivery.push,
         stateDir: config.state.directory,
         marker: markerOf(input),
+        language,
         redactor,
         logger,
       })
@@ -208,7 +216,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
     logger,
     redactor,
     hostEnv: input.hostEnv,
-    prompts: promptLibrary(config.prompts.directory),
+    prompts: promptLibrary(config.prompts.directory, language),
     reporter: reporting.reporter,
     history: reporting.history,
     ...(environment ? { environment } : {}),

@@ -1,6 +1,7 @@
 import { renderMarker } from '../core/marker.ts';
 import { Redactor } from '../log/redact.ts';
 import { prepareNoteBody } from '../report/note-body.ts';
+import { helpLines } from '../report/notes/reply-note.ts';
 import type { AgentPipeline } from './bridge-port.ts';
 import type { CommandTarget } from './note-rules.ts';
 
@@ -24,21 +25,9 @@ function pipelineLink(pipeline: AgentPipeline): string {
     : `pipeline #${pipeline.id}`;
 }
 
+/** The command list, in the same words as the job's help reply (report/notes/reply-note.ts). */
 export function helpText(prefix: string): string {
-  const p = prefix;
-  return [
-    '**mr-agent commands** (write them at the start of a line, outside code and quotes):',
-    '',
-    `- \`${p} <instruction>\` — make the change you describe and push it here`,
-    `- \`${p} plan <instruction>\` — post a plan only; change nothing`,
-    `- \`${p} approve\` — carry out the plan posted by \`${p} plan\`, as written`,
-    `- \`${p} retry\` — run the last task again, with its history`,
-    `- \`${p} status\` — show the state of the last run`,
-    `- \`${p} stop\` — cancel the running agent pipeline`,
-    `- \`${p} help\` — show this list`,
-    '',
-    'When the agent stops on a ❓ question, reply in its thread to answer it: the reply resumes the run.',
-  ].join('\n');
+  return helpLines({ taskId: '', commandPrefix: prefix }).join('\n');
 }
 
 export function statusText(target: CommandTarget, pipeline: AgentPipeline | undefined): string {

@@ -56,8 +56,8 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
       task: `job-${job.jobId}`,
       state: 'complete',
     });
-    expect(note).to.contain('## 🤖 mr-agent · add a farewell function');
-    expect(note).to.contain('✅ Complete');
+    expect(note).to.contain('### ✅ Done · add a farewell function');
+    expect(note).to.contain('**Next:** review [the commit]');
     expect(note).to.contain('All criteria are met.');
     const head = world.branchHead();
     expect(note).to.contain(`/-/commit/${head}`);
@@ -99,8 +99,9 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
 
     expect(job.code, job.stderr).to.equal(3);
     const branch = `mr-agent/main-${job.jobId}`;
-    expect(job.stdout).to.contain(`Pushed branch \`${branch}\``);
-    expect(job.stdout).to.contain('Not on `main`: `main` is the default branch of acme/app');
+    expect(job.stdout).to.match(
+      new RegExp(`Pushed [0-9a-f]{7,} to \`${branch}\`, not to \`main\`: \`main\` is the default branch of acme/app`),
+    );
     expect(world.git(world.s.project.repoDir, 'rev-parse', 'refs/heads/main')).to.equal(main);
     const mr = world.standIn.model.mergeRequests.find((m) => m.sourceBranch === branch);
     expect(mr?.targetBranch).to.equal('main');
@@ -138,7 +139,7 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     expect(notes).to.have.length(2);
     expect(stateOf(notes[1]!.body)).to.equal('complete');
     // the approved run works on the plan's request, not on the empty approve comment
-    expect(notes[1]!.body).to.contain('## 🤖 mr-agent · add a farewell function');
+    expect(notes[1]!.body).to.contain('### ✅ Done · add a farewell function');
     expect(
       world.git(world.s.project.repoDir, 'show', `${world.branchHead()}:src/farewell.js`),
     ).to.contain('Bye');
@@ -167,7 +168,7 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     expect(job.code, job.stderr).to.equal(0);
     const notes = world.progressNotes();
     expect(notes.map((n) => stateOf(n.body))).to.deep.equal(['failed', 'complete']);
-    expect(notes[1]!.body).to.contain('## 🤖 mr-agent · add a farewell function');
+    expect(notes[1]!.body).to.contain('### ✅ Done · add a farewell function');
     const planningPrompt = JSON.stringify(job.llm.requests[0]!.messages);
     expect(planningPrompt).to.contain('add a farewell function');
   });

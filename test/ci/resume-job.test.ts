@@ -117,7 +117,7 @@ describe('ci/resume (F4: a reply to a paused ❓ question resumes the run in a n
       .to.contain('Answered')
       .and.contain(`@${world.s.developer.username}`);
     const progress = world.progressNotes();
-    expect(progress.at(-1)!.body).to.contain('## 🤖 mr-agent · add a farewell');
+    expect(progress.at(-1)!.body).to.contain('### ✅ Done · add a farewell');
     expect(parseMarker(progress.at(-1)!.body)?.state).to.equal('complete');
     expect(
       world.git(world.s.project.repoDir, 'show', `${world.branchHead()}:src/farewell.js`),

@@ -102,7 +102,7 @@ describe('ci/two-step jobs (plan job, then the child pipeline job)', function ()
     expect(run.code, run.stderr).to.equal(0);
     const notes = world.progressNotes();
     expect(notes.map((n) => parseMarker(n.body)?.state)).to.deep.equal(['complete', 'complete']);
-    expect(notes[1]!.body).to.contain('## 🤖 mr-agent · add a farewell function');
+    expect(notes[1]!.body).to.contain('### ✅ Done · add a farewell function');
     expect(
       world.git(world.s.project.repoDir, 'show', `${world.branchHead()}:src/farewell.js`),
     ).to.contain('Bye');

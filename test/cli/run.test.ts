@@ -84,7 +84,7 @@ describe('cli: mr-agent run (A5)', () => {
     expect(await readFile(path.join(repo.dir, 'hello.txt'), 'utf8')).to.equal('hi\n');
     expect(stdout).to.contain('● note progress-1').and.contain('mr-agent: COMPLETE (completed)');
     // the real environment phase ran between planning and execution (E5)
-    expect(stdout).to.match(/node: ✅ ready · 0 setup commands · verification 1\/1 passed/);
+    expect(stdout).to.match(/▸ Run details · 5 phases · node environment · /);
     const result = RunResultFile.parse(
       JSON.parse(await readFile(path.join(repo.dir, '.mr-agent/result.json'), 'utf8')),
     );

@@ -188,8 +188,8 @@ function expectFinalNoteAndCommit({ world, result }: PipelineRun): void {
   expect(notes).to.have.length(1);
   const note = notes[0]!.body;
   expect(parseMarker(note)?.state).to.equal('complete');
-  expect(note).to.contain('## 🤖 mr-agent · add a farewell function');
-  expect(note).to.contain('✅ Complete');
+  expect(note).to.contain('### ✅ Done · add a farewell function');
+  expect(note).to.contain('**Next:** review [the commit]');
   expect(note).to.contain('Add farewell()');
   const repo = world.project.repoDir;
   const head = git(repo, 'rev-parse', `refs/heads/${world.mergeRequest.sourceBranch}`).trim();

@@ -47,23 +47,20 @@ function capture() {
 }
 
 describe('demo/live-view: the progress note on the terminal (A7)', () => {
-  it('compactProgress keeps the title, state, phases on one line and the checklist; links become their labels', () => {
+  it('compactProgress shows what GitLab shows before the fold: state, change, next step, checklist; links become their labels', () => {
     expect(compactProgress(runningNote(), Number.POSITIVE_INFINITY)).to.deep.equal([
-      '🤖 mr-agent · fix the failing test',
-      'State: 🔄 Running — Execution · Job #7',
-      'Phases:  ✅ Pre Planning  ✅ Planning  ⚪ Environment Setup  🔄 Execution  ⚪ Reflection  ⚪ Verification  ⚪ Complete',
-      '📋 Execution Plan',
-      '  ✔ A1: task_1: Reproduce',
-      '  ☐ A2: task_2: Fix slugify() ⏳ _in progress_',
-      '  Progress: 1/2 (50%) complete',
+      '⏳ Working on it · fix the failing test',
+      'Now: Execution · 1 of 2 steps done · Nothing pushed yet · started 22:13 UTC · View job #7',
+      'Next: nothing needed from you yet; this note is updated as the run goes on. Comment `/agent stop` to cancel.',
+      '✔ Reproduce',
+      '☐ Fix slugify() — ⏳ in progress',
+      '▸ Run details · 3 phases',
     ]);
   });
 
-  it('compactProgress wraps the phases to the width', () => {
-    const lines = compactProgress(runningNote(), 60);
-    const phases = lines.filter((l) => l.startsWith('Phases:') || l.startsWith('       '));
-    expect(phases).to.have.length.greaterThan(1);
-    for (const line of phases) expect(displayWidth(line)).to.be.at.most(60);
+  it('compactProgress clips long lines to the width', () => {
+    for (const line of compactProgress(runningNote(), 60))
+      expect(displayWidth(line)).to.be.at.most(60);
   });
 
   it('terminal width: emoji take two columns, colour codes none; clipping keeps within the width', () => {
@@ -116,7 +113,7 @@ describe('demo/live-view: the progress note on the terminal (A7)', () => {
     expect(gitlab.edits).to.equal(1);
     expect(watched.progressId()).to.equal(id);
     expect(watched.bodies.size).to.equal(2);
-    expect(text()).to.contain('progress note 1, version 2\n      ☐ A2: task_2: Fix slugify() now');
+    expect(text()).to.contain('progress note 1, version 2\n    ☐ Fix slugify() now');
     expect(text()).to.contain('● summary note posted');
   });
 });

@@ -38,9 +38,15 @@ export function normalise(text: string, ctx: Context): string {
   return out
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<iso-time>')
     .replace(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/g, '<time>')
+    .replace(/\b[A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC/g, '<time>')
+    .replace(/\b\d{4}\/\d\d\/\d\d \d{1,2}:\d\d UTC/g, '<time>')
+    .replace(/\b\d{1,2}:\d\d UTC\b/g, '<clock>')
     .replace(/("duration_ms": ?|duration_ms )\d+(\.\d+)?/g, '$1<n>')
     .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, '<duration>')
+    .replace(/\b\d+[hm] <duration>/g, '<duration>')
     .replace(/^(\| [^|]+ \| \d+ \|)( [\d,]+ \|){3}$/gm, '$1 <n> | <n> | <n> |')
+    .replace(/^(\| [^|]+ \| \d+ \|) [\d,]+ \|$/gm, '$1 <n> |')
+    .replace(/\b[\d,]+ (tokens|トークン)\b/g, '<n> $1')
     .replace(/(\*\*Tokens\*\*: )[\d,]+/g, '$1<n>')
     .replace(/^(characters: )\d+$/gm, '$1<n>');
 }

@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { runDemo, type DemoResult } from '../../src/demo/run-demo.ts';
 import { RunResultFile } from '../../src/report/result-file.ts';
 import { expectGolden } from '../support/golden.ts';
+import { renderGitLab, visibleText } from '../support/gitlab-markdown.ts';
 import { goldenArtifacts, goldenMismatches } from './golden-check.ts';
 
 /** Commands and git see only these host variables (as in a CI job). */
@@ -70,6 +71,21 @@ describe('A7 golden end-to-end: `mr-agent demo` on the bundled sample repository
       exit_code: 0,
       passed: true,
     });
+  });
+
+  it('#24 the complete progress note is short as GitLab shows it: state, change and next step first, the rest folded', () => {
+    const note = renderGitLab(result.notes.get(result.progressNoteId!)!);
+    const lines = visibleText(note);
+    expect(lines[0]).to.equal('✅ Done · fix the failing test');
+    expect(lines[1]).to.match(
+      /^Pushed [0-9a-f]{8} to feature\/slugify · 1 file changed · npm test ✅/,
+    );
+    expect(lines[2]).to.match(/^Next: review the commit\./);
+    expect(note.softBreaks).to.deep.equal([]);
+    expect(note.visibleBlocks.has('table') || note.visibleBlocks.has('fence')).to.equal(false);
+    // rendered with docs/notes' tool it is 551 px tall (limit 700): about 20 px a line, 12 px a paragraph gap
+    expect(lines.length, lines.join('\n')).to.be.at.most(16);
+    expect(note.summaries).to.have.length(1);
   });
 
   it('H3: the fix is one commit on the merge request branch in the bare remote (golden message and diff)', async () => {

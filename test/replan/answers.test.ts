@@ -127,7 +127,7 @@ describe('replan: answers from the ❓ thread on GitLab (F4; real HTTP to the st
       await sleep(ms);
       sleeps += 1;
       if (sleeps !== 2) return;
-      const question = w.standIn.model.notes.find((n) => n.body.includes('Clarification Needed'))!;
+      const question = w.standIn.model.notes.find((n) => n.body.includes('before I continue'))!;
       w.standIn.model.addNote({
         on: mrRec(),
         body: 'The release branch.',
@@ -146,7 +146,7 @@ describe('replan: answers from the ❓ thread on GitLab (F4; real HTTP to the st
     expect(note.body).to.contain(
       '<!-- mr-agent:clarification job=77 task=task-9 state=answered -->',
     );
-    expect(note.body).to.contain('**Answered** by @dev');
-    expect(note.body).to.contain('Only answers from members with at least developer access');
+    expect(note.body).to.contain('✅ Answered by @dev');
+    expect(note.body).to.contain('Answers from members with Developer access or higher are used');
   });
 });

@@ -4,6 +4,7 @@ import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { Clarifier, isAffirmative, type Question } from '../../src/phases/replan/clarification.ts';
 import { FakeClock } from '../../src/core/clock.ts';
+import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
 import { RecordingTarget } from '../support/recording-target.ts';
 import { ScriptedAnswers } from './support.ts';
 
@@ -42,8 +43,10 @@ describe('replan: clarification flow (F4; seed 003 §11.3, §12.1)', () => {
     expect(h.source!.polls).to.deep.equal([]);
     const body = h.target.lastBody('1');
     expect(body).to.contain('state=awaiting_answer');
-    expect(body).to.contain('a reply resumes it');
-    expect(body).to.contain('\\/merge this now?');
+    expect(body).to.contain('The run is paused until someone replies here.');
+    // the question is bold, so no line starts with the slash; none is left unescaped either way
+    expect(body).to.contain('2. **/merge this now?**');
+    expect(hasUnescapedQuickAction(body)).to.equal(false);
   });
 
   it('auto_assume_on_no_response off: after the wait the run stops awaiting an answer', async () => {

@@ -190,7 +190,7 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
       from: 'action_sequence',
     });
     expect(h.lines.join('\n')).to.contain('replan with moderate confidence');
-    expect(h.target.lastBody('1')).to.contain('**Confidence**: 60%');
+    expect(h.target.lastBody('1')).to.contain('60% confident');
   });
 
   describe('§9.3 0.3–0.5 asks the user whether to replan', () => {
@@ -265,7 +265,7 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
         buckets: { regenerations: 1 },
       });
       expect(h.target.lastBody('1'))
-        .to.contain('**Not carried out**')
+        .to.contain('Not carried out: ')
         .and.contain('alternative: regenerate the action sequence');
     });
 

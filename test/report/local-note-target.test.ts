@@ -47,9 +47,11 @@ describe('report/local-note-target', () => {
     const target = new LocalNoteTarget({ stateDir: dir, write: (t) => out.push(t) });
     const { id } = await target.createNote(renderProgressNote(executing()));
     await target.editNote(id, renderProgressNote(updateItem(executing(), 'task_2', 'done')));
-    expect(await readFile(target.fileFor(id), 'utf8')).to.include('- [x] **task_2**');
+    expect(await readFile(target.fileFor(id), 'utf8')).to.include(
+      '- [x] Add retry with exponential backoff',
+    );
     expect(out[1]).to.equal(
-      '↻ progress-1\n  ✔ task_2: Add retry with exponential backoff\n  Progress: 2/3 (66%) complete\n',
+      '↻ progress-1\n  Now: Execution · 2 of 3 steps done · Nothing pushed yet · started 10:00 UTC · [View job #1234](https://gitlab.example.com/group/app/-/jobs/1234)\n  ✔ Add retry with exponential backoff\n',
     );
   });
 
@@ -97,10 +99,11 @@ describe('report/local-note-target', () => {
     const text = plain.join('\n');
     expect(text).to.not.include('mermaid');
     expect(text).to.not.include('<!--');
-    expect(text).to.not.include('Original Plan');
-    expect(text).to.include('▸ (folded section)');
-    expect(text).to.include('Execution · 🔄 running · since 10:01:06 UTC · 1/3 actions');
-    expect(text).to.include('✔ task_1: Read the HTTP client and its tests');
+    expect(text).to.not.include('Original plan');
+    expect(text).to.include('▸ Run details · 5 phases · python environment');
+    expect(text).to.include('— ⏳ in progress');
+    expect(text).to.include('Now: Execution · 2 of 4 steps done');
+    expect(text).to.include('✔ Read the HTTP client and its tests');
     expect(text).to.not.include('\u001b[');
     const colored = terminalLines(renderProgressNote(revisedTwice()), true).join('\n');
     expect(colored).to.include('\u001b[1m');

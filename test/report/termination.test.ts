@@ -74,8 +74,8 @@ describe('report/termination', () => {
       expect(result.exitCode).to.equal(143);
       const last = server.bodies.at(-1)!;
       expect(parseMarker(last)).to.include({ kind: 'progress', state: 'cancelled', job: '77' });
-      expect(last).to.include('🛑 Cancelled');
-      expect(last).to.include('The job was cancelled (SIGTERM).');
+      expect(last).to.include('### 🛑 Cancelled');
+      expect(last).to.include('Stopped during Execution: the job got SIGTERM');
     } finally {
       await server.close();
     }

@@ -51,10 +51,14 @@ describe('run: delivery after a complete verification (H3)', () => {
     expect(outcome.delivery).to.include({ status: 'pushed', branch: 'feature/x' });
     const notes = path.join(dir, '.mr-agent', 'notes');
     const summary = await readFile(path.join(notes, 'summary-1.md'), 'utf8');
-    expect(summary).to.contain('Pushed branch `feature/x`, commit `0123456789ab`');
+    expect(summary).to.contain('Pushed 01234567 to `feature/x`');
+    expect(summary).to.contain(
+      '[Commit 01234567](https://gitlab.test/g/p/-/commit/0123456789abcdef)',
+    );
     const progress = await readFile(path.join(notes, 'progress-1.md'), 'utf8');
+    expect(progress).to.contain('Pushed 01234567 to `feature/x`');
     expect(progress).to.contain(
-      '[Commit 01234567 on feature/x](https://gitlab.test/g/p/-/commit/0123456789abcdef)',
+      '**Next:** review [the commit](https://gitlab.test/g/p/-/commit/0123456789abcdef).',
     );
   });
 

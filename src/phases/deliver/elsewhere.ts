@@ -161,6 +161,7 @@ export async function postPatch(
     filesChanged: files.length,
     artifactPath: where.patchPath,
     redactor: input.redactor,
+    ...(input.language ? { language: input.language } : {}),
   });
   const note = await input.notes.createNote(body);
   input.logger.info('patch posted', {

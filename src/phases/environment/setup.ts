@@ -3,6 +3,7 @@ import { CancelledError } from '../../errors/errors.ts';
 import { describeError } from '../../errors/catalog.ts';
 import type { LlmPort } from '../../core/llm-port.ts';
 import type { NoteMarker } from '../../core/marker.ts';
+import type { Language } from '../../core/messages/language.ts';
 import type { Classification } from './classify.ts';
 import { renderFailureNote } from './failure-note.ts';
 import { regenerateSetup, type SetupFailure } from './regenerate.ts';
@@ -38,6 +39,8 @@ export interface SetupDeps extends RunnerDeps {
   promptsDir?: string;
   /** Fields of the failure note's marker (job, pipeline, task). */
   marker?: Omit<NoteMarker, 'kind'>;
+  /** The failure note's language. */
+  language?: Language;
 }
 
 export interface EnvironmentSetupResult {
@@ -247,6 +250,7 @@ function failed(
     stopReason: reason,
     ...(deps.marker ? { marker: deps.marker } : {}),
     ...(deps.redactor ? { redactor: deps.redactor } : {}),
+    ...(deps.language ? { language: deps.language } : {}),
   });
   const errors = [
     deps.redactor ? deps.redactor.redact(error) : error,

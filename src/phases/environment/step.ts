@@ -14,6 +14,7 @@ import { renderEnvironmentSection } from './section.ts';
 import { selectEnvironment } from './select.ts';
 import { setupEnvironment, setupSettings, type EnvironmentSetupResult } from './setup.ts';
 import type { NoteMarker } from '../../core/marker.ts';
+import type { Language } from '../../core/messages/language.ts';
 import type { Shell } from '../../core/shell-port.ts';
 import { sandboxEnv } from '../../shell/sandbox-env.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -30,6 +31,8 @@ export interface EnvironmentStepDeps {
   repoDir: string;
   /** Job, pipeline and task for the failure note's marker. */
   marker?: Omit<NoteMarker, 'kind'>;
+  /** The notes' language (the failure note is written in it). */
+  language?: Language;
 }
 
 /** What the run reports of a setup: counts, duration and why it failed or what was adjusted. */
@@ -134,6 +137,7 @@ export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
           llm: deps.llm,
           ...setupSettings(deps.config),
           ...(deps.marker ? { marker: deps.marker } : {}),
+          ...(deps.language ? { language: deps.language } : {}),
           ...(signal ? { signal } : {}),
         },
       );

@@ -12,10 +12,13 @@ import type { Config } from '../../config/options.ts';
 import { CancelledError } from '../../errors/errors.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
-import { oneLine, safeProse } from '../../report/markdown.ts';
 import { postNote, prepareNoteBody } from '../../report/note-body.ts';
 import type { NoteTarget } from '../../core/note-target.ts';
-import { renderClarificationNote } from '../../report/notes/clarification-note.ts';
+import {
+  renderClarificationNote,
+  renderClarificationSettled,
+  type ClarificationSettled,
+} from '../../report/notes/clarification-note.ts';
 import { markerFor, type NoteContext } from '../../report/notes/context.ts';
 import type { Clock } from '../../core/clock.ts';
 import { renderPrompt } from '../../core/prompts.ts';
@@ -56,20 +59,16 @@ export type AskResult =
   /** Stop the run awaiting an answer; a reply in the thread resumes it. */
   | { kind: 'paused'; noteId: string };
 
-type Settled = 'answered' | 'assumed' | 'awaiting_answer';
+type Settled = ClarificationSettled;
 
-function settledLine(state: Settled, minutes: number, answers: ThreadReply[]): string {
-  const wait = `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
-  switch (state) {
-    case 'answered': {
-      const who = [...new Set(answers.map((a) => `@${a.author.username}`))].join(', ');
-      return `✅ **Answered** by ${oneLine(safeProse(who), 200)}: continuing with the answers.`;
-    }
-    case 'assumed':
-      return `⏱️ **No answer within ${wait}**: proceeding with the assumptions above.`;
-    case 'awaiting_answer':
-      return `⏸️ **No answer within ${wait}**: the run has stopped; a reply in this thread resumes it.`;
-  }
+function settledLine(
+  state: Settled,
+  minutes: number,
+  answers: ThreadReply[],
+  context: NoteContext,
+): string {
+  const answeredBy = answers.map((a) => a.author.username);
+  return renderClarificationSettled(state, { waitMinutes: minutes, answeredBy }, context);
 }
 
 export class Clarifier {
@@ -91,6 +90,7 @@ export class Clarifier {
         ...question,
         waitMinutes: minutes,
         autoAssume,
+        askedAt: this.deps.clock.now(),
         ...(notes.minAccessLabel ? { minAccessLabel: notes.minAccessLabel } : {}),
       },
       notes.context,
@@ -126,7 +126,7 @@ export class Clarifier {
     const notes = this.deps.notes;
     if (!notes) return;
     const marker = markerFor('clarification', notes.context, 'answered');
-    const line = `${marker}\n${settledLine('answered', 0, answers)}`;
+    const line = `${marker}\n${settledLine('answered', 0, answers, notes.context)}`;
     await notes.target
       .createNote(prepareNoteBody(line, { redactor: notes.redactor }), {
         replyTo: noteId,
@@ -169,7 +169,7 @@ export class Clarifier {
     const { logger } = this.deps;
     const notes = this.deps.notes!;
     const marker = markerFor('clarification', notes.context, from);
-    const next = `${body.replace(marker, markerFor('clarification', notes.context, state))}\n${settledLine(state, info.minutes, info.answers)}\n`;
+    const next = `${body.replace(marker, markerFor('clarification', notes.context, state))}\n${settledLine(state, info.minutes, info.answers, notes.context)}\n`;
     try {
       await notes.target.editNote(noteId, prepareNoteBody(next, { redactor: notes.redactor }));
     } catch (error) {

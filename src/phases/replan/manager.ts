@@ -55,7 +55,8 @@ export class ReplanManager implements ReplanHook, QuestionHost {
 
   private constructor(readonly o: ReplanManagerOptions) {
     this.ledger = new ReplanLedger(o.store, o.clock, o.logger, o.recorder);
-    this.prompts = o.prompts ?? replanPrompts(o.config.prompts.directory);
+    this.prompts =
+      o.prompts ?? replanPrompts(o.config.prompts.directory, o.notes?.context.language);
     this.clarifier = new Clarifier({
       config: o.config,
       clock: o.clock,

@@ -1,4 +1,5 @@
-import { promptFiles } from '../../core/prompts.ts';
+import { promptFiles, withAnswerLanguage } from '../../core/prompts.ts';
+import type { Language } from '../../core/messages/language.ts';
 import type { ReplanPoint } from '../../core/hooks.ts';
 
 /** The prompt files of replanning: `prompts/replan/<name>.md` (English, J3). */
@@ -12,6 +13,12 @@ export interface ReplanPrompts {
  * Loads `replan/<name>.md` from `overrideDir` (`prompts.directory`) when it
  * is there, else the shipped file.
  */
-export function replanPrompts(overrideDir = ''): ReplanPrompts {
-  return promptFiles<ReplanPromptName>(overrideDir, 'replan');
+export function replanPrompts(overrideDir = '', language?: Language): ReplanPrompts {
+  // the system prompt governs every checkpoint's reply (questions, reasoning shown in notes)
+  return withAnswerLanguage(
+    promptFiles<ReplanPromptName>(overrideDir, 'replan'),
+    overrideDir,
+    language,
+    ['system'],
+  );
 }

@@ -1,11 +1,34 @@
-/** What every note's hidden marker carries: the task and, in CI, the job and pipeline. */
+/**
+ * What every note besides the progress note needs: the hidden marker's task,
+ * job and pipeline, and the voice — the language, the command prefix and
+ * who asked (for an @mention).
+ */
 import type { NoteKind } from '../../core/marker.ts';
 import { renderMarker } from '../../core/marker.ts';
+import type { MessageKey } from '../../core/messages/en.ts';
+import type { Language } from '../../core/messages/language.ts';
+import { voiceOf, type Voice } from '../progress/headline.ts';
 
 export interface NoteContext {
   taskId: string;
   jobId?: string;
   pipelineId?: string;
+  /** The job's page, linked from the notes. */
+  jobUrl?: string;
+  /** The notes' language (default English). */
+  language?: Language;
+  /** The comment prefix that starts a run (default `/agent`). */
+  commandPrefix?: string;
+  /** The username of who asked, mentioned where an answer is needed. */
+  requester?: string;
+  /** The run's title (what was asked), shown in the notes' headings. */
+  title?: string;
+}
+
+/** ` · <title>` for a heading, when the title is known. */
+export function titleSuffix(context: NoteContext): string {
+  const title = context.title?.replace(/\s+/g, ' ').trim().slice(0, 200);
+  return title ? ` · ${title.replace(/<!--/g, '&lt;!--')}` : '';
 }
 
 export function markerFor(kind: NoteKind, context: NoteContext, state?: string): string {
@@ -18,30 +41,35 @@ export function markerFor(kind: NoteKind, context: NoteContext, state?: string):
   });
 }
 
-/** Display names of the replanning phases of seed 003 §3. */
-const REPLAN_PHASE_NAMES: Readonly<Record<string, string>> = {
-  goal_understanding: 'Goal Understanding',
-  task_decomposition: 'Task Decomposition',
-  action_sequence: 'Action Sequence Generation',
-  action_sequence_generation: 'Action Sequence Generation',
-  execution: 'Execution',
-  reflection: 'Monitoring and Reflection',
-  monitoring: 'Monitoring and Reflection',
-  final_evaluation: 'Final Evaluation',
-  pre_planning: 'Pre Planning',
-  planning: 'Planning',
-  environment_setup: 'Environment Setup',
-  verification: 'Verification',
-};
+export function contextVoice(context: NoteContext): Voice {
+  return voiceOf({ language: context.language, commandPrefix: context.commandPrefix });
+}
 
-/** `task_decomposition` → `Task Decomposition`; unknown names are title-cased. */
-export function phaseDisplayName(phase: string): string {
-  return (
-    REPLAN_PHASE_NAMES[phase] ??
-    phase
-      .split(/[_\s.]+/)
-      .filter(Boolean)
-      .map((w) => w[0]!.toUpperCase() + w.slice(1))
-      .join(' ')
-  );
+/** `@dana, ` when the requester is known (GitLab then adds a To-Do for them). */
+export function mention(context: NoteContext): string {
+  const name = context.requester?.replace(/[^\w.-]/g, '');
+  return name ? `@${name}, ` : '';
+}
+
+const CHECKPOINTS = new Set([
+  'goal_understanding',
+  'task_decomposition',
+  'action_sequence',
+  'execution',
+  'reflection',
+  'final_evaluation',
+]);
+
+/** A replan checkpoint or phase in words (`task_decomposition` → `task decomposition`). */
+export function checkpointName(v: Voice, point: string): string {
+  const key =
+    point === 'action_sequence_generation'
+      ? 'action_sequence'
+      : point === 'monitoring'
+        ? 'reflection'
+        : point;
+  if (CHECKPOINTS.has(key)) return v.m(`checkpoint.${key}` as MessageKey);
+  const phases = ['pre_planning', 'planning', 'environment_setup', 'verification'];
+  if (phases.includes(key)) return v.m(`phase.${key}` as MessageKey);
+  return key.replace(/[_.]+/g, ' ').trim();
 }

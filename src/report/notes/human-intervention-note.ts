@@ -1,12 +1,17 @@
 /**
- * The note asking for human help when the plan-revision limit is exceeded or
- * the run cannot converge (seed 001 §10.4, SPEC F2). The data is the seed's
- * completion JSON with `status: "requires_human_intervention"`.
+ * The 🙋 note asking for a person when the plan-revision limit is reached or
+ * the run cannot converge (seed 001 §10.4, SPEC F2): addressed to the
+ * requester, why and how far it got (in numbers, not configuration names),
+ * the next step, and what to look at (the model's findings). The seed's
+ * `reason` and `current_state` are code-written English; they stay in the
+ * Task Note and result.json. The data is the seed's completion JSON
+ * with `status: "requires_human_intervention"`.
  */
 import { z } from 'zod';
-import { bulletList, oneLine, safeProse } from '../markdown.ts';
+import { bulletList, link } from '../markdown.ts';
+import { EMOJI } from '../vocabulary.ts';
 import type { NoteContext } from './context.ts';
-import { markerFor } from './context.ts';
+import { contextVoice, markerFor, mention, titleSuffix } from './context.ts';
 
 export const HumanInterventionResult = z.object({
   phase: z.literal('completion'),
@@ -25,8 +30,8 @@ export const HumanInterventionResult = z.object({
 export type HumanInterventionResult = z.infer<typeof HumanInterventionResult>;
 
 export interface HumanInterventionNoteOptions {
-  /** The comment prefix that starts a new run, e.g. `/agent`. */
-  commandPrefix?: string;
+  /** The Task Note (job artifact), linked for the full record. */
+  taskNoteUrl?: string;
 }
 
 export function renderHumanInterventionNote(
@@ -34,27 +39,31 @@ export function renderHumanInterventionNote(
   context: NoteContext,
   options: HumanInterventionNoteOptions = {},
 ): string {
+  const v = contextVoice(context);
   const s = result.summary;
-  const prefix = options.commandPrefix ?? '/agent';
+  const count = s.revision_attempts;
+  const reason = count > 0 ? v.m('facts.humanReason', { count }) : v.m('facts.humanReasonNone');
+  const total = s.tasks_completed + s.tasks_failed;
+  const progress = v.m('human.progress', { done: s.tasks_completed, total, count: s.tasks_failed });
+  const command = v.command(v.m('help.instruction'));
   const lines = [
     markerFor('human-intervention', context, 'needs_human'),
-    '## 🙋 Human Intervention Needed',
+    `### ${EMOJI.human} ${v.m('human.heading', { mention: mention(context) })}${titleSuffix(context)}`,
     '',
-    safeProse(result.comment) || 'Automatic processing cannot go on; a person needs to step in.',
+    `**${v.m('human.why')}** ${v.m('human.whyLine', { reason, pushed: v.m('facts.nothingPushed'), progress })}`,
     '',
-    `**Reason**: ${oneLine(safeProse(s.reason), 500)}`,
-    '',
-    '| Goal achieved | Tasks completed | Tasks failed | Revision attempts |',
-    '| --- | ---: | ---: | ---: |',
-    `| ${s.goal_achieved ? '✅ yes' : '❌ no'} | ${s.tasks_completed} | ${s.tasks_failed} | ${s.revision_attempts} |`,
-    '',
-    '**Current State**:',
-    safeProse(s.current_state) || '_not given_',
-    '',
-    '**Recommendations**:',
-    bulletList(s.recommendations),
-    '',
-    `To continue, answer with new guidance in a comment starting with \`${prefix}\`, or finish the change by hand.`,
+    `**${v.m('next.label')}** ${v.m('next.needsHuman', { note: v.m('next.humanNote'), command })}`,
   ];
+  if (s.recommendations.length > 0)
+    lines.push('', `**${v.m('human.look')}**`, '', bulletList(s.recommendations));
+  if (options.taskNoteUrl) {
+    const taskNote = link(v.m('links.taskNote'), options.taskNoteUrl);
+    lines.push('', v.m('human.taskNote', { taskNote }));
+  }
+  if (context.jobUrl)
+    lines.push(
+      '',
+      `<sub>${link(v.m('facts.viewJob', { id: context.jobId ?? '?' }), context.jobUrl)}</sub>`,
+    );
   return `${lines.join('\n')}\n`;
 }

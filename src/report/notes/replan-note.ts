@@ -1,12 +1,15 @@
 /**
- * The 🔄 note posted when the LLM decides on a replan (seed 003 §11.1–§11.2),
- * also when the decision was overridden (limit reached, low confidence,
- * repeated trigger) and therefore not carried out.
+ * The 🔁 note posted when the model decides on a replan (seed 003
+ * §11.1–§11.2), also when the decision was overridden (limit reached, low
+ * confidence, repeated trigger) and therefore not carried out. The
+ * reasoning is in front; issues and recommended actions are folded.
  */
-import { formatTimestamp } from '../format.ts';
+import type { MessageKey } from '../../core/messages/en.ts';
+import { formatDateTime, formatPercent } from '../../core/messages/format.ts';
 import { bulletList, oneLine, safeProse } from '../markdown.ts';
+import { EMOJI } from '../vocabulary.ts';
 import type { NoteContext } from './context.ts';
-import { markerFor, phaseDisplayName } from './context.ts';
+import { checkpointName, contextVoice, markerFor } from './context.ts';
 
 export interface ReplanNoteInput {
   /** Where the decision was made: `goal_understanding`, `task_decomposition`, `execution`, … */
@@ -24,40 +27,59 @@ export interface ReplanNoteInput {
   at: number;
 }
 
-function confidencePercent(confidence: number): string {
-  const clamped = Math.min(Math.max(confidence, 0), 1);
-  return `${Math.round(clamped * 100)}%`;
-}
+const KINDS = new Set([
+  'retry',
+  'partial_replan',
+  'action_regeneration',
+  'task_redecomposition',
+  'goal_revision',
+  'full_replan',
+  'clarification_request',
+]);
 
 export function renderReplanNote(input: ReplanNoteInput, context: NoteContext): string {
+  const v = contextVoice(context);
+  const done = input.executed !== false;
+  const point = checkpointName(v, input.phase);
+  const confidence = Math.min(Math.max(input.confidence, 0), 1);
+  const facts = [
+    v.m('replan.confidence', {
+      percent: formatPercent(Math.round(confidence * 100), 100, v.language),
+    }),
+  ];
+  if (input.replanType && KINDS.has(input.replanType))
+    facts.push(v.m('replan.kind', { kind: v.m(`replan.kind.${input.replanType}` as MessageKey) }));
+  facts.push(formatDateTime(input.at, v.language));
   const lines = [
     markerFor('replan', context),
-    '## 🔄 Plan Revision Decided by AI',
+    `### ${EMOJI.revised} ${v.m(done ? 'replan.heading' : 'replan.headingNotDone', { point })}`,
     '',
-    `**Phase**: ${phaseDisplayName(input.phase)}`,
+    facts.join(' · '),
     '',
-    `**Confidence**: ${confidencePercent(input.confidence)}`,
+    `**${v.m('next.label')}** ${v.m(done ? 'replan.next' : 'replan.nextNotDone')}`,
   ];
-  if (input.replanType) {
-    const level = input.replanLevel === undefined ? '' : ` (level ${input.replanLevel})`;
-    lines.push('', `**Replan Type**: ${oneLine(safeProse(input.replanType), 60)}${level}`);
-  }
-  if (input.executed === false) {
-    const why = input.overrideReason ? `: ${oneLine(safeProse(input.overrideReason), 300)}` : '';
-    lines.push('', `**Not carried out**${why}`);
-  }
+  if (!done && input.overrideReason)
+    lines.push(
+      '',
+      v.m('replan.notDone', { reason: oneLine(safeProse(input.overrideReason), 300) }),
+    );
+  const reasoning = safeProse(input.reasoning);
+  if (reasoning) lines.push('', reasoning);
+  const none = `- _${v.m('replan.none')}_`;
   lines.push(
     '',
-    '**Reasoning**:',
-    safeProse(input.reasoning) || '_not given_',
+    '<details>',
+    `<summary>${v.m('replan.details')}</summary>`,
     '',
-    '**Issues Found**:',
-    bulletList(input.issuesFound),
+    `**${v.m('replan.issues')}**`,
     '',
-    '**Recommended Actions**:',
-    bulletList(input.recommendedActions),
+    bulletList(input.issuesFound, none),
     '',
-    `*${formatTimestamp(input.at)}*`,
+    `**${v.m('replan.actions')}**`,
+    '',
+    bulletList(input.recommendedActions, none),
+    '',
+    '</details>',
   );
   return `${lines.join('\n')}\n`;
 }

@@ -1,12 +1,17 @@
 /**
- * Short replies to control commands (SPEC A6): `status` answers with the
- * state of the last run, `help` lists the commands. Kept simple on purpose.
+ * Replies to control commands (SPEC A6): `status` answers with the state of
+ * the active or last run, `help` lists the commands. Both give the reply rule
+ * in the same words as the ❓ note.
  */
-import { formatTimestamp, percent } from '../format.ts';
-import { inlineCode, link, oneLine, safeProse } from '../markdown.ts';
-import type { FinalState } from '../../core/progress.ts';
+import type { MessageKey } from '../../core/messages/en.ts';
+import { formatDateTime } from '../../core/messages/format.ts';
+import type { FinalState, PhaseName } from '../../core/progress.ts';
+import { PHASES } from '../../core/progress.ts';
+import { link, oneLine, safeProse } from '../markdown.ts';
+import { phaseName } from '../progress/headline.ts';
+import { STATE_EMOJI } from '../vocabulary.ts';
 import type { NoteContext } from './context.ts';
-import { markerFor } from './context.ts';
+import { contextVoice, markerFor } from './context.ts';
 
 export interface RunStatus {
   state: FinalState | 'running' | 'never_run';
@@ -17,54 +22,67 @@ export interface RunStatus {
   summary?: string;
   progressNoteUrl?: string;
   jobUrl?: string;
+  /** The ❓ question a paused run waits on. */
+  questionUrl?: string;
 }
-
-const STATE_LABELS: Readonly<Record<RunStatus['state'], string>> = {
-  running: '🔄 running',
-  never_run: 'no run yet',
-  complete: '✅ complete',
-  failed: '❌ failed',
-  cancelled: '🛑 cancelled',
-  interrupted: '⚠️ interrupted (the job ended without writing its final state)',
-  awaiting_answer: '❓ waiting for an answer',
-  needs_human: '🙋 needs human help',
-};
 
 export function renderStatusReply(status: RunStatus, context: NoteContext): string {
+  const v = contextVoice(context);
+  const emoji = status.state === 'never_run' ? '' : `${STATE_EMOJI[status.state]} `;
+  const head = [`${emoji}${v.m(`state.${status.state}` as MessageKey)}`];
+  if (status.phase) {
+    const known = (PHASES as readonly string[]).includes(status.phase);
+    head.push(
+      known ? phaseName(v, status.phase as PhaseName) : oneLine(safeProse(status.phase), 80),
+    );
+  }
+  if (status.progress) head.push(v.m('status.progress', status.progress));
+  const facts = [
+    status.startedAt !== undefined
+      ? v.m('status.started', { time: formatDateTime(status.startedAt, v.language) })
+      : '',
+    status.finishedAt !== undefined
+      ? v.m('status.finished', { time: formatDateTime(status.finishedAt, v.language) })
+      : '',
+    status.progressNoteUrl ? link(v.m('status.progressNote'), status.progressNoteUrl) : '',
+    status.jobUrl ? link(v.m('status.job'), status.jobUrl) : '',
+  ].filter(Boolean);
   const lines = [
     markerFor('reply', context, status.state),
-    `**mr-agent status**: ${STATE_LABELS[status.state]}`,
-    '',
+    `**${v.m('status.heading')}** ${head.join(' · ')}`,
   ];
-  if (status.phase) lines.push(`- Phase: ${oneLine(safeProse(status.phase), 80)}`);
-  if (status.progress) {
-    const { done, total } = status.progress;
-    lines.push(`- Plan: ${done}/${total} (${percent(done, total)}) complete`);
+  if (facts.length > 0) lines.push('', facts.join(' · '));
+  if (status.summary) lines.push('', oneLine(safeProse(status.summary), 300));
+  if (status.state === 'awaiting_answer') {
+    const open = status.questionUrl ? ` ${link(v.m('next.openQuestion'), status.questionUrl)}` : '';
+    lines.push('', `**${v.m('next.label')}** ${v.m('rule.reply')}${open}`);
   }
-  if (status.startedAt !== undefined) lines.push(`- Started: ${formatTimestamp(status.startedAt)}`);
-  if (status.finishedAt !== undefined)
-    lines.push(`- Finished: ${formatTimestamp(status.finishedAt)}`);
-  if (status.summary) lines.push(`- Summary: ${oneLine(safeProse(status.summary), 300)}`);
-  const links = [
-    status.progressNoteUrl ? link('progress note', status.progressNoteUrl) : '',
-    status.jobUrl ? link('job', status.jobUrl) : '',
-  ].filter(Boolean);
-  if (links.length > 0) lines.push(`- Links: ${links.join(' · ')}`);
   return `${lines.join('\n')}\n`;
 }
 
-export function renderHelpReply(context: NoteContext, commandPrefix = '/agent'): string {
-  const cmd = (rest: string) => inlineCode(`${commandPrefix}${rest}`);
-  const lines = [
-    markerFor('reply', context),
-    '**mr-agent commands**',
+/** The command list (the bridge's `/agent help` reply and the job's). */
+export function helpLines(context: NoteContext): string[] {
+  const v = contextVoice(context);
+  const item = (rest: string, key: MessageKey, params = {}) =>
+    `- ${v.command(rest)} — ${v.m(key, params)}`;
+  const instruction = v.m('help.instruction');
+  return [
+    `**${v.m('help.heading')}**`,
     '',
-    `- ${cmd(' <instruction>')} — start a run that carries out the instruction on this merge request or issue`,
-    `- ${cmd(' status')} — show the state of the last run`,
-    `- ${cmd(' stop')} — cancel the running agent pipeline`,
-    `- ${cmd(' help')} — show this list`,
+    item(instruction, 'help.run'),
+    item(`plan ${instruction}`, 'help.plan'),
+    item('approve', 'help.approve', { plan: v.command('plan') }),
+    item('retry', 'help.retry'),
+    item('status', 'help.status'),
+    item('stop', 'help.stop'),
+    item('help', 'help.help'),
     '',
-    'Answer a ❓ clarification note by replying in its thread.',
+    v.m('help.where'),
+    '',
+    v.m('rule.reply'),
   ];
-  return `${lines.join('\n')}\n`;
+}
+
+export function renderHelpReply(context: NoteContext): string {
+  return `${[markerFor('reply', context), ...helpLines(context)].join('\n')}\n`;
 }

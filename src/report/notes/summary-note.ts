@@ -1,116 +1,81 @@
 /**
- * The final summary note of a run (SPEC H2; seed 001 completion summary):
- * outcome, key results, checks that ran, what was delivered, cost and links.
+ * The final summary note of a run (SPEC H2; seed 001 completion summary),
+ * posted as a new note so GitLab notifies about the end of the run. It opens
+ * like the final progress note (state, change, next step), then the result,
+ * the acceptance criteria, the files changed and the links to the progress
+ * note, the job, the commit and the Task Note.
  */
-import { formatCost, formatCount, formatDuration } from '../format.ts';
-import { bulletList, inlineCode, link, oneLine, safeProse, tableCell } from '../markdown.ts';
-import { FINAL_LABELS } from '../progress/render.ts';
-import type { FinalState, LinkRef } from '../../core/progress.ts';
-import type { NoteContext } from './context.ts';
-import { markerFor } from './context.ts';
+import { renderMarker } from '../../core/marker.ts';
+import { formatCost, formatDuration } from '../../core/messages/format.ts';
+import type { ProgressState } from '../../core/progress.ts';
+import { inlineCode, keepLineBreaks, link, oneLine, safeProse } from '../markdown.ts';
+import { headline, noteState, shortSha, voiceOf, type Voice } from '../progress/headline.ts';
+import { criteriaSection } from '../progress/render.ts';
 
-export interface ValidationRun {
-  command: string;
-  /** Null when the command did not exit on its own (timeout, signal). */
-  exitCode: number | null;
-  durationMs: number;
-  timedOut?: boolean;
+export interface SummaryLinks {
+  /** The run's progress note. */
+  progressNote?: string;
 }
 
-export interface DeliveryInfo {
-  branch?: string;
-  commit?: string;
-  mergeRequestUrl?: string;
-  /** The change could not be pushed and was posted as a patch note instead. */
-  patchNoteUrl?: string;
-  /** Why nothing was pushed, when nothing was (or, with `intendedBranch`, why not there). */
-  notPushedReason?: string;
-  /** The branch the change belongs on, when it was pushed elsewhere. */
-  intendedBranch?: string;
+const MAX_FILES = 10;
+
+function files(s: ProgressState, v: Voice): string[] {
+  const list = s.facts?.changedFiles ?? [];
+  if (list.length === 0) return [];
+  const shown = list.slice(0, MAX_FILES).map((f) => inlineCode(oneLine(f, 200)));
+  const more =
+    list.length > MAX_FILES ? [v.m('summary.more', { count: list.length - MAX_FILES })] : [];
+  return ['', `**${v.m('summary.filesHeading')}** ${[...shown, ...more].join(v.m('punct.comma'))}`];
 }
 
-export interface SummaryNoteInput {
-  state: FinalState;
-  title: string;
-  summary: string;
-  goalAchieved?: boolean;
-  keyOutcomes: readonly string[];
-  tasksCompleted: number;
-  tasksFailed: number;
-  validation: readonly ValidationRun[];
-  changedFiles?: readonly string[];
-  delivery?: DeliveryInfo;
-  durationMs: number;
-  totalTokens?: number;
-  costUsd?: number;
-  links: readonly LinkRef[];
+function links(s: ProgressState, v: Voice, extra: SummaryLinks): string[] {
+  const d = s.facts?.delivery;
+  const parts = [
+    extra.progressNote ? link(v.m('summary.progressNote'), extra.progressNote) : '',
+    s.jobUrl ? link(v.m('summary.job', { id: s.jobId ?? '?' }), s.jobUrl) : '',
+    d?.commit && d.commitUrl
+      ? link(v.m('summary.commit', { sha: shortSha(d.commit) }), d.commitUrl)
+      : '',
+    s.facts?.taskNoteUrl ? link(v.m('links.taskNote'), s.facts.taskNoteUrl) : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? ['', parts.join(' · ')] : [];
 }
 
-function checks(runs: readonly ValidationRun[]): string[] {
-  if (runs.length === 0) return ['', '### Checks', '', '_No checks were run._'];
-  const rows = runs.map((r) => {
-    const result = r.timedOut
-      ? '⏱️ timed out'
-      : r.exitCode === 0
-        ? '✅ exit 0'
-        : `❌ exit ${r.exitCode ?? '—'}`;
-    return `| ${tableCell(inlineCode(r.command), 200)} | ${result} | ${formatDuration(r.durationMs)} |`;
+function footer(s: ProgressState, v: Voice): string {
+  let tokens = 0;
+  for (const u of Object.values(s.usage.byRole)) tokens += u.promptTokens + u.completionTokens;
+  const parts = ['mr-agent'];
+  if (s.final) parts.push(formatDuration(s.final.finishedAt - s.startedAt, v.language));
+  if (tokens > 0) parts.push(v.m('details.tokens', { count: tokens }));
+  if (s.usage.costUsd !== undefined)
+    parts.push(v.m('summary.cost', { cost: formatCost(s.usage.costUsd, v.language) }));
+  return `<sub>${parts.join(' · ')}</sub>`;
+}
+
+/** The summary note for the final progress state `s`. */
+export function renderSummaryNote(s: ProgressState, extra: SummaryLinks = {}): string {
+  const v = voiceOf(s);
+  const state = noteState(s);
+  const marker = renderMarker({
+    kind: 'summary',
+    job: s.jobId,
+    pipeline: s.pipelineId,
+    task: s.taskId,
+    state,
   });
-  return ['', '### Checks', '', '| Command | Result | Time |', '| --- | --- | ---: |', ...rows];
-}
-
-function changes(input: SummaryNoteInput): string[] {
-  const d = input.delivery;
-  const lines: string[] = [];
-  if (d?.branch || d?.commit) {
-    const parts = [
-      d.branch ? `branch ${inlineCode(d.branch)}` : '',
-      d.commit ? `commit ${inlineCode(d.commit.slice(0, 12))}` : '',
-    ].filter(Boolean);
-    const mr = d.mergeRequestUrl ? ` → ${link('merge request', d.mergeRequestUrl)}` : '';
-    lines.push(`- Pushed ${parts.join(', ')}${mr}`);
-  }
-  if (d?.patchNoteUrl)
-    lines.push(`- Not pushed; the diff is in a ${link('patch note', d.patchNoteUrl)}`);
-  const why = d?.notPushedReason ? oneLine(safeProse(d.notPushedReason), 300) : '';
-  if (d?.intendedBranch) lines.push(`- Not on ${inlineCode(d.intendedBranch)}: ${why || '—'}`);
-  else if (why) lines.push(`- Not pushed: ${why}`);
-  const files = input.changedFiles ?? [];
-  if (files.length > 0) {
-    const shown = files.slice(0, 30).map((f) => inlineCode(f));
-    const more = files.length > 30 ? ` and ${files.length - 30} more` : '';
-    lines.push(`- Files changed (${files.length}): ${shown.join(', ')}${more}`);
-  }
-  return lines.length === 0 ? [] : ['', '### Changes', '', ...lines];
-}
-
-export function renderSummaryNote(input: SummaryNoteInput, context: NoteContext): string {
-  const facts = [`**Duration**: ${formatDuration(input.durationMs)}`];
-  if (input.totalTokens !== undefined) facts.push(`**Tokens**: ${formatCount(input.totalTokens)}`);
-  if (input.costUsd !== undefined) facts.push(`**Estimated cost**: ${formatCost(input.costUsd)}`);
-  const goal =
-    input.goalAchieved === undefined
-      ? ''
-      : ` · goal ${input.goalAchieved ? 'achieved' : 'not achieved'}`;
+  const result =
+    state === 'complete'
+      ? ['', keepLineBreaks(safeProse(s.final?.summary ?? '')) || `_${v.m('result.none')}_`]
+      : [];
   const lines = [
-    markerFor('summary', context, input.state),
-    `## ${FINAL_LABELS[input.state]} — mr-agent summary`,
+    marker,
+    ...headline(s, v),
+    ...result,
+    ...criteriaSection(s, v),
+    ...files(s, v),
+    ...links(s, v, extra),
     '',
-    `**Task**: ${oneLine(safeProse(input.title), 200)}`,
-    '',
-    safeProse(input.summary) || '_No summary._',
-    '',
-    '**Key Outcomes**:',
-    bulletList(input.keyOutcomes),
-    '',
-    `**Tasks**: ${input.tasksCompleted} completed · ${input.tasksFailed} failed${goal}`,
-    ...checks(input.validation),
-    ...changes(input),
-    '',
-    facts.join(' · '),
+    footer(s, v),
   ];
-  if (input.links.length > 0) {
-    lines.push('', `**Links**: ${input.links.map((l) => link(l.label, l.url)).join(' · ')}`);
-  }
   return `${lines.join('\n')}\n`;
 }

@@ -1,98 +1,85 @@
 /**
- * The plan checklist of the progress note, with the revision formats of
- * seed 003 §11.4: "Execution Plan (Revised #n)", the revision reason, the
- * previous progress, the progress line with percentage and revision count,
- * and earlier plans folded in `<details>`.
+ * The plan as a checklist (seed 003 §11.4, SPEC D5), in people's words: the
+ * items' text only (no internal ids), a remark after an item that is running,
+ * failed, stopped or skipped, and one 🔁 line when the plan was revised.
+ * Earlier plans go into the folded run details (`planHistory`).
  */
-import { formatTimestamp, percent } from '../format.ts';
-import { oneLine, safeProse } from '../markdown.ts';
-import { checklistProgress } from './state.ts';
+import type { MessageKey } from '../../core/messages/en.ts';
+import { formatDateTime } from '../../core/messages/format.ts';
 import type { ChecklistItem, PlanProgress, PlanVersion } from '../../core/progress.ts';
+import { oneLine, safeProse } from '../markdown.ts';
+import { EMOJI } from '../vocabulary.ts';
+import type { Voice } from './headline.ts';
 
-function itemText(item: ChecklistItem): string {
-  return `**${oneLine(safeProse(item.id), 80)}**: ${oneLine(safeProse(item.description), 300)}`;
+/** Internal ids the planner puts before an item's text: `A1: task_1: …`. */
+const INTERNAL_IDS = /^(?:[A-Z]{1,3}\d+:\s+)?(?:task_[\w.-]+:\s+)?/;
+
+/** The item's text, without internal ids. */
+export function itemText(item: ChecklistItem): string {
+  return oneLine(safeProse(item.description), 300).replace(INTERNAL_IDS, '') || item.id;
 }
 
-function remark(item: ChecklistItem): string {
-  return item.note ? `: ${oneLine(safeProse(item.note), 200)}` : '';
+function remark(v: Voice, key: MessageKey, item: ChecklistItem, emoji = ''): string {
+  const note =
+    item.note && item.note !== 'stopped' ? `: ${oneLine(safeProse(item.note), 200)}` : '';
+  return ` — ${emoji}${emoji ? ' ' : ''}*${v.m(key)}${note}*`;
 }
 
-/** One checklist line; failed and skipped items say so after the text. */
-export function checklistLine(item: ChecklistItem): string {
+/** One checklist line. */
+export function checklistLine(item: ChecklistItem, v: Voice): string {
+  const text = itemText(item);
   switch (item.status) {
     case 'done':
-      return `- [x] ${itemText(item)}`;
+      return `- [x] ${text}`;
     case 'running':
-      return `- [ ] ${itemText(item)} ⏳ _in progress${remark(item)}_`;
+      return `- [ ] ${text}${remark(v, 'item.inProgress', item, EMOJI.running)}`;
     case 'failed':
-      return `- [ ] ${itemText(item)} ❌ _failed${remark(item)}_`;
+      return `- [ ] ${text}${remark(v, 'item.failed', item, EMOJI.failed)}`;
     case 'skipped':
-      return `- [ ] ~~${itemText(item)}~~ ⏭️ _skipped${remark(item)}_`;
+      return `- [ ] ~~${text}~~${remark(v, 'item.skipped', item, EMOJI.skipped)}`;
     case 'pending':
-      return `- [ ] ${itemText(item)}${item.note ? ` _(${oneLine(safeProse(item.note), 200)})_` : ''}`;
+      return item.note === 'stopped'
+        ? `- [ ] ${text}${remark(v, 'item.stopped', item)}`
+        : `- [ ] ${text}`;
   }
 }
 
-function checklistLines(items: readonly ChecklistItem[]): string {
-  return items.length === 0 ? '_No items._' : items.map(checklistLine).join('\n');
+export function checklistLines(items: readonly ChecklistItem[], v: Voice): string[] {
+  return items.map((item) => checklistLine(item, v));
 }
 
-/** `*Progress: 2/4 (50%) complete | Revision: #1 at …*` plus the §11.4.5 lines once revised. */
-export function progressLines(plan: PlanVersion): string {
-  const { done, total } = checklistProgress(plan.items);
-  const head = `*Progress: ${done}/${total} (${percent(done, total)}) complete`;
-  if (plan.revision === 0) return `${head}*`;
-  return [
-    `${head} | Revision: #${plan.revision} at ${formatTimestamp(plan.startedAt)}*`,
-    `*Plan Revisions: ${plan.revision} ${plan.revision === 1 ? 'time' : 'times'}*`,
-    `*Current Plan: #${plan.revision + 1} (started at ${formatTimestamp(plan.startedAt)})*`,
-  ].join('\n\n');
-}
-
-function historyEntry(version: PlanVersion, replacedBecause: string | undefined): string {
-  const title = version.revision === 0 ? 'Original Plan' : `Revision #${version.revision}`;
-  const lines = [
-    `#### ${title} (${formatTimestamp(version.startedAt)})`,
-    '',
-    checklistLines(version.items),
-  ];
-  if (replacedBecause)
-    lines.push('', `**Revision Reason**: ${oneLine(safeProse(replacedBecause), 500)}`);
-  return lines.join('\n');
-}
-
-function historySection(plan: PlanProgress): string[] {
-  if (plan.history.length === 0) return [];
-  const entries = plan.history.map((version, index) =>
-    historyEntry(version, (plan.history[index + 1] ?? plan.current).reason),
-  );
-  return [
-    '',
-    '<details>',
-    '<summary>📜 Previous Plan History</summary>',
-    '',
-    entries.join('\n\n'),
-    '',
-    '</details>',
-  ];
-}
-
-/** The whole plan section: heading, revision header, checklist, progress line, folded history. */
-export function renderPlanSection(plan: PlanProgress): string {
-  const current = plan.current;
+/** The 🔁 line and the current checklist (empty when there is no plan yet). */
+export function planSection(plan: PlanProgress | undefined, v: Voice): string[] {
+  if (!plan || plan.current.items.length === 0) return [];
   const lines: string[] = [];
-  if (current.revision === 0) {
-    lines.push('### 📋 Execution Plan', '', checklistLines(current.items));
-  } else {
-    const prev = current.previousProgress;
-    lines.push(`### 📋 Execution Plan (Revised #${current.revision})`, '');
-    lines.push(
-      `**Revision Reason**: ${oneLine(safeProse(current.reason ?? 'not given'), 500)}`,
-      '',
-    );
-    if (prev) lines.push(`**Previous Progress**: ${prev.done}/${prev.total}`, '');
-    lines.push('#### New Plan:', '', checklistLines(current.items));
+  const current = plan.current;
+  if (current.revision > 0) {
+    const reason = oneLine(safeProse(current.reason ?? ''), 300) || v.m('plan.reasonMissing');
+    lines.push('', v.m('plan.revised', { count: current.revision, reason }));
   }
-  lines.push('', progressLines(current), ...historySection(plan));
+  lines.push('', ...checklistLines(current.items, v));
+  return lines;
+}
+
+function historyEntry(version: PlanVersion, replacedBecause: string | undefined, v: Voice) {
+  const time = formatDateTime(version.startedAt, v.language);
+  const title =
+    version.revision === 0
+      ? v.m('history.original', { time })
+      : v.m('history.revision', { number: version.revision, time });
+  const lines = [`**${title}**`, '', ...checklistLines(version.items, v)];
+  if (replacedBecause) {
+    const reason = oneLine(safeProse(replacedBecause), 500);
+    lines.push('', v.m('history.replacedBecause', { reason }));
+  }
   return lines.join('\n');
+}
+
+/** Earlier plans, oldest first, each with why it was replaced (for the folded details). */
+export function planHistory(plan: PlanProgress | undefined, v: Voice): string[] {
+  if (!plan || plan.history.length === 0) return [];
+  const entries = plan.history.map((version, index) =>
+    historyEntry(version, (plan.history[index + 1] ?? plan.current).reason, v),
+  );
+  return ['', `#### ${v.m('history.heading')}`, '', entries.join('\n\n')];
 }

@@ -1,17 +1,21 @@
 /**
- * The phases as a Mermaid flowchart (GitLab renders ```mermaid blocks): one
- * node per phase in seed 000 §5.4 order, coloured by state, with the
- * reflection → execution loop drawn as a dotted edge.
+ * The phases as a Mermaid flowchart (GitLab renders ```mermaid blocks), only
+ * where it shows what a list cannot: loops. It is drawn when execution or
+ * reflection ran more than once, or the plan was revised; then it holds only
+ * the phases that ran, top-down so it stays legible in an 800 px note, with
+ * the revise loop drawn as a dotted edge carrying its count.
  */
 import type { PhaseName, PhaseState, ProgressState } from '../../core/progress.ts';
-import { PHASE_DISPLAY_NAMES, PHASES } from '../../core/progress.ts';
+import { PHASES } from '../../core/progress.ts';
+import { EMOJI } from '../vocabulary.ts';
+import { phaseName, type Voice } from './headline.ts';
 
 export const PHASE_ICONS: Readonly<Record<PhaseState, string>> = {
   pending: '⚪',
-  running: '🔄',
-  done: '✅',
-  failed: '❌',
-  skipped: '⏭️',
+  running: EMOJI.running,
+  done: EMOJI.done,
+  failed: EMOJI.failed,
+  skipped: EMOJI.skipped,
 };
 
 const CLASS_STYLES: Readonly<Record<PhaseState, string>> = {
@@ -22,28 +26,47 @@ const CLASS_STYLES: Readonly<Record<PhaseState, string>> = {
   skipped: 'fill:#f1f3f5,stroke:#adb5bd,color:#868e96,stroke-dasharray:4 3',
 };
 
-function node(phase: PhaseName, state: PhaseState): string {
-  return `${phase}["${PHASE_ICONS[state]} ${PHASE_DISPLAY_NAMES[phase]}"]`;
+/** Tighter spacing than Mermaid's default, so the top-down chart stays short. */
+const COMPACT = '%%{init: {"flowchart": {"nodeSpacing": 24, "rankSpacing": 24}}}%%';
+
+/** Whether the run looped (revisions, replans, repeated phases): only then is a diagram drawn. */
+export function hasLoops(s: ProgressState): boolean {
+  return (
+    (s.phases.execution.runs ?? 0) > 1 ||
+    (s.phases.reflection.runs ?? 0) > 1 ||
+    (s.plan?.current.revision ?? 0) > 0 ||
+    s.replans > 0
+  );
 }
 
-/** The fenced ```mermaid block for the phases of `s`. */
-export function renderPhaseFlowchart(s: ProgressState): string {
-  const lines = ['```mermaid', 'flowchart LR'];
-  for (const [i, phase] of PHASES.entries()) {
-    const next = PHASES[i + 1];
-    if (next) lines.push(`  ${node(phase, s.phases[phase].state)} --> ${next}`);
-    else lines.push(`  ${node(phase, s.phases[phase].state)}`);
+function ran(s: ProgressState): PhaseName[] {
+  return PHASES.filter((p) => p !== 'complete' && (s.phases[p].runs ?? 0) > 0);
+}
+
+/** The fenced ```mermaid block, or nothing when the run did not loop. */
+export function renderPhaseFlowchart(s: ProgressState, v: Voice): string[] {
+  const phases = ran(s);
+  if (!hasLoops(s) || phases.length === 0) return [];
+  const lines = ['```mermaid', COMPACT, 'flowchart TD'];
+  for (const [i, phase] of phases.entries()) {
+    const p = s.phases[phase];
+    const repeats = (p.runs ?? 0) > 1 ? ` ×${p.runs}` : '';
+    lines.push(`  ${phase}["${PHASE_ICONS[p.state]} ${phaseName(v, phase)}${repeats}"]`);
+    const next = phases[i + 1];
+    if (next) lines.push(`  ${phase} --> ${next}`);
   }
-  lines.push('  reflection -. revise .-> execution');
+  const loops = Math.max(0, (s.phases.execution.runs ?? 0) - 1, s.plan?.current.revision ?? 0);
+  if (loops > 0 && phases.includes('execution') && phases.includes('reflection'))
+    lines.push(`  reflection -. "${v.m('diagram.revise')} ×${loops}" .-> execution`);
   const byState = new Map<PhaseState, PhaseName[]>();
-  for (const phase of PHASES) {
+  for (const phase of phases) {
     const state = s.phases[phase].state;
     byState.set(state, [...(byState.get(state) ?? []), phase]);
   }
-  for (const [state, phases] of byState) {
+  for (const [state, names] of byState) {
     lines.push(`  classDef st_${state} ${CLASS_STYLES[state]}`);
-    lines.push(`  class ${phases.join(',')} st_${state}`);
+    lines.push(`  class ${names.join(',')} st_${state}`);
   }
   lines.push('```');
-  return lines.join('\n');
+  return ['', ...lines];
 }

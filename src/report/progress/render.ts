@@ -1,174 +1,65 @@
 /**
- * Renders the progress note (SPEC H1) from `ProgressState` — a pure function
- * of the state, with no clock inside, so an unchanged state renders the same
- * text and the publisher can skip the edit. Layout: hidden marker, header
- * with state and job link, the result once finished, phases as a table and a
- * Mermaid flowchart, the plan checklist, environment, reviews, token usage.
+ * Renders the progress note (SPEC H1, issue #24) from `ProgressState` — a
+ * pure function of the state, with no clock inside, so an unchanged state
+ * renders the same text and the publisher can skip the edit.
+ *
+ * Layout: the hidden marker; the state, the change and the next step (three
+ * paragraphs); the result; the plan checklist; the acceptance criteria; one
+ * 💡 line for a reviewer's suggestion; then everything else folded in one
+ * `<details>` ("Run details · …"); a footer. The first version (nothing has
+ * happened yet) is only the top three lines and the footer.
  */
 import { renderMarker } from '../../core/marker.ts';
-import { formatCost, formatCount, formatDuration, formatTimestamp } from '../format.ts';
-import { link, oneLine, safeProse, tableCell } from '../markdown.ts';
-import { renderPlanSection } from './checklist.ts';
-import { PHASE_ICONS, renderPhaseFlowchart } from './mermaid.ts';
-import { currentPhase } from './state.ts';
-import type { FinalState, ProgressState, ReviewResult } from '../../core/progress.ts';
-import { PHASE_DISPLAY_NAMES, PHASES } from '../../core/progress.ts';
+import type { ProgressState } from '../../core/progress.ts';
+import { keepLineBreaks, oneLine, safeProse } from '../markdown.ts';
+import { EMOJI } from '../vocabulary.ts';
+import { planSection } from './checklist.ts';
+import { runDetails } from './details.ts';
+import { headline, noteState, voiceOf, type Voice } from './headline.ts';
 
-export const FINAL_LABELS: Readonly<Record<FinalState, string>> = {
-  complete: '✅ Complete',
-  failed: '❌ Failed',
-  cancelled: '🛑 Cancelled',
-  interrupted: '⚠️ Interrupted',
-  awaiting_answer: '❓ Waiting for an answer',
-  needs_human: '🙋 Needs human help',
-};
-
-const VERDICT_ICONS: Readonly<Record<ReviewResult, string>> = {
-  PASS: '✅',
-  PASS_WITH_SUGGESTIONS: '💡',
-  FAIL: '❌',
-};
-
-function phaseLabel(phase: string): string {
-  return (PHASE_DISPLAY_NAMES as Record<string, string>)[phase] ?? phase;
+function result(s: ProgressState, v: Voice): string[] {
+  if (noteState(s) !== 'complete') return [];
+  return ['', keepLineBreaks(safeProse(s.final!.summary)) || `_${v.m('result.none')}_`];
 }
 
-function header(s: ProgressState): string[] {
-  const title = oneLine(safeProse(s.title), 200) || s.taskId;
-  const running = currentPhase(s);
-  const state = s.final
-    ? FINAL_LABELS[s.final.state]
-    : `🔄 Running${running ? ` — ${PHASE_DISPLAY_NAMES[running]}` : ''}`;
-  const when = [`**Started**: ${formatTimestamp(s.startedAt)}`];
-  if (s.final) {
-    when.push(`**Finished**: ${formatTimestamp(s.final.finishedAt)}`);
-    when.push(`**Duration**: ${formatDuration(s.final.finishedAt - s.startedAt)}`);
-  }
-  if (s.replans > 0) when.push(`**Replans**: ${s.replans}`);
-  const job = s.jobUrl ? ` · ${link(`Job #${s.jobId ?? '?'}`, s.jobUrl)}` : '';
-  const lines = [
-    `## 🤖 mr-agent · ${title}`,
-    '',
-    `**State**: ${state}${job}`,
-    '',
-    when.join(' · '),
-  ];
-  for (const notice of s.notices) lines.push('', `> ⚠️ ${oneLine(safeProse(notice), 500)}`);
-  return lines;
+function notices(s: ProgressState): string[] {
+  return s.notices.flatMap((n) => ['', `> ${EMOJI.warning} ${oneLine(safeProse(n), 500)}`]);
 }
 
-function result(s: ProgressState): string[] {
-  if (!s.final) return [];
-  const summary = safeProse(s.final.summary) || '_No summary._';
-  return ['', '### Result', '', summary];
+/** The acceptance criteria as a checklist, with how many are met. */
+export function criteriaSection(s: ProgressState, v: Voice): string[] {
+  const criteria = s.facts?.criteria ?? [];
+  if (criteria.length === 0) return [];
+  const met = criteria.filter((c) => c.passed).length;
+  const head = `**${v.m('criteria.heading')}** — ${v.m('criteria.met', { met, total: criteria.length })}`;
+  const items = criteria.map(
+    (c) => `- [${c.passed ? 'x' : ' '}] ${oneLine(safeProse(c.text), 300)}`,
+  );
+  return ['', head, '', ...items];
 }
 
-function phaseTime(s: ProgressState, phase: (typeof PHASES)[number]): string {
-  const p = s.phases[phase];
-  if (phase === 'complete') return '';
-  const repeats = (p.runs ?? 0) > 1 ? ` (×${p.runs})` : '';
-  if (p.state === 'running')
-    return `since ${formatTimestamp(p.startedAt ?? s.startedAt).slice(11)}${repeats}`;
-  if (p.totalMs !== undefined && p.startedAt !== undefined)
-    return `${formatDuration(p.totalMs)}${repeats}`;
-  return '';
-}
-
-function phases(s: ProgressState): string[] {
-  const rows = PHASES.map((phase) => {
-    const p = s.phases[phase];
-    const detail = p.detail ? tableCell(safeProse(p.detail)) : '';
-    return `| ${PHASE_DISPLAY_NAMES[phase]} | ${PHASE_ICONS[p.state]} ${p.state} | ${phaseTime(s, phase)} | ${detail} |`;
-  });
+/** The latest reviewer suggestion, as one 💡 line. */
+export function suggestion(s: ProgressState, v: Voice): string[] {
+  const last = [...s.reviews]
+    .reverse()
+    .find((r) => r.result === 'PASS_WITH_SUGGESTIONS' && r.feedback?.trim());
+  if (!last) return [];
   return [
     '',
-    '### Phases',
-    '',
-    '| Phase | State | Time | Note |',
-    '| --- | --- | --- | --- |',
-    ...rows,
-    '',
-    renderPhaseFlowchart(s),
+    `> ${EMOJI.suggestion} **${v.m('review.suggestion')}** ${oneLine(safeProse(last.feedback!), 400)}`,
   ];
 }
 
-function environment(s: ProgressState): string[] {
-  const env = s.environment;
-  if (!env) return [];
-  const status = {
-    ready: '✅ ready',
-    failed_with_warnings: '⚠️ setup failed — continuing with warnings',
-    skipped: '⏭️ setup skipped',
-  }[env.status];
-  const parts = [`**${oneLine(safeProse(env.name), 60)}**: ${status}`];
-  if (env.setupCommands !== undefined) parts.push(`${env.setupCommands} setup commands`);
-  if (env.verificationsTotal !== undefined) {
-    parts.push(`verification ${env.verificationsPassed ?? 0}/${env.verificationsTotal} passed`);
-  }
-  if (env.durationMs !== undefined) parts.push(formatDuration(env.durationMs));
-  const lines = ['', '### 🧰 Environment', '', parts.join(' · ')];
-  if (env.detail) lines.push('', oneLine(safeProse(env.detail), 500));
-  return lines;
-}
-
-function reviews(s: ProgressState): string[] {
-  if (s.reviews.length === 0) return [];
-  const rows = s.reviews.map((r) => {
-    const attempt = r.maxAttempts ? `${r.attempt}/${r.maxAttempts}` : String(r.attempt);
-    const feedback = r.feedback ? tableCell(safeProse(r.feedback), 300) : '';
-    return `| ${phaseLabel(r.phase)} | ${VERDICT_ICONS[r.result]} ${r.result} | ${attempt} | ${feedback} |`;
-  });
-  return [
-    '',
-    '### 🔍 Reviews',
-    '',
-    '| Phase | Verdict | Attempt | Feedback |',
-    '| --- | --- | --- | --- |',
-    ...rows,
-  ];
-}
-
-function usage(s: ProgressState): string[] {
-  const roles = Object.entries(s.usage.byRole).sort(([a], [b]) => a.localeCompare(b));
-  if (roles.length === 0) return [];
-  const total = { calls: 0, prompt: 0, completion: 0 };
-  const rows = roles.map(([role, u]) => {
-    total.calls += u.calls;
-    total.prompt += u.promptTokens;
-    total.completion += u.completionTokens;
-    const sum = u.promptTokens + u.completionTokens;
-    return `| ${tableCell(role, 40)} | ${u.calls} | ${formatCount(u.promptTokens)} | ${formatCount(u.completionTokens)} | ${formatCount(sum)} |`;
-  });
-  const totalRow = `| **Total** | ${total.calls} | ${formatCount(total.prompt)} | ${formatCount(total.completion)} | ${formatCount(total.prompt + total.completion)} |`;
-  const lines = [
-    '',
-    '### 📊 Token usage',
-    '',
-    '| Role | Calls | Prompt | Completion | Total |',
-    '| --- | ---: | ---: | ---: | ---: |',
-    ...rows,
-    totalRow,
-  ];
-  if (s.usage.costUsd !== undefined) {
-    lines.push('', `Estimated cost: ${formatCost(s.usage.costUsd)}`);
-  }
-  return lines;
-}
-
-function links(s: ProgressState): string[] {
-  if (s.links.length === 0) return [];
-  const items = s.links.map((l) => link(l.label, l.url));
-  return ['', `**Links**: ${items.join(' · ')}`];
-}
-
-function footer(s: ProgressState): string {
-  const task = oneLine(s.taskId, 80).replace(/[<>]/g, '');
-  const tail = s.final ? 'final state' : 'this note is edited in place while the run goes on';
-  return `<sub>mr-agent · task ${task} · ${tail}</sub>`;
+function footer(s: ProgressState, v: Voice): string {
+  const job = s.jobId
+    ? v.m('footer.job', { job: oneLine(s.jobId, 20).replace(/[<>]/g, '') })
+    : v.m('footer.local');
+  return `<sub>${v.m(s.final ? 'footer.final' : 'footer.live')} · ${job}</sub>`;
 }
 
 /** The full progress-note markdown, hidden marker first. */
 export function renderProgressNote(s: ProgressState): string {
+  const v = voiceOf(s);
   const marker = renderMarker({
     kind: 'progress',
     job: s.jobId,
@@ -178,16 +69,15 @@ export function renderProgressNote(s: ProgressState): string {
   });
   const lines = [
     marker,
-    ...header(s),
-    ...result(s),
-    ...phases(s),
-    ...(s.plan ? ['', renderPlanSection(s.plan)] : []),
-    ...environment(s),
-    ...reviews(s),
-    ...usage(s),
-    ...links(s),
+    ...headline(s, v),
+    ...result(s, v),
+    ...notices(s),
+    ...planSection(s.plan, v),
+    ...criteriaSection(s, v),
+    ...suggestion(s, v),
+    ...runDetails(s, v),
     '',
-    footer(s),
+    footer(s, v),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -15,8 +15,11 @@ import type {
   PlanChangeKind,
   PlanVersion,
   ProgressState,
+  RelatedNote,
   ReviewVerdict,
+  RunFacts,
 } from '../../core/progress.ts';
+import type { Language } from '../../core/messages/language.ts';
 import { PHASES } from '../../core/progress.ts';
 
 export interface ProgressInit {
@@ -26,6 +29,8 @@ export interface ProgressInit {
   jobId?: string;
   pipelineId?: string;
   jobUrl?: string;
+  language?: Language;
+  commandPrefix?: string;
 }
 
 /** Running phases remember when they were (re)entered, to add up their time. */
@@ -254,6 +259,16 @@ export function countReplan(s: ProgressState): ProgressState {
 /** Adds a link, replacing one with the same label. */
 export function addLink(s: ProgressState, link: LinkRef): ProgressState {
   return { ...s, links: [...s.links.filter((l) => l.label !== link.label), link] };
+}
+
+/** The run's end in facts (delivery, checks, criteria, error), shown at the top of the note. */
+export function setFacts(s: ProgressState, facts: RunFacts): ProgressState {
+  return { ...s, facts };
+}
+
+/** Remembers where another note of the run is (the ❓ question, the 🙋 note, the patch). */
+export function setRelated(s: ProgressState, kind: RelatedNote, url: string): ProgressState {
+  return { ...s, related: { ...s.related, [kind]: url } };
 }
 
 export function addNotice(s: ProgressState, notice: string): ProgressState {

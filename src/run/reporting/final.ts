@@ -1,5 +1,5 @@
 import type { FinalState, UsageSummary } from '../../core/progress.ts';
-import type { DeliveryInfo, ValidationRun } from '../../report/notes/summary-note.ts';
+import type { ValidationRun } from '../../report/result-file.ts';
 import type { TaskNoteData } from '../../report/task-note.ts';
 import type { RunOutcome } from '../../core/outcome.ts';
 
@@ -121,33 +121,5 @@ export function taskNoteData(outcome: RunOutcome): TaskNoteData {
         }
       : {}),
     notes: openIssues(outcome),
-  };
-}
-
-/** What the summary note says about delivery (H3). */
-export function deliveryInfo(outcome: RunOutcome): DeliveryInfo | undefined {
-  const d = outcome.delivery;
-  if (!d) return undefined;
-  if (d.status === 'no-changes') return { notPushedReason: 'the run changed no files' };
-  if (d.status === 'disabled') return { notPushedReason: 'delivery.push is false' };
-  const pushed = d.status === 'pushed' || d.status === 'pushed-elsewhere';
-  return {
-    ...(d.branch ? { branch: d.branch } : {}),
-    ...(pushed && d.commit ? { commit: d.commit } : {}),
-    ...(d.intendedBranch ? { intendedBranch: d.intendedBranch } : {}),
-    ...(d.mergeRequestUrl ? { mergeRequestUrl: d.mergeRequestUrl } : {}),
-    ...(d.patchNoteUrl ? { patchNoteUrl: d.patchNoteUrl } : {}),
-    ...(d.notPushedReason ? { notPushedReason: d.notPushedReason } : {}),
-  };
-}
-
-/** The progress note's link to the pushed commit, when there is one. */
-export function commitLink(outcome: RunOutcome): { label: string; url: string } | undefined {
-  const d = outcome.delivery;
-  if (d?.status !== 'pushed' && d?.status !== 'pushed-elsewhere') return undefined;
-  if (!d.commit || !d.commitUrl) return undefined;
-  return {
-    label: `Commit ${d.commit.slice(0, 8)} on ${d.branch ?? 'the branch'}`,
-    url: d.commitUrl,
   };
 }

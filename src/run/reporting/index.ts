@@ -9,7 +9,9 @@ import type { Redactor } from '../../log/redact.ts';
 import type { NoteTarget } from '../../core/note-target.ts';
 import { ProgressPublisher } from '../../report/progress/publisher.ts';
 import type { Scheduler } from '../../report/progress/scheduler.ts';
+import { linkingRelatedNotes } from '../../report/progress/related.ts';
 import { addNotice, initialProgress } from '../../report/progress/state.ts';
+import { resolveLanguage, type Language } from '../../core/messages/language.ts';
 import { createReplanHook, type AnswerSource } from '../../phases/replan/index.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { ReplanHook } from '../../core/hooks.ts';
@@ -38,6 +40,13 @@ export interface ReportingOptions {
   answers?: AnswerSource;
   /** The task whose plan the run may reuse (seed 001 §7.3: `/agent retry`, resume); default: its own. */
   planSource?: string;
+  /** The notes' language; default: `notes.language`, `auto` following the title. */
+  language?: Language;
+}
+
+/** The notes' language: as given, else `notes.language` (`auto`: the request's). */
+export function notesLanguage(options: Pick<ReportingOptions, 'config' | 'title' | 'language'>) {
+  return options.language ?? resolveLanguage(options.config.notes.language, options.title);
 }
 
 export interface Reporting {
@@ -49,6 +58,8 @@ export interface Reporting {
   replan: ReplanHook;
   /** Writes the end when the run could not (see `abandonRun`); the note is waited for at most `noteMs`. */
   abandon(end: AbandonedEnd, noteMs: number): Promise<void>;
+  /** The notes' language; prompts, the environment failure note and the patch note follow it. */
+  language: Language;
 }
 
 /**
@@ -71,6 +82,8 @@ async function openProgressNote(options: ReportingOptions, paths: StatePaths) {
     title: options.title,
     startedAt: clock.now(),
     ...ci,
+    language: notesLanguage(options),
+    commandPrefix: options.config.trigger.command_prefix,
   });
   const notice = interruptedNotice(interrupted);
   if (notice) initial = addNotice(initial, notice);
@@ -123,7 +136,13 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
     taskId: options.taskId,
     ...(ci.jobId ? { jobId: ci.jobId } : {}),
     ...(ci.pipelineId ? { pipelineId: ci.pipelineId } : {}),
+    ...(ci.jobUrl ? { jobUrl: ci.jobUrl } : {}),
+    title: options.title,
+    language: notesLanguage(options),
+    commandPrefix: config.trigger.command_prefix,
   };
+  // the progress note links the ❓ and 🙋 notes posted through this target
+  const target = linkingRelatedNotes(options.target, publisher);
   const replan = await createReplanHook({
     config,
     clock,
@@ -132,13 +151,13 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
     stateDir: paths.stateDir,
     key: options.issueId ?? options.taskId,
     recorder: store,
-    notes: { target: options.target, context },
+    notes: { target, context },
     progress: publisher,
     ...(options.answers ? { answers: options.answers } : {}),
   });
   const reporter = new ProgressReporter({
     publisher,
-    target: options.target,
+    target,
     metadata: new MetadataStore({ file: paths.metadata, taskId: options.taskId, logger, clock }),
     runRecords,
     runId: options.runId,
@@ -182,5 +201,6 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
     paths,
     replan,
     abandon,
+    language: context.language,
   };
 }

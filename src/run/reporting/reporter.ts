@@ -13,13 +13,14 @@ import type { NoteContext } from '../../report/notes/context.ts';
 import { renderHumanInterventionNote } from '../../report/notes/human-intervention-note.ts';
 import { renderSummaryNote } from '../../report/notes/summary-note.ts';
 import type { ProgressPublisher } from '../../report/progress/publisher.ts';
+import { runFacts } from '../../report/progress/facts.ts';
 import {
-  addLink,
   addNotice,
   endPhase,
   recordReview,
   revisePlan,
   setEnvironment,
+  setFacts,
   setPlan,
   startPhase,
   updateItem,
@@ -41,14 +42,7 @@ import type {
   ReviewRecord,
   RunReporter,
 } from '../../core/ports.ts';
-import {
-  commitLink,
-  deliveryInfo,
-  finalState,
-  taskNoteData,
-  usageSummary,
-  validationRuns,
-} from './final.ts';
+import { finalState, taskNoteData, usageSummary, validationRuns } from './final.ts';
 
 export interface ProgressReporterOptions {
   publisher: ProgressPublisher;
@@ -243,10 +237,10 @@ export class ProgressReporter implements RunReporter {
     );
     const noteUrl = relativeNote ? o.artifactUrl?.(relativeNote) : undefined;
     o.publisher.update((s) => {
-      let next = { ...s, usage };
-      const commit = commitLink(outcome);
-      if (commit) next = addLink(next, commit);
-      if (noteUrl) next = addLink(next, { label: 'Task Note', url: noteUrl });
+      let next = setFacts(
+        { ...s, usage },
+        runFacts(outcome, noteUrl ? { taskNoteUrl: noteUrl } : {}),
+      );
       if (failures.length > 0)
         next = addNotice(
           next,
@@ -254,8 +248,15 @@ export class ProgressReporter implements RunReporter {
         );
       return next;
     });
-    await step('separate notes', () => this.postSeparateNotes(outcome, state));
+    await step('separate notes', () => this.postSeparateNotes(outcome, noteUrl));
     const written = await o.publisher.finish({ state, summary: outcome.summary });
+    // no summary while a question or a person is awaited: the ❓ or 🙋 note is the news (H2)
+    if (state !== 'awaiting_answer' && state !== 'needs_human')
+      await step('summary note', () =>
+        postNote(o.target, renderSummaryNote(o.publisher.current, this.summaryLinks()), {
+          redactor: o.redactor,
+        }),
+      );
     await this.settled();
     if (!written) {
       const failed = new FinalStateNotWritten(state);
@@ -283,13 +284,19 @@ export class ProgressReporter implements RunReporter {
     });
   }
 
-  private async postSeparateNotes(outcome: RunOutcome, state: ReturnType<typeof finalState>) {
+  private summaryLinks() {
+    const url = this.o.publisher.noteUrl;
+    return url ? { progressNote: url } : {};
+  }
+
+  /** The 🙋 and ❓ notes (H2); the progress note links them (their URLs reach it through the target). */
+  private async postSeparateNotes(outcome: RunOutcome, taskNoteUrl: string | undefined) {
     const o = this.o;
     const post = (body: string) => postNote(o.target, body, { redactor: o.redactor });
     if (outcome.completion.phase === 'completion' && 'status' in outcome.completion)
       await post(
         renderHumanInterventionNote(outcome.completion, o.context, {
-          commandPrefix: o.config.trigger.command_prefix,
+          ...(taskNoteUrl ? { taskNoteUrl } : {}),
         }),
       );
     if (outcome.clarification && !outcome.clarificationPosted) {
@@ -307,28 +314,5 @@ export class ProgressReporter implements RunReporter {
         ),
       );
     }
-    const summary = outcome.completion.summary;
-    const delivery = deliveryInfo(outcome);
-    await post(
-      renderSummaryNote(
-        {
-          state,
-          title: outcome.title,
-          summary: outcome.summary,
-          goalAchieved: outcome.state === 'COMPLETE',
-          keyOutcomes: 'key_outcomes' in summary ? summary.key_outcomes : [],
-          tasksCompleted: summary.tasks_completed,
-          tasksFailed: summary.tasks_failed,
-          validation: validationRuns(outcome),
-          changedFiles: outcome.changedFiles,
-          ...(delivery ? { delivery } : {}),
-          durationMs: outcome.durationMs,
-          totalTokens: outcome.tokens.totalTokens,
-          ...(outcome.tokens.costUsd === undefined ? {} : { costUsd: outcome.tokens.costUsd }),
-          links: [],
-        },
-        o.context,
-      ),
-    );
   }
 }

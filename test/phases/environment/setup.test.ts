@@ -71,7 +71,9 @@ describe('environment setup manager (SPEC E1–E5, seed 000 §5.3, §8)', functi
     expect(clock.sleeps).to.deep.equal([3000, 3000, 3000, 3000, 3000]);
     expect(result.handoff.setup_status).to.equal('failed');
     expect(result.classification).to.include({ class: 'retryable', kind: 'lock' });
-    expect(result.note).to.include('- Lock retries: 5').and.include('- LLM regenerations: 0/3');
+    expect(result.note)
+      .to.include('- Retries: network 0, server errors 0, locks 5')
+      .and.include('- Setup commands regenerated 0 of 3 times');
     expect(result.note).to.include('Stopped because: the lock retries were used up');
     expect(llm.requests).to.have.length(0);
   });
@@ -219,10 +221,12 @@ describe('environment setup manager (SPEC E1–E5, seed 000 §5.3, §8)', functi
     expect(note.startsWith('<!-- mr-agent:environment-failed job=77 pipeline=9 -->')).to.equal(
       true,
     );
-    expect(note).to.include('## Environment setup failed').and.include('**Environment**: python');
     expect(note)
-      .to.include('- LLM regenerations: 3/3')
-      .and.include('- Error classification: fixable (unknown-package, pip)');
+      .to.include('### ⚠️ Environment setup failed')
+      .and.include('in the **python** environment');
+    expect(note)
+      .to.include('- Setup commands regenerated 3 of 3 times')
+      .and.include('- Classified as: `unknown-package`, `pip`, fixable in the setup commands');
     expect(note).to.include('Stopped because: the 3 LLM regenerations were used up');
     expect(llm.userMessage(2)).to.include('regeneration 3 of 3');
   });
@@ -255,7 +259,7 @@ describe('environment setup manager (SPEC E1–E5, seed 000 §5.3, §8)', functi
     expect(result.handoff.errors.join('\n')).to.include('the model endpoint answered 500');
     expect(result.note)
       .to.include('the regeneration request failed')
-      .and.include('LLM regenerations: 1/3');
+      .and.include('Setup commands regenerated 1 of 3 times');
   });
 
   it('E5 setup_enabled false hands over skipped without running anything', async () => {

@@ -152,8 +152,8 @@ describe('review → revise cycle (seed 004; SPEC G1, G2, I4)', () => {
       'Skipping subsequent phases due to failed phase: planning',
     );
     const note = await run.note();
-    expect(note).to.match(/Planning[^\n]*failed/i);
-    expect(note).to.contain('review FAIL after 1 revision');
+    expect(note).to.match(/\*\*Planning ❌/);
+    expect(note).to.contain('| Plan | ❌ Changes requested');
     expect(note).to.contain('Skipping subsequent phases due to failed phase: planning');
     expect(note).to.match(/Execution[^\n]*skipped/i);
   });

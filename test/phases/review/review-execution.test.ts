@@ -117,7 +117,8 @@ describe('review → revise: the execution review, suggestions and options (seed
     expect(run.outcome).to.include({ state: 'COMPLETE', exitCode: 0 });
     expect(run.messages).not.to.include('Phase planning: Starting revise step');
     const note = await run.note();
-    expect(note).to.contain('PASS_WITH_SUGGESTIONS').and.contain(suggestion);
+    expect(note).to.contain('💡 **Reviewer suggestion:**').and.contain(suggestion);
+    expect(note).to.contain('💡 Pass with suggestions');
     expect(await run.taskNote()).to.contain(`Review suggestions (planning): ${suggestion}`);
   });
 

@@ -34,8 +34,9 @@ function setup(overrides: Partial<ProgressPublisherOptions> = {}) {
   return { clock, scheduler, target, redactor, options };
 }
 
+/** A change the note shows (the title is in its heading). */
 function detail(n: number) {
-  return (s: ProgressState) => setPhaseDetail(s, 'pre_planning', `step ${n}`);
+  return (s: ProgressState) => ({ ...s, title: `step ${n}` });
 }
 
 describe('report/progress/publisher', () => {
@@ -118,9 +119,9 @@ describe('report/progress/publisher', () => {
     await scheduler.advance(5000);
     const body = target.lastBody();
     expect(parseMarker(body)?.state).to.equal('failed');
-    expect(body).to.include('❌ Failed');
+    expect(body).to.include('### ❌ Failed');
     expect(body).to.include('model gave up');
-    expect(body).to.include('- [ ] **task_1**: Read the HTTP client and its tests _(stopped)_');
+    expect(body).to.include('- [ ] Read the HTTP client and its tests — *stopped here*');
   });
 
   it('H1 finish is idempotent and later updates are ignored', async () => {
@@ -175,7 +176,7 @@ describe('report/progress/publisher', () => {
     const body = target.lastBody();
     expect(body).to.not.include('glpat-SECRETSECRET123');
     expect(body).to.include('[MASKED]');
-    expect(body).to.include('\\/merge\n\\/approve');
+    expect(body).to.include('\\/merge  \n\\/approve');
     expect(hasUnescapedQuickAction(body)).to.equal(false);
   });
 

@@ -1,5 +1,4 @@
 import {
-  addLink,
   addUsage,
   countReplan,
   endPhase,
@@ -8,12 +7,18 @@ import {
   recordReview,
   revisePlan,
   setEnvironment,
-  setPhaseDetail,
+  setFacts,
   setPlan,
+  setRelated,
   startPhase,
   updateItem,
 } from '../../../src/report/progress/state.ts';
-import type { ChecklistItem, ProgressState } from '../../../src/core/progress.ts';
+import type { ChecklistItem, ProgressState, RunFacts } from '../../../src/core/progress.ts';
+
+export const PROJECT = 'https://gitlab.example.com/group/app';
+export const MR = `${PROJECT}/-/merge_requests/42`;
+export const TASK_NOTE = `${PROJECT}/-/jobs/1234/artifacts/file/.mr-agent/task-mr-42-7.md`;
+export const NO_FACTS: RunFacts = { changedFiles: [], checks: [], criteria: [], questions: 0 };
 
 /** 2024-11-28 10:00:00 UTC */
 export const T0 = Date.UTC(2024, 10, 28, 10, 0, 0);
@@ -61,7 +66,6 @@ export function executing(): ProgressState {
   s = startPhase(s, 'execution', sec(66));
   s = updateItem(s, 'task_1', 'done');
   s = updateItem(s, 'task_2', 'running');
-  s = setPhaseDetail(s, 'execution', '1/3 actions');
   s = addUsage(s, 'planning', { promptTokens: 3200, completionTokens: 850 });
   s = addUsage(s, 'review', { promptTokens: 1900, completionTokens: 120 });
   s = addUsage(s, 'execution', { promptTokens: 5400, completionTokens: 700 });
@@ -124,9 +128,22 @@ export function completed(): ProgressState {
     feedback: 'Consider jitter | and a max delay.',
   });
   s = endPhase(s, 'verification', 'done', sec(330));
-  s = addLink(s, {
-    label: 'Task Note',
-    url: 'https://gitlab.example.com/group/app/-/jobs/1234/artifacts/file/.mr-agent/task-mr-42-7.md',
+  s = setFacts(s, {
+    ...NO_FACTS,
+    delivery: {
+      status: 'pushed',
+      branch: 'feature/retry',
+      commit: 'ac81f3b3296b9705f7e7e762226486e893306868',
+      commitUrl: `${PROJECT}/-/commit/ac81f3b3296b9705f7e7e762226486e893306868`,
+    },
+    changedFiles: ['http/retry.py', 'http/client.py', 'tests/test_retry.py'],
+    checks: [{ command: 'python -m pytest -q', passed: true, timedOut: false, durationMs: 12_400 }],
+    criteria: [
+      { text: 'GET requests are retried on 429 and 5xx', passed: true },
+      { text: 'The delay doubles after each attempt', passed: true },
+      { text: 'The whole test suite passes', passed: true },
+    ],
+    taskNoteUrl: TASK_NOTE,
   });
   s = { ...s, usage: { ...s.usage, costUsd: 0.0421 } };
   return finishRun(s, {
@@ -138,9 +155,49 @@ export function completed(): ProgressState {
 }
 
 export function failedDuringExecution(): ProgressState {
-  return finishRun(executing(), {
+  const s = setFacts(executing(), {
+    ...NO_FACTS,
+    error: {
+      message: 'The model endpoint answered HTTP 503 three times.',
+      blame: 'service',
+      hint: 'Check the LLM endpoint (MR_AGENT_LLM_BASE_URL) and its status page.',
+    },
+    taskNoteUrl: TASK_NOTE,
+  });
+  return finishRun(s, {
     state: 'failed',
-    summary: 'The LLM endpoint kept answering 503 after 3 attempts.',
+    summary: 'The model endpoint answered HTTP 503 three times.',
     at: sec(90),
   });
+}
+
+/** `/agent stop` (SIGTERM) while executing. */
+export function cancelledDuringExecution(): ProgressState {
+  const s = setFacts(executing(), { ...NO_FACTS, cancelledBy: 'SIGTERM' });
+  return finishRun(s, { state: 'cancelled', summary: 'received SIGTERM', at: sec(80) });
+}
+
+/** Stopped on two questions (auto_assume_timeout_minutes: 0). */
+export function awaitingAnswer(): ProgressState {
+  let s = setFacts(executing(), { ...NO_FACTS, questions: 2 });
+  s = setRelated(s, 'question', `${MR}#note_77`);
+  return finishRun(s, {
+    state: 'awaiting_answer',
+    summary: 'Questions for the people on the request.',
+    at: sec(90),
+  });
+}
+
+/** The plan-revision limit was reached (seed 001 §10.4). */
+export function needsHuman(): ProgressState {
+  let s = revisedTwice();
+  s = updateItem(s, 'task_3', 'failed', 'pytest still cannot import the client');
+  s = setFacts(s, { ...NO_FACTS, revisionsUsed: 2, taskNoteUrl: TASK_NOTE });
+  s = setRelated(s, 'human-help', `${MR}#note_78`);
+  return finishRun(s, { state: 'needs_human', summary: 'Needs a person.', at: sec(260) });
+}
+
+/** The job ended without its final state (a later run found it so). */
+export function interrupted(): ProgressState {
+  return finishRun(executing(), { state: 'interrupted', summary: '', at: sec(70) });
 }

@@ -1,0 +1,267 @@
+/**
+ * English texts of every note (the catalog's keys). Markdown is allowed;
+ * `{name}` is a placeholder; `{ one, other }` is picked by `{count}`.
+ * Keep `ja.ts` in step: it must have every key.
+ */
+export type Message = string | { readonly one: string; readonly other: string };
+
+export const en = {
+  // states (heading of every note; status reply)
+  'state.running': 'Working on it',
+  'state.complete': 'Done',
+  'state.failed': 'Failed',
+  'state.cancelled': 'Cancelled',
+  'state.interrupted': 'Interrupted',
+  'state.awaiting_answer': 'Waiting for your answer',
+  'state.needs_human': 'Needs your help',
+  'state.never_run': 'No run yet',
+
+  // phases (seed 000 §5.4) and replan checkpoints (seed 003 §3)
+  'phase.pre_planning': 'Pre-planning',
+  'phase.planning': 'Planning',
+  'phase.environment_setup': 'Environment',
+  'phase.execution': 'Execution',
+  'phase.reflection': 'Reflection',
+  'phase.verification': 'Verification',
+  'phase.complete': 'Completion',
+  'checkpoint.goal_understanding': 'goal understanding',
+  'checkpoint.task_decomposition': 'task decomposition',
+  'checkpoint.action_sequence': 'action planning',
+  'checkpoint.execution': 'execution',
+  'checkpoint.reflection': 'monitoring and reflection',
+  'checkpoint.final_evaluation': 'final evaluation',
+
+  // the change line (second line of the progress and summary notes)
+  'facts.now': 'Now: {phase}',
+  'facts.steps': '{done} of {total} steps done',
+  'facts.started': 'started {time}',
+  'facts.viewJob': 'View job #{id}',
+  'facts.pushed': 'Pushed {commit} to {branch}',
+  'facts.pushedElsewhere': 'Pushed {commit} to {branch}, not to {intended}: {reason}',
+  'facts.mergeRequest': 'draft merge request',
+  'facts.nothingPushedYet': 'Nothing pushed yet',
+  'facts.nothingPushed': 'Nothing was pushed',
+  'facts.noChanges': 'Nothing pushed: no file changed',
+  'facts.pushDisabled': 'Nothing pushed: `delivery.push` is off',
+  'facts.notPushed': 'Nothing pushed: {reason}',
+  'facts.patchPosted': 'Not pushed: the change is in a {patch}',
+  'facts.patchNote': 'patch note',
+  'facts.files': { one: '1 file changed', other: '{count} files changed' },
+  'facts.timedOut': 'timed out',
+  'facts.questions': {
+    one: '{link} needs your answer before I go on',
+    other: '{link} need your answer before I go on',
+  },
+  'facts.questionsLink': { one: '1 question', other: '{count} questions' },
+  'facts.stoppedDuring': 'Stopped during {phase}: {who}',
+  'facts.stopped': 'Stopped: {who}',
+  'facts.interrupted': 'The job ended before the run could record how it ended',
+  'facts.humanReason': {
+    one: 'Not converging after 1 plan revision, the most allowed',
+    other: 'Not converging after {count} plan revisions, the most allowed',
+  },
+  'facts.humanReasonNone': 'Not converging, and plan revisions are turned off',
+  'cancel.signal': 'the job got {signal} (`/agent stop`, a cancel in GitLab or the job timeout)',
+  'cancel.unknown': 'the run was cancelled',
+
+  // the next step (third line)
+  'next.label': 'Next:',
+  'next.running':
+    'nothing needed from you yet; this note is updated as the run goes on. Comment {stop} to cancel.',
+  'next.reviewCommit': 'review {commit}.',
+  'next.theCommit': 'the commit',
+  'next.reviewMergeRequest': 'review the {mr}.',
+  'next.followUp': 'Reply with {command} for a follow-up change.',
+  'next.applyPatch': 'apply the change from the {patch} with `git apply`, then push it yourself.',
+  'next.noChanges':
+    'nothing to review. If you expected a change, comment {command} and say more precisely what to change.',
+  'next.pushDisabled':
+    'nothing was pushed because `delivery.push` is off; turn it on, or make the change by hand.',
+  'next.local': 'review the change in your working tree (`git diff`).',
+  'next.retry': 'Then {retry} or comment {command} again.',
+  'next.retryJob': 'retry job #{id}',
+  'next.cancelled':
+    'nothing was kept from this run. To start again, comment {retry} (the same task, with its history) or {command}.',
+  'next.interrupted': 'comment {retry} to run the task again.',
+  'next.needsHuman':
+    'read {note}, then comment {command} with more specific guidance, or finish the change by hand.',
+  'next.humanNote': 'what was tried',
+  'next.openQuestion': 'Open the question',
+
+  // one rule each, worded the same in every note that gives it
+  'rule.reply':
+    "**Answer in the ❓ question's thread**: reply there, no `/agent` needed; the run goes on with your answer.",
+
+  // whose problem a failure is (errors/errors.ts ErrorBlame)
+  'blame.user': 'This needs a fix in the request or in the project’s mr-agent settings.',
+  'blame.service':
+    'This is not caused by your code: a service the agent depends on (GitLab or the model endpoint) failed. Ask a maintainer to check it.',
+  'blame.model': 'The model did not give a usable answer; a retry or a stronger model may help.',
+  'blame.command': 'A command failed in a way the run could not get past.',
+  'blame.limit': 'A configured limit was reached.',
+  'blame.internal': 'This looks like a bug in mr-agent; please report it with the job log.',
+  'blame.hint': 'Hint: {hint}',
+
+  // the body of the progress note
+  'result.none': 'No summary was given.',
+  'plan.revised': {
+    one: '🔁 Plan revised once, last because: {reason}',
+    other: '🔁 Plan revised {count} times, last because: {reason}',
+  },
+  'plan.reasonMissing': 'no reason given',
+  'item.inProgress': 'in progress',
+  'item.failed': 'failed',
+  'item.stopped': 'stopped here',
+  'item.skipped': 'skipped',
+  'criteria.heading': 'Acceptance criteria',
+  'criteria.met': '{met}/{total} met',
+  'review.suggestion': 'Reviewer suggestion:',
+
+  // the folded run details
+  'details.summary': 'Run details',
+  'details.phases': { one: '1 phase', other: '{count} phases' },
+  'details.environment': '{name} environment',
+  'details.calls': { one: '1 model call', other: '{count} model calls' },
+  'details.tokens': { one: '1 token', other: '{count} tokens' },
+  'details.skipped': '{phases} skipped',
+  'details.repeated': '×{count}',
+  'env.setupCommands': { one: '1 setup command', other: '{count} setup commands' },
+  'env.checks': '{passed}/{total} checks',
+  'env.setupFailed': 'setup failed, continued with warnings',
+  'env.setupSkipped': 'setup skipped',
+  'punct.comma': ', ',
+  'punct.aside': ' ({text})',
+  'review.column.review': 'Review',
+  'review.column.verdict': 'Verdict',
+  'review.column.feedback': 'Feedback',
+  'review.subject.planning': 'Plan',
+  'review.subject.execution': 'Change',
+  'review.verdict.PASS': 'Pass',
+  'review.verdict.PASS_WITH_SUGGESTIONS': 'Pass with suggestions',
+  'review.verdict.FAIL': 'Changes requested',
+  'review.attempt': 'review {attempt} of {max}',
+  'usage.column.group': 'Model calls',
+  'usage.column.calls': 'Calls',
+  'usage.column.tokens': 'Tokens',
+  'usage.group.execution': 'execution',
+  'usage.group.planning': 'planning & replanning',
+  'usage.group.reviews': 'reviews & checks',
+  'usage.group.other': 'other',
+  'usage.total': 'Total',
+  'usage.cost': 'Estimated cost: {cost}',
+  'history.heading': 'Earlier plans',
+  'history.original': 'Original plan, {time}',
+  'history.revision': 'Revision {number}, {time}',
+  'history.replacedBecause': 'Replaced because: {reason}',
+  'links.taskNote': 'Task Note',
+  'links.startedAt': 'started {time}',
+  'diagram.revise': 'revise',
+  'footer.live': 'mr-agent · edited in place',
+  'footer.final': 'mr-agent · final',
+  'footer.job': 'job {job}',
+  'footer.local': 'local run',
+
+  // the summary note
+  'summary.filesHeading': 'Files changed:',
+  'summary.more': 'and {count} more',
+  'summary.progressNote': 'Progress note',
+  'summary.job': 'Job #{id}',
+  'summary.commit': 'Commit {sha}',
+  'summary.cost': 'estimated cost {cost}',
+
+  // the ❓ clarification note (seed 003 §11.3)
+  'clarify.heading': {
+    one: '{mention}1 question before I continue',
+    other: '{mention}{count} questions before I continue',
+  },
+  'clarify.default': 'If not answered: {assumption}',
+  'clarify.noQuestion': 'no question was given',
+  'clarify.why': '*Why I’m asking:* {context}',
+  'clarify.assume': 'If nobody answers, I will assume:',
+  'clarify.deadlineAssume': 'At {time} (in {wait}) I will go on with the defaults above.',
+  'clarify.deadlineAssumeNoTime': 'In {wait} I will go on with the defaults above.',
+  'clarify.deadlineStop':
+    'Without an answer by {time} (in {wait}), the run stops and waits for a reply here.',
+  'clarify.deadlineStopNoTime':
+    'Without an answer within {wait}, the run stops and waits for a reply here.',
+  'clarify.paused': 'The run is paused until someone replies here.',
+  'clarify.who': 'Answers from members with {level} access or higher are used',
+  'clarify.answered': '✅ Answered by {who}: going on with the answers.',
+  'clarify.assumed': '⏭️ No answer within {wait}: going on with the defaults above.',
+  'clarify.stopped':
+    '❓ No answer within {wait}: the run has stopped; a reply in this thread resumes it.',
+
+  // the 🙋 human intervention note (seed 001 §10.4)
+  'human.heading': '{mention}I need a person to step in',
+  'human.why': 'Why:',
+  'human.whyLine': '{reason}. {pushed}; {progress}',
+  'human.progress': {
+    one: '{done} of {total} steps done, 1 failed.',
+    other: '{done} of {total} steps done, {count} failed.',
+  },
+  'human.look': 'What I would look at:',
+  'human.taskNote': 'The {taskNote} has every action with its tool output.',
+
+  // the 🔁 replan note (seed 003 §11.2)
+  'replan.heading': 'Plan revised at {point}',
+  'replan.headingNotDone': 'Plan revision proposed at {point}, not carried out',
+  'replan.confidence': '{percent} confident',
+  'replan.kind': 'Change: {kind}',
+  'replan.kind.retry': 'retry the step',
+  'replan.kind.partial_replan': 're-plan the remaining steps',
+  'replan.kind.action_regeneration': 'regenerate the actions',
+  'replan.kind.task_redecomposition': 'split the task again',
+  'replan.kind.goal_revision': 'revisit the goal',
+  'replan.kind.full_replan': 'plan again from scratch',
+  'replan.kind.clarification_request': 'ask the people on the request',
+  'replan.notDone': 'Not carried out: {reason}',
+  'replan.next': 'nothing needed from you; the run goes on with the revised plan.',
+  'replan.nextNotDone': 'nothing needed from you; the run goes on with the current plan.',
+  'replan.details': 'Issues found and recommended actions',
+  'replan.issues': 'Issues found:',
+  'replan.actions': 'Recommended actions:',
+  'replan.none': 'none',
+
+  // the environment failure note (seed 000 §5.3.9)
+  'envFail.heading': 'Environment setup failed · going on without it',
+  'envFail.exit': '{command} exited with code {code} in the {environment} environment.',
+  'envFail.noExit': '{command} did not finish in the {environment} environment.',
+  'envFail.effect': 'The run goes on; tests and builds that need this environment may fail.',
+  'envFail.next': 'if the tests need this environment, make {command} work in CI, then retry.',
+  'envFail.details': 'Error output and what was tried',
+  'envFail.retries': 'Retries: network {network}, server errors {server}, locks {lock}',
+  'envFail.regenerations': 'Setup commands regenerated {count} of {max} times',
+  'envFail.class': 'Classified as: {class}',
+  'envFail.kind.retryable': 'may pass on a retry',
+  'envFail.kind.fixable': 'fixable in the setup commands',
+  'envFail.kind.fatal': 'not fixable by the agent',
+  'envFail.stopReason': 'Stopped because: {reason}',
+
+  // the 🩹 patch note (SPEC H3, fork merge requests)
+  'patch.heading': 'Patch to apply · could not push to {branch}',
+  'patch.line': 'I could not push to {branch}: {reason}. Nothing was pushed.',
+  'patch.next':
+    'save the patch below as `mr-agent.patch`, run `git apply mr-agent.patch` in your checkout and push.',
+  'patch.details': { one: 'The patch · 1 file', other: 'The patch · {count} files' },
+  'patch.full': 'the full patch is in the job artifacts as {path}',
+
+  // replies to `/agent status` and `/agent help` (SPEC A6)
+  'status.heading': 'mr-agent status:',
+  'status.progress': '{done} of {total} steps done',
+  'status.started': 'started {time}',
+  'status.finished': 'finished {time}',
+  'status.progressNote': 'progress note',
+  'status.job': 'job',
+  'help.heading': 'mr-agent commands',
+  'help.where': 'Write a command at the start of a comment line, outside code and quotes.',
+  'help.run': 'make the change you describe and push it here',
+  'help.plan': 'post a plan only; change nothing',
+  'help.approve': 'carry out the plan posted by {plan}, as written',
+  'help.retry': 'run the last task again, with its history',
+  'help.status': 'show the state of the last run',
+  'help.stop': 'cancel the running agent pipeline',
+  'help.help': 'show this list',
+  'help.instruction': '<instruction>',
+} as const satisfies Record<string, Message>;
+
+export type MessageKey = keyof typeof en;

@@ -1,0 +1,271 @@
+/**
+ * The top of the progress note and of the summary note (issue #24): a
+ * heading with the state, then the change line (what was pushed, checks,
+ * job link), then **Next:** — what the reader does now. Built from
+ * `ProgressState` and its `facts` only, so both notes say the same thing.
+ */
+import { messages, type Translate } from '../../core/messages/catalog.ts';
+import type { MessageKey } from '../../core/messages/en.ts';
+import { formatClockTime, formatDuration } from '../../core/messages/format.ts';
+import type { Language } from '../../core/messages/language.ts';
+import type { CheckFact, PhaseName, ProgressState } from '../../core/progress.ts';
+import { PHASES } from '../../core/progress.ts';
+import { inlineCode, link, oneLine, safeProse } from '../markdown.ts';
+import { EMOJI, STATE_EMOJI, type NoteState } from '../vocabulary.ts';
+import { checklistProgress, currentPhase } from './state.ts';
+
+/** What the notes need besides the state: the language's texts and the command prefix. */
+export interface Voice {
+  language: Language;
+  m: Translate;
+  /** `/agent <rest>` as inline code. */
+  command(rest: string): string;
+  /** Sentences joined as the language does (a space in English, none in Japanese). */
+  sentences(...parts: string[]): string;
+}
+
+export function voiceOf(s: Pick<ProgressState, 'language' | 'commandPrefix'>): Voice {
+  const language = s.language ?? 'en';
+  const prefix = s.commandPrefix ?? '/agent';
+  const gap = language === 'ja' ? '' : ' ';
+  return {
+    language,
+    m: messages(language),
+    command: (rest) => inlineCode(`${prefix} ${rest}`),
+    sentences: (...parts) => parts.filter(Boolean).join(gap),
+  };
+}
+
+export function noteState(s: ProgressState): NoteState {
+  return s.final?.state ?? 'running';
+}
+
+export function phaseName(v: Voice, phase: PhaseName): string {
+  return v.m(`phase.${phase}` as MessageKey);
+}
+
+export function shortSha(sha: string): string {
+  return sha.slice(0, 8);
+}
+
+/** `### ✅ Done · <title>`. */
+export function heading(s: ProgressState, v: Voice): string {
+  const state = noteState(s);
+  const title = oneLine(safeProse(s.title), 200) || s.taskId;
+  return `### ${STATE_EMOJI[state]} ${v.m(`state.${state}` as MessageKey)} · ${title}`;
+}
+
+function jobLink(s: ProgressState, v: Voice): string[] {
+  return s.jobUrl ? [link(v.m('facts.viewJob', { id: s.jobId ?? '?' }), s.jobUrl)] : [];
+}
+
+function steps(s: ProgressState, v: Voice): string[] {
+  if (!s.plan || s.plan.current.items.length === 0) return [];
+  const { done, total } = checklistProgress(s.plan.current.items);
+  return [v.m('facts.steps', { done, total })];
+}
+
+/** The last run of each check command, at most three. */
+function checks(list: readonly CheckFact[], v: Voice): string[] {
+  const last = new Map(list.map((c) => [c.command, c]));
+  return [...last.values()].slice(-3).map((c) => {
+    const mark = c.passed ? EMOJI.done : EMOJI.failed;
+    const timedOut = c.timedOut ? ` (${v.m('facts.timedOut')})` : '';
+    return `${inlineCode(oneLine(c.command, 80))} ${mark}${timedOut}`;
+  });
+}
+
+/** Whether, and what, the run pushed. */
+export function deliveryFact(s: ProgressState, v: Voice): string {
+  const d = s.facts?.delivery;
+  if (!s.final) return v.m('facts.nothingPushedYet');
+  if (!d) return v.m('facts.nothingPushed');
+  switch (d.status) {
+    case 'pushed': {
+      const branch = inlineCode(d.branch ?? '?');
+      const text = v.m('facts.pushed', { commit: shortSha(d.commit ?? '?'), branch });
+      return d.mergeRequestUrl
+        ? `${text} · ${link(v.m('facts.mergeRequest'), d.mergeRequestUrl)}`
+        : text;
+    }
+    case 'pushed-elsewhere': {
+      const text = v.m('facts.pushedElsewhere', {
+        commit: shortSha(d.commit ?? '?'),
+        branch: inlineCode(d.branch ?? '?'),
+        intended: inlineCode(d.intendedBranch ?? '?'),
+        reason: oneLine(safeProse(d.notPushedReason ?? '?'), 200),
+      });
+      return d.mergeRequestUrl
+        ? `${text} · ${link(v.m('facts.mergeRequest'), d.mergeRequestUrl)}`
+        : text;
+    }
+    case 'no-changes':
+      return v.m('facts.noChanges');
+    case 'disabled':
+      return v.m('facts.pushDisabled');
+    case 'patch-posted':
+      return d.patchNoteUrl
+        ? v.m('facts.patchPosted', { patch: link(v.m('facts.patchNote'), d.patchNoteUrl) })
+        : v.m('facts.notPushed', { reason: oneLine(safeProse(d.notPushedReason ?? '?'), 200) });
+  }
+}
+
+/** The phase the run stopped in (not the closing `complete` step). */
+export function stoppedIn(s: ProgressState): PhaseName | undefined {
+  return [...PHASES].reverse().find((p) => p !== 'complete' && s.phases[p].state === 'failed');
+}
+
+function stopped(s: ProgressState, v: Voice): string {
+  const signal = s.facts?.cancelledBy;
+  // without the run's facts (the process gave up in its grace period) the end's own words tell
+  const said = s.facts ? '' : oneLine(safeProse(s.final?.summary ?? ''), 200);
+  const who = signal ? v.m('cancel.signal', { signal }) : said || v.m('cancel.unknown');
+  const phase = stoppedIn(s);
+  return phase
+    ? v.m('facts.stoppedDuring', { phase: phaseName(v, phase), who })
+    : v.m('facts.stopped', { who });
+}
+
+function questions(s: ProgressState, v: Voice): string {
+  const count = Math.max(1, s.facts?.questions ?? 1);
+  const label = v.m('facts.questionsLink', { count });
+  const url = s.related?.question;
+  return v.m('facts.questions', { count, link: url ? link(label, url) : label });
+}
+
+function humanReason(s: ProgressState, v: Voice): string {
+  const count = s.facts?.revisionsUsed ?? 0;
+  return count > 0 ? v.m('facts.humanReason', { count }) : v.m('facts.humanReasonNone');
+}
+
+function cause(s: ProgressState): string {
+  const text = s.facts?.error?.message ?? s.final?.summary ?? '';
+  return `**${oneLine(safeProse(text), 300).replace(/\*/g, '\\*') || '?'}**`;
+}
+
+/** The second line: what changed (or why nothing did), then the job link. */
+export function changeLine(s: ProgressState, v: Voice): string {
+  const state = noteState(s);
+  const parts: string[] = [];
+  const files = s.facts?.changedFiles.length ?? 0;
+  switch (state) {
+    case 'running': {
+      const phase = currentPhase(s);
+      // a running phase's remark (e.g. `3/5 actions`) goes with it
+      const detail = phase ? s.phases[phase].detail : undefined;
+      const remark = detail ? `: ${oneLine(safeProse(detail), 120)}` : '';
+      if (phase) parts.push(`${v.m('facts.now', { phase: phaseName(v, phase) })}${remark}`);
+      parts.push(...steps(s, v), deliveryFact(s, v));
+      parts.push(v.m('facts.started', { time: formatClockTime(s.startedAt, v.language) }));
+      break;
+    }
+    case 'complete':
+      parts.push(deliveryFact(s, v));
+      if (files > 0) parts.push(v.m('facts.files', { count: files }));
+      parts.push(...checks(s.facts?.checks ?? [], v));
+      parts.push(formatDuration(s.final!.finishedAt - s.startedAt, v.language));
+      break;
+    case 'failed':
+      parts.push(cause(s), deliveryFact(s, v), ...steps(s, v));
+      break;
+    case 'cancelled':
+      parts.push(stopped(s, v), deliveryFact(s, v), ...steps(s, v));
+      break;
+    case 'awaiting_answer':
+      parts.push(questions(s, v), deliveryFact(s, v), ...steps(s, v));
+      break;
+    case 'needs_human':
+      parts.push(humanReason(s, v), deliveryFact(s, v), ...steps(s, v));
+      break;
+    case 'interrupted':
+      parts.push(v.m('facts.interrupted'));
+      break;
+  }
+  return [...parts, ...jobLink(s, v)].join(' · ');
+}
+
+function afterComplete(s: ProgressState, v: Voice): string {
+  const d = s.facts?.delivery;
+  const followUp = v.m('next.followUp', { command: v.command(v.m('help.instruction')) });
+  if (!d) return v.m('next.local');
+  switch (d.status) {
+    case 'pushed':
+    case 'pushed-elsewhere': {
+      if (d.mergeRequestUrl)
+        return v.sentences(
+          v.m('next.reviewMergeRequest', {
+            mr: link(v.m('facts.mergeRequest'), d.mergeRequestUrl),
+          }),
+          followUp,
+        );
+      const commit = d.commitUrl
+        ? link(v.m('next.theCommit'), d.commitUrl)
+        : `${v.m('next.theCommit')} ${shortSha(d.commit ?? '')}`;
+      return v.sentences(v.m('next.reviewCommit', { commit }), followUp);
+    }
+    case 'patch-posted':
+      return v.m('next.applyPatch', {
+        patch: d.patchNoteUrl
+          ? link(v.m('facts.patchNote'), d.patchNoteUrl)
+          : v.m('facts.patchNote'),
+      });
+    case 'no-changes':
+      return v.m('next.noChanges', { command: v.command(v.m('help.instruction')) });
+    case 'disabled':
+      return v.m('next.pushDisabled');
+  }
+}
+
+const BLAMES = new Set(['user', 'service', 'model', 'command', 'limit', 'internal']);
+
+/** Whose problem it is and what to do (src/errors: blame and hint), then how to retry. */
+function afterFailure(s: ProgressState, v: Voice): string {
+  const error = s.facts?.error;
+  const parts: string[] = [];
+  if (error) {
+    const blame = BLAMES.has(error.blame) ? error.blame : 'internal';
+    parts.push(v.m(`blame.${blame}` as MessageKey));
+    if (error.hint) parts.push(v.m('blame.hint', { hint: oneLine(safeProse(error.hint), 300) }));
+  }
+  const retry = s.jobUrl
+    ? link(v.m('next.retryJob', { id: s.jobId ?? '?' }), s.jobUrl)
+    : v.command('retry');
+  parts.push(v.m('next.retry', { retry, command: v.command(v.m('help.instruction')) }));
+  return v.sentences(...parts);
+}
+
+/** The third line: **Next:** and the one thing to do now. */
+export function nextLine(s: ProgressState, v: Voice): string {
+  const instruction = v.command(v.m('help.instruction'));
+  const text = ((): string => {
+    switch (noteState(s)) {
+      case 'running':
+        return v.m('next.running', { stop: v.command('stop') });
+      case 'complete':
+        return afterComplete(s, v);
+      case 'failed':
+        return afterFailure(s, v);
+      case 'cancelled':
+        return v.m('next.cancelled', { retry: v.command('retry'), command: instruction });
+      case 'interrupted':
+        return v.m('next.interrupted', { retry: v.command('retry') });
+      case 'awaiting_answer': {
+        const url = s.related?.question;
+        return url
+          ? `${v.m('rule.reply')} ${link(v.m('next.openQuestion'), url)}`
+          : v.m('rule.reply');
+      }
+      case 'needs_human': {
+        const url = s.related?.['human-help'];
+        const note = url ? link(v.m('next.humanNote'), url) : v.m('next.humanNote');
+        return v.m('next.needsHuman', { note, command: instruction });
+      }
+    }
+  })();
+  return `**${v.m('next.label')}** ${text}`;
+}
+
+/** Heading, change line and next step, as separate paragraphs. */
+export function headline(s: ProgressState, v: Voice): string[] {
+  return [heading(s, v), '', changeLine(s, v), '', nextLine(s, v)];
+}

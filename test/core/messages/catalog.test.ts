@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import { CATALOGS, t } from '../../../src/core/messages/catalog.ts';
+import type { Message } from '../../../src/core/messages/en.ts';
+import {
+  formatClockTime,
+  formatCount,
+  formatDateTime,
+  formatDuration,
+} from '../../../src/core/messages/format.ts';
+import { detectLanguage, LANGUAGES, resolveLanguage } from '../../../src/core/messages/language.ts';
+
+function forms(message: Message): string[] {
+  return typeof message === 'string' ? [message] : [message.one, message.other];
+}
+
+function placeholders(message: Message): string[] {
+  return [
+    ...new Set(forms(message).flatMap((f) => [...f.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!))),
+  ]
+    .filter((name) => name !== 'count')
+    .sort();
+}
+
+describe('core/messages: one keyed catalog for every note (#23)', () => {
+  it('#23 every key exists in every language, with no extra key', () => {
+    const keys = Object.keys(CATALOGS.en).sort();
+    expect(keys.length).to.be.greaterThan(100);
+    for (const language of LANGUAGES) {
+      expect(Object.keys(CATALOGS[language]).sort(), language).to.deep.equal(keys);
+      for (const key of keys)
+        expect(
+          forms(CATALOGS[language][key as keyof typeof CATALOGS.en]).every((f) => f.trim() !== ''),
+          `${language} ${key}`,
+        ).to.equal(true);
+    }
+  });
+
+  it('#23 every translation uses the same placeholders as the English text', () => {
+    for (const [key, message] of Object.entries(CATALOGS.en)) {
+      for (const language of LANGUAGES)
+        expect(
+          placeholders(CATALOGS[language][key as keyof typeof CATALOGS.en]),
+          `${language} ${key}`,
+        ).to.deep.equal(placeholders(message));
+    }
+  });
+
+  it('#23 Japanese texts are Japanese: no English sentence is left untranslated', () => {
+    const untranslated = Object.entries(CATALOGS.ja).filter(([key, message]) =>
+      forms(message).some(
+        (f) =>
+          f === forms(CATALOGS.en[key as keyof typeof CATALOGS.en])[0] &&
+          /[a-z]{3}/.test(f.replace(/`[^`]*`|\{\w+\}/g, '')),
+      ),
+    );
+    expect(untranslated.map(([key]) => key)).to.deep.equal([]);
+  });
+
+  it('#24 plural forms follow the count; numbers are formatted for the language', () => {
+    expect(t('en', 'facts.files', { count: 1 })).to.equal('1 file changed');
+    expect(t('en', 'facts.files', { count: 12 })).to.equal('12 files changed');
+    expect(t('en', 'details.tokens', { count: 32307 })).to.equal('32,307 tokens');
+    expect(t('ja', 'details.tokens', { count: 32307 })).to.equal('32,307 トークン');
+    expect(() => t('en', 'facts.pushed', { commit: 'abc' })).to.throw('{branch}');
+  });
+
+  it('#23 dates, times and durations are formatted for the locale (Intl), in UTC', () => {
+    const at = Date.UTC(2024, 10, 28, 10, 5, 0);
+    expect(formatDateTime(at, 'en')).to.equal('Nov 28, 2024, 10:05 UTC');
+    expect(formatDateTime(at, 'ja')).to.equal('2024/11/28 10:05 UTC');
+    expect(formatClockTime(at, 'ja')).to.equal('10:05 UTC');
+    expect(formatDuration(90_000, 'en')).to.equal('1m 30s');
+    expect(formatDuration(90_000, 'ja')).to.equal('1 分 30 秒');
+    expect(formatDuration(418, 'en')).to.equal('418ms');
+    expect(formatDuration(418, 'ja')).to.equal('418 ミリ秒');
+    expect(formatCount(1234567, 'ja')).to.equal('1,234,567');
+  });
+
+  it('#23 auto follows the language of the request; a fixed setting wins', () => {
+    expect(detectLanguage('/agent テストが失敗しています。修正してください')).to.equal('ja');
+    expect(detectLanguage('fix the failing test')).to.equal('en');
+    expect(detectLanguage('修正')).to.equal('ja');
+    // code and URLs say nothing about the writer's language
+    expect(detectLanguage('rename `変数` in https://example.com/ページ please')).to.equal('en');
+    expect(detectLanguage('`npm test` を直してください')).to.equal('ja');
+    expect(resolveLanguage('auto', 'テストを直して')).to.equal('ja');
+    expect(resolveLanguage('en', 'テストを直して')).to.equal('en');
+    expect(resolveLanguage('ja', 'fix it')).to.equal('ja');
+  });
+});

@@ -1,0 +1,250 @@
+/**
+ * Every note mr-agent posts, in every state, in every language (issue #24,
+ * #23): the golden files under test/golden/notes/<lang>/, the GitLab
+ * Markdown checks and the screenshots in docs/notes/ all come from here.
+ */
+import { Redactor } from '../../src/log/redact.ts';
+import type { Language } from '../../src/core/messages/language.ts';
+import type { ProgressState } from '../../src/core/progress.ts';
+import { renderClarificationNote } from '../../src/report/notes/clarification-note.ts';
+import type { NoteContext } from '../../src/report/notes/context.ts';
+import { renderEnvironmentFailureNote } from '../../src/report/notes/environment-failure-note.ts';
+import {
+  renderHumanInterventionNote,
+  type HumanInterventionResult,
+} from '../../src/report/notes/human-intervention-note.ts';
+import { renderPatchNote } from '../../src/report/notes/patch-note.ts';
+import { renderReplanNote } from '../../src/report/notes/replan-note.ts';
+import { renderHelpReply, renderStatusReply } from '../../src/report/notes/reply-note.ts';
+import { renderSummaryNote } from '../../src/report/notes/summary-note.ts';
+import { renderProgressNote } from '../../src/report/progress/render.ts';
+import {
+  awaitingAnswer,
+  cancelledDuringExecution,
+  completed,
+  executing,
+  failedDuringExecution,
+  interrupted,
+  MR,
+  needsHuman,
+  revisedTwice,
+  sec,
+  T0,
+  TASK_NOTE,
+} from './progress/scenario.ts';
+import { initialProgress } from '../../src/report/progress/state.ts';
+import { JA_MODEL_TEXT, translated } from './gallery-ja.ts';
+
+/** The model-written parts in the note's language (the templates translate themselves). */
+function inLanguage<T>(value: T, language: Language): T {
+  return language === 'ja' ? translated(value, JA_MODEL_TEXT) : value;
+}
+
+const JOB_URL = 'https://gitlab.example.com/group/app/-/jobs/1234';
+const PROGRESS_NOTE = `${MR}#note_70`;
+
+function firstVersion(): ProgressState {
+  return initialProgress({
+    taskId: 'mr-42-7',
+    title: 'Add retry logic to the HTTP client',
+    startedAt: T0,
+    jobId: '1234',
+    pipelineId: '567',
+    jobUrl: JOB_URL,
+  });
+}
+
+const PROGRESS: ReadonlyArray<readonly [string, () => ProgressState]> = [
+  ['progress-1-first-version', firstVersion],
+  ['progress-2-running', executing],
+  ['progress-3-running-revised', revisedTwice],
+  ['progress-4-complete', completed],
+  ['progress-5-failed', failedDuringExecution],
+  ['progress-6-cancelled', cancelledDuringExecution],
+  ['progress-7-waiting-for-answer', awaitingAnswer],
+  ['progress-8-needs-human', needsHuman],
+  ['progress-9-interrupted', interrupted],
+];
+
+const SUMMARIES: ReadonlyArray<readonly [string, () => ProgressState]> = [
+  ['summary-complete', completed],
+  ['summary-failed', failedDuringExecution],
+  ['summary-cancelled', cancelledDuringExecution],
+];
+
+function context(language: Language): NoteContext {
+  return {
+    taskId: 'mr-42-7',
+    jobId: '1234',
+    pipelineId: '567',
+    jobUrl: JOB_URL,
+    title: 'Add retry logic to the HTTP client',
+    requester: 'dana',
+    language,
+  };
+}
+
+const QUESTION = {
+  questions: ['Should retries apply to POST requests?', 'What is the largest acceptable delay?'],
+  context: 'Retrying non-idempotent requests can create duplicates.',
+  assumptions: ['only GET, HEAD and PUT are retried.', 'the delay is capped at 30 seconds.'],
+  minAccessLabel: 'Developer',
+  askedAt: sec(90),
+};
+
+const INTERVENTION: HumanInterventionResult = {
+  phase: 'completion',
+  status: 'requires_human_intervention',
+  summary: {
+    goal_achieved: false,
+    tasks_completed: 3,
+    tasks_failed: 1,
+    revision_attempts: 2,
+    reason: 'The plan revision limit was reached.',
+    current_state: 'The client compiles, but tests/test_client.py still cannot import it.',
+    recommendations: [
+      'the circular import between http/client.py and http/session.py',
+      'Run the tests with `python -m pytest` from the repository root',
+    ],
+  },
+  comment: 'Automatic processing is not making progress.',
+};
+
+const REPLAN = {
+  phase: 'execution',
+  confidence: 0.85,
+  reasoning: 'The import of `retry` creates a cycle between client.py and session.py.',
+  issuesFound: ['ImportError in tests/test_client.py', 'retry helper placed in the wrong module'],
+  recommendedActions: ['Move the helper to http/retry.py', 'Re-run the tests'],
+  replanType: 'partial_replan',
+  replanLevel: 2,
+  at: sec(130),
+};
+
+const DIFF = [
+  'diff --git a/http/client.py b/http/client.py',
+  '--- a/http/client.py',
+  '+++ b/http/client.py',
+  '@@ -1,3 +1,4 @@',
+  ' import requests',
+  '+from http.retry import with_backoff',
+  ' ',
+  ' def get(url):',
+].join('\n');
+
+function otherNotes(language: Language): Array<[string, string]> {
+  const L = <T>(value: T): T => inLanguage(value, language);
+  const ctx = L(context(language));
+  const redactor = new Redactor();
+  redactor.add('tok-1234567890');
+  return [
+    [
+      'clarification',
+      renderClarificationNote({ ...L(QUESTION), waitMinutes: 30, autoAssume: true }, ctx),
+    ],
+    [
+      'clarification-paused',
+      renderClarificationNote({ ...L(QUESTION), waitMinutes: 0, autoAssume: false }, ctx),
+    ],
+    [
+      'human-intervention',
+      renderHumanInterventionNote(L(INTERVENTION), ctx, { taskNoteUrl: TASK_NOTE }),
+    ],
+    ['replan', renderReplanNote(L(REPLAN), ctx)],
+    [
+      'replan-not-carried-out',
+      renderReplanNote(
+        L({ ...REPLAN, executed: false, overrideReason: 'the replan limit is reached (2 of 2)' }),
+        ctx,
+      ),
+    ],
+    [
+      'environment-failure',
+      renderEnvironmentFailureNote({
+        environment: 'python',
+        command: 'python3 -m pip install -r requirements.txt',
+        exitCode: 1,
+        output:
+          'Looking in indexes: https://tok-1234567890@pypi.example.com/simple\nERROR: No matching distribution found for reqeusts',
+        classification: {
+          class: 'fixable',
+          kind: 'unknown-package',
+          tool: 'pip',
+          evidence: 'ERROR: No matching distribution found for reqeusts',
+        },
+        retries: { network: 2, 'server-error': 0, lock: 0 },
+        regenerations: 3,
+        maxRegenerations: 3,
+        stopReason: L('the 3 LLM regenerations were used up'),
+        marker: { job: '1234', pipeline: '567', task: 'mr-42-7' },
+        redactor,
+        language,
+      }),
+    ],
+    [
+      'patch',
+      renderPatchNote({
+        marker: { job: '1234', pipeline: '567', task: 'mr-42-7' },
+        branch: 'feature/retry',
+        reason: L('the merge request comes from a fork the bot cannot push to'),
+        diff: DIFF,
+        filesChanged: 1,
+        artifactPath: '.mr-agent/patch-mr-42-7.diff',
+        redactor,
+        language,
+      }),
+    ],
+    [
+      'status-running',
+      renderStatusReply(
+        {
+          state: 'running',
+          phase: 'execution',
+          progress: { done: 1, total: 3 },
+          startedAt: T0,
+          progressNoteUrl: PROGRESS_NOTE,
+          jobUrl: JOB_URL,
+        },
+        ctx,
+      ),
+    ],
+    [
+      'status-waiting-for-answer',
+      renderStatusReply(
+        {
+          state: 'awaiting_answer',
+          phase: 'execution',
+          progress: { done: 1, total: 3 },
+          startedAt: T0,
+          finishedAt: sec(90),
+          progressNoteUrl: PROGRESS_NOTE,
+          jobUrl: JOB_URL,
+          questionUrl: `${MR}#note_77`,
+        },
+        ctx,
+      ),
+    ],
+    ['help', renderHelpReply(ctx)],
+  ];
+}
+
+/** name → note Markdown, for one language. */
+export function gallery(language: Language): Map<string, string> {
+  const notes = new Map<string, string>();
+  for (const [name, build] of PROGRESS)
+    notes.set(name, renderProgressNote(inLanguage({ ...build(), language }, language)));
+  for (const [name, build] of SUMMARIES)
+    notes.set(
+      name,
+      renderSummaryNote(inLanguage({ ...build(), language }, language), {
+        progressNote: PROGRESS_NOTE,
+      }),
+    );
+  for (const [name, body] of otherNotes(language)) notes.set(name, body);
+  return notes;
+}
+
+/** Which note kind and state a gallery entry shows (for the checks that depend on it). */
+export function stateOf(name: string): string {
+  return name.replace(/^(progress|summary)-(\d-)?/, '');
+}
