@@ -100,7 +100,9 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     expect(job.code, job.stderr).to.equal(3);
     const branch = `mr-agent/main-${job.jobId}`;
     expect(job.stdout).to.match(
-      new RegExp(`Pushed [0-9a-f]{7,} to \`${branch}\`, not to \`main\`: \`main\` is the default branch of acme/app`),
+      new RegExp(
+        `Pushed [0-9a-f]{7,} to \`${branch}\`, not to \`main\`: \`main\` is the default branch of acme/app`,
+      ),
     );
     expect(world.git(world.s.project.repoDir, 'rev-parse', 'refs/heads/main')).to.equal(main);
     const mr = world.standIn.model.mergeRequests.find((m) => m.sourceBranch === branch);

@@ -163,7 +163,7 @@ describe('H1 cost: llm.price.* turns tokens into an estimated cost', function ()
       const { file, note } = await run([]);
       expect(file.tokens.total).to.equal(10_600);
       expect(file.cost_usd).to.equal(null);
-      expect(note).to.contain('Token usage').and.not.contain('Estimated cost');
+      expect(note).to.contain('10,600 tokens').and.not.contain('Estimated cost');
     });
   });
 });

@@ -111,13 +111,14 @@ describe('workers/cli-worker', () => {
       prompt: 'do it',
       repoDir: repo,
       env,
-      maxRunTimeSec: 0.3,
+      // long enough for the fake CLI (a node script) to start even on a loaded machine
+      maxRunTimeSec: 4,
     });
 
     expect(record.timedOut).to.equal(true);
     expect(record.exitCode).to.equal(undefined);
     expect(record.signal).to.equal('SIGTERM');
-    expect(record.error).to.match(/^timed out after 0.3 s \(max_run_time_sec\)/);
+    expect(record.error).to.match(/^timed out after 4 s \(max_run_time_sec\)/);
     expect(record.rawOutput).to.contain('thread.started');
   });
 
@@ -128,7 +129,8 @@ describe('workers/cli-worker', () => {
       prompt: 'do it',
       repoDir: repo,
       env,
-      maxRunTimeSec: 0.5,
+      // the fake must have installed its SIGTERM handler before the limit, even on a loaded machine
+      maxRunTimeSec: 4,
     });
 
     expect(record.timedOut).to.equal(true);
