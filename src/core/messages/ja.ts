@@ -34,7 +34,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'facts.started': '開始 {time}',
   'facts.viewJob': 'ジョブ #{id} を見る',
   'facts.pushed': '{commit} を {branch} にプッシュしました',
-  'facts.pushedElsewhere': '{commit} を {branch} にプッシュしました（{intended} ではありません: {reason}）',
+  'facts.pushedElsewhere':
+    '{commit} を {branch} にプッシュしました（{intended} ではありません: {reason}）',
   'facts.mergeRequest': 'ドラフトのマージリクエスト',
   'facts.nothingPushedYet': 'まだ何もプッシュしていません',
   'facts.nothingPushed': '何もプッシュしていません',
