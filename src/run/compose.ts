@@ -13,7 +13,7 @@ import type { LlmPort } from '../core/llm-port.ts';
 import type { NoteTarget } from '../core/note-target.ts';
 import type { ActionWorker, EnvironmentSetupOutcome, EnvironmentStep } from '../core/ports.ts';
 import { promptLibrary } from '../core/prompts.ts';
-import type { RunDeps } from '../core/run-context.ts';
+import type { CodeNotRun, RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { guardGitLab } from '../gitlab/request-budget.ts';
 import type { Logger } from '../log/logger.ts';
@@ -23,7 +23,8 @@ import { createDeliveryStep, type DeliveryStepOptions } from '../phases/deliver/
 import { environmentStep, type EnvironmentStepDeps } from '../phases/environment/step.ts';
 import type { AnswerSource } from '../phases/replan/index.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
-import type { Tool } from '../tools/index.ts';
+import { gitOnlyShell } from '../shell/git-only-shell.ts';
+import { builtinTools, type Tool } from '../tools/index.ts';
 import { createActionWorker } from '../workers/action-worker.ts';
 import { isExternalWorkerKind } from '../workers/registry.ts';
 import { startReporting, type Reporting } from './reporting/index.ts';
@@ -83,6 +84,13 @@ export interface ComposeInput {
   observers?: RunObservers | undefined;
   /** Replaces the environment phase (tests). */
   createEnvironment?: ((deps: EnvironmentStepDeps) => EnvironmentStep | undefined) | undefined;
+  /**
+   * None of the checkout's code may run (a fork's merge request, issue 19
+   * §1): the shell runs git only, setup is skipped, `run_command` is not
+   * offered, no external worker, verification runs no tests, and delivery
+   * posts a patch instead of pushing.
+   */
+  codeNotRun?: CodeNotRun | undefined;
 }
 
 export interface ComposedRun {
@@ -95,6 +103,11 @@ async function workerFor(input: ComposeInput): Promise<ActionWorker | undefined>
   const { config } = input;
   const kind = config.runner.worker.kind;
   if (!isExternalWorkerKind(kind)) return undefined;
+  if (input.codeNotRun) {
+    // an external coding CLI runs commands of its own choosing in the checkout
+    input.logger.warn('external worker not used: the checkout must not run', { kind });
+    return undefined;
+  }
   const llmKeyVariable = config.llm.api_key_variable;
   const { worker, credentials } = await createActionWorker({
     kind,
@@ -126,13 +139,41 @@ function observedEnvironment(step: EnvironmentStep, observers: RunObservers): En
   };
 }
 
-function environmentFor(input: ComposeInput, llm: LlmPort): EnvironmentStep | undefined {
+/**
+ * Setup that runs nothing: the environment is still detected and chosen, but
+ * its setup is `skipped` (with the reason in the note) and the hand-off names
+ * no test command and no runner.
+ */
+function notRunEnvironment(step: EnvironmentStep, notRun: CodeNotRun): EnvironmentStep {
+  return {
+    ...step,
+    async setup(selected, signal) {
+      const outcome = await step.setup(selected, signal);
+      const { test_command: _test, runner: _runner, ...handoff } = outcome.handoff;
+      return {
+        ...outcome,
+        handoff: { ...handoff, setup_status: 'skipped' },
+        detail: notRun.reason,
+      };
+    },
+  };
+}
+
+function environmentFor(
+  input: ComposeInput,
+  llm: LlmPort,
+  shell: Shell,
+): EnvironmentStep | undefined {
   const observers = input.observers ?? {};
   const make = input.createEnvironment ?? environmentStep;
-  const step = make({
-    config: input.config,
+  const notRun = input.codeNotRun;
+  const config = notRun
+    ? { ...input.config, environment: { ...input.config.environment, setup_enabled: false } }
+    : input.config;
+  const made = make({
+    config,
     llm,
-    shell: observers.setupShell?.(input.shell) ?? input.shell,
+    shell: observers.setupShell?.(shell) ?? shell,
     clock: input.clock,
     logger: input.logger,
     redactor: input.redactor,
@@ -140,7 +181,15 @@ function environmentFor(input: ComposeInput, llm: LlmPort): EnvironmentStep | un
     repoDir: input.repoDir,
     marker: markerOf(input),
   });
+  const step = made && notRun ? notRunEnvironment(made, notRun) : made;
   return step ? observedEnvironment(step, observers) : undefined;
+}
+
+/** The tools the model is offered: without `run_command` when the checkout must not run. */
+function toolsFor(input: ComposeInput): Tool[] | undefined {
+  const tools = input.observers?.tools;
+  if (!input.codeNotRun) return tools;
+  return (tools ?? builtinTools()).filter((tool) => tool.name !== 'run_command');
 }
 
 function markerOf(input: ComposeInput) {
@@ -184,7 +233,10 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
   const worker = await workerFor(input);
   const notes = observers.noteTarget?.(input.notes) ?? input.notes;
   const reporting = await reportingFor(input, notes);
-  const environment = environmentFor(input, llm);
+  const notRun = input.codeNotRun;
+  const shell = notRun ? gitOnlyShell(input.shell, notRun.reason) : input.shell;
+  const environment = environmentFor(input, llm, shell);
+  const tools = toolsFor(input);
   const delivery = input.delivery
     ? createDeliveryStep({
         ...input.delivery,
@@ -198,12 +250,13 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
         marker: markerOf(input),
         redactor,
         logger,
+        ...(notRun ? { patchOnly: notRun.reason } : {}),
       })
     : undefined;
   const deps: RunDeps = {
     config,
     llm,
-    shell: input.shell,
+    shell,
     clock,
     logger,
     redactor,
@@ -216,8 +269,9 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
     ...(input.request ? { request: input.request } : {}),
     // LLM-decided replanning (seed 003) when planning.replanning.enabled
     hooks: { replan: reporting.replan, ...observers.hooks },
-    ...(observers.tools ? { tools: observers.tools } : {}),
+    ...(tools ? { tools } : {}),
     ...(worker ? { worker } : {}),
+    ...(notRun ? { codeNotRun: notRun } : {}),
     sections: createSectionWriter(input.log, () => clock.now(), input.hostEnv.CI === 'true'),
     signal: input.signal,
   };

@@ -88,7 +88,7 @@ async function userPrompt(ctx: RunContext, test: TestRun | undefined): Promise<s
     test
       ? `## Tests\n\nCommand: ${test.command} (exit code ${test.exitCode ?? 'none'}${test.timedOut ? ', timed out' : ''}, ${test.passed ? 'passed' : 'FAILED'})\n\n${fenceData('test output (end)', test.outputTail)}`
       : ctx.deps.codeNotRun
-        ? `## Tests\n\nNot run: ${ctx.deps.codeNotRun.reason} Judge from the other evidence.`
+        ? `## Tests\n\nNot run: ${ctx.deps.codeNotRun.reason}. Judge from the other evidence.`
         : '## Tests\n\nNo test command is configured or detected; judge from the other evidence.',
     status !== undefined
       ? `## Working tree changes (git status --short)\n\n${fenceData('git status', status || '(no changes)')}`
