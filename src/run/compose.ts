@@ -150,10 +150,14 @@ function notRunEnvironment(step: EnvironmentStep, notRun: CodeNotRun): Environme
     async setup(selected, signal) {
       const outcome = await step.setup(selected, signal);
       const { test_command: _test, runner: _runner, ...handoff } = outcome.handoff;
+      const reason = notRun.reason;
       return {
-        ...outcome,
         handoff: { ...handoff, setup_status: 'skipped' },
-        detail: notRun.reason,
+        setupCommands: 0,
+        verificationsPassed: 0,
+        verificationsTotal: 0,
+        durationMs: outcome.durationMs,
+        detail: `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`,
       };
     },
   };

@@ -206,4 +206,63 @@ describe('ci/fork-code (issue 19 §1: a fork merge request and the project secre
     expect(progress).to.contain('setup skipped');
     expect(progress).to.contain("the fork's code was not run");
   });
+
+  it("issue 19 §1 `trigger.forks: run` is an opt-in: the bridge triggers the MR's own ref, without protected variables, and the fork's install and tests run", async () => {
+    const forkMr = await forkWithCanaries(world, canaryDir);
+    const { model } = world.standIn;
+    // the opt-in's price: the job's own secrets must reach unprotected refs
+    model.addCiVariable(world.s.project, 'MR_AGENT_GITLAB_TOKEN', world.s.botToken.value, {
+      protected: false,
+    });
+    model.addCiVariable(world.s.project, 'OPENAI_API_KEY', LLM_KEY, { protected: false });
+    model.addCiVariable(world.s.project, 'DEPLOY_TOKEN', 'deploy-secret-0042');
+    const pipeline = await triggerThroughBridge(world, forkMr, ['trigger.forks=run']);
+    expect(pipeline.ref).to.equal(`refs/merge-requests/${forkMr.mr.iid}/head`);
+    expect(pipeline.protectedRef).to.equal(false);
+    expect(model.jobVariables(pipeline)).not.to.have.property('DEPLOY_TOKEN');
+
+    const job = await world.job({
+      replies,
+      pipeline,
+      projectVariables: true,
+      variables: { ...pipeline.variables, ...jobSettings, MR_AGENT_TRIGGER_FORKS: 'run' },
+    });
+
+    expect(job.code, job.stderr).to.be.oneOf([0, 3]);
+    expect(readdirSync(canaryDir).sort(), 'canary files').to.deep.equal(['preinstall', 'test']);
+    const execution = job.llm.requests.filter((r) => r.purpose === 'execution');
+    expect(execution[0]?.toolNames).to.include('run_command');
+  });
+
+  it("issue 19 §1 with `trigger.forks: run` a pipeline on the protected default branch still runs none of the fork's code", async () => {
+    const forkMr = await forkWithCanaries(world, canaryDir);
+    protectedSecrets(world);
+    const noteId = world.standIn.model.addNote({
+      on: forkMr.mr,
+      body: '/agent add a farewell function',
+      authorId: world.s.developer.id,
+    }).id;
+
+    const job = await world.job({
+      replies,
+      ref: world.s.project.defaultBranch,
+      projectVariables: true,
+      variables: {
+        ...jobSettings,
+        MR_AGENT_TRIGGER_FORKS: 'run',
+        MR_AGENT_SOURCE: 'note',
+        MR_AGENT_COMMAND: 'run',
+        MR_AGENT_TASK: 'add a farewell function',
+        MR_AGENT_NOTE_ID: String(noteId),
+        MR_AGENT_MR_IID: String(forkMr.mr.iid),
+        MR_AGENT_TRIGGERED_BY: String(world.s.developer.id),
+      },
+    });
+
+    expect(readdirSync(canaryDir), 'canary files').to.deep.equal([]);
+    expect(job.code, job.stderr).to.equal(3);
+    const notes = world.standIn.model.notesOf('MergeRequest', forkMr.mr.id);
+    const patch = notes.find((n) => n.body.includes('mr-agent:patch'))?.body ?? '';
+    expect(patch).to.contain('runs on the protected ref `main`');
+  });
 });
