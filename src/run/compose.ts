@@ -12,7 +12,7 @@ import type { RunHooks } from '../core/hooks.ts';
 import type { LlmPort } from '../core/llm-port.ts';
 import type { NoteTarget } from '../core/note-target.ts';
 import type { ActionWorker, EnvironmentSetupOutcome, EnvironmentStep } from '../core/ports.ts';
-import { promptLibrary } from '../core/prompts.ts';
+import { promptLibrary, readPrompt, renderPrompt } from '../core/prompts.ts';
 import type { CodeNotRun, RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { guardGitLab } from '../gitlab/request-budget.ts';
@@ -139,26 +139,41 @@ function observedEnvironment(step: EnvironmentStep, observers: RunObservers): En
   };
 }
 
+/** A reason as a sentence of its own: capital first letter, final full stop. */
+function sentence(text: string): string {
+  const trimmed = text.trim().replace(/\.$/, '');
+  return `${trimmed.charAt(0).toUpperCase()}${trimmed.slice(1)}.`;
+}
+
 /**
  * Setup that runs nothing: the environment is still detected and chosen, but
  * its setup is `skipped` (with the reason in the note) and the hand-off names
- * no test command and no runner.
+ * no test command and no runner. The execution prompt says why there is no
+ * `run_command` (prompts/code-not-run.md).
  */
-function notRunEnvironment(step: EnvironmentStep, notRun: CodeNotRun): EnvironmentStep {
+function notRunEnvironment(
+  step: EnvironmentStep,
+  notRun: CodeNotRun,
+  promptsDir: string,
+): EnvironmentStep {
   return {
     ...step,
     async setup(selected, signal) {
       const outcome = await step.setup(selected, signal);
       const { test_command: _test, runner: _runner, ...handoff } = outcome.handoff;
-      const reason = notRun.reason;
       return {
         handoff: { ...handoff, setup_status: 'skipped' },
         setupCommands: 0,
         verificationsPassed: 0,
         verificationsTotal: 0,
         durationMs: outcome.durationMs,
-        detail: `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`,
+        detail: sentence(notRun.reason),
       };
+    },
+    async executionSection(handoff) {
+      const own = await step.executionSection(handoff);
+      const template = await readPrompt('code-not-run.md', promptsDir);
+      return `${own}\n\n${renderPrompt(template, { reason: sentence(notRun.reason) })}`.trim();
     },
   };
 }
@@ -185,7 +200,8 @@ function environmentFor(
     repoDir: input.repoDir,
     marker: markerOf(input),
   });
-  const step = made && notRun ? notRunEnvironment(made, notRun) : made;
+  const step =
+    made && notRun ? notRunEnvironment(made, notRun, input.config.prompts.directory) : made;
   return step ? observedEnvironment(step, observers) : undefined;
 }
 

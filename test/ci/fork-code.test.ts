@@ -192,6 +192,10 @@ describe('ci/fork-code (issue 19 §1: a fork merge request and the project secre
     job.llm.assertAllUsed();
     for (const request of job.llm.requests)
       expect(request.toolNames, request.purpose).not.to.include('run_command');
+    const execution = job.llm.requests.find((r) => r.purpose === 'execution')!;
+    expect(JSON.stringify(execution.messages[0]))
+      .to.contain("This repository's code is not run")
+      .and.to.contain('no `run_command` tool');
     expect(existsSync(path.join(job.dir, 'package-lock.json'))).to.equal(false);
     // nothing pushed to the fork, the change is a patch note and an artifact
     expect(world.git(forkMr.fork.repoDir, 'rev-parse', 'refs/heads/fix')).to.equal(forkHead);
@@ -232,6 +236,7 @@ describe('ci/fork-code (issue 19 §1: a fork merge request and the project secre
     expect(readdirSync(canaryDir).sort(), 'canary files').to.deep.equal(['preinstall', 'test']);
     const execution = job.llm.requests.filter((r) => r.purpose === 'execution');
     expect(execution[0]?.toolNames).to.include('run_command');
+    expect(JSON.stringify(execution[0]?.messages[0])).not.to.contain('code is not run');
   });
 
   it("issue 19 §1 with `trigger.forks: run` a pipeline on the protected default branch still runs none of the fork's code", async () => {
