@@ -12,7 +12,7 @@ import type { RunHooks } from '../core/hooks.ts';
 import type { LlmPort } from '../core/llm-port.ts';
 import type { NoteTarget } from '../core/note-target.ts';
 import type { ActionWorker, EnvironmentSetupOutcome, EnvironmentStep } from '../core/ports.ts';
-import { promptLibrary, readPrompt, renderPrompt } from '../core/prompts.ts';
+import { promptLibrary } from '../core/prompts.ts';
 import type { CodeNotRun, RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { guardGitLab } from '../gitlab/request-budget.ts';
@@ -24,7 +24,8 @@ import { environmentStep, type EnvironmentStepDeps } from '../phases/environment
 import type { AnswerSource } from '../phases/replan/index.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import { gitOnlyShell } from '../shell/git-only-shell.ts';
-import { builtinTools, type Tool } from '../tools/index.ts';
+import type { Tool } from '../tools/index.ts';
+import { notRunEnvironment, withoutCommands } from './code-not-run.ts';
 import { createActionWorker } from '../workers/action-worker.ts';
 import { isExternalWorkerKind } from '../workers/registry.ts';
 import { startReporting, type Reporting } from './reporting/index.ts';
@@ -139,45 +140,6 @@ function observedEnvironment(step: EnvironmentStep, observers: RunObservers): En
   };
 }
 
-/** A reason as a sentence of its own: capital first letter, final full stop. */
-function sentence(text: string): string {
-  const trimmed = text.trim().replace(/\.$/, '');
-  return `${trimmed.charAt(0).toUpperCase()}${trimmed.slice(1)}.`;
-}
-
-/**
- * Setup that runs nothing: the environment is still detected and chosen, but
- * its setup is `skipped` (with the reason in the note) and the hand-off names
- * no test command and no runner. The execution prompt says why there is no
- * `run_command` (prompts/code-not-run.md).
- */
-function notRunEnvironment(
-  step: EnvironmentStep,
-  notRun: CodeNotRun,
-  promptsDir: string,
-): EnvironmentStep {
-  return {
-    ...step,
-    async setup(selected, signal) {
-      const outcome = await step.setup(selected, signal);
-      const { test_command: _test, runner: _runner, ...handoff } = outcome.handoff;
-      return {
-        handoff: { ...handoff, setup_status: 'skipped' },
-        setupCommands: 0,
-        verificationsPassed: 0,
-        verificationsTotal: 0,
-        durationMs: outcome.durationMs,
-        detail: sentence(notRun.reason),
-      };
-    },
-    async executionSection(handoff) {
-      const own = await step.executionSection(handoff);
-      const template = await readPrompt('code-not-run.md', promptsDir);
-      return `${own}\n\n${renderPrompt(template, { reason: sentence(notRun.reason) })}`.trim();
-    },
-  };
-}
-
 function environmentFor(
   input: ComposeInput,
   llm: LlmPort,
@@ -209,7 +171,7 @@ function environmentFor(
 function toolsFor(input: ComposeInput): Tool[] | undefined {
   const tools = input.observers?.tools;
   if (!input.codeNotRun) return tools;
-  return (tools ?? builtinTools()).filter((tool) => tool.name !== 'run_command');
+  return withoutCommands(tools);
 }
 
 function markerOf(input: ComposeInput) {
