@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load.ts';
@@ -269,5 +269,36 @@ describe('ci/fork-code (issue 19 §1: a fork merge request and the project secre
     const notes = world.standIn.model.notesOf('MergeRequest', forkMr.mr.id);
     const patch = notes.find((n) => n.body.includes('mr-agent:patch'))?.body ?? '';
     expect(patch).to.contain('runs on the protected ref `main`');
+  });
+
+  it('issue 19 §1 an external coding CLI (`runner.worker.kind`) is not started for a fork: the builtin tools do the work', async () => {
+    const forkMr = await forkWithCanaries(world, canaryDir);
+    protectedSecrets(world);
+    const bin = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-fake-cli-'));
+    writeFileSync(path.join(bin, 'codex'), `#!/bin/sh\ntouch '${canaryDir}/worker'\n`, {
+      mode: 0o755,
+    });
+    const pipeline = await triggerThroughBridge(world, forkMr, []);
+
+    try {
+      const job = await world.job({
+        replies,
+        pipeline,
+        projectVariables: true,
+        variables: {
+          ...pipeline.variables,
+          ...jobSettings,
+          MR_AGENT_WORKER: 'codex-cli',
+          CODEX_API_KEY: 'sk-codex-test-0001',
+          PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+        },
+      });
+
+      expect(readdirSync(canaryDir), 'canary files').to.deep.equal([]);
+      expect(job.code, job.stderr).to.equal(3);
+      job.llm.assertAllUsed();
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });
