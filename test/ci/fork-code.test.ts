@@ -196,6 +196,11 @@ describe('ci/fork-code (issue 19 §1: a fork merge request and the project secre
     expect(JSON.stringify(execution.messages[0]))
       .to.contain("This repository's code is not run")
       .and.to.contain('no `run_command` tool');
+    // the agent's own git still runs (the completion check reads `git status`)
+    const completion = job.llm.requests.find((r) => r.purpose === 'completion')!;
+    expect(JSON.stringify(completion.messages))
+      .to.contain('Not run: this merge request comes from a fork')
+      .and.to.contain('?? src/farewell.js');
     expect(existsSync(path.join(job.dir, 'package-lock.json'))).to.equal(false);
     // nothing pushed to the fork, the change is a patch note and an artifact
     expect(world.git(forkMr.fork.repoDir, 'rev-parse', 'refs/heads/fix')).to.equal(forkHead);

@@ -48,6 +48,13 @@ describe('shell/git-only-shell (issue 19 §1 backstop)', () => {
       `git status > ${canary}`,
       `exec git -c "core.pager=touch ${canary}" log`,
       `GIT_PAGER=x git log`,
+      `git -c 'alias.x=!touch ${canary}' x`,
+      `git -c 'core.pager=touch ${canary}' log`,
+      `exec git fetch --upload-pack='touch ${canary}' origin`,
+      `git rebase -x 'touch ${canary}' HEAD`,
+      `git rebase --exec='touch ${canary}' HEAD`,
+      `git submodule foreach 'touch ${canary}'`,
+      `git -C / status`,
     ]) {
       const result = await shell.run({ command, cwd: dir, env });
       expect(result, command).to.include({ failed: true, exitCode: undefined });
@@ -60,5 +67,10 @@ describe('shell/git-only-shell (issue 19 §1 backstop)', () => {
     expect(isPlainGit("exec git -c 'user.name=Dana D' commit -F -")).to.equal(true);
     expect(isPlainGit("git show 'a'\\''b'")).to.equal(true);
     expect(isPlainGit('git show $HOME')).to.equal(false);
+    expect(
+      isPlainGit(
+        "exec git -c core.hooksPath=/dev/null -c core.fsmonitor=false -c core.askPass= -c credential.helper= -c protocol.allow=never -c protocol.https.allow=always -c 'user.name=mr agent' push origin HEAD:refs/heads/x",
+      ),
+    ).to.equal(true);
   });
 });
