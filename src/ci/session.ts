@@ -15,6 +15,7 @@ import { composeRun, type GitLabDelivery, type RunObservers } from '../run/compo
 import type { Reporting } from '../run/reporting/index.ts';
 import { taskFromText, type TaskSpec } from '../task/task-yaml.ts';
 import { ACCESS_LEVEL } from '../gitlab/access-levels.ts';
+import { forkCodeNotRun } from './fork-code.ts';
 import { loadGitLabRequest } from './gitlab-request.ts';
 import { AdoptingNoteTarget, noteTargetFor } from './note-target.ts';
 import { issueIdOf } from './past-history.ts';
@@ -184,6 +185,8 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
   const runId = input.runId ?? task.id;
   const issueId = issueIdOf(run.project.id, run.request);
   const answers = answersFor(run);
+  const codeNotRun = forkCodeNotRun(run);
+  if (codeNotRun) logger.info("the fork's code is not run", { reason: codeNotRun.reason });
   const { deps, reporting } = await composeRun({
     config,
     task,
@@ -210,6 +213,7 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     request: requestSource(run),
     delivery: await deliveryFor(run, task),
     observers: services.observers,
+    ...(codeNotRun ? { codeNotRun } : {}),
   });
   return { task, runId, paths, deps, reporting };
 }

@@ -52,6 +52,13 @@ export type MinAccessLevel = (typeof ACCESS_LEVELS)[number];
 export const WORKER_KINDS = ['builtin', 'codex-cli', 'claude-code', 'gemini-cli'] as const;
 /** How the webhook bridge passes a request to the pipeline (#21, src/trigger/pipeline-start.ts). */
 export const PASS_AS = ['auto', 'inputs', 'variables'] as const;
+/**
+ * What a fork's merge request may do (issue 19 §1): `patch` runs none of the
+ * fork's code and delivers a patch; `run` starts its pipeline on the merge
+ * request's own ref and runs the fork's setup, tests and commands there.
+ */
+export const FORKS = ['patch', 'run'] as const;
+export type ForkMode = (typeof FORKS)[number];
 export const LLM_ROLES = ['planning', 'execution', 'reflection', 'review'] as const;
 export type LlmRole = (typeof LLM_ROLES)[number];
 
@@ -384,6 +391,13 @@ export const OPTIONS = [
     'auto' as (typeof PASS_AS)[number],
     "How the bridge passes a request: `inputs` (the project's `mr_agent_*` pipeline inputs), `variables` (MR_AGENT_TASK, …), or `auto` (inputs, else variables).",
     { env: ['MR_AGENT_TRIGGER_PASS_AS'] },
+  ),
+  opt(
+    'trigger.forks',
+    oneOf(...FORKS),
+    'patch' as ForkMode,
+    "A fork's merge request: `patch` runs none of the fork's code (no setup, lifecycle scripts, tests or `run_command`) and delivers a patch; `run` (opt-in, see docs/security.md) triggers the pipeline on the merge request's own ref, without protected variables, and runs them.",
+    { env: ['MR_AGENT_TRIGGER_FORKS'] },
   ),
   opt('serve.port', int(0, 65535), 8080, 'Port of the webhook bridge.', {
     env: ['MR_AGENT_PORT', 'PORT'],

@@ -41,6 +41,14 @@ export interface PortDeps {
   hostEnv: Readonly<Record<string, string | undefined>>;
 }
 
+/**
+ * The checkout's own code must not run (a fork's merge request, issue 19 §1):
+ * `reason` says why, in plain words for the notes and the model.
+ */
+export interface CodeNotRun {
+  reason: string;
+}
+
 /** Everything a run needs from outside, injected (GUIDE #2). */
 export interface RunDeps extends PortDeps {
   config: Config;
@@ -62,6 +70,12 @@ export interface RunDeps extends PortDeps {
   /** An external coding CLI that carries out the actions (N1); absent: the builtin tool loop. */
   worker?: ActionWorker;
   signal?: AbortSignal;
+  /**
+   * Set: none of the checkout's code runs — no environment setup, no test
+   * commands, no `run_command`, no external worker (composed in
+   * src/run/compose.ts; verification skips its tests).
+   */
+  codeNotRun?: CodeNotRun;
 }
 
 /** The run's working memory, filled as phases go. */

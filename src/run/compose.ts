@@ -14,7 +14,7 @@ import type { NoteTarget } from '../core/note-target.ts';
 import type { ActionWorker, EnvironmentSetupOutcome, EnvironmentStep } from '../core/ports.ts';
 import type { Language } from '../core/messages/language.ts';
 import { promptLibrary } from '../core/prompts.ts';
-import type { RunDeps } from '../core/run-context.ts';
+import type { CodeNotRun, RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { guardGitLab } from '../gitlab/request-budget.ts';
 import type { Logger } from '../log/logger.ts';
@@ -24,7 +24,9 @@ import { createDeliveryStep, type DeliveryStepOptions } from '../phases/deliver/
 import { environmentStep, type EnvironmentStepDeps } from '../phases/environment/step.ts';
 import type { AnswerSource } from '../phases/replan/index.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
+import { gitOnlyShell } from '../shell/git-only-shell.ts';
 import type { Tool } from '../tools/index.ts';
+import { notRunEnvironment, withoutCommands } from './code-not-run.ts';
 import { createActionWorker } from '../workers/action-worker.ts';
 import { isExternalWorkerKind } from '../workers/registry.ts';
 import { startReporting, type Reporting } from './reporting/index.ts';
@@ -84,6 +86,13 @@ export interface ComposeInput {
   observers?: RunObservers | undefined;
   /** Replaces the environment phase (tests). */
   createEnvironment?: ((deps: EnvironmentStepDeps) => EnvironmentStep | undefined) | undefined;
+  /**
+   * None of the checkout's code may run (a fork's merge request, issue 19
+   * §1): the shell runs git only, setup is skipped, `run_command` is not
+   * offered, no external worker, verification runs no tests, and delivery
+   * posts a patch instead of pushing.
+   */
+  codeNotRun?: CodeNotRun | undefined;
 }
 
 export interface ComposedRun {
@@ -96,6 +105,11 @@ async function workerFor(input: ComposeInput): Promise<ActionWorker | undefined>
   const { config } = input;
   const kind = config.runner.worker.kind;
   if (!isExternalWorkerKind(kind)) return undefined;
+  if (input.codeNotRun) {
+    // an external coding CLI runs commands of its own choosing in the checkout
+    input.logger.warn('external worker not used: the checkout must not run', { kind });
+    return undefined;
+  }
   const llmKeyVariable = config.llm.api_key_variable;
   const { worker, credentials } = await createActionWorker({
     kind,
@@ -130,14 +144,19 @@ function observedEnvironment(step: EnvironmentStep, observers: RunObservers): En
 function environmentFor(
   input: ComposeInput,
   llm: LlmPort,
+  shell: Shell,
   language: Language,
 ): EnvironmentStep | undefined {
   const observers = input.observers ?? {};
   const make = input.createEnvironment ?? environmentStep;
-  const step = make({
-    config: input.config,
+  const notRun = input.codeNotRun;
+  const config = notRun
+    ? { ...input.config, environment: { ...input.config.environment, setup_enabled: false } }
+    : input.config;
+  const made = make({
+    config,
     llm,
-    shell: observers.setupShell?.(input.shell) ?? input.shell,
+    shell: observers.setupShell?.(shell) ?? shell,
     clock: input.clock,
     logger: input.logger,
     redactor: input.redactor,
@@ -146,7 +165,16 @@ function environmentFor(
     marker: markerOf(input),
     language,
   });
+  const step =
+    made && notRun ? notRunEnvironment(made, notRun, input.config.prompts.directory) : made;
   return step ? observedEnvironment(step, observers) : undefined;
+}
+
+/** The tools the model is offered: without `run_command` when the checkout must not run. */
+function toolsFor(input: ComposeInput): Tool[] | undefined {
+  const tools = input.observers?.tools;
+  if (!input.codeNotRun) return tools;
+  return withoutCommands(tools);
 }
 
 function markerOf(input: ComposeInput) {
@@ -191,7 +219,10 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
   const notes = observers.noteTarget?.(input.notes) ?? input.notes;
   const reporting = await reportingFor(input, notes);
   const { language } = reporting;
-  const environment = environmentFor(input, llm, language);
+  const notRun = input.codeNotRun;
+  const shell = notRun ? gitOnlyShell(input.shell, notRun.reason) : input.shell;
+  const environment = environmentFor(input, llm, shell, language);
+  const tools = toolsFor(input);
   const delivery = input.delivery
     ? createDeliveryStep({
         ...input.delivery,
@@ -206,12 +237,13 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
         language,
         redactor,
         logger,
+        ...(notRun ? { patchOnly: notRun.reason } : {}),
       })
     : undefined;
   const deps: RunDeps = {
     config,
     llm,
-    shell: input.shell,
+    shell,
     clock,
     logger,
     redactor,
@@ -224,8 +256,9 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
     ...(input.request ? { request: input.request } : {}),
     // LLM-decided replanning (seed 003) when planning.replanning.enabled
     hooks: { replan: reporting.replan, ...observers.hooks },
-    ...(observers.tools ? { tools: observers.tools } : {}),
+    ...(tools ? { tools } : {}),
     ...(worker ? { worker } : {}),
+    ...(notRun ? { codeNotRun: notRun } : {}),
     sections: createSectionWriter(input.log, () => clock.now(), input.hostEnv.CI === 'true'),
     signal: input.signal,
   };

@@ -103,7 +103,7 @@ export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
     },
     {
       logger,
-      rules: { prefix, self },
+      rules: { prefix, self, forks: config.trigger.forks },
       handle: (request) => dispatchCommand(deps, request),
       handleReply: (reply) => dispatchReply(deps, reply),
     },

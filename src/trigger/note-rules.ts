@@ -1,3 +1,4 @@
+import type { ForkMode } from '../config/options.ts';
 import { isBotUser } from '../gitlab/bot-users.ts';
 import { parseMarker } from '../core/marker.ts';
 import { parseAgentCommand, type SubCommand } from './command.ts';
@@ -14,6 +15,8 @@ export interface NoteRules {
   prefix: string;
   /** The agent's own GitLab user, when known: its notes are never commands. */
   self?: { id: number; username?: string } | undefined;
+  /** `trigger.forks` (issue 19 §1): where a fork's merge request runs. Default `patch`. */
+  forks?: ForkMode | undefined;
 }
 
 export type CommandTarget =
@@ -33,7 +36,10 @@ export interface NoteOrigin {
   /** The thread the note belongs to (replies go there), when the event names it. */
   discussionId: string | undefined;
   target: CommandTarget;
-  /** Where the agent pipeline runs: the MR source branch, else the default branch. */
+  /**
+   * Where the agent pipeline runs: the MR source branch, else the default
+   * branch; a fork's MR with `trigger.forks: run` on its own ref (`mergeRequestRef`).
+   */
   ref: string;
   user: { id: number; username: string };
 }
@@ -89,17 +95,37 @@ function ignore(reason: IgnoreReason, detail: string): NoteDecision {
   return { kind: 'ignore', reason, detail };
 }
 
+/**
+ * The ref GitLab keeps a merge request's head at in the target project, forks
+ * included. A pipeline there is not on a protected branch, so it gets no
+ * protected variables (GitLab's fork merge request pipelines in the parent
+ * project run there too).
+ */
+export function mergeRequestRef(iid: number): string {
+  return `refs/merge-requests/${iid}/head`;
+}
+
+/**
+ * A fork's branch does not exist here. With `patch` (the default) the job
+ * runs none of the fork's code, so it runs on the default branch and fetches
+ * the merge request; with `run` the fork's code runs, so never on a protected
+ * ref: on the merge request's own ref.
+ */
+function forkRef(rules: NoteRules, iid: number, defaultBranch: string | undefined) {
+  return rules.forks === 'run' ? mergeRequestRef(iid) : defaultBranch;
+}
+
 function targetOf(
   event: NoteHookEvent,
   projectId: number,
+  rules: NoteRules,
 ): { target: CommandTarget; ref: string | undefined } | undefined {
   const type = event.object_attributes.noteable_type;
   const defaultBranch = event.project.default_branch || undefined;
   if (type === 'MergeRequest' && event.merge_request) {
     const mr = event.merge_request;
     const fork = mr.source_project_id != null && mr.source_project_id !== projectId;
-    // a fork's branch does not exist here: run on the default branch; the job fetches the MR
-    const ref = fork ? defaultBranch : mr.source_branch;
+    const ref = fork ? forkRef(rules, mr.iid, defaultBranch) : mr.source_branch;
     return {
       target: { kind: 'merge_request', iid: mr.iid, sourceBranch: mr.source_branch, fork },
       ref,
@@ -141,7 +167,7 @@ export function decideNote(event: NoteHookEvent, rules: NoteRules): NoteDecision
     );
   }
   const projectId = event.project.id ?? event.project_id;
-  const found = targetOf(event, projectId);
+  const found = targetOf(event, projectId, rules);
   if (!found) {
     return ignore('unsupported-target', `comments on a ${note.noteable_type} are not commands`);
   }

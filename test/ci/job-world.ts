@@ -10,7 +10,7 @@ import {
   type GitLabStandIn,
   type Scenario,
 } from '../../src/testkit/gitlab-server/index.ts';
-import type { NoteRec } from '../../src/testkit/gitlab-server/records.ts';
+import type { NoteRec, PipelineRec } from '../../src/testkit/gitlab-server/records.ts';
 import {
   startScriptedOpenAiServer,
   type ScriptedOpenAiServer,
@@ -44,6 +44,16 @@ export interface JobOptions {
   childProcess?: boolean;
   /** The job whose `.mr-agent/` artifacts this job gets (`needs:` the plan job). */
   artifactsFrom?: JobRun;
+  /** The pipeline's ref (default: the merge request's source branch); the job's checkout is on it. */
+  ref?: string;
+  /** Runs the job of this pipeline (one a trigger created) instead of a new one; its ref wins. */
+  pipeline?: PipelineRec;
+  /**
+   * The job's secrets come from the project's CI/CD variables as GitLab gives
+   * them to this pipeline (protected ones only on a protected ref), not from
+   * the test world.
+   */
+  projectVariables?: boolean;
   /** Called once the job started, with a way to send it a signal. */
   whileRunning?: (job: { signal(name: string): void; llm: ScriptedOpenAiServer }) => Promise<void>;
 }
@@ -94,7 +104,11 @@ export class JobWorld {
     };
   }
 
-  private env(dir: string, ids: { pipeline: number; job: number }, llm: ScriptedOpenAiServer) {
+  private env(
+    dir: string,
+    ids: { pipeline: number; job: number; ref: string },
+    llm: ScriptedOpenAiServer,
+  ): Record<string, string> {
     const { s, standIn } = this;
     return {
       PATH: process.env.PATH ?? '',
@@ -105,7 +119,7 @@ export class JobWorld {
       CI_PROJECT_PATH: s.project.path,
       CI_PROJECT_DIR: dir,
       CI_DEFAULT_BRANCH: s.project.defaultBranch,
-      CI_COMMIT_REF_NAME: s.mergeRequest.sourceBranch,
+      CI_COMMIT_REF_NAME: ids.ref,
       CI_PIPELINE_ID: String(ids.pipeline),
       CI_JOB_ID: String(ids.job),
       CI_JOB_URL: `${standIn.url}/${s.project.path}/-/jobs/${ids.job}`,
@@ -130,14 +144,8 @@ export class JobWorld {
     const root = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-carry-out-'));
     this.roots.push(root);
     const dir = path.join(root, 'job');
-    execFileSync('git', [
-      'clone',
-      '-q',
-      '-b',
-      this.s.mergeRequest.sourceBranch,
-      this.s.project.repoDir,
-      dir,
-    ]);
+    const ref = options.pipeline?.ref ?? options.ref ?? this.s.mergeRequest.sourceBranch;
+    this.checkout(ref, dir);
     if (options.artifactsFrom) {
       cpSync(path.join(options.artifactsFrom.dir, '.mr-agent'), path.join(dir, '.mr-agent'), {
         recursive: true,
@@ -150,19 +158,14 @@ export class JobWorld {
       >[0]['scenario'],
     });
     this.servers.push(llm);
-    const { pipeline, jobs } = await this.standIn.model.createPipeline({
-      project: this.s.project,
-      ref: this.s.mergeRequest.sourceBranch,
-      source: 'trigger',
-      userId: this.s.maintainer.id,
-      status: 'running',
-      variables: options.variables,
-    });
+    const { pipeline, jobs } = await this.pipelineFor(options, ref);
     const jobId = jobs[0]!.id;
-    const env = {
-      ...this.env(dir, { pipeline: pipeline.id, job: jobId }, llm),
-      ...options.variables,
-    };
+    const env = this.env(dir, { pipeline: pipeline.id, job: jobId, ref }, llm);
+    if (options.projectVariables) {
+      delete env.MR_AGENT_GITLAB_TOKEN;
+      delete env.OPENAI_API_KEY;
+    }
+    Object.assign(env, this.standIn.model.jobVariables(pipeline), options.variables);
     const argv = ['ci', '--step', options.step ?? 'all'];
     const { code, stdout, stderr } = options.childProcess
       ? await this.runChild(argv, env, options, llm)
@@ -225,6 +228,34 @@ export class JobWorld {
       llm,
     });
     return { code: await exit, stdout, stderr };
+  }
+
+  private async pipelineFor(options: JobOptions, ref: string) {
+    const model = this.standIn.model;
+    if (!options.pipeline)
+      return model.createPipeline({
+        project: this.s.project,
+        ref,
+        source: 'trigger',
+        userId: this.s.maintainer.id,
+        status: 'running',
+        variables: options.variables,
+      });
+    const pipeline = options.pipeline;
+    model.setPipelineStatus(pipeline.id, 'running');
+    return { pipeline, jobs: model.jobs.filter((j) => j.pipelineId === pipeline.id) };
+  }
+
+  /** What the runner checks out: a branch, or any other ref (a merge request's) detached. */
+  private checkout(ref: string, dir: string): void {
+    const repo = this.s.project.repoDir;
+    if (!ref.startsWith('refs/')) {
+      execFileSync('git', ['clone', '-q', '-b', ref, repo, dir]);
+      return;
+    }
+    execFileSync('git', ['clone', '-q', '--no-checkout', repo, dir]);
+    this.git(dir, 'fetch', '-q', 'origin', `+${ref}:refs/pipeline-ref`);
+    this.git(dir, 'checkout', '-q', '--detach', 'refs/pipeline-ref');
   }
 
   /** Stores `dir`'s `.mr-agent/` as the job's artifacts (again, after a test changed it). */

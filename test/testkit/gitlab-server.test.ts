@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { Gitlab } from '@gitbeaker/rest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { execFileSync } from 'node:child_process';
 import { startWorld, type World } from '../gitlab/world.ts';
+
+const gitHead = (repoDir: string, ref: string) =>
+  execFileSync('git', ['rev-parse', ref], { cwd: repoDir, encoding: 'utf8' }).trim();
 
 describe('testkit/gitlab-server (the GitLab stand-in on the wire)', () => {
   let w: World;
@@ -132,6 +136,49 @@ describe('testkit/gitlab-server (the GitLab stand-in on the wire)', () => {
       body: JSON.stringify({ token: trigger.value, ref: 'main', variables: { A: 1 } }),
     });
     expect(bad.status).to.equal(400);
+  });
+
+  it("issue 19 §1 the trigger API takes a fork merge request's ref, which is not protected, and no commit SHA", async () => {
+    const { model } = w.standIn;
+    const trigger = model.addTriggerToken(w.s.project, w.s.maintainer.id);
+    const fork = await model.addProject({ path: 'outsider/app', forkOf: w.s.project });
+    await model.commit(fork, 'fix', { 'FIX.md': 'fix\n' }, { from: 'main' });
+    const mr = model.createMergeRequest({
+      project: w.s.project,
+      sourceProject: fork,
+      sourceBranch: 'fix',
+      title: 'Fork fix',
+      authorId: w.s.developer.id,
+    });
+    model.addCiVariable(w.s.project, 'DEPLOY_TOKEN', 'deploy-secret');
+    model.addCiVariable(w.s.project, 'PUBLIC_FLAG', 'on', { protected: false });
+    const start = (ref: string) =>
+      fetch(`${w.standIn.url}/api/v4/projects/${w.s.project.id}/trigger/pipeline`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: trigger.value, ref }),
+      });
+
+    const onMr = await start(`refs/merge-requests/${mr.iid}/head`);
+    expect(onMr.status).to.equal(201);
+    const mrPipeline = model.pipelines.at(-1)!;
+    expect(mrPipeline.sha).to.equal(gitHead(fork.repoDir, 'refs/heads/fix'));
+    expect(mrPipeline.protectedRef).to.equal(false);
+    expect(model.jobVariables(mrPipeline)).to.deep.equal({
+      PUBLIC_FLAG: 'on',
+      CI_COMMIT_REF_PROTECTED: 'false',
+    });
+    expect((await start('main')).status).to.equal(201);
+    expect(model.jobVariables(model.pipelines.at(-1)!)).to.include({
+      DEPLOY_TOKEN: 'deploy-secret',
+      CI_COMMIT_REF_PROTECTED: 'true',
+    });
+    const sha = gitHead(w.s.project.repoDir, 'main');
+    for (const ref of [sha, 'refs/merge-requests/99/head']) {
+      const refused = await start(ref);
+      expect(refused.status, ref).to.equal(400);
+      expect(await refused.json()).to.deep.equal({ message: { base: ['Reference not found'] } });
+    }
   });
 
   it('injects faults and logs every request by method and route', async () => {

@@ -70,6 +70,19 @@ describe('A2 decideNote', () => {
     expect(decision.kind === 'command' && decision.request.target).to.deep.include({ fork: true });
   });
 
+  it('issue 19 §1 with `trigger.forks: run` a fork MR runs on its own ref, never on a protected branch', () => {
+    const run = { ...rules, forks: 'run' as const };
+    const fork = decideNote(event({ note: '/agent x', iid: 4, sourceProjectId: 77 }), run);
+    expect(fork.kind === 'command' && fork.request.ref).to.equal('refs/merge-requests/4/head');
+    const own = decideNote(event({ note: '/agent x', iid: 4, sourceBranch: 'feature/y' }), run);
+    expect(own.kind === 'command' && own.request.ref).to.equal('feature/y');
+    const patch = decideNote(event({ note: '/agent x', sourceProjectId: 77 }), {
+      ...rules,
+      forks: 'patch',
+    });
+    expect(patch.kind === 'command' && patch.request.ref).to.equal('main');
+  });
+
   const ignored: [string, NoteHookInput, string][] = [
     ['system notes', { note: '/agent x', system: true }, 'system-note'],
     ['edited notes', { note: '/agent x', action: 'update' }, 'edited-note'],

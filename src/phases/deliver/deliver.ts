@@ -156,9 +156,11 @@ async function issueMergeRequest(
  * branch cannot be opened from this project).
  */
 async function deliverFork(input: DeliveryInput, mr: MergeRequest): Promise<DeliveryResult> {
-  let reason = 'the merge request comes from a fork that does not allow commits from members';
+  let reason =
+    input.patchOnly ??
+    'the merge request comes from a fork that does not allow commits from members';
   let remoteUrl = '';
-  if (mr.allowCollaboration) {
+  if (mr.allowCollaboration && input.patchOnly === undefined) {
     try {
       const fork = await input.gitlab.getProject(mr.sourceProjectId);
       const forbidden = await forbiddenReason(input.gitlab, fork, mr.sourceBranch);

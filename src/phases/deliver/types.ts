@@ -47,6 +47,11 @@ export interface DeliveryInput {
   gitControl?: GitControlSnapshot;
   /** Once aborted (the job was cancelled), nothing more is pushed, opened or posted (O4). */
   signal?: AbortSignal;
+  /**
+   * A fork's merge request gets a patch note, never a push, and this is why
+   * (its code was not run, so the change is untested; issue 19 §1).
+   */
+  patchOnly?: string;
 }
 
 /** Throws once the job is cancelled: called before every push, merge request and note. */

@@ -35,6 +35,10 @@ async function runInEnvironment(ctx: RunContext, command: string, cwd: string) {
 
 /** Runs the task's test command (Task YAML, config or detected), if there is one. */
 export async function runTests(ctx: RunContext): Promise<TestRun | undefined> {
+  if (ctx.deps.codeNotRun) {
+    ctx.logger.info('tests not run', { reason: ctx.deps.codeNotRun.reason });
+    return undefined;
+  }
   const test = await resolveTestCommand(ctx.task, ctx.config, ctx.repoDir, ctx.state.environment);
   if (!test) {
     ctx.logger.info('no test command found');
@@ -83,7 +87,9 @@ async function userPrompt(ctx: RunContext, test: TestRun | undefined): Promise<s
     `## Execution\n\n${progressDigest({ actions: state.actions, upcoming: state.queue, changedFiles: state.changedFiles })}`,
     test
       ? `## Tests\n\nCommand: ${test.command} (exit code ${test.exitCode ?? 'none'}${test.timedOut ? ', timed out' : ''}, ${test.passed ? 'passed' : 'FAILED'})\n\n${fenceData('test output (end)', test.outputTail)}`
-      : '## Tests\n\nNo test command is configured or detected; judge from the other evidence.',
+      : ctx.deps.codeNotRun
+        ? `## Tests\n\nNot run: ${ctx.deps.codeNotRun.reason}. Judge from the other evidence.`
+        : '## Tests\n\nNo test command is configured or detected; judge from the other evidence.',
     status !== undefined
       ? `## Working tree changes (git status --short)\n\n${fenceData('git status', status || '(no changes)')}`
       : '',

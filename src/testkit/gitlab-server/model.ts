@@ -4,10 +4,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { zipSync } from 'fflate';
-import { revParse } from './git.ts';
+import { fetchRef, revParse } from './git.ts';
 import { CoreModel } from './model-core.ts';
 import type {
+  CiVariableRec,
   JobRec,
+  MergeRequestRec,
   PipelineRec,
   PipelineStatus,
   ProjectRec,
@@ -35,6 +37,60 @@ export class GitLabModel extends CoreModel {
   readonly triggerTokens: TriggerTokenRec[] = [];
   /** Jobs a triggered pipeline gets. */
   triggeredJobs: string[] = ['mr-agent'];
+  readonly ciVariables: CiVariableRec[] = [];
+
+  /** A project CI/CD variable (Settings → CI/CD → Variables); protected by default, as GitLab's form. */
+  addCiVariable(
+    project: ProjectRec,
+    key: string,
+    value: string,
+    options: { protected?: boolean } = {},
+  ): CiVariableRec {
+    const rec = { projectId: project.id, key, value, protected: options.protected ?? true };
+    this.ciVariables.push(rec);
+    return rec;
+  }
+
+  /**
+   * Whether `ref` is a protected ref of the project: a branch (`main` or
+   * `refs/heads/main`) matching a protected branch name or `*` pattern.
+   * Merge request refs and anything else are not.
+   */
+  isProtectedRef(project: ProjectRec, ref: string): boolean {
+    if (ref.startsWith('refs/') && !ref.startsWith('refs/heads/')) return false;
+    const branch = ref.replace(/^refs\/heads\//, '');
+    return this.protectedBranches
+      .filter((b) => b.projectId === project.id)
+      .some((b) => wildcard(b.name).test(branch));
+  }
+
+  /**
+   * The variables a job of `pipeline` is given from the project: its
+   * unprotected CI/CD variables, the protected ones only on a protected ref,
+   * and `CI_COMMIT_REF_PROTECTED`.
+   */
+  jobVariables(pipeline: PipelineRec): Record<string, string> {
+    const visible = this.ciVariables.filter(
+      (v) => v.projectId === pipeline.projectId && (!v.protected || pipeline.protectedRef),
+    );
+    return {
+      ...Object.fromEntries(visible.map((v) => [v.key, v.value])),
+      CI_COMMIT_REF_PROTECTED: String(pipeline.protectedRef),
+    };
+  }
+
+  /**
+   * Writes the merge request's head to `refs/merge-requests/<iid>/head` of
+   * the target project, as GitLab does on every push to the source branch
+   * (a fork's included). Returns the ref.
+   */
+  async updateMergeRequestRef(mr: MergeRequestRec): Promise<string> {
+    const target = this.projects.get(mr.projectId)!;
+    const source = this.projects.get(mr.sourceProjectId) ?? target;
+    const ref = `refs/merge-requests/${mr.iid}/head`;
+    await fetchRef(target.repoDir, source.repoDir, mr.sourceBranch, ref);
+    return ref;
+  }
 
   addTriggerToken(project: ProjectRec, ownerId: number, value?: string): TriggerTokenRec {
     const rec = {
@@ -62,6 +118,7 @@ export class GitLabModel extends CoreModel {
       variables: input.variables ?? {},
       inputs: input.inputs ?? {},
       name: input.name ?? null,
+      protectedRef: this.isProtectedRef(input.project, input.ref),
       createdAt: this.now(),
       updatedAt: this.now(),
     };
@@ -139,4 +196,10 @@ export class GitLabModel extends CoreModel {
     if (!job) throw new Error(`no job ${jobId}`);
     return job;
   }
+}
+
+/** A protected branch name or pattern (`*` matches any text) as a whole-name match. */
+function wildcard(pattern: string): RegExp {
+  const parts = pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('.*')}$`);
 }

@@ -141,6 +141,12 @@ export interface PipelineRec {
   inputs: Record<string, string>;
   /** `workflow: name` of the project's `.gitlab-ci.yml`, evaluated; null when unnamed. */
   name: string | null;
+  /**
+   * GitLab's "protected ref": a protected branch. A merge request ref
+   * (`refs/merge-requests/<iid>/head`) never is; its jobs get no protected
+   * variables (`jobVariables`).
+   */
+  protectedRef: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -156,6 +162,14 @@ export interface JobRec {
   artifacts: Uint8Array | null;
   artifactsExpireAt: string | null;
   createdAt: string;
+}
+
+/** A project CI/CD variable; a protected one reaches only pipelines on protected refs. */
+export interface CiVariableRec {
+  projectId: number;
+  key: string;
+  value: string;
+  protected: boolean;
 }
 
 export interface TriggerTokenRec {

@@ -98,6 +98,30 @@ async function createTriggered(
   });
 }
 
+/**
+ * Whether GitLab creates a pipeline for `ref`: an existing branch or tag, or
+ * a merge request ref of the project (`refs/merge-requests/<iid>/head`,
+ * brought up to date with the source branch first — a fork's too). Nothing
+ * else, not a commit SHA (GitLab: "Reference not found").
+ */
+async function pipelineRefExists(ctx: Ctx, project: ProjectRec, ref: string): Promise<boolean> {
+  const mrRef = /^refs\/merge-requests\/(\d+)\/head$/.exec(ref);
+  if (mrRef) {
+    const mr = ctx.model.mergeRequests.find(
+      (m) => m.projectId === project.id && m.iid === Number(mrRef[1]),
+    );
+    if (!mr) return false;
+    await ctx.model.updateMergeRequestRef(mr);
+    return (await revParse(project.repoDir, ref)) !== undefined;
+  }
+  const candidates = /^refs\/(heads|tags)\//.test(ref)
+    ? [ref]
+    : [`refs/heads/${ref}`, `refs/tags/${ref}`];
+  for (const candidate of candidates)
+    if ((await revParse(project.repoDir, candidate)) !== undefined) return true;
+  return false;
+}
+
 /** `POST /projects/:id/(ref/:ref/)trigger/pipeline`: authenticated by the trigger token only. */
 async function trigger(ctx: Ctx, render: Renderer) {
   if (ctx.req.headers['x-gitlab-event'] === 'Pipeline Hook') throw forbidden();
@@ -110,7 +134,7 @@ async function trigger(ctx: Ctx, render: Renderer) {
     (t) => t.value === token && t.projectId === project?.id,
   );
   if (!project || !trigger) throw notFound();
-  if (!(await revParse(project.repoDir, ref)))
+  if (!(await pipelineRefExists(ctx, project, ref)))
     throw new HttpError(400, { message: { base: ['Reference not found'] } });
   const { pipeline } = await createTriggered(ctx, project, trigger, { ref, variables, inputs });
   // a webhook pointed at the trigger URL: GitLab keeps its body as TRIGGER_PAYLOAD

@@ -1,6 +1,6 @@
 /** Merge requests (with fork sources and diffs) and issues. */
 import { DEVELOPER, issueOf, mergeRequestOf, projectOf } from './access.ts';
-import { diffFiles, fetchRef, revParse } from './git.ts';
+import { diffFiles, revParse } from './git.ts';
 import { HttpError, json, paginate, route, stringParam, type Ctx, type Route } from './http.ts';
 import type { MergeRequestRec, ProjectRec } from './records.ts';
 import type { Renderer } from './render.ts';
@@ -18,11 +18,8 @@ async function renderMr(ctx: Ctx, render: Renderer, mr: MergeRequestRec, project
 async function diffs(ctx: Ctx, mr: MergeRequestRec, project: ProjectRec) {
   let head = `refs/heads/${mr.sourceBranch}`;
   const source = ctx.model.projects.get(mr.sourceProjectId);
-  if (source && source.id !== project.id) {
-    // GitLab keeps a fork MR's head in the target project as refs/merge-requests/:iid/head.
-    head = `refs/merge-requests/${mr.iid}/head`;
-    await fetchRef(project.repoDir, source.repoDir, mr.sourceBranch, head);
-  }
+  // GitLab keeps a fork MR's head in the target project as refs/merge-requests/:iid/head.
+  if (source && source.id !== project.id) head = await ctx.model.updateMergeRequestRef(mr);
   return diffFiles(project.repoDir, `refs/heads/${mr.targetBranch}`, head);
 }
 
