@@ -18,6 +18,7 @@ export function forkCodeNotRun(
   const what = 'no environment setup, install or lifecycle scripts, tests or commands';
   if (run.config.trigger.forks === 'patch')
     return {
+      notice: { kind: 'fork-patch' },
       reason:
         `this merge request comes from a fork, and the fork's code was not run (${what}), ` +
         "so it cannot reach this project's CI/CD secrets (`trigger.forks: patch`, the default); " +
@@ -26,6 +27,7 @@ export function forkCodeNotRun(
   if (run.env.CI_COMMIT_REF_PROTECTED === 'false') return undefined;
   const ref = run.context.ref ? `the protected ref \`${run.context.ref}\`` : 'a protected ref';
   return {
+    notice: { kind: 'fork-protected-ref', ref: run.context.ref ?? '?' },
     reason:
       `this merge request comes from a fork and \`trigger.forks\` is \`run\`, but this pipeline runs on ${ref}, ` +
       `where the project's protected CI/CD variables are, so the fork's code was not run (${what}); ` +

@@ -47,6 +47,8 @@ export interface PortDeps {
  */
 export interface CodeNotRun {
   reason: string;
+  /** Which notice the progress note shows (message catalog), and the protected ref for the second. */
+  notice: { kind: 'fork-patch' } | { kind: 'fork-protected-ref'; ref: string };
 }
 
 /** Everything a run needs from outside, injected (GUIDE #2). */

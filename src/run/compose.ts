@@ -30,6 +30,8 @@ import { notRunEnvironment, withoutCommands } from './code-not-run.ts';
 import { createActionWorker } from '../workers/action-worker.ts';
 import { isExternalWorkerKind } from '../workers/registry.ts';
 import { startReporting, type Reporting } from './reporting/index.ts';
+import { t } from '../core/messages/catalog.ts';
+import { addNotice } from '../report/progress/state.ts';
 
 /**
  * Ways to watch or wrap parts of a run without composing it again: the demo
@@ -170,6 +172,14 @@ function environmentFor(
   return step ? observedEnvironment(step, observers) : undefined;
 }
 
+/** The progress note's notice for a checkout that must not run, in the notes' language. */
+function codeNotRunNotice(notRun: CodeNotRun, language: Language): string {
+  const n = notRun.notice;
+  return n.kind === 'fork-patch'
+    ? t(language, 'notice.forkPatch')
+    : t(language, 'notice.forkProtectedRef', { ref: `\`${n.ref}\`` });
+}
+
 /** The tools the model is offered: without `run_command` when the checkout must not run. */
 function toolsFor(input: ComposeInput): Tool[] | undefined {
   const tools = input.observers?.tools;
@@ -220,6 +230,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
   const reporting = await reportingFor(input, notes);
   const { language } = reporting;
   const notRun = input.codeNotRun;
+  if (notRun) reporting.publisher.update((s) => addNotice(s, codeNotRunNotice(notRun, language)));
   const shell = notRun ? gitOnlyShell(input.shell, notRun.reason) : input.shell;
   const environment = environmentFor(input, llm, shell, language);
   const tools = toolsFor(input);

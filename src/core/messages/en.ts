@@ -116,6 +116,10 @@ export const en = {
   'criteria.heading': 'Acceptance criteria',
   'criteria.met': '{met}/{total} met',
   'review.suggestion': 'Reviewer suggestion:',
+  'notice.forkPatch':
+    "This merge request comes from a fork, so the fork's code was not run (no setup, install scripts, tests or commands) and cannot reach this project's CI/CD secrets; the change comes as a patch. A Maintainer can opt in with `trigger.forks: run` (see docs/security.md).",
+  'notice.forkProtectedRef':
+    "This merge request comes from a fork and `trigger.forks` is `run`, but this pipeline runs on the protected ref {ref}, so the fork's code was not run; start it through the webhook bridge, which runs it on the merge request's own ref.",
 
   // the folded run details
   'details.summary': 'Run details',

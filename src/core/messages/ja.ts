@@ -112,6 +112,10 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'criteria.heading': '受け入れ条件',
   'criteria.met': '{total} 件中 {met} 件を達成',
   'review.suggestion': 'レビュアーの提案:',
+  'notice.forkPatch':
+    'このマージリクエストはフォークからのものです。プロジェクトの CI/CD シークレットに触れないよう、フォークのコードは実行していません（セットアップ、インストールスクリプト、テスト、コマンドのいずれも実行なし）。変更はパッチとしてお渡しします。メンテナーは `trigger.forks: run` で実行を許可できます（docs/security.md を参照）。',
+  'notice.forkProtectedRef':
+    'このマージリクエストはフォークからのもので `trigger.forks` は `run` ですが、このパイプラインは保護された ref {ref} で動いているため、フォークのコードは実行していません。マージリクエスト自身の ref で実行する Webhook ブリッジから開始してください。',
 
   'details.summary': '実行の詳細',
   'details.phases': { one: '{count} フェーズ', other: '{count} フェーズ' },
