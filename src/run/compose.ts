@@ -19,12 +19,11 @@ import { guardGitLab } from '../gitlab/request-budget.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { createSectionWriter } from '../log/sections.ts';
-import { createDeliveryStep, type DeliveryStepOptions } from '../phases/deliver/step.ts';
-import { environmentStep, type EnvironmentStepDeps } from '../phases/environment/step.ts';
+import type { DeliveryStepOptions } from '../phases/deliver/step.ts';
+import type { EnvironmentStepDeps } from '../phases/environment/step.ts';
 import type { AnswerSource } from '../phases/replan/index.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import type { Tool } from '../tools/index.ts';
-import { createActionWorker } from '../workers/action-worker.ts';
 import { isExternalWorkerKind } from '../workers/registry.ts';
 import { startReporting, type Reporting } from './reporting/index.ts';
 
@@ -96,6 +95,7 @@ async function workerFor(input: ComposeInput): Promise<ActionWorker | undefined>
   const kind = config.runner.worker.kind;
   if (!isExternalWorkerKind(kind)) return undefined;
   const llmKeyVariable = config.llm.api_key_variable;
+  const { createActionWorker } = await import('../workers/action-worker.ts');
   const { worker, credentials } = await createActionWorker({
     kind,
     hostEnv: input.hostEnv,
@@ -126,9 +126,13 @@ function observedEnvironment(step: EnvironmentStep, observers: RunObservers): En
   };
 }
 
-function environmentFor(input: ComposeInput, llm: LlmPort): EnvironmentStep | undefined {
+async function environmentFor(
+  input: ComposeInput,
+  llm: LlmPort,
+): Promise<EnvironmentStep | undefined> {
   const observers = input.observers ?? {};
-  const make = input.createEnvironment ?? environmentStep;
+  const make =
+    input.createEnvironment ?? (await import('../phases/environment/step.ts')).environmentStep;
   const step = make({
     config: input.config,
     llm,
@@ -184,9 +188,10 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
   const worker = await workerFor(input);
   const notes = observers.noteTarget?.(input.notes) ?? input.notes;
   const reporting = await reportingFor(input, notes);
-  const environment = environmentFor(input, llm);
+  // the phases' own modules load once the progress note is posted (issue #22)
+  const environment = await environmentFor(input, llm);
   const delivery = input.delivery
-    ? createDeliveryStep({
+    ? (await import('../phases/deliver/step.ts')).createDeliveryStep({
         ...input.delivery,
         gitlab: guardGitLab(input.delivery.gitlab, { signal: input.signal }),
         repoDir: input.repoDir,

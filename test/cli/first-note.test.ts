@@ -61,8 +61,14 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
     const noteAt = job.noteCreatedAt;
     expect(noteAt, 'the stand-in saw the progress note created').to.be.a('number');
     const loads = JSON.parse(readFileSync(out, 'utf8')) as { url: string; at: number }[];
-    const before = sourcesIn(meta, loads.filter((l) => l.at < noteAt!).map((l) => l.url));
-    const after = sourcesIn(meta, loads.filter((l) => l.at >= noteAt!).map((l) => l.url));
+    const before = sourcesIn(
+      meta,
+      loads.filter((l) => l.at < noteAt!).map((l) => l.url),
+    );
+    const after = sourcesIn(
+      meta,
+      loads.filter((l) => l.at >= noteAt!).map((l) => l.url),
+    );
 
     expect(before, 'loaded before the note').to.include('src/ci/steps.ts');
     expect(before.filter(MODEL_HALF), 'model half loaded before the note').to.deep.equal([]);
