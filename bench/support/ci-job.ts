@@ -46,6 +46,8 @@ export interface CiJobResult {
   stderr: string;
   /** From spawning the command to the first progress note on the merge request. */
   firstNoteMs: number | undefined;
+  /** CPU time the command (its node process) had used when the note appeared (Linux only). */
+  firstNoteCpuMs: number | undefined;
   wallMs: number;
   /** Peak resident set size of the command, when /usr/bin/time could measure it. */
   maxRssMb: number | undefined;
@@ -155,7 +157,10 @@ async function spawnJob(
   nodeCommand: string[],
   firstNote: () => boolean,
 ): Promise<
-  Pick<CiJobResult, 'code' | 'stderr' | 'firstNoteMs' | 'wallMs' | 'maxRssMb'> & {
+  Pick<
+    CiJobResult,
+    'code' | 'stderr' | 'firstNoteMs' | 'firstNoteCpuMs' | 'wallMs' | 'maxRssMb'
+  > & {
     startedAt: number;
   }
 > {
@@ -169,9 +174,12 @@ async function spawnJob(
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   let firstNoteMs: number | undefined;
+  let firstNoteCpuMs: number | undefined;
   // The stand-in runs in this process: look for the note between its requests.
   const watch = setInterval(() => {
-    if (firstNoteMs === undefined && firstNote()) firstNoteMs = performance.now() - start;
+    if (firstNoteMs !== undefined || !firstNote()) return;
+    firstNoteMs = performance.now() - start;
+    firstNoteCpuMs = cpuMsOf(child.pid, timed);
   }, 1);
   const code = await new Promise<number>((resolve) =>
     child.on('close', (exit) => resolve(exit ?? 1)),
@@ -179,5 +187,23 @@ async function spawnJob(
   const wallMs = performance.now() - start;
   clearInterval(watch);
   const maxRssMb = timed ? Number(readFileSync(rssFile, 'utf8').trim()) / 1024 : undefined;
-  return { code, stderr, firstNoteMs, wallMs, maxRssMb, startedAt };
+  return { code, stderr, firstNoteMs, firstNoteCpuMs, wallMs, maxRssMb, startedAt };
+}
+
+/**
+ * CPU time (user + system, ms) the command's node process has used so far,
+ * from /proc (Linux; under /usr/bin/time the node process is its child).
+ */
+function cpuMsOf(pid: number | undefined, timed: boolean): number | undefined {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return undefined;
+  try {
+    const node = timed
+      ? readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ')[0]
+      : String(pid);
+    const fields = readFileSync(`/proc/${node}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // after "pid (comm) ": state is field 0, utime 11, stime 12, in clock ticks (100 a second)
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }

@@ -9,9 +9,15 @@ import { action, assessment, planWith } from '../support/plans.ts';
 
 const HOOK = path.resolve(import.meta.dirname, '../support/loaded-modules.mjs');
 
-/** What the run needs only once it works: the model client, the run's stages, phases and tools. */
+/**
+ * What the run needs only once it works: the model client, the run's stages,
+ * phases and tools; and what this job needs not at all before its note: zip
+ * support (no earlier run), the comment rules' Markdown parser (no
+ * TRIGGER_PAYLOAD), execa (the pipeline runs on the merge request's branch:
+ * no command before the note).
+ */
 const MODEL_HALF = (source: string) =>
-  source === 'openai' ||
+  ['openai', 'fflate', 'markdown-it', 'execa', 'diff'].includes(source) ||
   source === 'src/llm/openai-llm.ts' ||
   source === 'src/run/orchestrator.ts' ||
   /^src\/(tools|phases\/(plan|execute|reflect|verify|review|environment))\//.test(source);
@@ -49,7 +55,7 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('posts the note before it loads the OpenAI SDK, the run stages, phases or tools, then runs them', async () => {
+  it('posts the note before it loads the OpenAI SDK, the run stages, phases, tools or execa, then runs them', async () => {
     const out = path.join(dir, 'loads.json');
     const job = await runCiJob({
       replies,
