@@ -29,6 +29,10 @@ export interface CiJobOptions {
   task: string;
   /** More job variables (they win over the defaults). */
   variables?: Record<string, string>;
+  /** The command to run (default: dist/mr-agent.mjs). */
+  bin?: string;
+  /** Node options before the command (e.g. `--import` of a module-load recorder). */
+  nodeArgs?: string[];
 }
 
 export interface LlmCall {
@@ -42,12 +46,18 @@ export interface CiJobResult {
   stderr: string;
   /** From spawning the command to the first progress note on the merge request. */
   firstNoteMs: number | undefined;
+  /** CPU time the command (its node process) had used when the note appeared (Linux only). */
+  firstNoteCpuMs: number | undefined;
   wallMs: number;
   /** Peak resident set size of the command, when /usr/bin/time could measure it. */
   maxRssMb: number | undefined;
   /** GitLab API requests by `METHOD route`, as the stand-in counted them. */
   requests: Record<string, number>;
   calls: LlmCall[];
+  /** Every GitLab request, ms after spawning the command, in order. */
+  timeline: { atMs: number; what: string }[];
+  /** When the stand-in created the progress note (ms since the epoch, wall clock). */
+  noteCreatedAt: number | undefined;
 }
 
 /** Runs one job; throws when the job did not finish with exit code 0. */
@@ -119,13 +129,21 @@ export async function runCiJob(options: CiJobOptions): Promise<CiJobResult> {
       standIn.model.notes.some(
         (n) => n.authorId === s.bot.id && n.body.includes('mr-agent:progress'),
       );
-    const run = await spawnJob(dir, env, firstNote);
+    const command = [...(options.nodeArgs ?? []), options.bin ?? BIN, 'ci', '--step', 'all'];
+    const run = await spawnJob(dir, env, command, firstNote);
     if (run.code !== 0) throw new Error(`the job exited ${run.code}:\n${run.stderr.slice(-3000)}`);
     const calls = llm.requests.map((r) => ({
       purpose: r.purpose ?? '(none)',
       promptTokens: promptTokens(r.body as Parameters<typeof promptTokens>[0]),
     }));
-    return { ...run, requests: standIn.requests.byRoute(), calls };
+    const timeline = standIn.requests.entries
+      .map((e) => ({ atMs: (e.at ?? 0) - run.startedAt, what: `${e.method} ${e.route || e.path}` }))
+      .sort((a, b) => a.atMs - b.atMs);
+    const noteCreatedAt = standIn.requests.entries.find(
+      (e) => e.method === 'POST' && e.input?.includes('mr-agent:progress'),
+    )?.at;
+    const { startedAt: _, ...result } = run;
+    return { ...result, requests: standIn.requests.byRoute(), calls, timeline, noteCreatedAt };
   } finally {
     await llm.close();
     await standIn.close();
@@ -136,20 +154,32 @@ export async function runCiJob(options: CiJobOptions): Promise<CiJobResult> {
 async function spawnJob(
   dir: string,
   env: Record<string, string>,
+  nodeCommand: string[],
   firstNote: () => boolean,
-): Promise<Pick<CiJobResult, 'code' | 'stderr' | 'firstNoteMs' | 'wallMs' | 'maxRssMb'>> {
+): Promise<
+  Pick<
+    CiJobResult,
+    'code' | 'stderr' | 'firstNoteMs' | 'firstNoteCpuMs' | 'wallMs' | 'maxRssMb'
+  > & {
+    startedAt: number;
+  }
+> {
   const rssFile = path.join(path.dirname(dir), 'rss');
-  const command = [process.execPath, BIN, 'ci', '--step', 'all'];
+  const command = [process.execPath, ...nodeCommand];
   const timed = existsSync(TIME);
   const [file, ...args] = timed ? [TIME, '-f', '%M', '-o', rssFile, ...command] : command;
   const start = performance.now();
+  const startedAt = Date.now();
   const child = spawn(file!, args, { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   let firstNoteMs: number | undefined;
+  let firstNoteCpuMs: number | undefined;
   // The stand-in runs in this process: look for the note between its requests.
   const watch = setInterval(() => {
-    if (firstNoteMs === undefined && firstNote()) firstNoteMs = performance.now() - start;
+    if (firstNoteMs !== undefined || !firstNote()) return;
+    firstNoteMs = performance.now() - start;
+    firstNoteCpuMs = cpuMsOf(child.pid, timed);
   }, 1);
   const code = await new Promise<number>((resolve) =>
     child.on('close', (exit) => resolve(exit ?? 1)),
@@ -157,5 +187,23 @@ async function spawnJob(
   const wallMs = performance.now() - start;
   clearInterval(watch);
   const maxRssMb = timed ? Number(readFileSync(rssFile, 'utf8').trim()) / 1024 : undefined;
-  return { code, stderr, firstNoteMs, wallMs, maxRssMb };
+  return { code, stderr, firstNoteMs, firstNoteCpuMs, wallMs, maxRssMb, startedAt };
+}
+
+/**
+ * CPU time (user + system, ms) the command's node process has used so far,
+ * from /proc (Linux; under /usr/bin/time the node process is its child).
+ */
+function cpuMsOf(pid: number | undefined, timed: boolean): number | undefined {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return undefined;
+  try {
+    const node = timed
+      ? readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ')[0]
+      : String(pid);
+    const fields = readFileSync(`/proc/${node}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // after "pid (comm) ": state is field 0, utime 11, stime 12, in clock ticks (100 a second)
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }

@@ -3,11 +3,10 @@ import { statePaths, type StatePaths } from '../history/paths.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Plan } from '../core/plan.ts';
 import type { RunOutcome } from '../core/outcome.ts';
-import { runStages, type PlannedWork, type RunInput } from '../run/orchestrator.ts';
+import type { PlannedWork, RunInput } from '../run/orchestrator.ts';
 import type { CarriedOut, CarryOutDeps } from './job-types.ts';
 import { commandPlan, type CommandPlan } from './commands.ts';
 import { readHandoff } from './handoff.ts';
-import { handOver } from './hand-over.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
 import {
   issueIdOf,
@@ -142,13 +141,15 @@ export async function carryOutJob(run: PreparedRun, deps: CarryOutDeps): Promise
     from: start.from,
     stopAfterPlan: start.stopAfterPlan,
   };
+  // the run's stages, phases and tools load once the progress note is posted (issue #22)
+  const stages = import('../run/orchestrator.ts');
   const settled = await deps.lifecycle.settle(
     session.reporting,
     async (): Promise<{ handedOver: CarriedOut } | { outcome: RunOutcome }> => {
-      const result = await runStages(session.deps, input);
-      if (result.kind === 'planned')
-        return { handedOver: await handOver(run, session, result.work, deps) };
-      return { outcome: result.outcome };
+      const result = await (await stages).runStages(session.deps, input);
+      if (result.kind !== 'planned') return { outcome: result.outcome };
+      const { handOver } = await import('./hand-over.ts');
+      return { handedOver: await handOver(run, session, result.work, deps) };
     },
   );
   if (settled.kind === 'abandoned') {

@@ -8,7 +8,7 @@ import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { ACCESS_LEVEL, roleOf } from '../gitlab/access-levels.ts';
-import { dispatchCommand, type DispatchOutcome } from '../trigger/dispatch.ts';
+import type { DispatchOutcome } from '../trigger/dispatch.ts';
 import { bridgeGitLabFromPort } from '../trigger/gitlab-bridge.ts';
 import type { CommandRequest } from '../trigger/note-rules.ts';
 import { checkoutMergeRequest } from './checkout.ts';
@@ -87,6 +87,7 @@ async function claimPayloadCommand(
   const own = { id: context.pipeline.id, status: 'running', ref: context.ref ?? request.ref };
   const gitlab = bridgeGitLabFromPort(deps.gitlab);
   const base = deps.config.base;
+  const { dispatchCommand } = await import('../trigger/dispatch.ts');
   const outcome = await dispatchCommand(
     {
       gitlab: {

@@ -6,7 +6,7 @@ import type { LlmPort } from '../core/llm-port.ts';
 import type { RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { statePaths, type StatePaths } from '../history/paths.ts';
-import { createOpenAiLlm } from '../llm/openai-llm.ts';
+import { lazyOpenAiLlm } from '../llm/lazy-llm.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import type { DeliveryTarget } from '../phases/deliver/deliver.ts';
@@ -138,11 +138,11 @@ function answersFor(run: PreparedRun) {
   });
 }
 
-/** The OpenAI-compatible model (or the one the services make), watched when asked. */
+/** The OpenAI-compatible model, its SDK loaded at the first request (or the one the services make). */
 function llmFor(run: PreparedRun, input: SessionInput): LlmPort {
   const { services, logger } = input;
   const make =
-    services.createLlm ?? ((c, env, l, k) => createOpenAiLlm(c, { env, logger: l, clock: k }));
+    services.createLlm ?? ((c, env, l, k) => lazyOpenAiLlm(c, { env, logger: l, clock: k }));
   return make(run.config, run.env, logger, services.clock);
 }
 

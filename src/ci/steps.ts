@@ -6,7 +6,7 @@ import type { GitLabPort } from '../core/gitlab-port.ts';
 import { createLogger, newTraceId, type Logger } from '../log/logger.ts';
 import { Redactor } from '../log/redact.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
-import { ExecaShell } from '../shell/execa-shell.ts';
+import { lazyExecaShell } from '../shell/lazy-shell.ts';
 import { describeError } from '../errors/catalog.ts';
 import { exitCodeFor } from '../errors/exit-code.ts';
 import { guardGitLab, RequestBudget } from '../gitlab/request-budget.ts';
@@ -120,7 +120,7 @@ async function openJob(
     graceMs: services.graceMs,
     exit: io.exit,
   });
-  const shell = services.shell ?? new ExecaShell();
+  const shell = services.shell ?? lazyExecaShell();
   const gitlab = guardGitLab(client, { budget });
   return {
     context,

@@ -3,7 +3,6 @@
  * (requester.ts: retries through the Clock, ExternalServiceError) plugged in
  * through gitbeaker's `requesterFn`.
  */
-import { Gitlab } from '@gitbeaker/rest';
 import { z } from 'zod';
 import { ExternalServiceError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
@@ -33,7 +32,7 @@ import type {
   TriggerRequest,
 } from '../core/gitlab-port.ts';
 import { CheckedWriter } from './checked-write.ts';
-import { isStatus, type Api } from './gitbeaker-api.ts';
+import { gitbeakerApi, isStatus, type Api, type ApiOptions } from './gitbeaker-api.ts';
 import * as posts from './posts.ts';
 import { createRetryingRequesterFn, type RequestRecord, type RetryPolicy } from './requester.ts';
 import {
@@ -83,7 +82,7 @@ function tokenOption(kind: GitLabClientOptions['tokenKind'], token: string) {
 /** The real GitLab port. */
 export function createGitLabClient(options: GitLabClientOptions): GitLabPort {
   const host = options.url.replace(/\/+$/, '').replace(/\/api\/v4$/, '');
-  const api = new Gitlab({
+  const api = gitbeakerApi({
     host,
     ...tokenOption(options.tokenKind, options.token),
     queryTimeout: 0,
@@ -93,7 +92,7 @@ export function createGitLabClient(options: GitLabClientOptions): GitLabPort {
       policy: options.retry,
       onAttempt: options.onAttempt,
     }),
-  } as ConstructorParameters<typeof Gitlab<false>>[0]);
+  } as ApiOptions);
   const writer = new CheckedWriter({
     clock: options.clock,
     logger: options.logger,

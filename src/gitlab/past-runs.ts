@@ -7,7 +7,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { unzipSync } from 'fflate';
 import { ExternalServiceError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { parseMarker, type NoteMarker } from '../core/marker.ts';
@@ -81,6 +80,8 @@ export async function extractStateDir(
   dir: string,
 ): Promise<string[]> {
   let unpacked = 0;
+  // zip support loads only when there is an earlier run's artifact to open (issue #22)
+  const { unzipSync } = await import('fflate');
   const entries = unzipSync(zip, {
     filter: (file) => {
       if (!entryTarget(file.name, stateDir)) return false;

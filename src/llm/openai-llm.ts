@@ -1,17 +1,12 @@
 import OpenAI from 'openai';
 import type { Config } from '../config/options.ts';
-import { CancelledError, ConfigError, ExternalServiceError } from '../errors/errors.ts';
+import { CancelledError, ExternalServiceError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
+import { apiKeysOf } from './api-keys.ts';
 import { askForJson } from './json-reply.ts';
 import type { ChatReply, ChatRequest, JsonReply, JsonRequest, LlmPort } from '../core/llm-port.ts';
-import {
-  allCandidates,
-  candidatesFor,
-  CoolDowns,
-  roleSettings,
-  type ModelCandidate,
-} from './profiles.ts';
+import { candidatesFor, CoolDowns, roleSettings, type ModelCandidate } from './profiles.ts';
 import { promptFiles } from '../core/prompts.ts';
 import { responseFormatFor, type JsonSchemaFormat } from './response-format.ts';
 import { backoffMs, classifyFailure, type Failure } from './retry-policy.ts';
@@ -45,7 +40,7 @@ export class OpenAiLlm implements LlmPort {
   private readonly clock: Clock;
   private readonly coolDowns: CoolDowns;
   private readonly clients = new Map<string, OpenAI>();
-  private readonly keys = new Map<string, string>();
+  private readonly keys: Map<string, string>;
   private readonly timeoutMs: number;
   private readonly prompts: { load(name: 'json-reask'): Promise<string> };
   private structuredRefused = false;
@@ -58,19 +53,7 @@ export class OpenAiLlm implements LlmPort {
     this.timeoutMs = options.timeoutMs ?? options.llm.timeout_sec * 1000;
     this.coolDowns = new CoolDowns(this.clock, options.llm.cooldown_sec * 1000);
     this.prompts = promptFiles(options.promptsDir);
-    const missing: string[] = [];
-    for (const candidate of allCandidates(options.llm)) {
-      const key = options.env[candidate.apiKeyVariable];
-      if (key) this.keys.set(candidate.apiKeyVariable, key);
-      else missing.push(`${candidate.apiKeyVariable} (for ${candidate.name})`);
-    }
-    if (missing.length > 0) {
-      throw new ConfigError(`the LLM API key variable is not set: ${missing.join(', ')}`, {
-        where: 'llm.api_key_variable',
-        problems: missing.map((m) => `llm.api_key_variable: ${m} is not set`),
-        hint: 'Set the variable (a masked CI/CD variable in GitLab), or name another one with llm.api_key_variable.',
-      });
-    }
+    this.keys = apiKeysOf(options.llm, options.env);
   }
 
   /** Whether JSON replies still ask for a JSON-schema response format. */

@@ -20,14 +20,12 @@ import { guardGitLab } from '../gitlab/request-budget.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { createSectionWriter } from '../log/sections.ts';
-import { createDeliveryStep, type DeliveryStepOptions } from '../phases/deliver/step.ts';
-import { environmentStep, type EnvironmentStepDeps } from '../phases/environment/step.ts';
+import type { DeliveryStepOptions } from '../phases/deliver/step.ts';
+import type { EnvironmentStepDeps } from '../phases/environment/step.ts';
 import type { AnswerSource } from '../phases/replan/index.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import { gitOnlyShell } from '../shell/git-only-shell.ts';
 import type { Tool } from '../tools/index.ts';
-import { notRunEnvironment, withoutCommands } from './code-not-run.ts';
-import { createActionWorker } from '../workers/action-worker.ts';
 import { isExternalWorkerKind } from '../workers/registry.ts';
 import { startReporting, type Reporting } from './reporting/index.ts';
 import { t } from '../core/messages/catalog.ts';
@@ -113,6 +111,7 @@ async function workerFor(input: ComposeInput): Promise<ActionWorker | undefined>
     return undefined;
   }
   const llmKeyVariable = config.llm.api_key_variable;
+  const { createActionWorker } = await import('../workers/action-worker.ts');
   const { worker, credentials } = await createActionWorker({
     kind,
     hostEnv: input.hostEnv,
@@ -143,14 +142,15 @@ function observedEnvironment(step: EnvironmentStep, observers: RunObservers): En
   };
 }
 
-function environmentFor(
+async function environmentFor(
   input: ComposeInput,
   llm: LlmPort,
   shell: Shell,
   language: Language,
-): EnvironmentStep | undefined {
+): Promise<EnvironmentStep | undefined> {
   const observers = input.observers ?? {};
-  const make = input.createEnvironment ?? environmentStep;
+  const make =
+    input.createEnvironment ?? (await import('../phases/environment/step.ts')).environmentStep;
   const notRun = input.codeNotRun;
   const config = notRun
     ? { ...input.config, environment: { ...input.config.environment, setup_enabled: false } }
@@ -168,7 +168,13 @@ function environmentFor(
     language,
   });
   const step =
-    made && notRun ? notRunEnvironment(made, notRun, input.config.prompts.directory) : made;
+    made && notRun
+      ? (await import('./code-not-run.ts')).notRunEnvironment(
+          made,
+          notRun,
+          input.config.prompts.directory,
+        )
+      : made;
   return step ? observedEnvironment(step, observers) : undefined;
 }
 
@@ -181,10 +187,10 @@ function codeNotRunNotice(notRun: CodeNotRun, language: Language): string {
 }
 
 /** The tools the model is offered: without `run_command` when the checkout must not run. */
-function toolsFor(input: ComposeInput): Tool[] | undefined {
+async function toolsFor(input: ComposeInput): Promise<Tool[] | undefined> {
   const tools = input.observers?.tools;
   if (!input.codeNotRun) return tools;
-  return withoutCommands(tools);
+  return (await import('./code-not-run.ts')).withoutCommands(tools);
 }
 
 function markerOf(input: ComposeInput) {
@@ -232,10 +238,11 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
   const notRun = input.codeNotRun;
   if (notRun) reporting.publisher.update((s) => addNotice(s, codeNotRunNotice(notRun, language)));
   const shell = notRun ? gitOnlyShell(input.shell, notRun.reason) : input.shell;
-  const environment = environmentFor(input, llm, shell, language);
-  const tools = toolsFor(input);
+  // the phases' own modules load once the progress note is posted (issue #22)
+  const environment = await environmentFor(input, llm, shell, language);
+  const tools = await toolsFor(input);
   const delivery = input.delivery
-    ? createDeliveryStep({
+    ? (await import('../phases/deliver/step.ts')).createDeliveryStep({
         ...input.delivery,
         gitlab: guardGitLab(input.delivery.gitlab, { signal: input.signal }),
         repoDir: input.repoDir,

@@ -22,7 +22,7 @@ import path from 'node:path';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { tail, type Shell } from '../core/shell-port.ts';
-import { ExecaShell } from './execa-shell.ts';
+import { lazyExecaShell } from './lazy-shell.ts';
 import { shellLine } from './quote.ts';
 import { gitHostEnv } from './sandbox-env.ts';
 
@@ -134,7 +134,7 @@ export class Git {
   private readonly prefix: string[];
 
   constructor(private readonly options: GitOptions) {
-    this.shell = options.shell ?? new ExecaShell();
+    this.shell = options.shell ?? lazyExecaShell();
     const allowFile = options.allowFileProtocol === true;
     this.env = gitEnvironment(options.hostEnv, allowFile);
     const auth = authConfig(options.remoteUrl, options.token, options.tokenUser ?? 'oauth2');

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { finishWithNothingToDo } from '../../ci/nothing-to-do.ts';
 import { parseCiContext, type CiStep } from '../../ci/context.ts';
-import { decideTriggerPayload, jobThreadLookup } from '../../ci/payload.ts';
 import { withNamedSecrets } from '../../ci/secrets.ts';
 import { configStages } from '../../config/load.ts';
 import type { CommandRequest } from '../../trigger/note-rules.ts';
@@ -27,6 +26,8 @@ export async function ciCommand(io: CliIo, options: CiOptions): Promise<number> 
   const config = configStages({ env: withNamedSecrets(io.env) });
   let payload: CommandRequest | undefined;
   if (context.trigger.kind === 'payload' && context.step !== 'run') {
+    // the comment rules (a Markdown parser among them) load for a TRIGGER_PAYLOAD only
+    const { decideTriggerPayload, jobThreadLookup } = await import('../../ci/payload.ts');
     const decision = await decideTriggerPayload(
       context,
       context.trigger.payload,

@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCiJob } from '../../bench/support/ci-job.ts';
+import { bundleCli } from '../../scripts/bundle-cli.mjs';
+import { sourcesIn, type Metafile } from '../support/bundle-sources.ts';
+import { action, assessment, planWith } from '../support/plans.ts';
+
+const HOOK = path.resolve(import.meta.dirname, '../support/loaded-modules.mjs');
+
+/**
+ * What the run needs only once it works: the model client, the run's stages,
+ * phases and tools; and what this job needs not at all before its note: zip
+ * support (no earlier run), the comment rules' Markdown parser (no
+ * TRIGGER_PAYLOAD), execa (the pipeline runs on the merge request's branch:
+ * no command before the note).
+ */
+const MODEL_HALF = (source: string) =>
+  ['openai', 'fflate', 'markdown-it', 'execa', 'diff'].includes(source) ||
+  source === 'src/llm/openai-llm.ts' ||
+  source === 'src/run/orchestrator.ts' ||
+  /^src\/(tools|phases\/(plan|execute|reflect|verify|review|environment))\//.test(source);
+
+const replies = [
+  { purpose: 'planning', json: planWith([action('task_1', 'Add farewell()')], ['farewell()']) },
+  {
+    purpose: 'execution',
+    tool_calls: [
+      { name: 'write_file', arguments: { path: 'src/farewell.js', content: 'export {};\n' } },
+    ],
+  },
+  { purpose: 'execution', content: 'DONE: added farewell()' },
+  { purpose: 'completion', json: assessment(true) },
+];
+
+/**
+ * Issue #22 "post the progress note as early as the start checks allow": a
+ * real `mr-agent ci` job from the bundle, against the GitLab stand-in and the
+ * scripted model over real HTTP, with every module load recorded (when it
+ * began) beside the stand-in's request log.
+ */
+describe('cli/first note: the progress note before the model half (issue #22)', function () {
+  this.timeout(180_000);
+  let dir: string;
+  let bin: string;
+  let meta: Metafile;
+
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-first-note-'));
+    bin = await bundleCli(path.join(dir, 'dist', 'mr-agent.mjs'), { metafile: true });
+    meta = JSON.parse(readFileSync(`${bin}.meta.json`, 'utf8')) as Metafile;
+    // the installation's prompts/ beside dist/, as the package ships them
+    symlinkSync(path.resolve(import.meta.dirname, '../../prompts'), path.join(dir, 'prompts'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('posts the note before it loads the OpenAI SDK, the run stages, phases, tools or execa, then runs them', async () => {
+    const out = path.join(dir, 'loads.json');
+    const job = await runCiJob({
+      replies,
+      task: 'add a farewell function',
+      bin,
+      nodeArgs: ['--import', HOOK],
+      variables: { LOADED_MODULES_TIMES_OUT: out },
+    });
+    const noteAt = job.noteCreatedAt;
+    expect(noteAt, 'the stand-in saw the progress note created').to.be.a('number');
+    const loads = JSON.parse(readFileSync(out, 'utf8')) as { url: string; at: number }[];
+    const before = sourcesIn(
+      meta,
+      loads.filter((l) => l.at < noteAt!).map((l) => l.url),
+    );
+    const after = sourcesIn(
+      meta,
+      loads.filter((l) => l.at >= noteAt!).map((l) => l.url),
+    );
+
+    expect(before, 'loaded before the note').to.include('src/ci/steps.ts');
+    expect(before.filter(MODEL_HALF), 'model half loaded before the note').to.deep.equal([]);
+    // the model half was loaded afterwards and did the work
+    expect(after).to.include.members(['openai', 'src/run/orchestrator.ts']);
+    expect(job.calls.map((c) => c.purpose)).to.deep.equal([
+      'planning',
+      'execution',
+      'execution',
+      'completion',
+    ]);
+  });
+});
