@@ -14,7 +14,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CommandFailedError } from '../../errors/errors.ts';
 import type { Issue, MergeRequest } from '../../core/gitlab-port.ts';
-import { escapeQuickActions } from '../../report/markdown.ts';
+import { escapeQuickActions, escapeQuickActionsInPlainText } from '../../report/markdown.ts';
 import { forbiddenReason, issueBranchName } from './branches.ts';
 import { deliverElsewhere, postPatch, type Elsewhere } from './elsewhere.ts';
 import { Git } from './git.ts';
@@ -56,7 +56,10 @@ async function commitChanges(git: Git, input: DeliveryInput): Promise<string | u
   if (staged.exitCode === 0) return undefined;
   const message = rawCommitMessage(input);
   await refuseSecrets(git, input, message);
-  await git.must(['commit', '--no-verify', '-F', '-'], input.redactor.redact(message));
+  await git.must(
+    ['commit', '--no-verify', '-F', '-'],
+    escapeQuickActionsInPlainText(input.redactor.redact(message)),
+  );
   return (await git.must(['rev-parse', 'HEAD'])).trim();
 }
 
