@@ -38,11 +38,18 @@ export async function mergeRequest(api: Api, project: ProjectRef, request: NewMe
   return toMergeRequest(parseAnswer(MergeRequestSchema, raw, 'new merge request'));
 }
 
-export async function note(api: Api, project: ProjectRef, on: Noteable, body: string) {
+export async function note(
+  api: Api,
+  project: ProjectRef,
+  on: Noteable,
+  body: string,
+  internal = false,
+) {
+  const options = internal ? { internal: true } : {};
   const raw =
     on.type === 'merge_request'
-      ? await api.MergeRequestNotes.create(project, on.iid, body)
-      : await api.IssueNotes.create(project, on.iid, body);
+      ? await api.MergeRequestNotes.create(project, on.iid, body, options)
+      : await api.IssueNotes.create(project, on.iid, body, options);
   return toNote(parseAnswer(NoteSchema, raw, 'new note'));
 }
 
