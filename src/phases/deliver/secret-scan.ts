@@ -32,15 +32,25 @@ export interface StagedFile {
   diff: string;
 }
 
-/** The staged change, file by file. */
+/**
+ * The file a chunk of `diff --no-renames` is about, from its header
+ * (`diff --git a/P b/P`, both sides the same; git quotes unusual names).
+ */
+function chunkPath(chunk: string): string {
+  const header = chunk.slice('diff --git '.length, chunk.indexOf('\n'));
+  const quoted = /^"a\/(.*)" "b\/\1"$/.exec(header);
+  if (quoted) return quoted[1]!;
+  const half = (header.length - 1) / 2;
+  return Number.isInteger(half) && header.startsWith('a/') ? header.slice(2, half) : header;
+}
+
+/** The staged change, file by file (one git call). */
 export async function stagedFiles(git: Git): Promise<StagedFile[]> {
-  const names = (await git.must([...STAGED_DIFF, '--name-only', '-z'])).split('\0').filter(Boolean);
   const diff = await git.must(STAGED_DIFF);
-  const chunks = diff.split(/^(?=diff --git )/m).filter((c) => c.startsWith('diff --git '));
-  if (chunks.length === names.length)
-    return names.map((name, i) => ({ path: name, diff: chunks[i]! }));
-  // unexpected output: one chunk for the whole change, named after every file
-  return [{ path: names.join(', ') || 'the staged change', diff }];
+  return diff
+    .split(/^(?=diff --git )/m)
+    .filter((chunk) => chunk.startsWith('diff --git '))
+    .map((chunk) => ({ path: chunkPath(chunk), diff: chunk }));
 }
 
 function addedText(diff: string): string[] {
