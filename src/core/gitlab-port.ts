@@ -186,7 +186,13 @@ export interface GitLabPort {
     on: Noteable,
     discussionId: string,
   ): Promise<Discussion | undefined>;
-  createNote(project: ProjectRef, on: Noteable, body: string): Promise<Note>;
+  /** `internal`: an internal note, visible to project members only (notes API `internal`). */
+  createNote(
+    project: ProjectRef,
+    on: Noteable,
+    body: string,
+    options?: { internal?: boolean },
+  ): Promise<Note>;
   editNote(project: ProjectRef, on: Noteable, noteId: number, body: string): Promise<Note>;
   replyToDiscussion(
     project: ProjectRef,

@@ -212,10 +212,15 @@ class GitbeakerGitLab implements GitLabPort {
     }
   }
 
-  createNote(project: ProjectRef, on: Noteable, body: string) {
+  createNote(
+    project: ProjectRef,
+    on: Noteable,
+    body: string,
+    options: { internal?: boolean } = {},
+  ) {
     return this.writer.run({
       what: 'POST note',
-      write: () => posts.note(this.api, project, on, body),
+      write: () => posts.note(this.api, project, on, body, options.internal === true),
       landed: () => landedNote(this, project, on, body),
     });
   }

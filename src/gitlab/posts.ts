@@ -3,6 +3,7 @@
  * sends them through `CheckedWriter` (checked-write.ts), which looks for a
  * write whose answer was lost before sending it again.
  */
+import { escapeQuickActions } from '../report/markdown.ts';
 import { parseAnswer, toAward, toMergeRequest, toNote, toPipeline } from './mappers.ts';
 import type {
   AwardResult,
@@ -14,16 +15,22 @@ import type {
 import { AwardEmojiSchema, MergeRequestSchema, NoteSchema, PipelineSchema } from './schemas.ts';
 import { isStatus, type Api } from './gitbeaker-api.ts';
 
+/**
+ * Opens a merge request. GitLab runs the quick actions of a description
+ * created through the API, so the description is escaped here, last, whoever
+ * built it (issue 19 §2); a title is one line (GitLab does not read titles for
+ * quick actions).
+ */
 export async function mergeRequest(api: Api, project: ProjectRef, request: NewMergeRequest) {
-  const title =
-    request.draft && !/^\s*draft:/i.test(request.title) ? `Draft: ${request.title}` : request.title;
+  const oneLine = request.title.replace(/\s+/g, ' ').trim();
+  const title = request.draft && !/^draft:/i.test(oneLine) ? `Draft: ${oneLine}` : oneLine;
   const raw = await api.MergeRequests.create(
     project,
     request.sourceBranch,
     request.targetBranch,
     title,
     {
-      description: request.description,
+      description: escapeQuickActions(request.description),
       removeSourceBranch: request.removeSourceBranch ?? true,
       ...(request.labels?.length ? { labels: request.labels.join(',') } : {}),
     },
@@ -31,11 +38,18 @@ export async function mergeRequest(api: Api, project: ProjectRef, request: NewMe
   return toMergeRequest(parseAnswer(MergeRequestSchema, raw, 'new merge request'));
 }
 
-export async function note(api: Api, project: ProjectRef, on: Noteable, body: string) {
+export async function note(
+  api: Api,
+  project: ProjectRef,
+  on: Noteable,
+  body: string,
+  internal = false,
+) {
+  const options = internal ? { internal: true } : {};
   const raw =
     on.type === 'merge_request'
-      ? await api.MergeRequestNotes.create(project, on.iid, body)
-      : await api.IssueNotes.create(project, on.iid, body);
+      ? await api.MergeRequestNotes.create(project, on.iid, body, options)
+      : await api.IssueNotes.create(project, on.iid, body, options);
   return toNote(parseAnswer(NoteSchema, raw, 'new note'));
 }
 

@@ -88,6 +88,23 @@ export function escapeQuickActions(text: string): string {
     .join('\n');
 }
 
+/**
+ * The same for plain text that GitLab may later take as a description — a
+ * commit message becomes the description of a merge request opened in GitLab
+ * from a branch with that one commit: a zero-width space goes before every `/`
+ * that would start a line, since a backslash would show in `git log`.
+ */
+export function escapeQuickActionsInPlainText(text: string): string {
+  return normalizeLineEndings(text.replaceAll('\u0000', ''))
+    .split('\n')
+    .map((line) => {
+      const prefix = CONTAINER_PREFIX.exec(line)![0];
+      const content = line.slice(prefix.length);
+      return content.startsWith('/') ? `${prefix}${ZERO_WIDTH_SPACE}${content}` : line;
+    })
+    .join('\n');
+}
+
 /** Whether some line still starts with an unescaped `/` (used by tests and as a guard). */
 export function hasUnescapedQuickAction(text: string): boolean {
   return normalizeLineEndings(text)

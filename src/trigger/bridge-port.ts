@@ -44,6 +44,11 @@ export interface BridgeGitLab {
     body: string,
   ): Promise<void>;
   /**
+   * Posts an internal note (`internal: true`: visible to project members
+   * only) on the MR or issue — the answer to a command said in private.
+   */
+  internalNote(projectId: number, target: CommandTarget, body: string): Promise<void>;
+  /**
    * One thread of the MR or issue, notes oldest first; undefined when there is
    * no such thread. Read only for replies in threads (a possible resume, F4).
    */

@@ -5,7 +5,7 @@ import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { ACCESS_LEVEL } from '../gitlab/access-levels.ts';
 import type { BridgeGitLab } from './bridge-port.ts';
-import { dispatchCommand, dispatchReply, type DispatchDeps } from './dispatch.ts';
+import { dispatchCommand, dispatchPrivate, dispatchReply, type DispatchDeps } from './dispatch.ts';
 import { startBridgeServer, type RunningBridge } from './server.ts';
 import { createPipelineStarter } from './pipeline-start.ts';
 
@@ -106,6 +106,7 @@ export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
       rules: { prefix, self, forks: config.trigger.forks },
       handle: (request) => dispatchCommand(deps, request),
       handleReply: (reply) => dispatchReply(deps, reply),
+      handlePrivate: (request) => dispatchPrivate(deps, request),
     },
   );
 }

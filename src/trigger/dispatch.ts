@@ -12,6 +12,7 @@ import {
   finishReply,
   helpText,
   nothingToStopText,
+  privateRefusalText,
   startFailedText,
   statusText,
   stoppedText,
@@ -49,7 +50,9 @@ export type DispatchOutcome =
   | { kind: 'nothing-to-stop' }
   | { kind: 'already-running'; pipeline: AgentPipeline }
   | { kind: 'started'; pipeline: AgentPipeline }
-  | { kind: 'start-failed'; message: string };
+  | { kind: 'start-failed'; message: string }
+  /** A command said in private: answered with an internal note, nothing started (issue 19 §6). */
+  | { kind: 'refused-private' };
 
 /** A reply in a thread: a resume when the thread is a paused ❓ question, else nothing. */
 export type ReplyOutcome = DispatchOutcome | { kind: 'not-a-resume'; detail: string };
@@ -160,6 +163,32 @@ export async function dispatchCommand(
   }
   await reply(deps, request, helpText(deps.prefix));
   return { kind: 'help' };
+}
+
+/**
+ * A command in an internal note or on a confidential issue (issue 19 §6):
+ * after the same access check and 👀 claim as any command, one internal note
+ * says why nothing public was started.
+ */
+export async function dispatchPrivate(
+  deps: DispatchDeps,
+  request: CommandRequest,
+): Promise<DispatchOutcome> {
+  const claim = await authorizeAndClaim(deps.gitlab, request, deps.minAccessLevel);
+  if (claim.kind !== 'claimed') return claim;
+  try {
+    await deps.gitlab.internalNote(
+      request.projectId,
+      request.target,
+      finishReply(privateRefusalText(request.target), deps.redactor),
+    );
+  } catch (error) {
+    deps.logger.warn('internal reply failed', {
+      noteId: request.noteId,
+      error: describeError(error).message,
+    });
+  }
+  return { kind: 'refused-private' };
 }
 
 /**

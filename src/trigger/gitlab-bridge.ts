@@ -46,6 +46,9 @@ export function bridgeGitLabFromPort(port: GitLabPort): BridgeGitLab {
         await port.replyToDiscussion(projectId, noteable(target), discussionId, body);
       else await port.createNote(projectId, noteable(target), body);
     },
+    async internalNote(projectId, target, body) {
+      await port.createNote(projectId, noteable(target), body, { internal: true });
+    },
     discussion: threadLookup(port),
     async triggerPipeline(projectId, ref, token, request) {
       return toAgentPipeline(

@@ -86,7 +86,12 @@ export type NoteDecision =
   | { kind: 'ignore'; reason: IgnoreReason; detail: string }
   | { kind: 'command'; request: CommandRequest }
   /** `detail`: why it is no command (for logs when the thread is not looked at). */
-  | { kind: 'reply'; reply: ReplyCandidate; detail: string };
+  | { kind: 'reply'; reply: ReplyCandidate; detail: string }
+  /**
+   * A command said in private (an internal note, a confidential issue): it
+   * starts nothing; the bridge answers it with an internal note (issue 19 §6).
+   */
+  | { kind: 'private'; request: CommandRequest; detail: string };
 
 /** GitLab's note class for a note inside a thread (hook data `object_attributes.type`). */
 export const THREAD_NOTE_TYPE = 'DiscussionNote';
@@ -138,6 +143,36 @@ function targetOf(
 }
 
 /**
+ * Why the note was said in private, if it was: the agent's notes, commits and
+ * merge requests are public, so what is said in an internal note or on a
+ * confidential issue never starts a run (issue 19 §6).
+ */
+function privateReason(event: NoteHookEvent): string | undefined {
+  const note = event.object_attributes;
+  if (note.internal || note.confidential)
+    return 'internal notes never start a run: its output would be public';
+  if (note.noteable_type === 'Issue' && event.issue?.confidential)
+    return 'a confidential issue never starts a run: its output would be public';
+  return undefined;
+}
+
+function originOf(
+  event: NoteHookEvent,
+  found: { target: CommandTarget; ref: string },
+  authorId: number,
+): NoteOrigin {
+  const note = event.object_attributes;
+  return {
+    projectId: event.project.id ?? event.project_id,
+    noteId: note.id,
+    discussionId: note.discussion_id ?? undefined,
+    target: found.target,
+    ref: found.ref,
+    user: { id: authorId, username: event.user.username },
+  };
+}
+
+/**
  * Decides from the event alone whether it is a command for the agent, a reply
  * in a thread that may resume a paused run (`reply`: only notes GitLab calls
  * `DiscussionNote` with a discussion id — plain comments never cost an API
@@ -155,34 +190,27 @@ export function decideNote(event: NoteHookEvent, rules: NoteRules): NoteDecision
   }
   if (parseMarker(note.note)) return ignore('own-note', 'the note carries the mr-agent marker');
   if (isBotUser(event.user)) return ignore('bot-author', `@${event.user.username} is a bot`);
-  // the agent's notes, commits and merge requests are public: what was said in
-  // private (an internal note, a confidential issue) never starts a run
-  if (note.internal || note.confidential) {
-    return ignore('confidential', 'internal notes never start a run: its output would be public');
-  }
-  if (note.noteable_type === 'Issue' && event.issue?.confidential) {
-    return ignore(
-      'confidential',
-      'a confidential issue never starts a run: its output would be public',
-    );
-  }
+  const secret = privateReason(event);
   const projectId = event.project.id ?? event.project_id;
   const found = targetOf(event, projectId, rules);
   if (!found) {
     return ignore('unsupported-target', `comments on a ${note.noteable_type} are not commands`);
   }
   const parsed = parseAgentCommand(note.note, rules.prefix);
+  if (secret) {
+    if (!parsed.isCommand || !found.ref) return ignore('confidential', secret);
+    // the instruction stays out: nothing said in private is carried further
+    const origin = originOf(event, { target: found.target, ref: found.ref }, authorId);
+    return {
+      kind: 'private',
+      request: { ...origin, command: parsed.command, instruction: '' },
+      detail: secret,
+    };
+  }
   const threadId = note.type === THREAD_NOTE_TYPE ? note.discussion_id || undefined : undefined;
   if (!parsed.isCommand && !threadId) return ignore('not-a-command', parsed.reason);
   if (!found.ref) return ignore('no-ref', 'the project has no default branch to run on');
-  const origin: NoteOrigin = {
-    projectId,
-    noteId: note.id,
-    discussionId: note.discussion_id ?? undefined,
-    target: found.target,
-    ref: found.ref,
-    user: { id: authorId, username: event.user.username },
-  };
+  const origin = originOf(event, { target: found.target, ref: found.ref }, authorId);
   if (!parsed.isCommand) {
     return { kind: 'reply', reply: { ...origin, discussionId: threadId! }, detail: parsed.reason };
   }

@@ -66,3 +66,15 @@ export function startFailedText(reason: string, hint?: string): string {
       'Check that the trigger token is valid and that `workflow:rules` allow pipelines with source `trigger`.',
   ].join('\n');
 }
+
+/**
+ * The internal reply to a command said in private (issue 19 §6): what the
+ * agent writes — notes, commits, a merge request — is public, so nothing was
+ * started. The command's text is not repeated.
+ */
+export function privateRefusalText(target: CommandTarget): string {
+  return [
+    `mr-agent started nothing: this command is in an internal note or on a confidential issue, and everything the agent writes on ${where(target)} (notes, commits, a merge request) would be public.`,
+    'Ask again in a public comment if the task and its result may be public.',
+  ].join('\n\n');
+}

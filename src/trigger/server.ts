@@ -49,14 +49,22 @@ export interface BridgeServerDeps {
    * path, in the queue. Without it such replies are ignored like any comment.
    */
   handleReply?(reply: ReplyCandidate): Promise<ReplyOutcome>;
+  /**
+   * A command said in private (an internal note, a confidential issue): it
+   * starts nothing and is answered internally (issue 19 §6). Without it such
+   * commands are ignored.
+   */
+  handlePrivate?(request: CommandRequest): Promise<DispatchOutcome>;
 }
 
-/** What the queue works on: an accepted command, or a reply to look at. */
+/** What the queue works on: an accepted command, a reply to look at, or a command said in private. */
 type BridgeWork =
-  { kind: 'command'; request: CommandRequest } | { kind: 'reply'; reply: ReplyCandidate };
+  | { kind: 'command'; request: CommandRequest }
+  | { kind: 'reply'; reply: ReplyCandidate }
+  | { kind: 'private'; request: CommandRequest };
 
 function originOf(work: BridgeWork): NoteOrigin {
-  return work.kind === 'command' ? work.request : work.reply;
+  return work.kind === 'reply' ? work.reply : work.request;
 }
 
 export interface BridgeCounters {
@@ -183,6 +191,7 @@ class BridgeServer {
 
   private outcomeOf(work: BridgeWork): Promise<ReplyOutcome> {
     if (work.kind === 'command') return this.deps.handle(work.request);
+    if (work.kind === 'private') return this.deps.handlePrivate!(work.request);
     return this.deps.handleReply!(work.reply);
   }
 
@@ -264,6 +273,14 @@ class BridgeServer {
     if (decision.kind === 'command') {
       return this.accept(res, { kind: 'command', request: decision.request }, delivery);
     }
+    if (decision.kind === 'private') {
+      if (!this.deps.handlePrivate) return this.ignore(res, 'confidential', decision.detail);
+      this.deps.logger.info('command said in private', {
+        reason: 'confidential',
+        detail: decision.detail,
+      });
+      return this.accept(res, { kind: 'private', request: decision.request }, delivery);
+    }
     if (!this.deps.handleReply) return this.ignore(res, 'not-a-command', 'a reply in a thread');
     this.accept(res, { kind: 'reply', reply: decision.reply }, delivery);
   }
@@ -294,7 +311,7 @@ class BridgeServer {
     this.counters.accepted++;
     const level = work.kind === 'reply' ? 'debug' : 'info';
     this.deps.logger.log(level, 'command accepted', { ...logFields(work), delivery });
-    const command = work.kind === 'command' ? work.request.command : 'reply';
+    const command = work.kind === 'command' ? work.request.command : work.kind;
     sendJson(res, 202, { status: 'accepted', command }, this.stopping);
   }
 
@@ -345,7 +362,7 @@ export async function startBridgeServer(
 function logFields(work: BridgeWork): Record<string, unknown> {
   const origin = originOf(work);
   return {
-    command: work.kind === 'command' ? work.request.command : 'reply',
+    command: work.kind === 'command' ? work.request.command : work.kind,
     projectId: origin.projectId,
     noteId: origin.noteId,
     target: `${origin.target.kind}!${origin.target.iid}`,

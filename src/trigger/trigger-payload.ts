@@ -83,6 +83,8 @@ function classifyPayload(
   if (!parsed.ok) return skip(parsed.reason, `TRIGGER_PAYLOAD ${parsed.detail}`);
   const decision = decideNote(parsed.event, rules);
   if (decision.kind === 'ignore') return skip(decision.reason, decision.detail);
+  // said in private: a pipeline never carries it out (the bridge answers it internally)
+  if (decision.kind === 'private') return skip('confidential', decision.detail);
   if (decision.kind === 'reply') {
     const reply = context.pipelineRef
       ? { ...decision.reply, ref: context.pipelineRef }

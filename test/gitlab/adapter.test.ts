@@ -240,6 +240,26 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
     expect(found.map((m) => m.iid)).to.deep.equal([created.iid]);
   });
 
+  it('M3 a merge request description runs no quick action, whoever built it: the adapter escapes it last (issue 19 §2)', async () => {
+    await w.standIn.model.commit(
+      w.s.project,
+      'mr-agent/issue-2',
+      { 'y.txt': 'y\n' },
+      { from: 'main' },
+    );
+    const created = await w.gitlab.createMergeRequest(w.s.project.id, {
+      sourceBranch: 'mr-agent/issue-2',
+      targetBranch: 'main',
+      title: 'Resolve "x"\n/merge',
+      description: 'Closes #1\n/merge\n/approve',
+      draft: true,
+    });
+    expect(w.standIn.model.quickActions).to.deep.equal([]);
+    expect(created.title).to.equal('Draft: Resolve "x" /merge');
+    const loaded = await w.gitlab.getMergeRequest(w.s.project.id, created.iid);
+    expect(loaded.description).to.equal('Closes #1\n\\/merge\n\\/approve');
+  });
+
   it('A2 triggers a pipeline with variables, lists it by ref and status, and cancels it', async () => {
     const trigger = w.standIn.model.addTriggerToken(w.s.project, w.s.maintainer.id);
     const pipeline = await w.gitlab.triggerPipeline(w.s.project.id, {

@@ -116,6 +116,26 @@ describe('testkit/gitlab-server (the GitLab stand-in on the wire)', () => {
     expect(w.standIn.model.notes).to.have.length(1);
   });
 
+  it('M3 runs (records) quick actions in the description of a merge request created through the API, and drops their lines (issue 19 §2)', async () => {
+    const res = await api(`/projects/${w.s.project.id}/merge_requests`, {
+      method: 'POST',
+      body: JSON.stringify({
+        source_branch: 'feature/greeting',
+        target_branch: 'release/2.0',
+        title: '/merge this title is no command',
+        description: 'Closes #1\n\n/merge\n<!--\n/approve\n-->\n```\n/close\n```\n\\/label ~x',
+      }),
+    });
+    expect(res.status).to.equal(201);
+    const mr = (await res.json()) as { title: string; description: string };
+    expect(w.standIn.model.quickActions.map((q) => [q.noteableType, q.command])).to.deep.equal([
+      ['MergeRequest', 'merge'],
+      ['MergeRequest', 'approve'],
+    ]);
+    expect(mr.title).to.equal('/merge this title is no command');
+    expect(mr.description).to.equal('Closes #1\n\n<!--\n-->\n```\n/close\n```\n\\/label ~x');
+  });
+
   it('records the trigger-webhook body as TRIGGER_PAYLOAD and refuses non-string variables', async () => {
     const trigger = w.standIn.model.addTriggerToken(w.s.project, w.s.maintainer.id);
     const hook = await fetch(

@@ -62,7 +62,7 @@ describe('A2 GitLab webhook → bridge → pipeline (stand-in project webhook)',
     expect(w.logLines.some((l) => l.includes('"reason":"own-note"'))).to.equal(true);
   });
 
-  it('issue 19 §6: an internal (confidential) note starts nothing public: no 👀, no pipeline, no reply', async () => {
+  it('a confidential note starts nothing public: no public note, no pipeline, one internal reply (issue 19 §6)', async () => {
     const response = await fetch(
       `${w.standIn.url}/api/v4/projects/${w.s.project.id}/merge_requests/${mr.iid}/notes`,
       {
@@ -78,10 +78,46 @@ describe('A2 GitLab webhook → bridge → pipeline (stand-in project webhook)',
     await settle();
     expect(w.standIn.hooks.deliveries.map((d) => d.event)).to.deep.equal([
       'Confidential Note Hook',
+      // the bridge's own internal reply comes back and is ignored
+      'Confidential Note Hook',
     ]);
     expect(w.triggerPipelines()).to.have.length(0);
-    expect(w.standIn.model.awards).to.have.length(0);
-    expect(w.standIn.model.notes.filter((n) => n.authorId === w.s.bot.id)).to.have.length(0);
+    const fromBot = w.standIn.model.notes.filter((n) => n.authorId === w.s.bot.id);
+    expect(
+      fromBot.filter((n) => !n.internal),
+      'public notes',
+    ).to.have.length(0);
+    expect(fromBot, 'internal replies').to.have.length(1);
+    expect(fromBot[0]!.body).to.contain('internal note').and.not.contain('secret bug');
+    expect(w.standIn.model.quickActions).to.deep.equal([]);
     expect(w.logLines.some((l) => l.includes('"reason":"confidential"'))).to.equal(true);
+  });
+
+  it('an internal note that is no command gets no reply (issue 19 §6)', async () => {
+    await fetch(
+      `${w.standIn.url}/api/v4/projects/${w.s.project.id}/merge_requests/${mr.iid}/notes`,
+      {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': w.s.developerToken.value, 'content-type': 'application/json' },
+        body: JSON.stringify({ body: 'just a private remark', internal: true }),
+      },
+    );
+    await settle();
+    expect(w.standIn.model.notes.filter((n) => n.authorId === w.s.bot.id)).to.have.length(0);
+  });
+
+  it('an internal command from a user without the role (Guest) gets no reply (issue 19 §6)', async () => {
+    const guest = w.standIn.model.addToken(w.s.guest.id, { scopes: ['api'] });
+    await fetch(
+      `${w.standIn.url}/api/v4/projects/${w.s.project.id}/merge_requests/${mr.iid}/notes`,
+      {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': guest.value, 'content-type': 'application/json' },
+        body: JSON.stringify({ body: '/agent do it', internal: true }),
+      },
+    );
+    await settle();
+    expect(w.standIn.model.notes.filter((n) => n.authorId === w.s.bot.id)).to.have.length(0);
+    expect(w.triggerPipelines()).to.have.length(0);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
-import { dispatchCommand, type DispatchDeps } from '../../src/trigger/dispatch.ts';
+import { dispatchCommand, dispatchPrivate, type DispatchDeps } from '../../src/trigger/dispatch.ts';
 import type { SubCommand } from '../../src/trigger/command.ts';
 import type { CommandRequest } from '../../src/trigger/note-rules.ts';
 import { finishReply } from '../../src/trigger/replies.ts';
@@ -167,5 +167,31 @@ describe('A2/A6 dispatchCommand', () => {
     const body = finishReply('ok\n/merge\n  /approve now\n> /close');
     expect(hasUnescapedQuickAction(body)).to.equal(false);
     expect(body).to.include('\\/merge');
+  });
+});
+
+describe('issue 19 §6 dispatchPrivate', () => {
+  it('a command on a confidential issue starts nothing public: one internal note, no reply, no pipeline (issue 19 §6)', async () => {
+    const { gitlab, deps } = setup();
+    const onIssue = request({ target: { kind: 'issue', iid: 7 }, ref: 'main', instruction: '' });
+    const outcomes = await Promise.all([
+      dispatchPrivate(deps, onIssue),
+      dispatchPrivate(deps, onIssue),
+    ]);
+    expect(outcomes.map((o) => o.kind).sort()).to.deep.equal(['duplicate', 'refused-private']);
+    expect(gitlab.pipelines).to.have.length(0);
+    expect(gitlab.replies).to.have.length(0);
+    expect(gitlab.internalNotes).to.have.length(1);
+    const { body, target } = gitlab.internalNotes[0]!;
+    expect(target).to.deep.equal({ kind: 'issue', iid: 7 });
+    expect(body).to.contain('confidential issue').and.contain('started nothing');
+    expect(hasUnescapedQuickAction(body)).to.equal(false);
+  });
+
+  it('a Guest gets no internal reply either (issue 19 §6)', async () => {
+    const { gitlab, deps } = setup();
+    const outcome = await dispatchPrivate(deps, request({ user: { id: GUEST, username: 'g' } }));
+    expect(outcome.kind).to.equal('forbidden');
+    expect(gitlab.internalNotes).to.have.length(0);
   });
 });

@@ -15,6 +15,7 @@ export class MemoryGitLab implements BridgeGitLab {
   readonly awards = new Set<string>();
   readonly replies: { target: CommandTarget; discussionId: string | undefined; body: string }[] =
     [];
+  readonly internalNotes: { target: CommandTarget; body: string }[] = [];
   readonly pipelines: (AgentPipeline & { variables: Record<string, string> })[] = [];
   readonly calls: string[] = [];
   /** Threads by discussion id (for replies that may resume a paused run). */
@@ -55,6 +56,10 @@ export class MemoryGitLab implements BridgeGitLab {
     body: string,
   ) {
     this.replies.push({ target, discussionId, body });
+  }
+
+  async internalNote(_projectId: number, target: CommandTarget, body: string) {
+    this.internalNotes.push({ target, body });
   }
 
   async discussion(_projectId: number, _target: CommandTarget, discussionId: string) {

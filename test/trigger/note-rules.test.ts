@@ -98,10 +98,14 @@ describe('A2 decideNote', () => {
       { note: '/agent x', user: { id: 5, username: 'k', bot: true } },
       'bot-author',
     ],
-    ['internal notes (issue 19 §6)', { note: '/agent x', internal: true }, 'confidential'],
     [
-      'commands on a confidential issue (issue 19 §6)',
-      { note: '/agent x', on: 'issue', confidentialIssue: true },
+      'internal notes that are no command (issue 19 §6)',
+      { note: 'x', internal: true },
+      'confidential',
+    ],
+    [
+      'replies on a confidential issue (issue 19 §6)',
+      { note: 'x', on: 'issue', confidentialIssue: true },
       'confidential',
     ],
     ['commit comments', { note: '/agent x', on: 'commit' }, 'unsupported-target'],
@@ -116,6 +120,25 @@ describe('A2 decideNote', () => {
   for (const [what, input, reason] of ignored) {
     it(`ignores ${what}`, () => {
       expect(decideNote(event(input), rules)).to.deep.include({ kind: 'ignore', reason });
+    });
+  }
+
+  const said: Array<[string, NoteHookInput]> = [
+    ['in an internal note', { note: '/agent fix the secret bug', internal: true }],
+    [
+      'on a confidential issue',
+      { note: '/agent fix the secret bug', on: 'issue', confidentialIssue: true },
+    ],
+  ];
+  for (const [where, input] of said) {
+    it(`a command said ${where} is private, without its instruction; TRIGGER_PAYLOAD skips it (issue 19 §6)`, () => {
+      const decision = decideNote(event(input), rules);
+      expect(decision.kind).to.equal('private');
+      expect(JSON.stringify(decision)).not.to.contain('secret bug');
+      expect(interpretTriggerPayload(JSON.stringify(noteHook(input)), rules)).to.deep.include({
+        kind: 'skip',
+        reason: 'confidential',
+      });
     });
   }
 

@@ -14,12 +14,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CommandFailedError } from '../../errors/errors.ts';
 import type { Issue, MergeRequest } from '../../core/gitlab-port.ts';
-import { escapeQuickActions } from '../../report/markdown.ts';
+import { escapeQuickActions, escapeQuickActionsInPlainText } from '../../report/markdown.ts';
 import { forbiddenReason, issueBranchName } from './branches.ts';
 import { deliverElsewhere, postPatch, type Elsewhere } from './elsewhere.ts';
 import { Git } from './git.ts';
 import { assertGitControlUnchanged } from './git-guard.ts';
 import { pushWithOneRebase } from './push.ts';
+import { filesWithSecrets, secretWithheldError, stagedFiles } from './secret-scan.ts';
 import {
   stopIfCancelled,
   type DeliveredMergeRequest,
@@ -34,13 +35,18 @@ export type {
   DeliveryTarget,
 } from './types.ts';
 
-function commitMessage(input: DeliveryInput): string {
+/** The commit message before redaction (scanned for secrets, then redacted). */
+function rawCommitMessage(input: DeliveryInput): string {
   const closes = input.target.kind === 'issue' ? `\n\nCloses #${input.target.issue.iid}` : '';
   const body = input.commit.body?.trim() ? `\n\n${input.commit.body.trim()}` : '';
-  return input.redactor.redact(`${input.commit.title.trim()}${body}${closes}`);
+  return `${input.commit.title.trim()}${body}${closes}`;
 }
 
-/** Stages everything except the state folder and commits; undefined when nothing changed. */
+/**
+ * Stages everything except the state folder, scans the staged change and the
+ * message for secrets (a hit blocks the commit: secret-scan.ts) and commits;
+ * undefined when nothing changed.
+ */
 async function commitChanges(git: Git, input: DeliveryInput): Promise<string | undefined> {
   const stateDir = input.stateDir ?? '.mr-agent';
   await git.must(['add', '-A', '--', '.']);
@@ -48,8 +54,35 @@ async function commitChanges(git: Git, input: DeliveryInput): Promise<string | u
   await git.must(['reset', '-q', '--', stateDir]);
   const staged = await git.run(['diff', '--cached', '--quiet']);
   if (staged.exitCode === 0) return undefined;
-  await git.must(['commit', '--no-verify', '-F', '-'], commitMessage(input));
+  const message = rawCommitMessage(input);
+  await refuseSecrets(git, input, message);
+  await git.must(
+    ['commit', '--no-verify', '-F', '-'],
+    escapeQuickActionsInPlainText(input.redactor.redact(message)),
+  );
   return (await git.must(['rev-parse', 'HEAD'])).trim();
+}
+
+/** Throws when the staged change or the message holds a secret; the artifact keeps the rest. */
+async function refuseSecrets(git: Git, input: DeliveryInput, message: string): Promise<void> {
+  const files = await stagedFiles(git);
+  const finding = {
+    files: filesWithSecrets(files, input.redactor),
+    inMessage: input.redactor.findSecret(message),
+  };
+  if (finding.files.length === 0 && !finding.inMessage) return;
+  const clean = files.filter((f) => !finding.files.includes(f.path)).map((f) => f.diff);
+  const patchPath = await writePatch(input, input.redactor.redact(clean.join('')));
+  await git.run(['reset', '-q']);
+  input.logger.warn('secret withheld', { files: finding.files, inMessage: finding.inMessage });
+  throw secretWithheldError(finding, patchPath);
+}
+
+async function writePatch(input: DeliveryInput, diff: string): Promise<string> {
+  const stateDir = input.stateDir ?? '.mr-agent';
+  await mkdir(path.join(input.repoDir, stateDir), { recursive: true });
+  await writeFile(path.join(input.repoDir, stateDir, 'patch.diff'), diff);
+  return `${stateDir}/patch.diff`;
 }
 
 /** The commit as a patch in the state folder (job artifacts), whatever happens next. */
@@ -57,10 +90,7 @@ async function keepPatch(git: Git, input: DeliveryInput, commit: string): Promis
   const diff = input.redactor.redact(
     await git.must(['show', '--format=', '--no-color', '--no-ext-diff', commit]),
   );
-  const stateDir = input.stateDir ?? '.mr-agent';
-  await mkdir(path.join(input.repoDir, stateDir), { recursive: true });
-  await writeFile(path.join(input.repoDir, stateDir, 'patch.diff'), diff);
-  return `${stateDir}/patch.diff`;
+  return writePatch(input, diff);
 }
 
 function gitFor(input: DeliveryInput, remoteUrl: string): Git {

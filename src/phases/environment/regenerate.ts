@@ -1,8 +1,7 @@
 import type { LlmPort, ChatMessage } from '../../core/llm-port.ts';
 import type { Redactor } from '../../log/redact.ts';
 import type { Classification } from './classify.ts';
-import { readPrompt, renderPrompt, splitPrompt } from '../../core/prompts.ts';
-import { fence } from '../../core/text.ts';
+import { fenceData, readPrompt, renderPrompt, splitPrompt } from '../../core/prompts.ts';
 import {
   RegenerationReply,
   type EnvironmentName,
@@ -65,19 +64,27 @@ export async function regenerationMessages(
 ): Promise<ChatMessage[]> {
   const redact = (text: string) => (deps.redactor ? deps.redactor.redact(text) : text);
   const { failure } = request;
-  const error = `${describeFailure(failure)}\n\noutput (last part):\n${fence(redact(failure.outputTail) || '(no output)', 'text')}`;
+  const error = [
+    fenceData('the failed step', redact(describeFailure(failure))),
+    fenceData('its output (last part)', redact(failure.outputTail) || '(no output)'),
+  ].join('\n\n');
   const numbered = request.setupCommands.map((c, i) => `${i + 1}. ${c}`).join('\n') || '(none)';
   const text = renderPrompt(await readPrompt(`${REGENERATE_PROMPT}.md`, deps.promptsDir), {
     environment: request.environment,
     attempt: String(request.attempt),
     max_attempts: String(request.maxAttempts),
-    error: redact(error),
-    setup_commands: fence(redact(numbered), 'text'),
-    verification: fence(redact(JSON.stringify(request.verification, null, 2)), 'json'),
-    project_files:
+    error,
+    setup_commands: fenceData('setup commands', redact(numbered)),
+    verification: fenceData(
+      'verification checks (JSON)',
+      redact(JSON.stringify(request.verification, null, 2)),
+    ),
+    project_files: fenceData(
+      'environment files',
       request.detectedFiles.length > 0
         ? request.detectedFiles.map((f) => `- ${f}`).join('\n')
         : '(none)',
+    ),
   });
   const { system, user } = splitPrompt(text);
   return system

@@ -1,6 +1,5 @@
 import type { Redactor } from '../../log/redact.ts';
-import { readPrompt, renderPrompt } from '../../core/prompts.ts';
-import { fence } from '../../core/text.ts';
+import { fenceData, readPrompt, renderPrompt } from '../../core/prompts.ts';
 import type { EnvironmentHandoff } from '../../core/environment.ts';
 
 export const SECTION_PROMPT = 'environment-section';
@@ -47,7 +46,7 @@ export async function renderEnvironmentSection(
   return renderPrompt(text, {
     environment_name: handoff.environment_name,
     setup_status: handoff.setup_status,
-    error_list: fence(redacted, 'text'),
+    error_list: fenceData('setup errors', redacted),
     run_hint: handoff.runner?.description ?? '',
     package_manager: handoff.package_manager ?? '',
     test_command: test

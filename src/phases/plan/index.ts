@@ -1,7 +1,8 @@
 import type { ChatMessage } from '../../core/llm-port.ts';
 import type { RunContext } from '../../core/run-context.ts';
-import { renderPrompt } from '../../core/prompts.ts';
+import { fenceData, renderPrompt } from '../../core/prompts.ts';
 import type { ActionRecord } from '../../core/records.ts';
+import type { Gathered } from '../../core/gathered.ts';
 import { renderGathered } from '../gather/render.ts';
 import {
   planReplySchema,
@@ -36,18 +37,21 @@ async function systemPrompt(ctx: RunContext): Promise<string> {
   });
 }
 
-function userPrompt(ctx: RunContext, input: PlanInput): string {
-  const parts = [renderGathered(ctx.state.gathered!)];
+/** The user message of a planning call: the gathered context, earlier actions, feedback. */
+export function planningUserPrompt(gathered: Gathered, input: PlanInput): string {
+  const parts = [renderGathered(gathered)];
   if (input.completed && input.completed.length > 0) {
     const done = input.completed.map(
       (a) =>
         `- ${a.action.task_id} (${a.status}): ${a.action.purpose} — ${a.summary.slice(0, 200)}`,
     );
-    parts.push(`## Actions already carried out in this run\n\n${done.join('\n')}`);
+    parts.push(
+      `## Actions already carried out in this run\n\n${fenceData('actions carried out', done.join('\n'))}`,
+    );
   }
   if (input.feedback)
     parts.push(
-      `## Feedback on the previous plan (address it in the new plan)\n\n${input.feedback}`,
+      `## Feedback on the previous plan (address it in the new plan)\n\n${fenceData('feedback', input.feedback)}`,
     );
   parts.push('Create the plan now, as one JSON object.');
   return parts.join('\n\n');
@@ -110,7 +114,7 @@ export async function planTask(ctx: RunContext, input: PlanInput = {}): Promise<
   if (!ctx.config.planning.enabled) return { kind: 'plan', plan: directPlan(ctx) };
   const messages: ChatMessage[] = [
     { role: 'system', content: await systemPrompt(ctx) },
-    { role: 'user', content: userPrompt(ctx, input) },
+    { role: 'user', content: planningUserPrompt(ctx.state.gathered!, input) },
   ];
   const reply = await ctx.llm.json({
     purpose: 'planning',

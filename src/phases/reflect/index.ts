@@ -50,15 +50,17 @@ export interface ReflectInput {
   feedback?: string;
 }
 
-function describeRecord(record: ActionRecord, depth: ReflectionDepth): string {
+/** The action a reflection evaluates (its error, closing message and tool calls fenced: they hold output). */
+export function describeRecord(record: ActionRecord, depth: ReflectionDepth): string {
   const calls = record.toolCalls.map(
     (c) =>
       `- ${c.name}(${c.brief}) ${c.ok ? 'ok' : 'FAILED'}: ${c.outputHead.replace(/\n/g, ' ').slice(0, 200)}`,
   );
   return [
     `${record.key} ${JSON.stringify(record.action)}`,
-    `Status: ${record.status}${record.error ? ` (${record.error.slice(0, 300)})` : ''}`,
-    `Closing message: ${record.summary.slice(0, 600)}`,
+    `Status: ${record.status}`,
+    ...(record.error ? [fenceData('error', record.error.slice(0, 300))] : []),
+    fenceData('closing message', record.summary.slice(0, 600)),
     calls.length
       ? fenceData('tool calls', calls.slice(-TOOL_CALLS_SHOWN[depth]).join('\n'))
       : 'No tool calls.',

@@ -21,7 +21,7 @@ import {
 } from '../../report/notes/clarification-note.ts';
 import { markerFor, type NoteContext } from '../../report/notes/context.ts';
 import type { Clock } from '../../core/clock.ts';
-import { renderPrompt } from '../../core/prompts.ts';
+import { fenceData, renderPrompt } from '../../core/prompts.ts';
 import { authorisedReplies, type AnswerSource, type ThreadReply } from './answers.ts';
 import type { ReplanPrompts } from './prompts.ts';
 
@@ -202,7 +202,10 @@ export async function answersText(
 ): Promise<string> {
   return renderPrompt(await prompts.load('answers'), {
     questions: numbered(question.questions),
-    answers: answers.map((a) => `- @${a.author.username}: ${a.body.trim()}`).join('\n'),
+    answers: fenceData(
+      'answers',
+      answers.map((a) => `- @${a.author.username}: ${a.body.trim()}`).join('\n'),
+    ),
   });
 }
 

@@ -3,11 +3,11 @@
  * commits only at delivery), new untracked files included, the state folder
  * left out. Read-only: the index is never touched.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
 import { Git } from '../../shell/git.ts';
+import { readInRepo } from '../../tools/repo-read.ts';
+import { repoRoot } from '../../tools/sandbox.ts';
 
 /** git's empty tree: the base of a repository without commits. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -46,10 +46,11 @@ function capped(text: string, max: number): { text: string; cut: number } {
 /** Outside git: the current contents of the files the tools changed. */
 async function changedContents(options: WorkingDiffOptions): Promise<WorkingDiff> {
   const parts: string[] = [];
+  const root = await repoRoot(options.repoDir);
   for (const file of options.changedFiles) {
-    const text = await readFile(path.resolve(options.repoDir, file), 'utf8').catch(
-      () => '(deleted or unreadable)',
-    );
+    // through the path sandbox: a link out of the folder is not followed (issue 19 §5)
+    const read = await readInRepo(root, file, options.maxChars + 1);
+    const text = read ? read.text : '(deleted, unreadable, or a link out of the repository)';
     parts.push(`=== ${file} (current content)\n${text}`);
   }
   const whole = options.redactor.redact(parts.join('\n'));

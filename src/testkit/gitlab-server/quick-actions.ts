@@ -1,10 +1,13 @@
 /**
  * GitLab runs quick actions found in note bodies posted through the API
- * (research §0.5): a line starting with a known `/command`, outside code
- * blocks and quotes — inside HTML comments too. The stand-in records them so
- * tests can prove the agent's notes never trigger one; unknown commands
- * (such as `/agent`) stay plain text.
+ * (research §0.5) and in the description of an issue or merge request created
+ * or edited through it (GitLab docs, user/project/quick_actions.md): a line
+ * starting with a known `/command`, outside code blocks and quotes — inside
+ * HTML comments too. Titles and commit messages are not read for them. The
+ * stand-in records them so tests can prove the agent never triggers one;
+ * unknown commands (such as `/agent`) stay plain text.
  */
+import type { IssueRec, MergeRequestRec, QuickActionRec } from './records.ts';
 const KNOWN = new Set(
   (
     'approve unapprove merge close reopen label unlabel relabel assign unassign reassign ' +
@@ -41,4 +44,28 @@ export function extractQuickActions(body: string): { actions: QuickAction[]; rem
     else kept.push(line);
   }
   return { actions, remaining: kept.join('\n').trim() };
+}
+
+/**
+ * GitLab's quick-action step on a body written to `on` by `userId`: records
+ * the commands and returns the body as GitLab keeps it (their lines removed).
+ */
+export function runQuickActions(
+  log: QuickActionRec[],
+  on: MergeRequestRec | IssueRec,
+  userId: number,
+  body: string,
+): { actions: QuickAction[]; remaining: string } {
+  const { actions, remaining } = extractQuickActions(body);
+  for (const action of actions) {
+    log.push({
+      projectId: on.projectId,
+      noteableType: 'sourceBranch' in on ? 'MergeRequest' : 'Issue',
+      noteableIid: on.iid,
+      userId,
+      command: action.command,
+      line: action.line,
+    });
+  }
+  return { actions, remaining: actions.length > 0 ? remaining : body };
 }

@@ -2,6 +2,7 @@
 import { DEVELOPER, issueOf, mergeRequestOf, projectOf } from './access.ts';
 import { diffFiles, revParse } from './git.ts';
 import { HttpError, json, paginate, route, stringParam, type Ctx, type Route } from './http.ts';
+import { runQuickActions } from './quick-actions.ts';
 import type { MergeRequestRec, ProjectRec } from './records.ts';
 import type { Renderer } from './render.ts';
 
@@ -49,6 +50,13 @@ function createMr(ctx: Ctx, project: ProjectRec): MergeRequestRec {
     authorId: ctx.user!.id,
   });
   mr.removeSourceBranch = ['true', '1'].includes(stringParam(ctx, 'remove_source_branch') ?? '');
+  // GitLab runs the quick actions of a description created through the API (titles are not read)
+  mr.description = runQuickActions(
+    ctx.model.quickActions,
+    mr,
+    ctx.user!.id,
+    mr.description,
+  ).remaining;
   return mr;
 }
 

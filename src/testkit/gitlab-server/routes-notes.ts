@@ -11,8 +11,8 @@ import {
   type Ctx,
   type Route,
 } from './http.ts';
-import { extractQuickActions } from './quick-actions.ts';
-import type { IssueRec, MergeRequestRec, NoteRec } from './records.ts';
+import { runQuickActions } from './quick-actions.ts';
+import type { NoteRec } from './records.ts';
 import type { Renderer } from './render.ts';
 
 /** GitLab's limit on a note body (characters). */
@@ -26,22 +26,6 @@ function validBody(ctx: Ctx): string {
       message: `400 Bad request - Note {:note=>["is too long (maximum is ${MAX_NOTE_LENGTH} characters)"]}`,
     });
   return body;
-}
-
-/** Runs GitLab's quick-action step: records the commands, returns what is left of the body. */
-function applyQuickActions(ctx: Ctx, on: MergeRequestRec | IssueRec, body: string) {
-  const { actions, remaining } = extractQuickActions(body);
-  for (const action of actions) {
-    ctx.model.quickActions.push({
-      projectId: on.projectId,
-      noteableType: 'sourceBranch' in on ? 'MergeRequest' : 'Issue',
-      noteableIid: on.iid,
-      userId: ctx.user!.id,
-      command: action.command,
-      line: action.line,
-    });
-  }
-  return { actions, remaining: actions.length > 0 ? remaining : body };
 }
 
 function noteOf(ctx: Ctx, notes: NoteRec[]): NoteRec {
@@ -62,7 +46,12 @@ function createNote(ctx: Ctx, render: Renderer, discussionId?: string) {
   const project = projectOf(ctx);
   requireCanComment(ctx, project);
   const { rec } = noteableOf(ctx, project);
-  const { actions, remaining } = applyQuickActions(ctx, rec, validBody(ctx));
+  const { actions, remaining } = runQuickActions(
+    ctx.model.quickActions,
+    rec,
+    ctx.user!.id,
+    validBody(ctx),
+  );
   if (actions.length > 0 && remaining === '')
     return json(202, { commands_changes: {}, summary: actions.map((a) => `Ran /${a.command}`) });
   const note = ctx.model.addNote({
@@ -131,7 +120,12 @@ function noteableRoutes(render: Renderer): Route[] {
       requireCanComment(ctx, project);
       const note = noteOf(ctx, notes);
       if (note.authorId !== ctx.user!.id || note.system) throw forbidden();
-      note.body = applyQuickActions(ctx, rec, validBody(ctx)).remaining;
+      note.body = runQuickActions(
+        ctx.model.quickActions,
+        rec,
+        ctx.user!.id,
+        validBody(ctx),
+      ).remaining;
       note.updatedAt = ctx.model.now();
       return json(200, render.note(note));
     }),

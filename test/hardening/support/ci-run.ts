@@ -13,6 +13,7 @@ import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
 import { deliver, type DeliveryResult } from '../../../src/phases/deliver/deliver.ts';
 import { snapshotGitControl } from '../../../src/phases/deliver/git-guard.ts';
+import { createDeliveryStep } from '../../../src/phases/deliver/step.ts';
 import type { RequestSource } from '../../../src/core/gathered.ts';
 import { FakeClock } from '../../../src/core/clock.ts';
 import { environmentStep } from '../../../src/phases/environment/step.ts';
@@ -56,6 +57,8 @@ export interface CiRunOptions {
   /** Changes the stand-in before the run (faults, extra state). */
   before?: (world: { standIn: GitLabStandIn; s: Scenario }) => void | Promise<void>;
   deliver?: boolean;
+  /** Delivery as a job composes it: inside the run, so its failure ends the run and reaches the notes. */
+  deliverInRun?: boolean;
   signal?: AbortSignal;
 }
 
@@ -220,6 +223,24 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
         reporter: reporting.reporter,
         history: reporting.history,
         request: mergeRequestSource(gitlab, s.project.id, mr, s.bot.id),
+        ...(options.deliverInRun
+          ? {
+              delivery: createDeliveryStep({
+                repoDir: checkout,
+                gitlab,
+                project,
+                target: { kind: 'merge_request', mergeRequest: mr },
+                notes: target,
+                token: SECRETS.gitlabToken,
+                hostEnv: env,
+                author: { name: 'mr-agent', email: 'mr-agent@example.invalid' },
+                branchPrefix: config.delivery.branch_prefix,
+                redactor,
+                logger,
+                gitControl,
+              }),
+            }
+          : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       },
       { task, repoDir: checkout, maxLoops: 3 },

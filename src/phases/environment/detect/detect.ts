@@ -1,7 +1,8 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../../errors/errors.ts';
+import { readInRepo } from '../../../tools/repo-read.ts';
+import { repoRoot, type RepoRoot } from '../../../tools/sandbox.ts';
 import type { EnvironmentDetection } from '../../../core/environment.ts';
 import { analyzeConda } from './conda.ts';
 import { decide, defaultProposal } from './decide.ts';
@@ -44,29 +45,16 @@ interface FileText {
 }
 
 /**
- * A cached, size-capped reader. It reads synchronously: environment files
- * are few and small, and a synchronous read of a small file costs less than
- * a round trip through the thread pool.
+ * A cached, size-capped reader through the path sandbox (issue 19 §5): a
+ * committed symbolic link out of the checkout is never followed, so its
+ * target's text reaches no output, command or prompt.
  */
-function createReader(root: string, cap: number): (rel: string) => Promise<FileText | undefined> {
-  const cache = new Map<string, FileText | undefined>();
-  const load = (rel: string): FileText | undefined => {
-    let fd: number | undefined;
-    try {
-      fd = openSync(path.join(root, rel), 'r');
-      const { size } = fstatSync(fd);
-      const buffer = Buffer.alloc(Math.min(size, cap));
-      const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
-      return { text: buffer.toString('utf8', 0, bytesRead), size };
-    } catch {
-      return undefined; // deleted since listing, unreadable, or a folder
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
-  };
+function createReader(root: RepoRoot, cap: number): (rel: string) => Promise<FileText | undefined> {
+  const cache = new Map<string, Promise<FileText | undefined>>();
   return (rel) => {
-    if (!cache.has(rel)) cache.set(rel, load(rel));
-    return Promise.resolve(cache.get(rel));
+    let text = cache.get(rel);
+    if (!text) cache.set(rel, (text = readInRepo(root, rel, cap)));
+    return text;
   };
 }
 
@@ -144,7 +132,7 @@ export async function detectEnvironment(
     mode: options.listing ?? 'auto',
     maxDepth: limits.maxDepth,
   });
-  const readFile = createReader(root, limits.maxReadBytes);
+  const readFile = createReader(await repoRoot(root), limits.maxReadBytes);
   const read = async (rel: string) => (await readFile(rel))?.text;
   const context: AnalyzeContext = {
     read,
