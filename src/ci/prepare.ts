@@ -10,7 +10,8 @@ import type { Shell } from '../core/shell-port.ts';
 import { ACCESS_LEVEL, roleOf } from '../gitlab/access-levels.ts';
 import { dispatchCommand, type DispatchOutcome } from '../trigger/dispatch.ts';
 import { bridgeGitLabFromPort } from '../trigger/gitlab-bridge.ts';
-import type { CommandRequest } from '../trigger/note-rules.ts';
+import type { BridgeGitLab } from '../trigger/bridge-port.ts';
+import type { CommandRequest, CommandTarget } from '../trigger/note-rules.ts';
 import { checkoutMergeRequest } from './checkout.ts';
 import { CI_COMMANDS } from './commands.ts';
 import { usersToCheck, type CiContext } from './context.ts';
@@ -77,6 +78,19 @@ function whyNot(outcome: Exclude<DispatchOutcome, { kind: 'started' }>, min: str
   }
 }
 
+/** `/agent status` in the job reads the MR's or issue's notes through the job's one listing. */
+function statusReads(reads: JobReads): Pick<BridgeGitLab, 'listNotes' | 'targetWebUrl'> {
+  const on = (target: CommandTarget) => ({ type: target.kind, iid: target.iid });
+  return {
+    listNotes: (_projectId, target) => reads.notes(on(target)),
+    targetWebUrl: async (_projectId, target) =>
+      (target.kind === 'merge_request'
+        ? await reads.mergeRequest(target.iid)
+        : await reads.issue(target.iid)
+      ).webUrl,
+  };
+}
+
 /** A3: the bridge's API rules in the job: role check, 👀 claim, control verbs, "already running". */
 async function claimPayloadCommand(
   context: CiContext,
@@ -95,7 +109,9 @@ async function claimPayloadCommand(
           projectId === reads.project
             ? reads.accessLevel(userId)
             : gitlab.accessLevel(projectId, userId),
+        ...statusReads(reads),
       },
+      language: base.notes.language,
       logger: deps.logger,
       redactor: deps.redactor,
       minAccessLevel: ACCESS_LEVEL[base.trigger.min_access_level],

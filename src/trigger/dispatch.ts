@@ -1,5 +1,6 @@
 import { describeError } from '../errors/catalog.ts';
 import { ConfigError } from '../errors/errors.ts';
+import type { LanguageSetting } from '../core/messages/language.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { accessLevelName } from '../gitlab/access-levels.ts';
@@ -13,10 +14,10 @@ import {
   helpText,
   nothingToStopText,
   startFailedText,
-  statusText,
   stoppedText,
 } from './replies.ts';
 import { resolveReply } from './resume.ts';
+import { statusReply } from './run-status.ts';
 
 /**
  * The API half of the comment rules (A2, A6), after `decideNote` accepted a
@@ -38,6 +39,8 @@ export interface DispatchDeps {
   excludePipelineId?: number;
   /** The agent's own user: only its ❓ questions are resumed by a reply. */
   selfId?: number | undefined;
+  /** `notes.language` for the replies that speak about a run (`auto`: the run's own). */
+  language?: LanguageSetting | undefined;
 }
 
 export type DispatchOutcome =
@@ -136,6 +139,23 @@ async function stop(deps: DispatchDeps, request: CommandRequest): Promise<Dispat
   return { kind: 'stopped', pipelines: cancelled };
 }
 
+/** `/agent status`: the run's state from its progress note's marker and its pipeline (A6). */
+async function status(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
+  const { gitlab } = deps;
+  const [pipeline, notes, targetUrl, selfId] = await Promise.all([
+    lastAgentPipeline(lookupFor(deps, request)),
+    gitlab.listNotes(request.projectId, request.target),
+    gitlab.targetWebUrl(request.projectId, request.target).catch(() => undefined),
+    deps.selfId ?? gitlab.currentUser().then((u) => u.id),
+  ]);
+  const body = statusReply(
+    { notes, selfId, targetUrl, pipeline },
+    { prefix: deps.prefix, language: deps.language },
+  );
+  await reply(deps, request, body);
+  return { kind: 'status', pipeline };
+}
+
 /** Carries out one accepted command. Throws only when GitLab itself fails. */
 export async function dispatchCommand(
   deps: DispatchDeps,
@@ -153,11 +173,7 @@ export async function dispatchCommand(
   if (claim.kind === 'duplicate') return claim;
   if (RUN_COMMANDS.includes(request.command)) return runCommand(deps, request);
   if (request.command === 'stop') return stop(deps, request);
-  if (request.command === 'status') {
-    const pipeline = await lastAgentPipeline(lookupFor(deps, request));
-    await reply(deps, request, statusText(request.target, pipeline));
-    return { kind: 'status', pipeline };
-  }
+  if (request.command === 'status') return status(deps, request);
   await reply(deps, request, helpText(deps.prefix));
   return { kind: 'help' };
 }

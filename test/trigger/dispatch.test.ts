@@ -142,7 +142,7 @@ describe('A2/A6 dispatchCommand', () => {
     gitlab.addPipeline('feature', 'success', { MR_AGENT_MR_IID: '4' });
     const outcome = await dispatchCommand(deps, request({ command: 'status', instruction: '' }));
     expect(outcome).to.deep.include({ kind: 'status' });
-    expect(gitlab.replies[0]!.body).to.include('#100').and.include('**failed**');
+    expect(gitlab.replies[0]!.body).to.include('pipeline #100').and.include('Failed');
   });
 
   it('A1 help replies with usage, every line safe from quick actions', async () => {

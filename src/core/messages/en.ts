@@ -252,6 +252,7 @@ export const en = {
   'status.finished': 'finished {time}',
   'status.progressNote': 'progress note',
   'status.job': 'job',
+  'status.pipeline': 'pipeline #{id}',
   'help.heading': 'mr-agent commands',
   'help.where': 'Write a command at the start of a comment line, outside code and quotes.',
   'help.run': 'make the change you describe and push it here',

@@ -243,6 +243,7 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'status.finished': '終了 {time}',
   'status.progressNote': '進捗ノート',
   'status.job': 'ジョブ',
+  'status.pipeline': 'パイプライン #{id}',
   'help.heading': 'mr-agent のコマンド',
   'help.where': 'コマンドはコメントの行頭に書いてください（コードや引用の中は無効です）。',
   'help.run': '書いた内容の変更を行い、ここにプッシュします',
