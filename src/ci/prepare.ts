@@ -17,6 +17,7 @@ import { CI_COMMANDS } from './commands.ts';
 import { usersToCheck, type CiContext } from './context.ts';
 import { readHandoff } from './handoff.ts';
 import { requestFromTrigger, type CiRequest } from './request.ts';
+import { requesterOf } from './requester.ts';
 import { excludeAgentFolders } from './workspace.ts';
 
 /** What a CI job has once it knows it may act: the request, GitLab and the final configuration. */
@@ -60,6 +61,7 @@ function requestFromCommand(request: CommandRequest): CiRequest {
     target: { kind: request.target.kind, iid: request.target.iid },
     noteId: request.noteId,
     userId: request.user.id,
+    username: request.user.username,
   };
 }
 
@@ -230,7 +232,8 @@ export async function prepareRun(
   if ('kind' in checks) return checks;
   deps.onChecks?.(checks);
   // the checkout goes on while the user-config API is asked; a bad configuration is told first
-  const configured = deps.config.final(checks.configFile);
+  const requester = await requesterOf(context, request, reads);
+  const configured = deps.config.final(checks.configFile, requester);
   configured.catch(() => undefined);
   const mergeRequest = await mergeRequestCheckout({ context, request, reads }, deps).catch(
     async (error: unknown) => {
@@ -247,7 +250,8 @@ export async function prepareRun(
     target: request.target,
     noteId: request.noteId,
   });
-  const run = { context, request, config, gitlab: deps.gitlab, reads, env: deps.env };
+  const known = requester.username ? { ...request, username: requester.username } : request;
+  const run = { context, request: known, config, gitlab: deps.gitlab, reads, env: deps.env };
   return {
     kind: 'ready',
     run: { ...run, project: checks.project, bot: checks.bot, mergeRequest },
