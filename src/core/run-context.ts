@@ -62,6 +62,11 @@ export interface RunDeps extends PortDeps {
   /** An external coding CLI that carries out the actions (N1); absent: the builtin tool loop. */
   worker?: ActionWorker;
   signal?: AbortSignal;
+  /**
+   * Whether someone asked the run to pause (`/agent pause`); asked before
+   * each action. Absent: the run cannot be paused (local runs).
+   */
+  pauseRequested?(): Promise<boolean>;
 }
 
 /** The run's working memory, filled as phases go. */

@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { dispatchCommand, type DispatchDeps } from '../../src/trigger/dispatch.ts';
-import type { SubCommand } from '../../src/trigger/command.ts';
 import type { CommandRequest } from '../../src/trigger/note-rules.ts';
 import { finishReply } from '../../src/trigger/replies.ts';
 import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
@@ -13,7 +12,7 @@ import { noteHook } from './note-hook.ts';
 const DEVELOPER = 11;
 const GUEST = 12;
 
-type CommentRequest = Extract<CommandRequest, { command: SubCommand }>;
+type CommentRequest = Extract<CommandRequest, { resume?: undefined }>;
 
 function request(overrides: Partial<CommentRequest> = {}): CommentRequest {
   return {

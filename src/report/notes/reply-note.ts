@@ -83,6 +83,8 @@ export function helpLines(context: NoteContext): string[] {
     item('approve', 'help.approve', { plan: v.command('plan') }),
     item('retry', 'help.retry'),
     item('status', 'help.status'),
+    item('pause', 'help.pause'),
+    item('resume', 'help.resume'),
     item('stop', 'help.stop'),
     item('help', 'help.help'),
     '',
