@@ -102,7 +102,7 @@ describe('seed 002 pause/resume verbs in CI (issue 23)', function () {
 
     const status = payload('/agent status');
     await world.job({ replies: [], variables: { TRIGGER_PAYLOAD: status.json } });
-    expect(repliesTo(status)[0]?.body).to.include('Paused');
+    expect(repliesTo(status)[0]?.body).to.include('⏸️ Paused').and.include('`/agent resume`');
 
     const resumed = await world.job({
       replies: work,

@@ -66,6 +66,11 @@ export function renderStatusReply(status: RunStatus, context: NoteContext): stri
     const open = status.questionUrl ? ` ${link(v.m('next.openQuestion'), status.questionUrl)}` : '';
     lines.push('', `**${v.m('next.label')}** ${v.m('rule.reply')}${open}`);
   }
+  if (status.state === 'paused')
+    lines.push(
+      '',
+      `**${v.m('next.label')}** ${v.m('next.paused', { resume: v.command('resume') })}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
