@@ -44,8 +44,8 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
       : end.reason === 'paused'
         ? 0
         : end.error !== undefined && end.reason === 'error'
-        ? exitCodeFor(end.error)
-        : 1,
+          ? exitCodeFor(end.error)
+          : 1,
     startedAt: ctx.startedAt,
     finishedAt,
     durationMs: finishedAt - ctx.startedAt,
