@@ -13,17 +13,17 @@ import {
   lastPlan,
   restoreHistory,
   writeRequestRecord,
-  type RestoredHistory,
+  type CiRequestRecord,
 } from './past-history.ts';
+import { approvedRun } from './approve.ts';
 import type { PreparedRun } from './prepare.ts';
 import { ciTaskId, openSession } from './session.ts';
 
 const PLAN_ONLY_SUMMARY = (prefix: string) =>
   `The plan is posted. Comment \`${prefix} approve\` to carry it out as written.`;
 
-/** The task text: the instruction, or (retry, approve) the last request's on this MR or issue. */
-function taskText(run: PreparedRun, plan: CommandPlan, restored: RestoredHistory): string {
-  const last = restored.lastRequest;
+/** The task text: the instruction, or (retry, approve) the earlier request's on this MR or issue. */
+function taskText(run: PreparedRun, plan: CommandPlan, last: CiRequestRecord | undefined): string {
   if (plan.task === 'last-request') {
     if (last) return last.task.text;
     if (plan.needsEarlierRun)
@@ -37,9 +37,15 @@ function taskText(run: PreparedRun, plan: CommandPlan, restored: RestoredHistory
   throw new UsageError('the request has no task text', { where: 'MR_AGENT_TASK' });
 }
 
-async function approvedPlan(run: PreparedRun, paths: StatePaths, logger: Logger): Promise<Plan> {
+async function approvedPlan(
+  run: PreparedRun,
+  paths: StatePaths,
+  logger: Logger,
+  planRun: CiRequestRecord | undefined,
+): Promise<Plan> {
   const issueId = issueIdOf(run.project.id, run.request);
-  const plan = issueId ? await lastPlan(paths, issueId, logger) : undefined;
+  const plan =
+    issueId && planRun ? await lastPlan(paths, issueId, logger, planRun.task.id) : undefined;
   if (!plan) {
     throw new UsageError('there is no posted plan to approve here', {
       hint: `comment \`${run.config.trigger.command_prefix} plan <instruction>\` first.`,
@@ -78,9 +84,13 @@ async function requestedStart(run: PreparedRun, deps: CarryOutDeps): Promise<Job
     paths,
     logger: deps.logger,
   });
-  const text = taskText(run, plan, restored);
+  // approve answers one `/agent plan` run: its request and its plan (not a later run's)
+  const planRun = plan.mode === 'approved-plan' ? await approvedRun(run, restored) : undefined;
+  const text = taskText(run, plan, planRun ?? restored.lastRequest);
   const approved =
-    plan.mode === 'approved-plan' ? await approvedPlan(run, paths, deps.logger) : undefined;
+    plan.mode === 'approved-plan'
+      ? await approvedPlan(run, paths, deps.logger, planRun)
+      : undefined;
   await writeRequestRecord(paths, {
     request: run.request,
     task: { id: ciTaskId(run), text },

@@ -15,6 +15,29 @@ import { CiRequest } from './request.ts';
  */
 export const HANDOFF_FILE = '.mr-agent/ci-handoff.json';
 
+/** `EarlierPlan` (src/core/ports.ts) as the hand-off carries it. */
+const EarlierPlanShape = z.object({
+  taskId: z.string().min(1),
+  plan: z.unknown(),
+  at: z.string(),
+  revisions: z
+    .array(z.object({ revision: z.number(), reason: z.string(), at: z.string() }))
+    .readonly(),
+  reflections: z
+    .array(
+      z.object({
+        at: z.string(),
+        status: z.string(),
+        evaluation: z.string(),
+        issues: z.array(z.string()).readonly(),
+        revisionNeeded: z.boolean(),
+      }),
+    )
+    .readonly(),
+  revisionPending: z.boolean(),
+  completed: z.boolean(),
+});
+
 export const CiHandoff = z.object({
   version: z.literal(1),
   request: CiRequest,
@@ -30,8 +53,16 @@ export const CiHandoff = z.object({
   runId: z.string().min(1),
   /** The progress note the run job keeps editing (one note per run, H1). */
   noteId: z.string().optional(),
-  /** What the plan job gathered (its shape belongs to src/phases/gather/) and the plan. */
-  work: z.object({ gathered: z.unknown().optional(), plan: Plan }),
+  /**
+   * What the plan job gathered (its shape belongs to src/phases/gather/), the
+   * plan, and the earlier plan it took over (seed 001 §7.3) with its revisions
+   * and reflections.
+   */
+  work: z.object({
+    gathered: z.unknown().optional(),
+    plan: Plan,
+    reusedPlan: EarlierPlanShape.optional(),
+  }),
 });
 export type CiHandoff = z.infer<typeof CiHandoff>;
 

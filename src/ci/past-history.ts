@@ -98,6 +98,8 @@ export interface RestoredHistory {
   runs: number;
   /** The newest earlier CI request on this merge request or issue (`/agent retry`). */
   lastRequest: CiRequestRecord | undefined;
+  /** Every earlier CI request whose artifacts were restored, newest first (`/agent approve`). */
+  requests: CiRequestRecord[];
 }
 
 export async function restoreHistory(input: {
@@ -112,7 +114,7 @@ export async function restoreHistory(input: {
   logger: Logger;
 }): Promise<RestoredHistory> {
   const target = input.request.target;
-  if (target.kind === 'none') return { runs: 0, lastRequest: undefined };
+  if (target.kind === 'none') return { runs: 0, lastRequest: undefined, requests: [] };
   const on = { type: target.kind, iid: target.iid };
   const notes = await input.reads?.notes(on);
   const into = await mkdtemp(path.join(os.tmpdir(), 'mr-agent-past-runs-'));
@@ -128,34 +130,40 @@ export async function restoreHistory(input: {
       stateDir: path.basename(input.paths.stateDir),
       logger: input.logger,
     });
-    let lastRequest: CiRequestRecord | undefined;
+    const requests: CiRequestRecord[] = [];
     const historyRel = path.relative(input.paths.stateDir, input.paths.historyDir);
     for (const run of runs.slice().reverse()) {
       if (!run.dir) continue;
       await mergeRun(run.dir, input.paths, historyRel);
-      lastRequest ??= await readRecord(path.join(run.dir, CI_REQUEST_FILE));
+      const record = await readRecord(path.join(run.dir, CI_REQUEST_FILE));
+      if (record) requests.push(record);
     }
     input.logger.info('earlier runs restored', {
       runs: runs.length,
       restored: runs.filter((r) => r.source === 'restored').length,
     });
-    return { runs: runs.length, lastRequest };
+    return { runs: runs.length, lastRequest: requests[0], requests };
   } finally {
     await rm(into, { recursive: true, force: true });
   }
 }
 
-/** The newest plan recorded for this merge request or issue (`/agent approve`). */
+/**
+ * The newest plan recorded for this merge request or issue (`/agent approve`),
+ * of one task when `taskId` is given (the `/agent plan` run approved).
+ */
 export async function lastPlan(
   paths: StatePaths,
   issueId: string,
   logger: Logger,
+  taskId?: string,
 ): Promise<Plan | undefined> {
   const files = await readdir(paths.historyDir).catch(() => [] as string[]);
   let newest: { at: string; plan: unknown } | undefined;
   for (const name of files.filter((f) => f.endsWith('.jsonl'))) {
     for (const entry of await readHistoryFile(path.join(paths.historyDir, name), logger)) {
       if (entry.type !== 'plan' || entry.issue_id !== issueId) continue;
+      if (taskId !== undefined && entry.task_id !== taskId) continue;
       if (!newest || entry.timestamp > newest.at)
         newest = { at: entry.timestamp, plan: entry.plan };
     }

@@ -10,12 +10,14 @@ import type { Shell } from '../core/shell-port.ts';
 import { ACCESS_LEVEL, roleOf } from '../gitlab/access-levels.ts';
 import type { DispatchOutcome } from '../trigger/dispatch.ts';
 import { bridgeGitLabFromPort } from '../trigger/gitlab-bridge.ts';
-import type { CommandRequest } from '../trigger/note-rules.ts';
+import type { BridgeGitLab } from '../trigger/bridge-port.ts';
+import type { CommandRequest, CommandTarget } from '../trigger/note-rules.ts';
 import { checkoutMergeRequest } from './checkout.ts';
 import { CI_COMMANDS } from './commands.ts';
 import { usersToCheck, type CiContext } from './context.ts';
 import { readHandoff } from './handoff.ts';
 import { requestFromTrigger, type CiRequest } from './request.ts';
+import { requesterOf } from './requester.ts';
 import { excludeAgentFolders } from './workspace.ts';
 
 /** What a CI job has once it knows it may act: the request, GitLab and the final configuration. */
@@ -59,6 +61,7 @@ function requestFromCommand(request: CommandRequest): CiRequest {
     target: { kind: request.target.kind, iid: request.target.iid },
     noteId: request.noteId,
     userId: request.user.id,
+    username: request.user.username,
   };
 }
 
@@ -75,6 +78,19 @@ function whyNot(outcome: Exclude<DispatchOutcome, { kind: 'started' }>, min: str
     default:
       return `answered \`${outcome.kind}\` in the thread`;
   }
+}
+
+/** `/agent status` in the job reads the MR's or issue's notes through the job's one listing. */
+function statusReads(reads: JobReads): Pick<BridgeGitLab, 'listNotes' | 'targetWebUrl'> {
+  const on = (target: CommandTarget) => ({ type: target.kind, iid: target.iid });
+  return {
+    listNotes: (_projectId, target) => reads.notes(on(target)),
+    targetWebUrl: async (_projectId, target) =>
+      (target.kind === 'merge_request'
+        ? await reads.mergeRequest(target.iid)
+        : await reads.issue(target.iid)
+      ).webUrl,
+  };
 }
 
 /** A3: the bridge's API rules in the job: role check, 👀 claim, control verbs, "already running". */
@@ -96,7 +112,9 @@ async function claimPayloadCommand(
           projectId === reads.project
             ? reads.accessLevel(userId)
             : gitlab.accessLevel(projectId, userId),
+        ...statusReads(reads),
       },
+      language: base.notes.language,
       logger: deps.logger,
       redactor: deps.redactor,
       minAccessLevel: ACCESS_LEVEL[base.trigger.min_access_level],
@@ -215,7 +233,8 @@ export async function prepareRun(
   if ('kind' in checks) return checks;
   deps.onChecks?.(checks);
   // the checkout goes on while the user-config API is asked; a bad configuration is told first
-  const configured = deps.config.final(checks.configFile);
+  const requester = await requesterOf(context, request, reads);
+  const configured = deps.config.final(checks.configFile, requester);
   configured.catch(() => undefined);
   const mergeRequest = await mergeRequestCheckout({ context, request, reads }, deps).catch(
     async (error: unknown) => {
@@ -232,7 +251,8 @@ export async function prepareRun(
     target: request.target,
     noteId: request.noteId,
   });
-  const run = { context, request, config, gitlab: deps.gitlab, reads, env: deps.env };
+  const known = requester.username ? { ...request, username: requester.username } : request;
+  const run = { context, request: known, config, gitlab: deps.gitlab, reads, env: deps.env };
   return {
     kind: 'ready',
     run: { ...run, project: checks.project, bot: checks.bot, mergeRequest },

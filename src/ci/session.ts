@@ -5,6 +5,7 @@ import type { GitLabUser } from '../core/gitlab-port.ts';
 import type { LlmPort } from '../core/llm-port.ts';
 import type { RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
+import { pauseAwarded } from '../trigger/pause.ts';
 import { statePaths, type StatePaths } from '../history/paths.ts';
 import { lazyOpenAiLlm } from '../llm/lazy-llm.ts';
 import type { Logger } from '../log/logger.ts';
@@ -212,6 +213,7 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     ...(answers ? { answers } : {}),
     request: requestSource(run),
     delivery: await deliveryFor(run, task),
+    pauseAsked: pauseCheck(run),
     observers: services.observers,
     ...(codeNotRun ? { codeNotRun } : {}),
   });
@@ -223,4 +225,17 @@ async function webUrlOf(run: PreparedRun): Promise<string | undefined> {
   if (target.kind === 'merge_request') return run.mergeRequest?.webUrl;
   if (target.kind === 'issue') return (await run.reads.issue(target.iid)).webUrl;
   return undefined;
+}
+
+/** `/agent pause` reaches the job as a ⏸ on its progress note (src/trigger/pause.ts). */
+function pauseCheck(run: PreparedRun): ((noteId: string) => Promise<boolean>) | undefined {
+  const target = run.request.target;
+  if (target.kind === 'none') return undefined;
+  const on = { type: target.kind, iid: target.iid } as const;
+  const least = ACCESS_LEVEL[run.config.trigger.min_access_level];
+  return async (noteId) =>
+    pauseAwarded(await run.gitlab.listNoteAwardEmoji(run.project.id, on, Number(noteId)), {
+      selfId: run.bot.id,
+      mayCommand: async (userId) => (await run.reads.accessLevel(userId)) >= least,
+    });
 }

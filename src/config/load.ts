@@ -35,8 +35,52 @@ async function readConfigFile(repoDir: string): Promise<{ text: string; location
   }
 }
 
-async function fetchUserConfig(url: string, fetchFn: typeof fetch): Promise<ConfigSource> {
-  const location = `USER_CONFIG_API_URL (${url})`;
+/**
+ * Who the run acts for (seed 001 §9.3: the user-config API holds settings per
+ * user). The seed's API answers `GET /config/{platform}/{username}`.
+ */
+export interface ConfigRequester {
+  username?: string | undefined;
+  userId?: number | undefined;
+}
+
+const PLATFORM = 'gitlab';
+
+/**
+ * The user-config API's URL for `requester`: `{platform}`, `{username}` and
+ * `{user_id}` in the URL are filled in; a URL without them gets the same as
+ * query parameters. Undefined when the URL needs a value nobody knows (there
+ * is then no user whose settings could be asked for).
+ */
+export function userConfigUrl(url: string, requester: ConfigRequester = {}): string | undefined {
+  const values: Record<string, string | undefined> = {
+    platform: PLATFORM,
+    username: requester.username || undefined,
+    user_id: requester.userId !== undefined ? String(requester.userId) : undefined,
+  };
+  let missing = false;
+  const filled = url.replace(/\{(platform|username|user_id)\}/g, (_all, name: string) => {
+    const value = values[name];
+    if (value === undefined) missing = true;
+    return encodeURIComponent(value ?? '');
+  });
+  if (missing) return undefined;
+  if (filled !== url) return filled;
+  const asked = new URL(url);
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== undefined && !asked.searchParams.has(name)) asked.searchParams.set(name, value);
+  }
+  return asked.toString();
+}
+
+async function fetchUserConfig(
+  template: string,
+  fetchFn: typeof fetch,
+  requester: ConfigRequester | undefined,
+): Promise<ConfigSource> {
+  const location = `USER_CONFIG_API_URL (${template})`;
+  const url = userConfigUrl(template, requester);
+  if (!url) return { kind: 'api', location, values: new Map(), problems: [] };
   try {
     const response = await fetchFn(url, {
       signal: AbortSignal.timeout(10_000),
@@ -74,10 +118,11 @@ async function withUserConfig(
   sources: readonly ConfigSource[],
   first: ReturnType<typeof resolveConfig>,
   fetchFn: typeof fetch | undefined,
+  requester?: ConfigRequester,
 ): Promise<ResolvedConfig> {
   const url = isResolved(first) ? first.config.user_config_api.url : '';
   if (!url) return resolvedOrThrow(first);
-  const api = await fetchUserConfig(url, fetchFn ?? fetch);
+  const api = await fetchUserConfig(url, fetchFn ?? fetch, requester);
   return resolvedOrThrow(resolveConfig([...sources, api]));
 }
 
@@ -103,7 +148,11 @@ function commandSources(input: LoadConfigInput): ConfigSource[] {
  */
 export interface ConfigStages {
   readonly base: Config;
-  final(file: { text: string; location: string } | null): Promise<ResolvedConfig>;
+  /** `requester`: whose settings the user-config API is asked for (seed 001 §9.3). */
+  final(
+    file: { text: string; location: string } | null,
+    requester?: ConfigRequester,
+  ): Promise<ResolvedConfig>;
 }
 
 export function configStages(input: Omit<LoadConfigInput, 'file' | 'repoDir'>): ConfigStages {
@@ -111,10 +160,10 @@ export function configStages(input: Omit<LoadConfigInput, 'file' | 'repoDir'>): 
   const base = resolvedOrThrow(resolveConfig(command));
   return {
     base: base.config,
-    final: async (file) => {
-      if (!file) return withUserConfig(command, base, input.fetch);
+    final: async (file, requester) => {
+      if (!file) return withUserConfig(command, base, input.fetch, requester);
       const sources = [fileSource(file.text, file.location), ...command];
-      return withUserConfig(sources, resolveConfig(sources), input.fetch);
+      return withUserConfig(sources, resolveConfig(sources), input.fetch, requester);
     },
   };
 }

@@ -3,7 +3,11 @@
  * run find its own notes again (with the bot user id) and names the job whose
  * artifacts hold the run's history (SPEC H1, I2).
  *
- *   <!-- mr-agent:progress job=123 pipeline=45 task=abc state=running -->
+ *   <!-- mr-agent:progress job=123 pipeline=45 task=abc state=running phase=execution done=2 total=5 -->
+ *
+ * The fields are language-neutral, so `/agent status` reads a run's state,
+ * phase and progress whatever language its notes are written in. A reader
+ * ignores fields it does not know, and older markers simply lack the newer ones.
  */
 export type NoteKind =
   | 'progress'
@@ -23,15 +27,25 @@ export interface NoteMarker {
   task?: string;
   /** The run's state when the note was last written (progress notes). */
   state?: string;
+  /** The phase running when the progress note was last written (`execution`). */
+  phase?: string;
+  /** Plan steps done and in all, when the run has a plan (progress notes). */
+  done?: string;
+  total?: string;
+  /** The ❓ note a paused run waits on (its note id; progress notes). */
+  question?: string;
 }
+
+/** The marker's fields after the kind, in the order they are written; older markers lack the last ones. */
+const FIELDS = ['job', 'pipeline', 'task', 'state', 'phase', 'done', 'total', 'question'] as const;
+type Field = (typeof FIELDS)[number];
 
 const PREFIX = '<!-- mr-agent:';
 const MARKER_RE = /<!-- mr-agent:([a-z-]+)((?: [a-z]+=[A-Za-z0-9._:-]*)*) -->/;
 const SAFE_VALUE = /[^A-Za-z0-9._:-]/g;
 
 export function renderMarker(marker: NoteMarker): string {
-  const fields = (['job', 'pipeline', 'task', 'state'] as const)
-    .filter((k) => marker[k] !== undefined && marker[k] !== '')
+  const fields = FIELDS.filter((k) => marker[k] !== undefined && marker[k] !== '')
     .map((k) => ` ${k}=${String(marker[k]).replace(SAFE_VALUE, '_')}`)
     .join('');
   return `${PREFIX}${marker.kind}${fields} -->`;
@@ -43,8 +57,7 @@ export function parseMarker(body: string): NoteMarker | undefined {
   const marker: NoteMarker = { kind: match[1] as NoteKind };
   for (const pair of match[2]!.trim().split(' ').filter(Boolean)) {
     const [key, value] = pair.split('=') as [string, string];
-    if (key === 'job' || key === 'pipeline' || key === 'task' || key === 'state')
-      marker[key] = value;
+    if ((FIELDS as readonly string[]).includes(key)) marker[key as Field] = value;
   }
   return marker;
 }

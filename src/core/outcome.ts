@@ -22,6 +22,7 @@ export type OutcomeReason =
   | 'no_further_work'
   | 'phase_failed'
   | 'stopped'
+  | 'paused'
   | 'cancelled'
   | 'error';
 

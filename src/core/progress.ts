@@ -142,6 +142,7 @@ export const FINAL_STATES = [
   'interrupted',
   'awaiting_answer',
   'needs_human',
+  'paused',
 ] as const;
 export type FinalState = (typeof FINAL_STATES)[number];
 

@@ -78,6 +78,11 @@ export interface RunDeps extends PortDeps {
    * src/run/compose.ts; verification skips its tests).
    */
   codeNotRun?: CodeNotRun;
+  /**
+   * Whether someone asked the run to pause (`/agent pause`); asked before
+   * each action. Absent: the run cannot be paused (local runs).
+   */
+  pauseRequested?(): Promise<boolean>;
 }
 
 /** The run's working memory, filled as phases go. */

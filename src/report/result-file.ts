@@ -65,7 +65,7 @@ export const RunResultFile = z
     state: z
       .enum(FINAL_STATES)
       .describe(
-        'How the run ended in detail: complete, failed, cancelled, interrupted, awaiting_answer or needs_human.',
+        'How the run ended in detail: complete, failed, cancelled, interrupted, awaiting_answer, needs_human or paused.',
       ),
     exit_code: z.number().int().min(0).describe('The exit code of the mr-agent process.'),
     summary: z.string().describe('What the run did, or why it stopped.'),

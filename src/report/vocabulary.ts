@@ -25,6 +25,8 @@ export const EMOJI = {
   skipped: '⏭️',
   /** a patch to apply by hand */
   patch: '🩹',
+  /** paused on request, resumable */
+  paused: '⏸️',
 } as const;
 
 export type NoteState =
@@ -34,7 +36,8 @@ export type NoteState =
   | 'cancelled'
   | 'interrupted'
   | 'awaiting_answer'
-  | 'needs_human';
+  | 'needs_human'
+  | 'paused';
 
 /** The emoji that opens a note in each state. */
 export const STATE_EMOJI: Readonly<Record<NoteState, string>> = {
@@ -45,4 +48,5 @@ export const STATE_EMOJI: Readonly<Record<NoteState, string>> = {
   interrupted: EMOJI.warning,
   awaiting_answer: EMOJI.question,
   needs_human: EMOJI.human,
+  paused: EMOJI.paused,
 };

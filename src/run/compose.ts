@@ -84,6 +84,11 @@ export interface ComposeInput {
   /** Absent: nothing is committed or pushed (local runs). */
   delivery?: GitLabDelivery | undefined;
   observers?: RunObservers | undefined;
+  /**
+   * Whether `/agent pause` asked this run to pause, given its progress note's
+   * id (CI: the ⏸ award on that note); absent: the run cannot be paused.
+   */
+  pauseAsked?: ((progressNoteId: string) => Promise<boolean>) | undefined;
   /** Replaces the environment phase (tests). */
   createEnvironment?: ((deps: EnvironmentStepDeps) => EnvironmentStep | undefined) | undefined;
   /**
@@ -279,6 +284,19 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
     ...(notRun ? { codeNotRun: notRun } : {}),
     sections: createSectionWriter(input.log, () => clock.now(), input.hostEnv.CI === 'true'),
     signal: input.signal,
+    ...pauseDep(input, reporting),
   };
   return { deps, reporting };
+}
+
+/** `pauseRequested`, asked about the run's own progress note once it has one. */
+function pauseDep(input: ComposeInput, reporting: Reporting): Pick<RunDeps, 'pauseRequested'> {
+  const asked = input.pauseAsked;
+  if (!asked) return {};
+  return {
+    pauseRequested: async () => {
+      const noteId = reporting.publisher.noteId;
+      return noteId ? asked(noteId) : false;
+    },
+  };
 }

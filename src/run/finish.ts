@@ -38,11 +38,14 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
     state: end.state,
     reason: end.reason,
     summary: ctx.deps.redactor.redact(end.summary),
+    // a paused run is no failure: its job ends green, `/agent resume` carries it on
     exitCode: goalAchieved
       ? exitCodeForCompletion(state.delivery)
-      : end.error !== undefined && end.reason === 'error'
-        ? exitCodeFor(end.error)
-        : 1,
+      : end.reason === 'paused'
+        ? 0
+        : end.error !== undefined && end.reason === 'error'
+          ? exitCodeFor(end.error)
+          : 1,
     startedAt: ctx.startedAt,
     finishedAt,
     durationMs: finishedAt - ctx.startedAt,

@@ -4,7 +4,7 @@ import { requestText } from '../phases/gather/render.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import type { Gathered } from '../core/gathered.ts';
 import type { Plan } from '../core/plan.ts';
-import type { RunHistory } from '../core/ports.ts';
+import type { EarlierPlan, RunHistory } from '../core/ports.ts';
 import type { RunContext, RunDeps } from '../core/run-context.ts';
 import { createRunContext } from './context.ts';
 import { deliveryPhase } from '../phases/deliver/phase.ts';
@@ -23,6 +23,11 @@ export interface PlannedWork {
   /** Absent for `/agent approve`: the request is gathered again, the posted plan is kept. */
   gathered?: Gathered | undefined;
   plan: Plan;
+  /**
+   * The earlier run's plan this one took over (seed 001 §7.3), with its
+   * revision history and reflections: the job that carries on keeps them.
+   */
+  reusedPlan?: EarlierPlan | undefined;
 }
 
 export interface RunInput {
@@ -91,6 +96,12 @@ async function adoptStage(
     ctx.state.gathered = await inPhase(ctx, 'pre_planning', () => gather(ctx));
   }
   ctx.toolContext.requestText = requestText(ctx.state.gathered);
+  const reused = from.work.reusedPlan;
+  if (reused) {
+    // seed 001 §7.3: the revision limit goes on counting; reflection sees the earlier attempts
+    ctx.state.reusedPlan = reused;
+    ctx.state.revisions = reused.revisions.length;
+  }
   await adoptPlan(ctx, from.work.plan);
   adopted();
   ctx.deps.reporter.phase('planning', 'done');
@@ -179,7 +190,14 @@ export async function runStages(deps: RunDeps, input: RunInput): Promise<RunResu
   try {
     const reached = await pipeline(ctx, input, () => adopting?.adopted());
     if (!reached)
-      return { kind: 'planned', work: { gathered: ctx.state.gathered!, plan: ctx.state.plan! } };
+      return {
+        kind: 'planned',
+        work: {
+          gathered: ctx.state.gathered!,
+          plan: ctx.state.plan!,
+          ...(ctx.state.reusedPlan ? { reusedPlan: ctx.state.reusedPlan } : {}),
+        },
+      };
     end = reached;
   } catch (error) {
     end = endFromError(ctx, error);

@@ -1,4 +1,4 @@
-import type { AwardResult, Discussion } from '../core/gitlab-port.ts';
+import type { AwardResult, Discussion, Note } from '../core/gitlab-port.ts';
 import type { CommandTarget } from './note-rules.ts';
 
 /**
@@ -57,6 +57,10 @@ export interface BridgeGitLab {
     target: CommandTarget,
     discussionId: string,
   ): Promise<Discussion | undefined>;
+  /** Every note of the MR or issue, oldest first (read for `/agent status`). */
+  listNotes(projectId: number, target: CommandTarget): Promise<Note[]>;
+  /** The MR's or issue's page (`web_url`), for links to its notes. */
+  targetWebUrl(projectId: number, target: CommandTarget): Promise<string>;
   /**
    * `POST /projects/:id/trigger/pipeline` with a pipeline trigger token, the
    * request as pipeline variables or as pipeline inputs (#21).

@@ -84,6 +84,7 @@ export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
     minAccessLevel: ACCESS_LEVEL[config.trigger.min_access_level],
     prefix,
     selfId: self.id,
+    language: config.notes.language,
     start: createPipelineStarter({
       gitlab,
       token,

@@ -10,22 +10,34 @@ import { proseLines } from './markdown-mask.ts';
  *   /agent plan <instruction>     plan only
  *   /agent approve                carry out the plan `/agent plan` posted
  *   /agent retry                  run the last task again
+ *   /agent pause                  stop the active run after its current step (resumable)
+ *   /agent resume                 carry on the paused run (its plan, revisions, reflections)
  *   /agent help | stop | status   control verbs
  *
- * `plan` always takes the rest as its instruction. `approve`, `retry`, `help`,
- * `stop` and `status` are verbs only when nothing else follows on the line, so
+ * `plan` always takes the rest as its instruction. `approve`, `retry`, `pause`,
+ * `resume`, `help`, `stop` and `status` are verbs only when nothing else follows on the line, so
  * `/agent stop the retry loop from spinning` is an ordinary instruction. A bare
  * `/agent` takes its request from the lines below it, or asks for help when
  * there are none. The instruction is the rest of the command line plus
  * every line after it (so a longer request can follow on the next lines).
  */
-export const SUB_COMMANDS = ['run', 'plan', 'approve', 'retry', 'help', 'stop', 'status'] as const;
+export const SUB_COMMANDS = [
+  'run',
+  'plan',
+  'approve',
+  'retry',
+  'pause',
+  'resume',
+  'help',
+  'stop',
+  'status',
+] as const;
 export type SubCommand = (typeof SUB_COMMANDS)[number];
 
 /**
- * What a request asks for: a sub-command of a comment, or `resume` — a reply
- * below a ❓ question a stopped run is waiting on (SPEC F4). `resume` is never
- * typed: `/agent resume` is an ordinary instruction.
+ * What a request asks for: a sub-command of a comment. `resume` is also what
+ * a reply below a ❓ question a stopped run is waiting on becomes (SPEC F4);
+ * typed as `/agent resume` it carries on a run paused by `/agent pause`.
  */
 export type RequestCommand = SubCommand | 'resume';
 
@@ -49,7 +61,15 @@ export type ParsedCommand =
     }
   | { isCommand: false; reason: string };
 
-const ALONE_VERBS = new Set<SubCommand>(['approve', 'retry', 'help', 'stop', 'status']);
+const ALONE_VERBS = new Set<SubCommand>([
+  'approve',
+  'retry',
+  'pause',
+  'resume',
+  'help',
+  'stop',
+  'status',
+]);
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,5 +1,6 @@
 import { describeError } from '../errors/catalog.ts';
 import { ConfigError } from '../errors/errors.ts';
+import { detectLanguage, type LanguageSetting } from '../core/messages/language.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { accessLevelName } from '../gitlab/access-levels.ts';
@@ -14,10 +15,11 @@ import {
   nothingToStopText,
   privateRefusalText,
   startFailedText,
-  statusText,
   stoppedText,
 } from './replies.ts';
+import { PAUSE_EMOJI, pauseReply, runningProgressNote } from './pause.ts';
 import { resolveReply } from './resume.ts';
+import { statusReply } from './run-status.ts';
 
 /**
  * The API half of the comment rules (A2, A6), after `decideNote` accepted a
@@ -39,6 +41,8 @@ export interface DispatchDeps {
   excludePipelineId?: number;
   /** The agent's own user: only its ❓ questions are resumed by a reply. */
   selfId?: number | undefined;
+  /** `notes.language` for the replies that speak about a run (`auto`: the run's own). */
+  language?: LanguageSetting | undefined;
 }
 
 export type DispatchOutcome =
@@ -48,6 +52,8 @@ export type DispatchOutcome =
   | { kind: 'status'; pipeline: AgentPipeline | undefined }
   | { kind: 'stopped'; pipelines: AgentPipeline[] }
   | { kind: 'nothing-to-stop' }
+  | { kind: 'pause-asked'; pipelines: AgentPipeline[] }
+  | { kind: 'nothing-to-pause' }
   | { kind: 'already-running'; pipeline: AgentPipeline }
   | { kind: 'started'; pipeline: AgentPipeline }
   | { kind: 'start-failed'; message: string }
@@ -139,6 +145,54 @@ async function stop(deps: DispatchDeps, request: CommandRequest): Promise<Dispat
   return { kind: 'stopped', pipelines: cancelled };
 }
 
+/** `/agent status`: the run's state from its progress note's marker and its pipeline (A6). */
+async function status(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
+  const { gitlab } = deps;
+  const [pipeline, notes, targetUrl, selfId] = await Promise.all([
+    lastAgentPipeline(lookupFor(deps, request)),
+    gitlab.listNotes(request.projectId, request.target),
+    gitlab.targetWebUrl(request.projectId, request.target).catch(() => undefined),
+    deps.selfId ?? gitlab.currentUser().then((u) => u.id),
+  ]);
+  const body = statusReply(
+    { notes, selfId, targetUrl, pipeline },
+    { prefix: deps.prefix, language: deps.language },
+  );
+  await reply(deps, request, body);
+  return { kind: 'status', pipeline };
+}
+
+/**
+ * `/agent pause`: a ⏸ on the running run's progress note, which its job
+ * looks for before each action (see ./pause.ts). Cancelling would kill the
+ * job mid-action; this leaves a run `/agent resume` can carry on.
+ */
+async function pause(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
+  const { gitlab } = deps;
+  const [active, notes, targetUrl, selfId] = await Promise.all([
+    activeAgentPipelines(lookupFor(deps, request)),
+    gitlab.listNotes(request.projectId, request.target),
+    gitlab.targetWebUrl(request.projectId, request.target).catch(() => undefined),
+    deps.selfId ?? gitlab.currentUser().then((u) => u.id),
+  ]);
+  const note = active.length > 0 ? runningProgressNote(notes, selfId) : undefined;
+  const setting = deps.language ?? 'auto';
+  const language = setting !== 'auto' ? setting : note ? detectLanguage(note.body) : 'en';
+  const options = { prefix: deps.prefix, language };
+  if (active.length === 0) {
+    await reply(deps, request, pauseReply('nothing', options));
+    return { kind: 'nothing-to-pause' };
+  }
+  if (!note) {
+    await reply(deps, request, pauseReply('no-note', options));
+    return { kind: 'nothing-to-pause' };
+  }
+  await gitlab.awardNoteEmoji(request.projectId, request.target, note.id, PAUSE_EMOJI);
+  const noteUrl = targetUrl ? `${targetUrl}#note_${note.id}` : undefined;
+  await reply(deps, request, pauseReply('asked', { ...options, noteUrl }));
+  return { kind: 'pause-asked', pipelines: active };
+}
+
 /** Carries out one accepted command. Throws only when GitLab itself fails. */
 export async function dispatchCommand(
   deps: DispatchDeps,
@@ -156,11 +210,8 @@ export async function dispatchCommand(
   if (claim.kind === 'duplicate') return claim;
   if (RUN_COMMANDS.includes(request.command)) return runCommand(deps, request);
   if (request.command === 'stop') return stop(deps, request);
-  if (request.command === 'status') {
-    const pipeline = await lastAgentPipeline(lookupFor(deps, request));
-    await reply(deps, request, statusText(request.target, pipeline));
-    return { kind: 'status', pipeline };
-  }
+  if (request.command === 'status') return status(deps, request);
+  if (request.command === 'pause') return pause(deps, request);
   await reply(deps, request, helpText(deps.prefix));
   return { kind: 'help' };
 }

@@ -50,6 +50,14 @@ export function bridgeGitLabFromPort(port: GitLabPort): BridgeGitLab {
       await port.createNote(projectId, noteable(target), body, { internal: true });
     },
     discussion: threadLookup(port),
+    listNotes: (projectId, target) => port.listNotes(projectId, noteable(target)),
+    async targetWebUrl(projectId, target) {
+      const item =
+        target.kind === 'merge_request'
+          ? await port.getMergeRequest(projectId, target.iid)
+          : await port.getIssue(projectId, target.iid);
+      return item.webUrl;
+    },
     async triggerPipeline(projectId, ref, token, request) {
       return toAgentPipeline(
         await port.triggerPipeline(projectId, {

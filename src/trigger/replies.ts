@@ -1,4 +1,4 @@
-import { renderMarker } from '../core/marker.ts';
+import { parseMarker, renderMarker } from '../core/marker.ts';
 import { Redactor } from '../log/redact.ts';
 import { prepareNoteBody } from '../report/note-body.ts';
 import { helpLines } from '../report/notes/reply-note.ts';
@@ -12,7 +12,9 @@ import type { CommandTarget } from './note-rules.ts';
  * so no reply can run a GitLab quick action (M3).
  */
 export function finishReply(text: string, redactor: Redactor = new Redactor()): string {
-  return prepareNoteBody(`${renderMarker({ kind: 'reply' })}\n${text}`, { redactor });
+  // a reply rendered in report/notes (status) carries its own marker already
+  const marked = parseMarker(text) ? text : `${renderMarker({ kind: 'reply' })}\n${text}`;
+  return prepareNoteBody(marked, { redactor });
 }
 
 function where(target: CommandTarget): string {
@@ -28,11 +30,6 @@ function pipelineLink(pipeline: AgentPipeline): string {
 /** The command list, in the same words as the job's help reply (report/notes/reply-note.ts). */
 export function helpText(prefix: string): string {
   return helpLines({ taskId: '', commandPrefix: prefix }).join('\n');
-}
-
-export function statusText(target: CommandTarget, pipeline: AgentPipeline | undefined): string {
-  if (!pipeline) return `No agent run found for ${where(target)}.`;
-  return `The last agent run for ${where(target)} is ${pipelineLink(pipeline)}: **${pipeline.status}**.`;
 }
 
 export function alreadyRunningText(

@@ -48,7 +48,7 @@ export function pipelineVariables(
       ? { MR_AGENT_MR_IID: iid }
       : { MR_AGENT_ISSUE_IID: iid }),
     MR_AGENT_TRIGGERED_BY: String(request.user.id),
-    ...(request.command === 'resume' ? resumeVariables(request.resume) : {}),
+    ...(request.resume ? resumeVariables(request.resume) : {}),
   };
 }
 

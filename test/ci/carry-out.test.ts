@@ -147,6 +147,74 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     ).to.contain('Bye');
   });
 
+  /** A second request on the same MR: plans `Add hello()`, which also writes the checked file. */
+  const helloPlanning = {
+    purpose: 'planning',
+    json: planWith([action('task_1', 'Add hello()')], ['hello() exists']),
+  };
+  const helloWork = [
+    {
+      purpose: 'execution',
+      tool_calls: [
+        { name: 'write_file', arguments: { path: 'src/farewell.js', content: 'HELLO\n' } },
+      ],
+    },
+    { purpose: 'execution', content: 'DONE: added hello()' },
+    { purpose: 'completion', json: assessment(true) },
+  ];
+
+  it('issue 23: `/agent approve` carries out the plan `/agent plan` posted, not the newer plan of a later full run on the same MR', async () => {
+    await world.job({
+      replies: [planning],
+      variables: world.bridgeVariables('plan', 'add a farewell function'),
+    });
+    const later = await world.job({
+      replies: [helloPlanning, ...helloWork],
+      variables: world.bridgeVariables('run', 'add a hello function'),
+    });
+    expect(later.code, later.stderr).to.equal(0);
+
+    const job = await world.job({ replies: work, variables: world.bridgeVariables('approve', '') });
+
+    expect(job.code, job.stderr).to.equal(0);
+    job.llm.assertAllUsed();
+    const approved = world.progressNotes().at(-1)!.body;
+    expect(approved).to.contain('### ✅ Done · add a farewell function');
+    expect(approved).to.contain('Add farewell()').and.not.contain('Add hello()');
+    expect(
+      world.git(world.s.project.repoDir, 'show', `${world.branchHead()}:src/farewell.js`),
+    ).to.contain('Bye');
+  });
+
+  it("issue 23: `/agent approve` replied in a plan run's thread takes that run's plan, even when another `/agent plan` is newer", async () => {
+    await world.job({
+      replies: [planning],
+      variables: world.bridgeVariables('plan', 'add a farewell function'),
+    });
+    const farewellNote = world.progressNotes().at(-1)!;
+    await world.job({
+      replies: [helloPlanning],
+      variables: world.bridgeVariables('plan', 'add a hello function'),
+    });
+    const reply = world.standIn.model.addNote({
+      on: world.s.mergeRequest,
+      body: '/agent approve',
+      authorId: world.s.developer.id,
+      discussionId: farewellNote.discussionId,
+    });
+    const variables = {
+      ...world.bridgeVariables('approve', ''),
+      MR_AGENT_NOTE_ID: String(reply.id),
+    };
+
+    const job = await world.job({ replies: work, variables });
+
+    expect(job.code, job.stderr).to.equal(0);
+    const approved = world.progressNotes().at(-1)!.body;
+    expect(approved).to.contain('### ✅ Done · add a farewell function');
+    expect(approved).to.contain('Add farewell()').and.not.contain('Add hello()');
+  });
+
   it('A1 `/agent approve` without a posted plan says so and exits 2', async () => {
     const job = await world.job({ replies: [], variables: world.bridgeVariables('approve', '') });
 

@@ -62,6 +62,7 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
   let llm: ScriptedOpenAiServer;
   let userConfig: Server;
   let userConfigHits: number;
+  let userConfigAsked: string[];
 
   beforeEach(async () => {
     standIn = await startGitLabStandIn();
@@ -76,8 +77,10 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
       >[0]['scenario'],
     });
     userConfigHits = 0;
-    userConfig = createServer((_req, res) => {
+    userConfigAsked = [];
+    userConfig = createServer((req, res) => {
       userConfigHits++;
+      userConfigAsked.push(req.url ?? '');
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ status: 'success', data: { planning: { max_subtasks: 7 } } }));
     });
@@ -220,5 +223,41 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
         'GET /projects/:id/pipelines',
       ].sort(),
     );
+  });
+
+  it("seed 001 §9.3: the user-config API is asked with the commenter's identity (TRIGGER_PAYLOAD)", async () => {
+    const file = payloadFile('/agent add a farewell function');
+
+    const result = await runCli(['ci'], { env: jobEnv({ TRIGGER_PAYLOAD: file }) });
+
+    expect(result.code, result.stderr).to.equal(0);
+    expect(userConfigAsked).to.have.length(1);
+    const asked = new URL(userConfigAsked[0]!, 'http://x');
+    expect(asked.pathname).to.equal('/cfg');
+    expect(Object.fromEntries(asked.searchParams)).to.deep.equal({
+      platform: 'gitlab',
+      username: s.developer.username,
+      user_id: String(s.developer.id),
+    });
+  });
+
+  it('seed 001 §9.3: a bridge run (variables carry the id only) asks for the commenter found in the threads, in the URL path when it names {platform}/{username}', async () => {
+    const note = comment('/agent add a farewell function');
+    const port = (userConfig.address() as AddressInfo).port;
+
+    const result = await runCli(['ci'], {
+      env: jobEnv({
+        MR_AGENT_SOURCE: 'note',
+        MR_AGENT_COMMAND: 'run',
+        MR_AGENT_TASK: 'add a farewell function',
+        MR_AGENT_NOTE_ID: String(note.id),
+        MR_AGENT_MR_IID: String(s.mergeRequest.iid),
+        MR_AGENT_TRIGGERED_BY: String(s.developer.id),
+        USER_CONFIG_API_URL: `http://127.0.0.1:${port}/config/{platform}/{username}`,
+      }),
+    });
+
+    expect(result.code, result.stderr).to.equal(0);
+    expect(userConfigAsked).to.deep.equal([`/config/gitlab/${s.developer.username}`]);
   });
 });

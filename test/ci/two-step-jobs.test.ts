@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { parseMarker } from '../../src/core/marker.ts';
-import { action, assessment, planWith } from '../support/plans.ts';
+import { PlanningHistoryStore } from '../../src/history/planning-history.ts';
+import { createSilentLogger } from '../../src/log/logger.ts';
+import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { JobWorld } from './job-world.ts';
 
 const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
@@ -106,5 +108,53 @@ describe('ci/two-step jobs (plan job, then the child pipeline job)', function ()
     expect(
       world.git(world.s.project.repoDir, 'show', `${world.branchHead()}:src/farewell.js`),
     ).to.contain('Bye');
+  });
+
+  it("seed 001 §7.3 the run job of a two-step `/agent retry` keeps the reused plan's revisions and reflections: its reflection sees the earlier attempts", async () => {
+    const failed = await world.job({
+      replies: [planning, { purpose: 'execution', fault: 'bad_request', times: 0 }],
+      variables: world.bridgeVariables('run', 'add a farewell function'),
+    });
+    expect(failed.code).to.equal(1);
+    // the failed run had reflected on its attempt once
+    const store = new PlanningHistoryStore({
+      directory: path.join(failed.dir, '.mr-agent/planning_history'),
+      taskId: `job-${failed.jobId}`,
+      logger: createSilentLogger(),
+    });
+    const earlier = reflection('partial');
+    earlier.reflection.evaluation = 'The farewell module was written to the wrong folder.';
+    await store.saveReflection(earlier);
+    world.keepArtifacts(failed.jobId, failed.dir);
+
+    const plan = await world.job({
+      step: 'plan',
+      replies: [],
+      variables: world.bridgeVariables('retry', ''),
+    });
+    expect(plan.code, plan.stderr).to.equal(0);
+    expect(plan.llm.requests).to.have.length(0);
+
+    const run = await world.job({
+      step: 'run',
+      replies: [
+        work[0],
+        work[1],
+        {
+          purpose: 'reflection',
+          json: reflection('success'),
+          contains: [
+            `Earlier attempts with this plan (job-${failed.jobId})`,
+            'The farewell module was written to the wrong folder.',
+          ],
+        },
+        work[2],
+      ],
+      variables: { CI_PIPELINE_SOURCE: 'parent_pipeline', REFLECTION_INTERVAL: '1' },
+      artifactsFrom: plan,
+    });
+
+    expect(run.code, run.stderr).to.equal(0);
+    run.llm.assertAllUsed();
   });
 });

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { configStages, loadConfig } from '../../src/config/load.ts';
+import { configStages, loadConfig, userConfigUrl } from '../../src/config/load.ts';
 import { ConfigError } from '../../src/errors/errors.ts';
 
 async function tempRepo(configText?: string): Promise<string> {
@@ -128,6 +128,46 @@ describe('config/load', () => {
         .catch((e: unknown) => e);
       expect(error).to.be.instanceOf(ConfigError);
       expect((error as ConfigError).problems?.join('\n')).to.contain('.mr-agent.yml');
+    });
+  });
+
+  describe('seed 001 §9.3 the user-config API is asked for the requesting user', () => {
+    it('fills {platform}/{username} in the URL (the seed API: GET /config/{platform}/{username})', () => {
+      expect(
+        userConfigUrl('https://cfg.example/config/{platform}/{username}', {
+          username: 'dana k',
+          userId: 7,
+        }),
+      ).to.equal('https://cfg.example/config/gitlab/dana%20k');
+    });
+
+    it('adds platform, username and user_id as query parameters to a URL without placeholders', () => {
+      expect(
+        userConfigUrl('https://cfg.example/cfg?team=a', { username: 'dana', userId: 7 }),
+      ).to.equal('https://cfg.example/cfg?team=a&platform=gitlab&username=dana&user_id=7');
+    });
+
+    it('does not ask a per-user URL when the user is unknown (a local run)', async () => {
+      let hits = 0;
+      const server = createServer((_req, res) => {
+        hits++;
+        res.end('{"status":"success","data":{"planning":{"max_subtasks":3}}}');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = (server.address() as AddressInfo).port;
+        const stages = configStages({
+          env: { USER_CONFIG_API_URL: `http://127.0.0.1:${port}/config/{platform}/{username}` },
+        });
+        const { config } = await stages.final(null);
+        expect(hits).to.equal(0);
+        expect(config.planning.max_subtasks).to.not.equal(3);
+        const asked = await stages.final(null, { username: 'dana', userId: 7 });
+        expect(hits).to.equal(1);
+        expect(asked.config.planning.max_subtasks).to.equal(3);
+      } finally {
+        server.close();
+      }
     });
   });
 });

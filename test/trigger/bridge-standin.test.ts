@@ -147,7 +147,8 @@ describe('A2 webhook bridge against the GitLab stand-in', function () {
     await Promise.all([deliver(url(), status.hook), deliver(url(), help.hook)]);
     await w.idle();
     const [statusReply] = repliesIn(status.note.discussionId, status.note.id);
-    expect(statusReply?.body).to.include(`#${pipeline!.id}`).and.include('**failed**');
+    // no progress note yet: the pipeline's own end is all there is to tell
+    expect(statusReply?.body).to.include(`pipeline #${pipeline!.id}`).and.include('Failed');
     const [helpReply] = repliesIn(help.note.discussionId, help.note.id);
     expect(helpReply?.body).to.include('`/agent stop`');
     expect(w.standIn.model.quickActions).to.deep.equal([]);

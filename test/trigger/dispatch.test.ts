@@ -13,7 +13,7 @@ import { noteHook } from './note-hook.ts';
 const DEVELOPER = 11;
 const GUEST = 12;
 
-type CommentRequest = Extract<CommandRequest, { command: SubCommand }>;
+type CommentRequest = Extract<CommandRequest, { resume?: undefined }>;
 
 function request(overrides: Partial<CommentRequest> = {}): CommentRequest {
   return {
@@ -142,7 +142,7 @@ describe('A2/A6 dispatchCommand', () => {
     gitlab.addPipeline('feature', 'success', { MR_AGENT_MR_IID: '4' });
     const outcome = await dispatchCommand(deps, request({ command: 'status', instruction: '' }));
     expect(outcome).to.deep.include({ kind: 'status' });
-    expect(gitlab.replies[0]!.body).to.include('#100').and.include('**failed**');
+    expect(gitlab.replies[0]!.body).to.include('pipeline #100').and.include('Failed');
   });
 
   it('A1 help replies with usage, every line safe from quick actions', async () => {

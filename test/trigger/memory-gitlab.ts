@@ -1,4 +1,4 @@
-import type { AwardResult, Discussion } from '../../src/core/gitlab-port.ts';
+import type { AwardResult, Discussion, Note } from '../../src/core/gitlab-port.ts';
 import type {
   AgentPipeline,
   BridgeGitLab,
@@ -65,6 +65,19 @@ export class MemoryGitLab implements BridgeGitLab {
   async discussion(_projectId: number, _target: CommandTarget, discussionId: string) {
     this.calls.push('discussion');
     return this.discussions.get(discussionId);
+  }
+
+  /** The MR's or issue's notes, oldest first (for `/agent status`). */
+  readonly notes: Note[] = [];
+
+  async listNotes(): Promise<Note[]> {
+    this.calls.push('listNotes');
+    return [...this.notes];
+  }
+
+  async targetWebUrl(_projectId: number, target: CommandTarget): Promise<string> {
+    const kind = target.kind === 'merge_request' ? 'merge_requests' : 'issues';
+    return `https://gitlab.example/group/project/-/${kind}/${target.iid}`;
   }
 
   async triggerPipeline(

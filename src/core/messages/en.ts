@@ -14,6 +14,7 @@ export const en = {
   'state.interrupted': 'Interrupted',
   'state.awaiting_answer': 'Waiting for your answer',
   'state.needs_human': 'Needs your help',
+  'state.paused': 'Paused',
   'state.never_run': 'No run yet',
 
   // phases (seed 000 §5.4) and replan checkpoints (seed 003 §3)
@@ -83,6 +84,8 @@ export const en = {
   'next.cancelled':
     'nothing was kept from this run. To start again, comment {retry} (the same task, with its history) or {command}.',
   'next.interrupted': 'comment {retry} to run the task again.',
+  'next.paused':
+    'comment {resume} to carry on: the next run takes over this plan with its revisions and reflections.',
   'next.needsHuman':
     'read {note}, then comment {command} with more specific guidance, or finish the change by hand.',
   'next.humanNote': 'what was tried',
@@ -256,6 +259,7 @@ export const en = {
   'status.finished': 'finished {time}',
   'status.progressNote': 'progress note',
   'status.job': 'job',
+  'status.pipeline': 'pipeline #{id}',
   'help.heading': 'mr-agent commands',
   'help.where': 'Write a command at the start of a comment line, outside code and quotes.',
   'help.run': 'make the change you describe and push it here',
@@ -264,6 +268,14 @@ export const en = {
   'help.retry': 'run the last task again, with its history',
   'help.status': 'show the state of the last run',
   'help.stop': 'cancel the running agent pipeline',
+  'help.pause': 'pause the running agent after its current step',
+  'help.resume': 'carry on a paused run',
+  'pause.asked':
+    'The run will pause after its current step ({note}). Comment {resume} to carry on.',
+  'pause.noNote':
+    'The run has not posted its progress note yet, so it cannot be asked to pause. Try again in a moment, or cancel it with {stop}.',
+  'pause.nothing': 'No agent run is active here; nothing to pause.',
+  'pause.progressNote': 'progress note',
   'help.help': 'show this list',
   'help.instruction': '<instruction>',
 } as const satisfies Record<string, Message>;

@@ -13,6 +13,7 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'state.interrupted': '中断',
   'state.awaiting_answer': '回答待ち',
   'state.needs_human': '対応が必要です',
+  'state.paused': '一時停止中',
   'state.never_run': 'まだ実行されていません',
 
   'phase.pre_planning': '計画前情報収集',
@@ -81,6 +82,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'next.cancelled':
     'この実行の結果は残っていません。やり直すには {retry}（同じタスクを履歴付きで）または {command} とコメントしてください。',
   'next.interrupted': 'タスクをもう一度実行するには {retry} とコメントしてください。',
+  'next.paused':
+    '{resume} とコメントすると再開します。次の実行がこの計画を改訂履歴と振り返りごと引き継ぎます。',
   'next.needsHuman':
     '{note}を読んだうえで、より具体的な指示を添えて {command} とコメントするか、手作業で変更を仕上げてください。',
   'next.humanNote': '試したこと',
@@ -248,6 +251,7 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'status.finished': '終了 {time}',
   'status.progressNote': '進捗ノート',
   'status.job': 'ジョブ',
+  'status.pipeline': 'パイプライン #{id}',
   'help.heading': 'mr-agent のコマンド',
   'help.where': 'コマンドはコメントの行頭に書いてください（コードや引用の中は無効です）。',
   'help.run': '書いた内容の変更を行い、ここにプッシュします',
@@ -256,6 +260,14 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'help.retry': '直前のタスクを履歴付きでもう一度実行します',
   'help.status': '直近の実行の状態を表示します',
   'help.stop': '実行中のエージェントのパイプラインをキャンセルします',
+  'help.pause': '実行中のエージェントを現在のステップの後で一時停止します',
+  'help.resume': '一時停止した実行を再開します',
+  'pause.asked':
+    '現在のステップが終わったら一時停止します（{note}）。再開するには {resume} とコメントしてください。',
+  'pause.noNote':
+    'まだ進捗ノートが投稿されていないため、一時停止を依頼できません。少し待ってからもう一度試すか、{stop} でキャンセルしてください。',
+  'pause.nothing': '実行中のエージェントはありません。一時停止するものはありません。',
+  'pause.progressNote': '進捗ノート',
   'help.help': 'この一覧を表示します',
   'help.instruction': '<指示>',
 };

@@ -1,6 +1,7 @@
 import { CancelledError } from '../../errors/errors.ts';
 import { progressDigest } from '../../core/progress-digest.ts';
 import { executeAction } from './index.ts';
+import { pauseEnd } from './pause.ts';
 import { executeWithWorker } from './worker.ts';
 import type { PlanStep } from '../../core/plan-steps.ts';
 import { reflectionTrigger } from '../reflect/index.ts';
@@ -77,6 +78,8 @@ async function afterAction(
 async function executeQueue(ctx: RunContext): Promise<StepResult> {
   while (ctx.state.queue.length > 0) {
     throwIfCancelled(ctx);
+    const paused = await pauseEnd(ctx);
+    if (paused) return endWith(paused);
     const step = ctx.state.queue.shift()!;
     const record = await runOne(ctx, step);
     const after = await afterAction(ctx, step, record);

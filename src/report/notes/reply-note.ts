@@ -22,8 +22,16 @@ export interface RunStatus {
   summary?: string;
   progressNoteUrl?: string;
   jobUrl?: string;
+  /** The run's pipeline (the newest agent pipeline on the MR or issue). */
+  pipeline?: { id: number; url?: string };
   /** The ❓ question a paused run waits on. */
   questionUrl?: string;
+}
+
+function pipelineFact(status: RunStatus, v: ReturnType<typeof contextVoice>): string {
+  if (!status.pipeline) return '';
+  const text = v.m('status.pipeline', { id: String(status.pipeline.id) });
+  return status.pipeline.url ? link(text, status.pipeline.url) : text;
 }
 
 export function renderStatusReply(status: RunStatus, context: NoteContext): string {
@@ -46,6 +54,7 @@ export function renderStatusReply(status: RunStatus, context: NoteContext): stri
       : '',
     status.progressNoteUrl ? link(v.m('status.progressNote'), status.progressNoteUrl) : '',
     status.jobUrl ? link(v.m('status.job'), status.jobUrl) : '',
+    pipelineFact(status, v),
   ].filter(Boolean);
   const lines = [
     markerFor('reply', context, status.state),
@@ -57,6 +66,11 @@ export function renderStatusReply(status: RunStatus, context: NoteContext): stri
     const open = status.questionUrl ? ` ${link(v.m('next.openQuestion'), status.questionUrl)}` : '';
     lines.push('', `**${v.m('next.label')}** ${v.m('rule.reply')}${open}`);
   }
+  if (status.state === 'paused')
+    lines.push(
+      '',
+      `**${v.m('next.label')}** ${v.m('next.paused', { resume: v.command('resume') })}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -74,6 +88,8 @@ export function helpLines(context: NoteContext): string[] {
     item('approve', 'help.approve', { plan: v.command('plan') }),
     item('retry', 'help.retry'),
     item('status', 'help.status'),
+    item('pause', 'help.pause'),
+    item('resume', 'help.resume'),
     item('stop', 'help.stop'),
     item('help', 'help.help'),
     '',

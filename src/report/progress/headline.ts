@@ -255,6 +255,8 @@ export function nextLine(s: ProgressState, v: Voice): string {
           ? `${v.m('rule.reply')} ${link(v.m('next.openQuestion'), url)}`
           : v.m('rule.reply');
       }
+      case 'paused':
+        return v.m('next.paused', { resume: v.command('resume') });
       case 'needs_human': {
         const url = s.related?.['human-help'];
         const note = url ? link(v.m('next.humanNote'), url) : v.m('next.humanNote');

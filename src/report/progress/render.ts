@@ -10,12 +10,13 @@
  * happened yet) is only the top three lines and the footer.
  */
 import { renderMarker } from '../../core/marker.ts';
-import type { ProgressState } from '../../core/progress.ts';
+import { PHASES, type ProgressState } from '../../core/progress.ts';
 import { keepLineBreaks, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';
 import { planSection } from './checklist.ts';
 import { runDetails } from './details.ts';
 import { headline, noteState, voiceOf, type Voice } from './headline.ts';
+import { checklistProgress, currentPhase } from './state.ts';
 
 function result(s: ProgressState, v: Voice): string[] {
   if (noteState(s) !== 'complete') return [];
@@ -57,16 +58,34 @@ function footer(s: ProgressState, v: Voice): string {
   return `<sub>${v.m(s.final ? 'footer.final' : 'footer.live')} · ${job}</sub>`;
 }
 
-/** The full progress-note markdown, hidden marker first. */
-export function renderProgressNote(s: ProgressState): string {
-  const v = voiceOf(s);
-  const marker = renderMarker({
+/** The phase the run is in, or (ended) the last one it entered. */
+function markerPhase(s: ProgressState): string | undefined {
+  // a phase paused for an answer is `pending` again, but it was entered
+  const entered = PHASES.filter((p) => s.phases[p].startedAt !== undefined && p !== 'complete');
+  return currentPhase(s) ?? entered.at(-1);
+}
+
+/** The hidden marker, with what `/agent status` reads: state, phase, steps, the ❓ note. */
+function progressMarker(s: ProgressState): string {
+  const steps = s.plan?.current.items.length ? checklistProgress(s.plan.current.items) : undefined;
+  const question = /#note_(\d+)$/.exec(s.related?.question ?? '')?.[1];
+  return renderMarker({
     kind: 'progress',
     job: s.jobId,
     pipeline: s.pipelineId,
     task: s.taskId,
     state: s.final ? s.final.state : 'running',
+    phase: markerPhase(s),
+    done: steps ? String(steps.done) : undefined,
+    total: steps ? String(steps.total) : undefined,
+    question,
   });
+}
+
+/** The full progress-note markdown, hidden marker first. */
+export function renderProgressNote(s: ProgressState): string {
+  const v = voiceOf(s);
+  const marker = progressMarker(s);
   const lines = [
     marker,
     ...headline(s, v),

@@ -13,6 +13,8 @@ export function finalState(outcome: RunOutcome): FinalState {
       return 'needs_human';
     case 'clarification_needed':
       return 'awaiting_answer';
+    case 'paused':
+      return 'paused';
     default:
       return 'failed';
   }

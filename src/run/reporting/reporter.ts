@@ -251,7 +251,7 @@ export class ProgressReporter implements RunReporter {
     await step('separate notes', () => this.postSeparateNotes(outcome, noteUrl));
     const written = await o.publisher.finish({ state, summary: outcome.summary });
     // no summary while a question or a person is awaited: the ❓ or 🙋 note is the news (H2)
-    if (state !== 'awaiting_answer' && state !== 'needs_human')
+    if (state !== 'awaiting_answer' && state !== 'needs_human' && state !== 'paused')
       await step('summary note', () =>
         postNote(o.target, renderSummaryNote(o.publisher.current, this.summaryLinks()), {
           redactor: o.redactor,

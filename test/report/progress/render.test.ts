@@ -23,18 +23,29 @@ import {
 } from './scenario.ts';
 
 describe('report/progress/render (#24)', () => {
-  it('H1 starts with the hidden marker naming job, pipeline, task and state', () => {
+  it('H1 starts with the hidden marker naming job, pipeline, task, state — and (issue 23, for /agent status) phase and steps', () => {
     const body = renderProgressNote(executing());
     expect(body.split('\n')[0]).to.equal(
-      '<!-- mr-agent:progress job=1234 pipeline=567 task=mr-42-7 state=running -->',
+      '<!-- mr-agent:progress job=1234 pipeline=567 task=mr-42-7 state=running phase=execution done=1 total=3 -->',
     );
-    expect(parseMarker(renderProgressNote(completed()))).to.deep.equal({
+    expect(parseMarker(renderProgressNote(completed()))).to.deep.include({
       kind: 'progress',
       job: '1234',
       pipeline: '567',
       task: 'mr-42-7',
       state: 'complete',
     });
+  });
+
+  it('issue 23 a run paused on a question names its phase and the ❓ note in the marker; an older marker still parses', () => {
+    expect(parseMarker(renderProgressNote(awaitingAnswer()))).to.deep.include({
+      state: 'awaiting_answer',
+      phase: 'execution',
+      question: '77',
+    });
+    expect(
+      parseMarker('<!-- mr-agent:progress job=1 pipeline=2 task=t state=running -->'),
+    ).to.deep.equal({ kind: 'progress', job: '1', pipeline: '2', task: 't', state: 'running' });
   });
 
   it('#24 the first version (the one GitLab notifies about) is short: what was asked, working on it, the job link', () => {

@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseMarker } from '../../src/core/marker.ts';
+import {
+  seedScenario,
+  startGitLabStandIn,
+  type GitLabStandIn,
+  type Scenario,
+} from '../../src/testkit/gitlab-server/index.ts';
+import { runCli } from '../cli/helpers.ts';
+import { postPausedRun } from '../support/paused-run.ts';
+import { noteHook } from '../trigger/note-hook.ts';
+
+/**
+ * `/agent status` answered by the job itself (A3 TRIGGER_PAYLOAD, SPEC A6,
+ * issue 23): a whole `mr-agent ci` job over HTTP against the GitLab stand-in.
+ */
+describe('A6 /agent status in a TRIGGER_PAYLOAD job (issue 23)', function () {
+  this.timeout(60_000);
+  let standIn: GitLabStandIn;
+  let s: Scenario;
+  let root: string;
+  let job: string;
+
+  beforeEach(async () => {
+    standIn = await startGitLabStandIn();
+    s = await seedScenario(standIn.model);
+    root = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-status-job-'));
+    job = path.join(root, 'job');
+    execFileSync('git', ['clone', '-q', '-b', 'feature/greeting', s.project.repoDir, job]);
+  });
+  afterEach(async () => {
+    await standIn.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  function jobEnv(payload: string): Record<string, string> {
+    return {
+      PATH: process.env.PATH ?? '',
+      HOME: root,
+      CI_API_V4_URL: `${standIn.url}/api/v4`,
+      CI_SERVER_URL: standIn.url,
+      CI_PROJECT_ID: String(s.project.id),
+      CI_PROJECT_PATH: s.project.path,
+      CI_PROJECT_DIR: job,
+      CI_DEFAULT_BRANCH: s.project.defaultBranch,
+      CI_COMMIT_REF_NAME: 'feature/greeting',
+      CI_PIPELINE_ID: '900',
+      CI_JOB_ID: '901',
+      CI_PIPELINE_SOURCE: 'trigger',
+      GITLAB_USER_ID: String(s.maintainer.id),
+      MR_AGENT_GITLAB_TOKEN: s.botToken.value,
+      MR_AGENT_LOG_FORMAT: 'json',
+      TRIGGER_PAYLOAD: payload,
+    };
+  }
+
+  function payloadFile(body: string) {
+    const note = standIn.model.addNote({ on: s.mergeRequest, body, authorId: s.developer.id });
+    const file = path.join(root, `payload-${note.id}.json`);
+    const hook = noteHook({
+      note: body,
+      noteId: note.id,
+      user: { id: s.developer.id, username: s.developer.username },
+      projectId: s.project.id,
+      iid: s.mergeRequest.iid,
+      sourceBranch: s.mergeRequest.sourceBranch,
+      discussionId: note.discussionId,
+    });
+    writeFileSync(file, JSON.stringify(hook));
+    return { note, file };
+  }
+
+  it("issue 23 done-when: /agent status during a paused run shows 'Waiting for your answer' with the link (job path)", async () => {
+    const { pipeline } = await standIn.model.createPipeline({
+      project: s.project,
+      ref: 'feature/greeting',
+      source: 'trigger',
+      status: 'failed',
+      userId: s.maintainer.id,
+      variables: { MR_AGENT_MR_IID: String(s.mergeRequest.iid), MR_AGENT_COMMAND: 'run' },
+    });
+    const mrUrl = `${standIn.url}/${s.project.path}/-/merge_requests/${s.mergeRequest.iid}`;
+    const run = postPausedRun({
+      standIn,
+      on: s.mergeRequest,
+      botId: s.bot.id,
+      mrUrl,
+      pipelineId: pipeline.id,
+      jobId: 4711,
+    });
+    const { note, file } = payloadFile('/agent status');
+
+    const result = await runCli(['ci'], { env: jobEnv(file) });
+
+    expect(result.code, result.stderr).to.equal(0);
+    const replies = standIn.model.notes.filter(
+      (n) => n.discussionId === note.discussionId && n.id !== note.id,
+    );
+    expect(replies).to.have.length(1);
+    const body = replies[0]!.body;
+    expect(parseMarker(body)).to.include({ kind: 'reply', state: 'awaiting_answer' });
+    expect(body).to.include('Waiting for your answer');
+    expect(body).to.include(`[Open the question](${run.questionUrl})`);
+    expect(body).to.include(`[progress note](${run.progressUrl})`);
+    expect(body).to.include(`[pipeline #${pipeline.id}](`);
+    expect(body).to.include('1 of 3 steps done');
+    // the job's own pipeline is not the run it reports on
+    expect(body).not.to.include('pipeline #900');
+    // the notes come from the job's one listing of the threads
+    expect(standIn.requests.byRoute()['GET /projects/:id/merge_requests/:iid/notes']).to.equal(
+      undefined,
+    );
+  });
+});
