@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { dispatchCommand, dispatchPrivate, type DispatchDeps } from '../../src/trigger/dispatch.ts';
-import type { SubCommand } from '../../src/trigger/command.ts';
 import type { CommandRequest } from '../../src/trigger/note-rules.ts';
 import { finishReply } from '../../src/trigger/replies.ts';
 import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
