@@ -7,6 +7,7 @@
  */
 import type { Config } from '../config/options.ts';
 import type { Clock } from '../core/clock.ts';
+import { isolationNotice, type CommandIsolation } from '../core/isolation.ts';
 import type { RequestSource } from '../core/gathered.ts';
 import type { RunHooks } from '../core/hooks.ts';
 import type { LlmPort } from '../core/llm-port.ts';
@@ -19,6 +20,7 @@ import { guardGitLab } from '../gitlab/request-budget.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { createSectionWriter } from '../log/sections.ts';
+import { startIsolation } from '../shell/isolation.ts';
 import { createDeliveryStep, type DeliveryStepOptions } from '../phases/deliver/step.ts';
 import { environmentStep, type EnvironmentStepDeps } from '../phases/environment/step.ts';
 import type { AnswerSource } from '../phases/replan/index.ts';
@@ -126,7 +128,11 @@ function observedEnvironment(step: EnvironmentStep, observers: RunObservers): En
   };
 }
 
-function environmentFor(input: ComposeInput, llm: LlmPort): EnvironmentStep | undefined {
+function environmentFor(
+  input: ComposeInput,
+  llm: LlmPort,
+  isolation: CommandIsolation,
+): EnvironmentStep | undefined {
   const observers = input.observers ?? {};
   const make = input.createEnvironment ?? environmentStep;
   const step = make({
@@ -139,6 +145,7 @@ function environmentFor(input: ComposeInput, llm: LlmPort): EnvironmentStep | un
     hostEnv: input.hostEnv,
     repoDir: input.repoDir,
     marker: markerOf(input),
+    isolation,
   });
   return step ? observedEnvironment(step, observers) : undefined;
 }
@@ -150,7 +157,12 @@ function markerOf(input: ComposeInput) {
   };
 }
 
-function reportingFor(input: ComposeInput, notes: NoteTarget): Promise<Reporting> {
+function reportingFor(
+  input: ComposeInput,
+  notes: NoteTarget,
+  isolation: CommandIsolation,
+): Promise<Reporting> {
+  const notice = isolationNotice(isolation);
   return startReporting({
     repoDir: input.repoDir,
     config: input.config,
@@ -166,7 +178,28 @@ function reportingFor(input: ComposeInput, notes: NoteTarget): Promise<Reporting
     ...(input.planSource ? { planSource: input.planSource } : {}),
     ...(input.artifactUrl ? { artifactUrl: input.artifactUrl } : {}),
     ...(input.answers ? { answers: input.answers } : {}),
+    ...(notice ? { notices: [notice] } : {}),
   });
+}
+
+/**
+ * Who runs the commands (issue 19 §3): another user when the agent runs as
+ * root, else the agent's own user — refused unless `security.isolation:
+ * accept-risk`. Logged once, shown in the progress note when not isolated.
+ */
+async function isolationFor(input: ComposeInput): Promise<CommandIsolation> {
+  const isolation = await startIsolation({
+    security: input.config.security,
+    checkout: input.repoDir,
+    stateDir: input.config.state.directory,
+  });
+  if (isolation.kind === 'separate-user')
+    input.logger.info('commands run as another user', {
+      user: isolation.user.name,
+      uid: isolation.user.uid,
+    });
+  else input.logger.warn('commands are not isolated', { ...isolation });
+  return isolation;
 }
 
 /**
@@ -182,9 +215,10 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
   const observers = input.observers ?? {};
   const llm = observers.llm?.(input.llm) ?? input.llm;
   const worker = await workerFor(input);
+  const isolation = await isolationFor(input);
   const notes = observers.noteTarget?.(input.notes) ?? input.notes;
-  const reporting = await reportingFor(input, notes);
-  const environment = environmentFor(input, llm);
+  const reporting = await reportingFor(input, notes, isolation);
+  const environment = environmentFor(input, llm, isolation);
   const delivery = input.delivery
     ? createDeliveryStep({
         ...input.delivery,
@@ -208,6 +242,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
     logger,
     redactor,
     hostEnv: input.hostEnv,
+    isolation,
     prompts: promptLibrary(config.prompts.directory),
     reporter: reporting.reporter,
     history: reporting.history,
