@@ -33,10 +33,11 @@ export function commandsRefused(isolation: CommandIsolation | undefined): string
   return `commands are not run: ${isolation.reason}, so a command could read the job's secrets (set security.isolation: accept-risk to run them anyway)`;
 }
 
-/** The line the progress note shows when commands are not isolated. */
+/**
+ * The line the progress note shows when repository commands are refused.
+ * With `accept-risk` the job log says it (a choice made in the configuration).
+ */
 export function isolationNotice(isolation: CommandIsolation | undefined): string | undefined {
-  if (isolation?.kind !== 'same-user') return undefined;
-  return isolation.accepted
-    ? `Commands run as the same user as mr-agent (${isolation.reason}; security.isolation: accept-risk): a command can read the job's secrets.`
-    : `Repository commands (setup, tests, run_command) are not run: ${isolation.reason}, so a command could read the job's secrets. Set security.isolation: accept-risk to run them anyway.`;
+  if (isolation?.kind !== 'same-user' || isolation.accepted) return undefined;
+  return `Repository commands (setup, tests, run_command) are not run: ${isolation.reason}, so a command could read the job's secrets. Set security.isolation: accept-risk to run them anyway.`;
 }
