@@ -20,9 +20,9 @@ import { JobWorld, LLM_KEY } from './job-world.ts';
  * per machine — neither is skipped.
  */
 const SNOOP = [
-  "{ for f in /proc/[0-9]*/environ; do cat \"$f\" 2>/dev/null; printf '\\n'; done;",
+  '{ for f in /proc/[0-9]*/environ; do cat "$f" 2>/dev/null; printf \'\\n\'; done;',
   'cat /proc/$PPID/environ 2>/dev/null; } | tr "\\0" "\\n"',
-  "| awk '{ s = \"\"; for (i = length($0); i > 0; i--) s = s substr($0, i, 1); print s }'",
+  '| awk \'{ s = ""; for (i = length($0); i > 0; i--) s = s substr($0, i, 1); print s }\'',
   "| od -An -tx1 | tr -d ' \\n' > leak.hex;",
   'echo "uid=$(id -u)"; cat leak.hex',
 ].join(' ');
@@ -49,7 +49,12 @@ function forms(value: string): string[] {
   const out: string[] = [];
   for (const text of [value, reversed(value)]) {
     out.push(text, hex(text));
-    for (const pad of ['', 'a', 'ab']) out.push(Buffer.from(pad + text).toString('base64').slice(4));
+    for (const pad of ['', 'a', 'ab'])
+      out.push(
+        Buffer.from(pad + text)
+          .toString('base64')
+          .slice(4),
+      );
   }
   return out;
 }
