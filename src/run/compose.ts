@@ -93,7 +93,10 @@ export interface ComposedRun {
 }
 
 /** The external coding CLI of `runner.worker.kind` (N1), checked before the note is created. */
-async function workerFor(input: ComposeInput): Promise<ActionWorker | undefined> {
+async function workerFor(
+  input: ComposeInput,
+  isolation: CommandIsolation,
+): Promise<ActionWorker | undefined> {
   const { config } = input;
   const kind = config.runner.worker.kind;
   if (!isExternalWorkerKind(kind)) return undefined;
@@ -110,6 +113,7 @@ async function workerFor(input: ComposeInput): Promise<ActionWorker | undefined>
     shell: input.shell,
     clock: input.clock,
     logger: input.logger,
+    isolation,
   });
   for (const value of credentials) input.redactor.add(value);
   return worker;
@@ -214,8 +218,8 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
   const { config, clock, logger, redactor } = input;
   const observers = input.observers ?? {};
   const llm = observers.llm?.(input.llm) ?? input.llm;
-  const worker = await workerFor(input);
   const isolation = await isolationFor(input);
+  const worker = await workerFor(input, isolation);
   const notes = observers.noteTarget?.(input.notes) ?? input.notes;
   const reporting = await reportingFor(input, notes, isolation);
   const environment = environmentFor(input, llm, isolation);
