@@ -6,9 +6,9 @@ import type { CommandUser } from '../core/isolation.ts';
  * Gives the checkout to the command user (issue 19 §3): every entry the
  * agent created since (files of `write_file`, folders) becomes the user's,
  * so a command can change what the agent wrote. Symbolic links are never
- * followed: the link itself changes owner (`lchown`), and an entry whose
+ * followed: the link itself changes owner (`lchown`), an entry whose
  * folder no longer resolves to itself (a folder swapped for a link) is left
- * alone. The folders in `user.keep` (`.git`, the state folder) stay the
+ * alone, and so is a file with more than one name (a hard link). The folders in `user.keep` (`.git`, the state folder) stay the
  * agent's: the agent's git never runs in a `.git` a command could change.
  * The checkout folder itself stays the agent's too (see `closeTopFolder`).
  */
@@ -16,6 +16,8 @@ export async function handOverCheckout(user: CommandUser): Promise<void> {
   const give = async (entry: string) => {
     const info = await lstat(entry).catch(() => undefined);
     if (!info || (info.uid === user.uid && info.gid === user.gid)) return info;
+    // a second name of a file is never given away: it may be a link to a file outside
+    if (!info.isDirectory() && info.nlink > 1) return undefined;
     if ((await realpath(path.dirname(entry)).catch(() => '')) !== path.dirname(entry)) return;
     await lchown(entry, user.uid, user.gid).catch(() => undefined);
     return info;

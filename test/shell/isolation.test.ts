@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { commandsRefused, type CommandIsolation } from '../../src/core/isolation.ts';
@@ -117,7 +117,7 @@ describe('shell: commands run as another user (issue 19 §3)', () => {
     }
   });
 
-  it('as root what the agent writes is handed over before the next command; links are not followed (issue 19 §3)', async () => {
+  it('as root what the agent writes is handed over before the next command; links are not followed, hard links not given away (issue 19 §3)', async () => {
     const repo = await makeTempRepo({ 'a.txt': 'a\n' });
     const outside = path.join(path.dirname(repo.dir), 'outside.txt');
     try {
@@ -135,6 +135,7 @@ describe('shell: commands run as another user (issue 19 §3)', () => {
       await mkdir(path.join(repo.dir, 'docs'));
       await writeFile(path.join(repo.dir, 'docs/new.md'), 'written by the agent\n');
       await symlink(outside, path.join(repo.dir, 'link.txt'));
+      await link(outside, path.join(repo.dir, 'hard.txt'));
       const result = await new ExecaShell().run(
         await isolatedRequest(isolation, {
           command: 'echo more >> docs/new.md && touch docs/other.md; cat link.txt',
@@ -147,6 +148,7 @@ describe('shell: commands run as another user (issue 19 §3)', () => {
       expect(await readFile(path.join(repo.dir, 'docs/new.md'), 'utf8')).to.contain('more');
       expect((await lstat(path.join(repo.dir, 'link.txt'))).uid).to.equal(isolation.user.uid);
       expect((await stat(outside)).uid).to.equal(0);
+      expect((await lstat(path.join(repo.dir, 'hard.txt'))).uid).to.equal(0);
     } finally {
       await repo.cleanup();
     }
