@@ -505,6 +505,21 @@ export const OPTIONS = [
   opt('execution.test_command', str, '', 'Test command (empty: Task YAML or detected).', {
     env: ['MR_AGENT_TEST_COMMAND'],
   }),
+  // security (issue 19 §3): who runs the commands taken from the model or the repository
+  opt(
+    'security.isolation',
+    oneOf('required', 'accept-risk'),
+    'required' as 'required' | 'accept-risk',
+    "Commands (setup, tests, run_command) run as `security.command_user`, which needs mr-agent to run as root. 'required': without that, they are refused; 'accept-risk': they run as mr-agent's own user and can read its secrets.",
+    { env: ['MR_AGENT_ISOLATION'] },
+  ),
+  opt(
+    'security.command_user',
+    { type: 'string', nonEmpty: true },
+    'agent',
+    "The unprivileged user commands run as: a name from /etc/passwd or `uid:gid` ('agent' falls back to nobody, 65534, when absent).",
+    { env: ['MR_AGENT_COMMAND_USER'] },
+  ),
   // runner (seed 002)
   opt('runner.max_loops', int(1), 10, 'Most VALIDATING → RUNNING loops.', {
     env: ['MR_AGENT_MAX_LOOPS'],

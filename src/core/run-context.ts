@@ -12,6 +12,7 @@ import type { Shell } from './shell-port.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import type { Tool, ToolContext } from './tool.ts';
 import type { Clock } from './clock.ts';
+import type { CommandIsolation } from './isolation.ts';
 import type { RunHooks } from './hooks.ts';
 import type { PromptLibrary } from './prompts.ts';
 import type {
@@ -69,6 +70,11 @@ export interface RunDeps extends PortDeps {
   sections?: SectionWriter;
   /** Absent: the built-in tools. */
   tools?: Tool[];
+  /**
+   * Who runs the commands taken from the model or the repository (issue 19
+   * §3); set by the composition root. Absent: the agent's own user.
+   */
+  isolation?: CommandIsolation;
   /** An external coding CLI that carries out the actions (N1); absent: the builtin tool loop. */
   worker?: ActionWorker;
   signal?: AbortSignal;

@@ -17,6 +17,12 @@ export interface CommandRequest {
   maxOutputBytes?: number;
   signal?: AbortSignal;
   input?: string;
+  /**
+   * Run as this user and group instead of the agent's own (issue 19 §3):
+   * commands taken from the model or the repository, when the agent runs as
+   * root. Absent: the agent's own user (git and the agent's own tools).
+   */
+  runAs?: { uid: number; gid: number };
 }
 
 export interface CommandResult {

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import type { EnvironmentRunner } from './environment.ts';
+import type { CommandIsolation } from './isolation.ts';
 import type { Shell } from './shell-port.ts';
 
 /** The checkout the tools are confined to. */
@@ -18,6 +19,8 @@ export interface ToolContext {
   shell: Shell;
   /** The host environment; commands get `sandboxEnv(hostEnv)` only. */
   hostEnv: Readonly<Record<string, string | undefined>>;
+  /** Who runs `run_command`'s commands (issue 19 §3); absent: the agent's own user. */
+  isolation?: CommandIsolation;
   /** How commands run inside the selected environment, once the environment phase set it up. */
   environment?: EnvironmentRunner;
   commandTimeoutMs: number;

@@ -151,6 +151,8 @@ async function runJob(s: Session, stage: Stage) {
         MR_AGENT_LLM_BASE_URL: stage.llmUrl,
         MR_AGENT_LLM_MODEL: 'demo-model',
         OPENAI_API_KEY: DEMO_API_KEY,
+        // our own sample project: its commands also run where the demo is not root (issue 19 §3)
+        MR_AGENT_ISOLATION: 'accept-risk',
       },
       checkoutDir: stage.checkoutDir,
       hostEnv: options.hostEnv,

@@ -7,6 +7,7 @@
  */
 import type { Config } from '../config/options.ts';
 import type { Clock } from '../core/clock.ts';
+import { isolationNotice, type CommandIsolation } from '../core/isolation.ts';
 import type { RequestSource } from '../core/gathered.ts';
 import type { RunHooks } from '../core/hooks.ts';
 import type { LlmPort } from '../core/llm-port.ts';
@@ -20,6 +21,7 @@ import { guardGitLab } from '../gitlab/request-budget.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { createSectionWriter } from '../log/sections.ts';
+import { startIsolation } from '../shell/isolation.ts';
 import type { DeliveryStepOptions } from '../phases/deliver/step.ts';
 import type { EnvironmentStepDeps } from '../phases/environment/step.ts';
 import type { AnswerSource } from '../phases/replan/index.ts';
@@ -106,7 +108,10 @@ export interface ComposedRun {
 }
 
 /** The external coding CLI of `runner.worker.kind` (N1), checked before the note is created. */
-async function workerFor(input: ComposeInput): Promise<ActionWorker | undefined> {
+async function workerFor(
+  input: ComposeInput,
+  isolation: CommandIsolation,
+): Promise<ActionWorker | undefined> {
   const { config } = input;
   const kind = config.runner.worker.kind;
   if (!isExternalWorkerKind(kind)) return undefined;
@@ -129,6 +134,7 @@ async function workerFor(input: ComposeInput): Promise<ActionWorker | undefined>
     shell: input.shell,
     clock: input.clock,
     logger: input.logger,
+    isolation,
   });
   for (const value of credentials) input.redactor.add(value);
   return worker;
@@ -152,6 +158,7 @@ async function environmentFor(
   llm: LlmPort,
   shell: Shell,
   language: Language,
+  isolation: CommandIsolation,
 ): Promise<EnvironmentStep | undefined> {
   const observers = input.observers ?? {};
   const make =
@@ -171,6 +178,7 @@ async function environmentFor(
     repoDir: input.repoDir,
     marker: markerOf(input),
     language,
+    isolation,
   });
   const step =
     made && notRun
@@ -205,7 +213,12 @@ function markerOf(input: ComposeInput) {
   };
 }
 
-function reportingFor(input: ComposeInput, notes: NoteTarget): Promise<Reporting> {
+function reportingFor(
+  input: ComposeInput,
+  notes: NoteTarget,
+  isolation: CommandIsolation,
+): Promise<Reporting> {
+  const notice = isolationNotice(isolation);
   return startReporting({
     repoDir: input.repoDir,
     config: input.config,
@@ -221,7 +234,28 @@ function reportingFor(input: ComposeInput, notes: NoteTarget): Promise<Reporting
     ...(input.planSource ? { planSource: input.planSource } : {}),
     ...(input.artifactUrl ? { artifactUrl: input.artifactUrl } : {}),
     ...(input.answers ? { answers: input.answers } : {}),
+    ...(notice ? { notices: [notice] } : {}),
   });
+}
+
+/**
+ * Who runs the commands (issue 19 §3): another user when the agent runs as
+ * root, else the agent's own user — refused unless `security.isolation:
+ * accept-risk`. Logged once, shown in the progress note when not isolated.
+ */
+async function isolationFor(input: ComposeInput): Promise<CommandIsolation> {
+  const isolation = await startIsolation({
+    security: input.config.security,
+    checkout: input.repoDir,
+    stateDir: input.config.state.directory,
+  });
+  if (isolation.kind === 'separate-user')
+    input.logger.info('commands run as another user', {
+      user: isolation.user.name,
+      uid: isolation.user.uid,
+    });
+  else input.logger.warn('commands are not isolated', { ...isolation });
+  return isolation;
 }
 
 /**
@@ -236,15 +270,16 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
   const { config, clock, logger, redactor } = input;
   const observers = input.observers ?? {};
   const llm = observers.llm?.(input.llm) ?? input.llm;
-  const worker = await workerFor(input);
+  const isolation = await isolationFor(input);
+  const worker = await workerFor(input, isolation);
   const notes = observers.noteTarget?.(input.notes) ?? input.notes;
-  const reporting = await reportingFor(input, notes);
+  const reporting = await reportingFor(input, notes, isolation);
   const { language } = reporting;
   const notRun = input.codeNotRun;
   if (notRun) reporting.publisher.update((s) => addNotice(s, codeNotRunNotice(notRun, language)));
   const shell = notRun ? gitOnlyShell(input.shell, notRun.reason) : input.shell;
   // the phases' own modules load once the progress note is posted (issue #22)
-  const environment = await environmentFor(input, llm, shell, language);
+  const environment = await environmentFor(input, llm, shell, language, isolation);
   const tools = await toolsFor(input);
   const delivery = input.delivery
     ? (await import('../phases/deliver/step.ts')).createDeliveryStep({
@@ -271,6 +306,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
     logger,
     redactor,
     hostEnv: input.hostEnv,
+    isolation,
     prompts: promptLibrary(config.prompts.directory, language),
     reporter: reporting.reporter,
     history: reporting.history,

@@ -30,6 +30,7 @@ export async function createRunContext(
       root,
       shell: deps.shell,
       hostEnv: deps.hostEnv,
+      ...(deps.isolation ? { isolation: deps.isolation } : {}),
       commandTimeoutMs: config.execution.command_timeout_sec * 1000,
       maxOutputChars: config.execution.max_tool_output_chars,
       logger,

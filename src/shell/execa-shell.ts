@@ -172,6 +172,7 @@ export class ExecaShell implements Shell {
       stdin: request.input === undefined ? 'ignore' : 'pipe',
       stdout: wiring.stdout,
       stderr: wiring.stderr,
+      ...(request.runAs ? { uid: request.runAs.uid, gid: request.runAs.gid } : {}),
     });
     wiring.started(subprocess);
     const killer = new GroupKiller(subprocess.pid, request.killAfterMs ?? 5000);

@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { commandsRefused } from '../core/isolation.ts';
 import { inEnvironment } from '../shell/in-environment.ts';
+import { isolatedRequest } from '../shell/isolation.ts';
 import { OUTPUT_RESERVE_CHARS, outputForModel } from './command-output.ts';
 import { defineTool, ToolError } from './registry.ts';
 import { resolveInRepo } from './sandbox.ts';
@@ -43,6 +45,9 @@ export const runCommand = defineTool({
   }),
   capsOwnOutput: true,
   async run(args, ctx) {
+    // a command as the agent's own user could read the job's secrets (issue 19 §3)
+    const refused = commandsRefused(ctx.isolation);
+    if (refused) throw new ToolError(`${refused}. Work with the file tools instead.`);
     const cwd = await resolveInRepo(ctx.root, args.cwd);
     const isDir = await stat(cwd).then(
       (s) => s.isDirectory(),
@@ -57,15 +62,17 @@ export const runCommand = defineTool({
     const inside = inEnvironment(args.command, ctx.hostEnv, ctx.environment);
     // the model's budget is the only cap: the shell keeps about that much (head and tail)
     const budget = Math.max(100, ctx.maxOutputChars - OUTPUT_RESERVE_CHARS);
-    const result = await ctx.shell.run({
-      command: inside.command,
-      cwd,
-      env: inside.env,
-      timeoutMs,
-      killAfterMs: KILL_AFTER_MS,
-      maxOutputBytes: budget,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
+    const result = await ctx.shell.run(
+      await isolatedRequest(ctx.isolation, {
+        command: inside.command,
+        cwd,
+        env: inside.env,
+        timeoutMs,
+        killAfterMs: KILL_AFTER_MS,
+        maxOutputBytes: budget,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      }),
+    );
     ctx.logger.info('command finished', {
       command: args.command,
       exitCode: result.exitCode,

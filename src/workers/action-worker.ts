@@ -1,8 +1,10 @@
 import type { Clock } from '../core/clock.ts';
+import type { CommandIsolation } from '../core/isolation.ts';
 import type { ActionWorker } from '../core/ports.ts';
 import type { Shell } from '../core/shell-port.ts';
 import type { Logger } from '../log/logger.ts';
 import { checkWorkerAvailable } from './availability.ts';
+import { giveCredentialFiles } from './credential-files.ts';
 import { createCliWorker } from './cli-worker.ts';
 import { workerCredentials, workerEnv } from './env.ts';
 import type { ExternalWorkerKind, SandboxMode } from './port.ts';
@@ -21,6 +23,8 @@ export interface ActionWorkerOptions {
   shell: Shell;
   clock: Clock;
   logger: Logger;
+  /** Who runs the CLI (issue 19 §3); absent: the agent's own user. */
+  isolation?: CommandIsolation;
 }
 
 /**
@@ -49,11 +53,15 @@ export async function createActionWorker(
     credential: found.credential,
     sandbox,
   });
+  // the CLI runs as the command user, with its private home: its login files go there
+  if (options.isolation?.kind === 'separate-user')
+    await giveCredentialFiles(spec.credentialFiles(env), env.HOME, options.isolation.user);
   const cli = createCliWorker(spec, {
     shell: options.shell,
     clock: options.clock,
     logger: options.logger,
     sandbox,
+    ...(options.isolation ? { isolation: options.isolation } : {}),
   });
   const worker: ActionWorker = {
     kind: options.kind,

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../core/clock.ts';
+import { commandsRefused, type CommandIsolation } from '../core/isolation.ts';
 import type { CommandResult, Shell } from '../core/shell-port.ts';
+import { isolatedRequest } from '../shell/isolation.ts';
 import { capOutput } from './output.ts';
 import type { SandboxMode, Worker, WorkerRunRecord, WorkerRunRequest } from './port.ts';
 import { commandLine, type CliWorkerSpec, type ParsedWorkerOutput } from './spec.ts';
@@ -16,6 +18,28 @@ export interface CliWorkerDeps {
   /** Characters of combined output kept in the record (default 64 000). */
   maxRawOutputChars?: number;
   newId?: () => string;
+  /**
+   * Who runs the CLI (issue 19 §3): it runs the repository's code, so it is
+   * a command like `run_command`. Absent: the agent's own user.
+   */
+  isolation?: CommandIsolation;
+}
+
+/** The record of a run that was refused before it started (no isolation, issue 19 §3). */
+function refusedRecord(kind: string, id: string, at: string, reason: string): WorkerRunRecord {
+  return {
+    id,
+    kind,
+    startedAt: at,
+    finishedAt: at,
+    exitCode: undefined,
+    rawOutput: '',
+    summary: '',
+    error: reason,
+    timedOut: false,
+    cancelled: false,
+    durationMs: 0,
+  };
 }
 
 /** Output a CLI may print before it is stopped; the record keeps a capped copy. */
@@ -49,6 +73,8 @@ export function createCliWorker(spec: CliWorkerSpec, deps: CliWorkerDeps): Worke
     async runWorker(request: WorkerRunRequest): Promise<WorkerRunRecord> {
       const id = (deps.newId ?? randomUUID)();
       const startedAt = new Date(deps.clock.now()).toISOString();
+      const refused = commandsRefused(deps.isolation);
+      if (refused) return refusedRecord(spec.kind, id, startedAt, refused);
       const args = spec.args({
         prompt: request.prompt,
         repoDir: request.repoDir,
@@ -63,16 +89,18 @@ export function createCliWorker(spec: CliWorkerSpec, deps: CliWorkerDeps): Worke
         timeoutSec: request.maxRunTimeSec,
         sandbox: deps.sandbox,
       });
-      const result = await deps.shell.run({
-        command: commandLine(spec.binary, args),
-        cwd: request.repoDir,
-        env: { ...spec.env(deps.sandbox), ...request.env },
-        timeoutMs: request.maxRunTimeSec * 1000,
-        killAfterMs,
-        maxOutputBytes: MAX_STREAM_BYTES,
-        ...(request.signal ? { signal: request.signal } : {}),
-        ...(spec.promptOnStdin ? { input: request.prompt } : {}),
-      });
+      const result = await deps.shell.run(
+        await isolatedRequest(deps.isolation, {
+          command: commandLine(spec.binary, args),
+          cwd: request.repoDir,
+          env: { ...spec.env(deps.sandbox), ...request.env },
+          timeoutMs: request.maxRunTimeSec * 1000,
+          killAfterMs,
+          maxOutputBytes: MAX_STREAM_BYTES,
+          ...(request.signal ? { signal: request.signal } : {}),
+          ...(spec.promptOnStdin ? { input: request.prompt } : {}),
+        }),
+      );
       const parsed = spec.parseOutput(result.stdout, result.stderr);
       const error = runError(spec, result, parsed, request, killAfterMs);
       const record: WorkerRunRecord = {

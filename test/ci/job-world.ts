@@ -42,6 +42,8 @@ export interface JobOptions {
   step?: 'all' | 'plan' | 'run';
   /** Run `mr-agent ci` as a child process (real signals) instead of in-process. */
   childProcess?: boolean;
+  /** With `childProcess`: under a job shell that holds the job's variables too, as on a runner. */
+  jobShell?: boolean;
   /** The job whose `.mr-agent/` artifacts this job gets (`needs:` the plan job). */
   artifactsFrom?: JobRun;
   /** The pipeline's ref (default: the merge request's source branch); the job's checkout is on it. */
@@ -136,6 +138,8 @@ export class JobWorld {
       // the scripted replies answer neither replan checkpoints nor reviews
       REPLANNING_ENABLED: 'false',
       MR_AGENT_REVIEW_ENABLED: 'false',
+      // our own test world: commands run on a machine without root too (issue 19 §3)
+      MR_AGENT_ISOLATION: 'accept-risk',
     };
   }
 
@@ -213,11 +217,16 @@ export class JobWorld {
   ) {
     let stdout = '';
     let stderr = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...argv], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const command = [process.execPath, '--import', 'tsx', BIN, ...argv];
+    const child = spawn(
+      options.jobShell ? 'sh' : command[0]!,
+      options.jobShell ? ['-c', '"$@"; exit $?', 'job-shell', ...command] : command.slice(1),
+      {
+        cwd: REPO_ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const exit = new Promise<number>((resolve) =>

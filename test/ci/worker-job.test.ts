@@ -6,6 +6,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
@@ -64,6 +65,8 @@ describe('ci worker (mr-agent ci with an external coding CLI)', function () {
   beforeEach(async () => {
     world = await JobWorld.start();
     tools = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-fake-codex-'));
+    // the CLI runs as the command user when the test is root (issue 19 §3): it writes its logs here
+    chmodSync(tools, 0o777);
   });
   afterEach(async () => {
     await world.close();
@@ -132,6 +135,9 @@ describe('ci worker (mr-agent ci with an external coding CLI)', function () {
     expect(job.code, job.stderr.slice(-3000)).to.equal(0);
     const env = readFileSync(path.join(tools, 'env.txt'), 'utf8');
     expect(env).to.contain(`CODEX_API_KEY=${CODEX_KEY}`);
+    // issue 19 §3: as root, the CLI (which runs the repository's code) runs as another user
+    const owner = statSync(path.join(tools, 'env.txt')).uid;
+    expect(owner === 0).to.equal(false, 'the worker CLI ran as root');
     expect(env)
       .not.to.contain(world.s.botToken.value)
       .and.not.to.contain(JOB_TOKEN)

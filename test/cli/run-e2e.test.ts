@@ -82,6 +82,8 @@ describe('cli: mr-agent run end to end over HTTP (A5, K1, M1)', () => {
           MR_AGENT_GITLAB_TOKEN: GITLAB_TOKEN,
           MR_AGENT_ENVIRONMENT_SETUP: 'false',
           MR_AGENT_REVIEW_ENABLED: 'false',
+          // our own test world: commands run where the test is not root too (issue 19 §3)
+          MR_AGENT_ISOLATION: 'accept-risk',
         },
         cwd: repo.dir,
       },

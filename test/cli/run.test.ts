@@ -28,6 +28,8 @@ function io(cwd: string, options: { env?: Record<string, string>; stdin?: string
       PATH: process.env.PATH ?? '',
       REPLANNING_ENABLED: 'false',
       MR_AGENT_REVIEW_ENABLED: 'false',
+      // our own test world: commands run where the test is not root too (issue 19 §3)
+      MR_AGENT_ISOLATION: 'accept-risk',
       ...(options.env ?? {}),
     },
     cwd,

@@ -154,6 +154,8 @@ async function manualPipeline(root: string, environment: string): Promise<Pipeli
     OPENAI_API_KEY: LLM_KEY,
     MR_AGENT_ENVIRONMENT_SETUP: 'false',
     MR_AGENT_TEST_COMMAND: 'test -f src/farewell.js',
+    // gitlab-ci-local is a shell executor: our own fixture accepts the risk where it is not root (issue 19 §3)
+    MR_AGENT_ISOLATION: 'accept-risk',
     REFLECTION_INTERVAL: '0',
   };
   const variablesFile = path.join(root, 'ci-variables.yml');

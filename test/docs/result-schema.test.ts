@@ -106,6 +106,8 @@ describe('seed 002 §16.2 docs/result.schema.json: the documented shape of resul
           MR_AGENT_ENVIRONMENT_SETUP: 'false',
           MR_AGENT_REVIEW_ENABLED: 'false',
           REPLANNING_ENABLED: 'false',
+          // our own test world: commands run where the test is not root too (issue 19 §3)
+          MR_AGENT_ISOLATION: 'accept-risk',
         },
         cwd: repo.dir,
       },

@@ -4,8 +4,10 @@ import path from 'node:path';
 
 /**
  * #21 / O10: every image the project publishes (images/<name>/Dockerfile) starts
- * from bases pinned by version or digest, installs pinned tools, and runs as a
- * non-root user.
+ * from bases pinned by version or digest and installs pinned tools. The
+ * bridge runs as a non-root user; the runner images run mr-agent as root and
+ * the commands it takes from the model or the repository as the unprivileged
+ * user `agent` (issue 19 §3).
  */
 const IMAGES = path.resolve(import.meta.dirname, '../../images');
 
@@ -97,16 +99,45 @@ describe('#21 O10 images/*/Dockerfile', () => {
       }
     });
 
-    it(`#21 ${name}: the final stage runs as a non-root user`, () => {
-      const final = stages(list).at(-1)!;
-      const user = final.body
-        .filter((i) => i.keyword === 'USER')
+    const lastUser = () =>
+      stages(list)
+        .at(-1)!
+        .body.filter((i) => i.keyword === 'USER')
         .at(-1)
         ?.args.split(':')[0];
 
-      expect(user, 'the last USER of the final stage').to.be.a('string');
-      expect(['root', '0']).not.to.include(user);
-    });
+    if (name === 'bridge') {
+      it(`#21 ${name}: the final stage runs as a non-root user`, () => {
+        expect(lastUser(), 'the last USER of the final stage').to.be.a('string');
+        expect(['root', '0']).not.to.include(lastUser());
+      });
+    } else {
+      it(`${name}: mr-agent runs as root and the commands' user \`agent\` exists, unprivileged (issue 19 §3)`, () => {
+        expect(['root', '0', undefined]).to.include(lastUser());
+        const runs = list.filter((i) => i.keyword === 'RUN').map((i) => i.args);
+        const useradd = runs
+          .map((r) => /useradd\s[^&;]*--uid (\d+)[^&;]*\sagent\b/.exec(r))
+          .find(Boolean);
+        expect(useradd, 'useradd … agent').to.not.equal(undefined);
+        expect(Number(useradd![1])).to.be.greaterThan(999);
+        expect(list).to.deep.include({ keyword: 'ENV', args: 'MR_AGENT_COMMAND_USER=agent' });
+      });
+
+      it(`${name}: nothing root runs or loads is writable by the commands' user (issue 19 §3)`, () => {
+        const text = list.map((i) => `${i.keyword} ${i.args}`).join('\n');
+        expect(text).not.to.match(/chmod\s+(-R\s+)?[ao]\+[rwX]*w/);
+        expect(text).not.to.match(/chmod\s+(-R\s+)?0?7?77\b/);
+        for (const m of text.matchAll(/chown\s+(?:-R\s+)?agent(?::agent)?\s+([^&;\n]+)/g))
+          for (const target of m[1]!.trim().split(/\s+/))
+            expect(target, 'a folder given to agent').not.to.match(
+              /^\/(usr|opt\/mr-agent|opt\/conda\/bin|bin|etc)/,
+            );
+        const path = list
+          .filter((i) => i.keyword === 'ENV' && i.args.includes('PATH='))
+          .map((i) => i.args);
+        expect(path.join(' ')).not.to.match(/\/home\//);
+      });
+    }
 
     it(`#21 ${name}: tools are installed at pinned versions`, () => {
       const runs = list.filter((i) => i.keyword === 'RUN').map((i) => i.args);

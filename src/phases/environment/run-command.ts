@@ -2,6 +2,8 @@ import { CancelledError } from '../../errors/errors.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { CommandIsolation } from '../../core/isolation.ts';
+import { isolatedRequest } from '../../shell/isolation.ts';
 import { tail, type CommandResult, type Shell } from '../../core/shell-port.ts';
 import { classifyFailure, RETRY_WAITS_MS, type Classification } from './classify.ts';
 import type { RetryableKind } from './signatures.ts';
@@ -37,6 +39,8 @@ export interface RunnerDeps {
   timeoutMs?: number;
   redactor?: Redactor;
   signal?: AbortSignal;
+  /** Who runs the commands (issue 19 §3); absent: the agent's own user. */
+  isolation?: CommandIsolation;
 }
 
 export interface RunOutcome {
@@ -70,13 +74,15 @@ export async function runWithRetries(
   for (let attempts = 1; ; attempts += 1) {
     if (deps.signal?.aborted)
       throw new CancelledError('environment setup was cancelled', { where: command });
-    const result = await deps.shell.run({
-      command,
-      cwd: deps.cwd,
-      env: deps.env,
-      ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
-      ...(deps.signal ? { signal: deps.signal } : {}),
-    });
+    const result = await deps.shell.run(
+      await isolatedRequest(deps.isolation, {
+        command,
+        cwd: deps.cwd,
+        env: deps.env,
+        ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      }),
+    );
     if (result.cancelled)
       throw new CancelledError('environment setup was cancelled', { where: command });
     deps.logger.info('setup command finished', {

@@ -18,6 +18,7 @@ import type { Language } from '../../core/messages/language.ts';
 import type { Shell } from '../../core/shell-port.ts';
 import { sandboxEnv } from '../../shell/sandbox-env.ts';
 import type { Clock } from '../../core/clock.ts';
+import { commandsRefused, type CommandIsolation } from '../../core/isolation.ts';
 import type { EnvironmentSetupOutcome, EnvironmentStep } from '../../core/ports.ts';
 
 export interface EnvironmentStepDeps {
@@ -33,6 +34,8 @@ export interface EnvironmentStepDeps {
   marker?: Omit<NoteMarker, 'kind'>;
   /** The notes' language (the failure note is written in it). */
   language?: Language;
+  /** Who runs the setup commands (issue 19 §3); when refused, setup is skipped. */
+  isolation?: CommandIsolation;
 }
 
 /** What the run reports of a setup: counts, duration and why it failed or what was adjusted. */
@@ -120,6 +123,8 @@ export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
       });
       for (const warning of selection.warnings)
         deps.logger.warn('environment selection', { warning });
+      const refused = commandsRefused(deps.isolation);
+      if (refused) deps.logger.warn('environment setup skipped', { reason: refused });
       const result = await setupEnvironment(
         {
           name: selection.name,
@@ -136,13 +141,16 @@ export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
           env: sandboxEnv(deps.hostEnv),
           llm: deps.llm,
           ...setupSettings(deps.config),
+          ...(refused ? { enabled: false } : {}),
+          ...(deps.isolation ? { isolation: deps.isolation } : {}),
           ...(deps.marker ? { marker: deps.marker } : {}),
           ...(deps.language ? { language: deps.language } : {}),
           ...(signal ? { signal } : {}),
         },
       );
       const handoff = await completeHandoff(result, selection.name, detected, deps.repoDir);
-      return setupOutcome({ ...result, handoff }, selection.warnings, deps.clock.now() - started);
+      const warnings = refused ? [refused, ...selection.warnings] : selection.warnings;
+      return setupOutcome({ ...result, handoff }, warnings, deps.clock.now() - started);
     },
     executionSection(handoff) {
       return renderEnvironmentSection(handoff, {

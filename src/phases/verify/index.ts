@@ -1,7 +1,9 @@
 import type { RunContext } from '../../core/run-context.ts';
 import { fenceData, renderPrompt } from '../../core/prompts.ts';
 import type { TestRun } from '../../core/records.ts';
+import { commandsRefused } from '../../core/isolation.ts';
 import { inEnvironment } from '../../shell/in-environment.ts';
+import { isolatedRequest } from '../../shell/isolation.ts';
 import { Git } from '../../shell/git.ts';
 import { tail } from '../../core/shell-port.ts';
 import { COMMAND_OUTPUT_BYTES, KILL_AFTER_MS } from '../../tools/command.ts';
@@ -22,15 +24,17 @@ export interface VerifyResult {
 /** Runs a command inside the selected environment (the hand-off's runner, issue 17 item 4). */
 async function runInEnvironment(ctx: RunContext, command: string, cwd: string) {
   const inside = inEnvironment(command, ctx.deps.hostEnv, ctx.state.environment?.runner);
-  return ctx.deps.shell.run({
-    command: inside.command,
-    cwd,
-    env: inside.env,
-    timeoutMs: ctx.config.execution.command_timeout_sec * 1000,
-    killAfterMs: KILL_AFTER_MS,
-    maxOutputBytes: COMMAND_OUTPUT_BYTES,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  });
+  return ctx.deps.shell.run(
+    await isolatedRequest(ctx.deps.isolation, {
+      command: inside.command,
+      cwd,
+      env: inside.env,
+      timeoutMs: ctx.config.execution.command_timeout_sec * 1000,
+      killAfterMs: KILL_AFTER_MS,
+      maxOutputBytes: COMMAND_OUTPUT_BYTES,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    }),
+  );
 }
 
 /** Runs the task's test command (Task YAML, config or detected), if there is one. */
@@ -42,6 +46,11 @@ export async function runTests(ctx: RunContext): Promise<TestRun | undefined> {
   const test = await resolveTestCommand(ctx.task, ctx.config, ctx.repoDir, ctx.state.environment);
   if (!test) {
     ctx.logger.info('no test command found');
+    return undefined;
+  }
+  const refused = commandsRefused(ctx.deps.isolation);
+  if (refused) {
+    ctx.logger.warn('tests skipped', { command: test.command, reason: refused });
     return undefined;
   }
   const cwd = await resolveInRepo(ctx.toolContext.root, test.cwd);
@@ -77,6 +86,17 @@ async function gitStatus(ctx: RunContext): Promise<string | undefined> {
   return result.exitCode === 0 ? result.stdout.slice(0, 4000) : undefined;
 }
 
+function testsSection(ctx: RunContext, test: TestRun | undefined): string {
+  if (test)
+    return `## Tests\n\nCommand: ${test.command} (exit code ${test.exitCode ?? 'none'}${test.timedOut ? ', timed out' : ''}, ${test.passed ? 'passed' : 'FAILED'})\n\n${fenceData('test output (end)', test.outputTail)}`;
+  if (ctx.deps.codeNotRun)
+    return `## Tests\n\nNot run: ${ctx.deps.codeNotRun.reason}. Judge from the other evidence.`;
+  const refused = commandsRefused(ctx.deps.isolation);
+  return refused
+    ? `## Tests\n\nThe tests were not run: ${refused}. Judge from the other evidence.`
+    : '## Tests\n\nNo test command is configured or detected; judge from the other evidence.';
+}
+
 async function userPrompt(ctx: RunContext, test: TestRun | undefined): Promise<string> {
   const { state } = ctx;
   const goal = state.plan!.goal_understanding;
@@ -85,11 +105,7 @@ async function userPrompt(ctx: RunContext, test: TestRun | undefined): Promise<s
     `## Goal\n\n${goal.main_objective}`,
     `## Acceptance criteria\n\n${goal.success_criteria.map((c, i) => `AC-${i + 1}: ${c}`).join('\n')}`,
     `## Execution\n\n${progressDigest({ actions: state.actions, upcoming: state.queue, changedFiles: state.changedFiles })}`,
-    test
-      ? `## Tests\n\nCommand: ${test.command} (exit code ${test.exitCode ?? 'none'}${test.timedOut ? ', timed out' : ''}, ${test.passed ? 'passed' : 'FAILED'})\n\n${fenceData('test output (end)', test.outputTail)}`
-      : ctx.deps.codeNotRun
-        ? `## Tests\n\nNot run: ${ctx.deps.codeNotRun.reason}. Judge from the other evidence.`
-        : '## Tests\n\nNo test command is configured or detected; judge from the other evidence.',
+    testsSection(ctx, test),
     status !== undefined
       ? `## Working tree changes (git status --short)\n\n${fenceData('git status', status || '(no changes)')}`
       : '',

@@ -40,6 +40,8 @@ export interface ReportingOptions {
   answers?: AnswerSource;
   /** The task whose plan the run may reuse (seed 001 §7.3: `/agent retry`, resume); default: its own. */
   planSource?: string;
+  /** Warning lines shown under the note's header from the start (e.g. commands not isolated). */
+  notices?: readonly string[];
   /** The notes' language; default: `notes.language`, `auto` following the title. */
   language?: Language;
 }
@@ -87,6 +89,7 @@ async function openProgressNote(options: ReportingOptions, paths: StatePaths) {
   });
   const notice = interruptedNotice(interrupted);
   if (notice) initial = addNotice(initial, notice);
+  for (const extra of options.notices ?? []) initial = addNotice(initial, extra);
   const publisher = await ProgressPublisher.start(
     {
       target: options.target,

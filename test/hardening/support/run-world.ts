@@ -87,6 +87,8 @@ export async function startRunWorld(options: RunWorldOptions): Promise<RunWorld>
     OPENAI_BASE_URL: server.url,
     MR_AGENT_LLM_MODEL: 'scripted-model',
     MR_AGENT_ENVIRONMENT_SETUP: 'false',
+    // our own test world: commands run on a machine without root too (issue 19 §3)
+    MR_AGENT_ISOLATION: 'accept-risk',
     // the cells script the core phases; review and replanning have their own
     // fault and scenario tests (test/phases/review, test/replan)
     MR_AGENT_REVIEW_ENABLED: 'false',

@@ -1,0 +1,43 @@
+/**
+ * Who runs the commands taken from the model or the repository (issue 19
+ * §3): `run_command`, environment setup, verification and the test command.
+ * The agent holds the GitLab token and the LLM key in its environment; a
+ * command running as the same user reads them from `/proc/<agent>/environ`.
+ */
+
+/** The unprivileged user commands run as, with its private home. */
+export interface CommandUser {
+  name: string;
+  uid: number;
+  gid: number;
+  /** A private, empty home folder owned by the user (removed at the end). */
+  home: string;
+  /** The checkout the user is given (its `.git` and the state folder stay the agent's). */
+  checkout: string;
+  /** The folders of the checkout the user is not given (relative to it: `.git`, the state folder). */
+  keep: readonly string[];
+}
+
+export type CommandIsolation =
+  /** Commands run as `user`: another uid cannot read the agent's environment. */
+  | { kind: 'separate-user'; user: CommandUser }
+  /**
+   * Commands would run as the agent's own user. `accepted`: run them anyway
+   * (`security.isolation: accept-risk`); otherwise they are refused.
+   */
+  | { kind: 'same-user'; reason: string; accepted: boolean };
+
+/** Why repository commands are refused, or undefined when they may run. */
+export function commandsRefused(isolation: CommandIsolation | undefined): string | undefined {
+  if (isolation?.kind !== 'same-user' || isolation.accepted) return undefined;
+  return `commands are not run: ${isolation.reason}, so a command could read the job's secrets (set security.isolation: accept-risk to run them anyway)`;
+}
+
+/**
+ * The line the progress note shows when repository commands are refused.
+ * With `accept-risk` the job log says it (a choice made in the configuration).
+ */
+export function isolationNotice(isolation: CommandIsolation | undefined): string | undefined {
+  if (isolation?.kind !== 'same-user' || isolation.accepted) return undefined;
+  return `Repository commands (setup, tests, run_command) are not run: ${isolation.reason}, so a command could read the job's secrets. Set security.isolation: accept-risk to run them anyway.`;
+}

@@ -1,0 +1,133 @@
+/**
+ * Commands run as another user than the agent (issue 19 §3). The agent
+ * holds the GitLab token and the LLM key in its environment, and every
+ * process of the same user can read `/proc/<pid>/environ`; a process of
+ * another, unprivileged user cannot. So when the agent runs as root (the
+ * Docker images), the commands taken from the model or the repository run as
+ * `security.command_user`, with a private home, in a checkout handed over
+ * to that user. Without root there is no other user to switch to: the
+ * commands are refused, or run as the agent's own user when
+ * `security.isolation: accept-risk`.
+ */
+import { rmSync } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { commandsRefused, type CommandIsolation, type CommandUser } from '../core/isolation.ts';
+import type { CommandRequest } from '../core/shell-port.ts';
+import { chooseCommandUser } from './command-user.ts';
+import { closeTopFolder, handOverCheckout, openPathTo } from './hand-over.ts';
+
+export interface IsolationSettings {
+  isolation: 'required' | 'accept-risk';
+  command_user: string;
+}
+
+export interface IsolationInput {
+  security: IsolationSettings;
+  /** The checkout the commands work in. */
+  checkout: string;
+  /** The state folder (relative to the checkout): it stays the agent's. */
+  stateDir: string;
+  /** Default: this process's uid. */
+  uid?: number;
+  /** Default: `/etc/passwd`. */
+  passwd?: string;
+}
+
+/** Which user commands would run as, without touching anything (pure). */
+export function planIsolation(
+  input: IsolationInput,
+): { user: { name: string; uid: number; gid: number } } | { sameUser: string } {
+  if (input.uid !== 0)
+    return { sameUser: `mr-agent is not running as root (uid ${input.uid ?? 'unknown'})` };
+  const chosen = chooseCommandUser(input.security.command_user, input.passwd ?? '');
+  return 'error' in chosen ? { sameUser: chosen.error } : chosen;
+}
+
+const homes = new Set<string>();
+
+/** The command users' homes go when the agent's process ends. */
+function removeAtExit(home: string): void {
+  if (homes.size === 0)
+    process.once('exit', () => {
+      for (const dir of homes) rmSync(dir, { recursive: true, force: true });
+    });
+  homes.add(home);
+}
+
+/** A private home for the command user: its own, mode 0700, git trusting any checkout. */
+async function privateHome(user: { uid: number; gid: number }): Promise<string> {
+  const home = await mkdtemp(path.join(tmpdir(), 'mr-agent-command-home-'));
+  // the checkout's `.git` stays the agent's: the user's git reads it as a safe directory
+  await writeFile(path.join(home, '.gitconfig'), '[safe]\n\tdirectory = *\n', { mode: 0o600 });
+  await chown(path.join(home, '.gitconfig'), user.uid, user.gid);
+  await chown(home, user.uid, user.gid);
+  await chmod(home, 0o700);
+  return home;
+}
+
+/**
+ * GitLab Runner writes file-type CI/CD variables next to the checkout
+ * (`<project dir>.tmp/`): that folder is closed to others.
+ */
+async function closeRunnerFiles(checkout: string): Promise<void> {
+  const folder = `${checkout.replace(/\/+$/, '')}.tmp`;
+  const info = await stat(folder).catch(() => undefined);
+  if (info?.isDirectory()) await chmod(folder, 0o700);
+}
+
+/**
+ * Sets up isolation at the start of a run: the command user, its home, the
+ * path to the checkout and the checkout itself (its `.git` and the state
+ * folder apart). Never throws for a missing user: isolation is then
+ * unavailable, and the run says so.
+ */
+export async function startIsolation(input: IsolationInput): Promise<CommandIsolation> {
+  const uid = input.uid ?? process.getuid?.();
+  const passwd = input.passwd ?? (await readFile('/etc/passwd', 'utf8').catch(() => ''));
+  const plan = planIsolation({ ...input, uid, passwd });
+  if ('sameUser' in plan)
+    return {
+      kind: 'same-user',
+      reason: plan.sameUser,
+      accepted: input.security.isolation === 'accept-risk',
+    };
+  const checkout = path.resolve(input.checkout);
+  await mkdir(path.join(checkout, input.stateDir), { recursive: true });
+  const user: CommandUser = {
+    ...plan.user,
+    home: await privateHome(plan.user),
+    checkout,
+    // the state folder's first part: a folder the user owns above it could be swapped for a link
+    keep: ['.git', path.normalize(input.stateDir).split('/')[0]!],
+  };
+  await openPathTo(checkout);
+  await closeTopFolder(user);
+  await closeRunnerFiles(checkout);
+  await handOverCheckout(user);
+  removeAtExit(user.home);
+  return { kind: 'separate-user', user };
+}
+
+/**
+ * A command request as it runs under the isolation: as the command user
+ * (after handing over what the agent wrote since), with its private home.
+ * Throws when commands are refused; callers check `commandsRefused` first
+ * and say so in their own terms.
+ */
+export async function isolatedRequest(
+  isolation: CommandIsolation | undefined,
+  request: CommandRequest,
+): Promise<CommandRequest> {
+  const refused = commandsRefused(isolation);
+  if (refused) throw new Error(refused);
+  if (isolation?.kind !== 'separate-user') return request;
+  const { user } = isolation;
+  await handOverCheckout(user);
+  return {
+    ...request,
+    env: { ...request.env, HOME: user.home, USER: user.name, LOGNAME: user.name },
+    runAs: { uid: user.uid, gid: user.gid },
+  };
+}
