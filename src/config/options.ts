@@ -508,9 +508,9 @@ export const OPTIONS = [
   // security (issue 19 §3): who runs the commands taken from the model or the repository
   opt(
     'security.isolation',
-    oneOf('required', 'accept-risk'),
-    'required' as 'required' | 'accept-risk',
-    "Commands (setup, tests, run_command) run as `security.command_user`, which needs mr-agent to run as root. 'required': without that, they are refused; 'accept-risk': they run as mr-agent's own user and can read its secrets.",
+    oneOf('auto', 'required', 'accept-risk'),
+    'auto' as 'auto' | 'required' | 'accept-risk',
+    "Commands (setup, tests, run_command) run as `security.command_user`, which needs mr-agent to run as root. 'required': without that, they are refused; 'accept-risk': they run as mr-agent's own user and can read its secrets; 'auto': 'required' in a CI job (`mr-agent ci`), 'accept-risk' for a local `mr-agent run`, whose secrets are the user's own.",
     { env: ['MR_AGENT_ISOLATION'] },
   ),
   opt(

@@ -5,6 +5,9 @@
  * command running as the same user reads them from `/proc/<agent>/environ`.
  */
 
+import { t } from './messages/catalog.ts';
+import type { Language } from './messages/language.ts';
+
 /** The unprivileged user commands run as, with its private home. */
 export interface CommandUser {
   name: string;
@@ -37,7 +40,10 @@ export function commandsRefused(isolation: CommandIsolation | undefined): string
  * The line the progress note shows when repository commands are refused.
  * With `accept-risk` the job log says it (a choice made in the configuration).
  */
-export function isolationNotice(isolation: CommandIsolation | undefined): string | undefined {
+export function isolationNotice(
+  isolation: CommandIsolation | undefined,
+  language: Language = 'en',
+): string | undefined {
   if (isolation?.kind !== 'same-user' || isolation.accepted) return undefined;
-  return `Repository commands (setup, tests, run_command) are not run: ${isolation.reason}, so a command could read the job's secrets. Set security.isolation: accept-risk to run them anyway.`;
+  return t(language, 'notice.commandsRefused', { reason: isolation.reason });
 }

@@ -29,7 +29,7 @@ import type { TaskSpec } from '../task/task-yaml.ts';
 import { gitOnlyShell } from '../shell/git-only-shell.ts';
 import type { Tool } from '../tools/index.ts';
 import { isExternalWorkerKind } from '../workers/registry.ts';
-import { startReporting, type Reporting } from './reporting/index.ts';
+import { notesLanguage, startReporting, type Reporting } from './reporting/index.ts';
 import { t } from '../core/messages/catalog.ts';
 import { addNotice } from '../report/progress/state.ts';
 
@@ -218,7 +218,10 @@ function reportingFor(
   notes: NoteTarget,
   isolation: CommandIsolation,
 ): Promise<Reporting> {
-  const notice = isolationNotice(isolation);
+  const notice = isolationNotice(
+    isolation,
+    notesLanguage({ config: input.config, title: input.task.title }),
+  );
   return startReporting({
     repoDir: input.repoDir,
     config: input.config,
@@ -248,6 +251,8 @@ async function isolationFor(input: ComposeInput): Promise<CommandIsolation> {
     security: input.config.security,
     checkout: input.repoDir,
     stateDir: input.config.state.directory,
+    // `auto`: refused in a CI job, accepted for a local run (the user's own secrets)
+    local: !input.ci,
   });
   if (isolation.kind === 'separate-user')
     input.logger.info('commands run as another user', {

@@ -19,7 +19,7 @@ import { chooseCommandUser } from './command-user.ts';
 import { closeTopFolder, handOverCheckout, openPathTo } from './hand-over.ts';
 
 export interface IsolationSettings {
-  isolation: 'required' | 'accept-risk';
+  isolation: 'auto' | 'required' | 'accept-risk';
   command_user: string;
 }
 
@@ -29,6 +29,8 @@ export interface IsolationInput {
   checkout: string;
   /** The state folder (relative to the checkout): it stays the agent's. */
   stateDir: string;
+  /** A local run (`mr-agent run`): `auto` accepts the risk there; a CI job (the default) refuses. */
+  local?: boolean;
   /** Default: this process's uid. */
   uid?: number;
   /** Default: `/etc/passwd`. */
@@ -91,7 +93,9 @@ export async function startIsolation(input: IsolationInput): Promise<CommandIsol
     return {
       kind: 'same-user',
       reason: plan.sameUser,
-      accepted: input.security.isolation === 'accept-risk',
+      accepted:
+        input.security.isolation === 'accept-risk' ||
+        (input.security.isolation === 'auto' && input.local === true),
     };
   const checkout = path.resolve(input.checkout);
   await mkdir(path.join(checkout, input.stateDir), { recursive: true });

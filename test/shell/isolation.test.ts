@@ -59,6 +59,24 @@ describe('shell: commands run as another user (issue 19 §3)', () => {
     expect(await isolatedRequest(undefined, request)).to.deep.equal(request);
   });
 
+  it("security.isolation auto: without root, a CI job refuses repository commands and a local run accepts the risk (issue 19 §3)", async () => {
+    const repo = await makeTempRepo({ 'a.txt': 'a\n' });
+    try {
+      const auto = { ...security, isolation: 'auto' as const };
+      const base = { security: auto, checkout: repo.dir, stateDir: '.mr-agent', uid: 1000 };
+      const job = await startIsolation(base);
+      const local = await startIsolation({ ...base, local: true });
+      expect(job).to.deep.include({ kind: 'same-user', accepted: false });
+      expect(commandsRefused(job)).to.match(/not running as root/);
+      expect(local).to.deep.include({ kind: 'same-user', accepted: true });
+      expect(commandsRefused(local)).to.equal(undefined);
+      const required = await startIsolation({ ...base, security, local: true });
+      expect(required).to.deep.include({ accepted: false });
+    } finally {
+      await repo.cleanup();
+    }
+  });
+
   it('as root a command runs as the command user, cannot read the agent’s /proc/<pid>/environ, and the agent’s git still works; without root no other user is used (issue 19 §3)', async () => {
     const repo = await makeTempRepo({ 'a.txt': 'a\n', 'src/b.txt': 'b\n' });
     try {

@@ -119,6 +119,8 @@ export const en = {
   'criteria.heading': 'Acceptance criteria',
   'criteria.met': '{met}/{total} met',
   'review.suggestion': 'Reviewer suggestion:',
+  'notice.commandsRefused':
+    "Repository commands (setup, tests, run_command) were not run: {reason}, so a command could read the job's secrets. Run mr-agent as root in the runner image (commands then run as an unprivileged user), or set `security.isolation: accept-risk` to run them anyway.",
   'notice.forkPatch':
     "This merge request comes from a fork, so the fork's code was not run (no setup, install scripts, tests or commands) and cannot reach this project's CI/CD secrets; the change comes as a patch. A Maintainer can opt in with `trigger.forks: run` (see docs/security.md).",
   'notice.forkProtectedRef':

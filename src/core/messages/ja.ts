@@ -115,6 +115,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'criteria.heading': '受け入れ条件',
   'criteria.met': '{total} 件中 {met} 件を達成',
   'review.suggestion': 'レビュアーの提案:',
+  'notice.commandsRefused':
+    'リポジトリのコマンド（セットアップ、テスト、run_command）は実行していません: {reason}。コマンドがジョブのシークレットを読めてしまうためです。ランナーイメージで mr-agent を root として動かす（コマンドは権限のないユーザーで実行されます）か、`security.isolation: accept-risk` を設定するとそのまま実行します。',
   'notice.forkPatch':
     'このマージリクエストはフォークからのものです。プロジェクトの CI/CD シークレットに触れないよう、フォークのコードは実行していません（セットアップ、インストールスクリプト、テスト、コマンドのいずれも実行なし）。変更はパッチとしてお渡しします。メンテナーは `trigger.forks: run` で実行を許可できます（docs/security.md を参照）。',
   'notice.forkProtectedRef':
