@@ -22,6 +22,8 @@ export const CiRequest = z.object({
   noteId: z.number().int().positive().optional(),
   /** The user on whose behalf the agent acts (the commenter), when known. */
   userId: z.number().int().positive().optional(),
+  /** The commenter's username, for the @mention in the notes that need an answer (requester.ts). */
+  username: z.string().min(1).optional(),
 });
 export type CiRequest = z.infer<typeof CiRequest>;
 

@@ -3,7 +3,14 @@
  * sends them through `CheckedWriter` (checked-write.ts), which looks for a
  * write whose answer was lost before sending it again.
  */
-import { parseAnswer, toAward, toMergeRequest, toNote, toPipeline } from './mappers.ts';
+import {
+  parseAnswer,
+  toAward,
+  toDiscussion,
+  toMergeRequest,
+  toNote,
+  toPipeline,
+} from './mappers.ts';
 import type {
   AwardResult,
   NewMergeRequest,
@@ -11,7 +18,13 @@ import type {
   ProjectRef,
   TriggerRequest,
 } from '../core/gitlab-port.ts';
-import { AwardEmojiSchema, MergeRequestSchema, NoteSchema, PipelineSchema } from './schemas.ts';
+import {
+  AwardEmojiSchema,
+  DiscussionSchema,
+  MergeRequestSchema,
+  NoteSchema,
+  PipelineSchema,
+} from './schemas.ts';
 import { isStatus, type Api } from './gitbeaker-api.ts';
 
 export async function mergeRequest(api: Api, project: ProjectRef, request: NewMergeRequest) {
@@ -37,6 +50,15 @@ export async function note(api: Api, project: ProjectRef, on: Noteable, body: st
       ? await api.MergeRequestNotes.create(project, on.iid, body)
       : await api.IssueNotes.create(project, on.iid, body);
   return toNote(parseAnswer(NoteSchema, raw, 'new note'));
+}
+
+/** POST …/discussions: a new thread whose first note is `body` (doc/api/discussions.md). */
+export async function discussion(api: Api, project: ProjectRef, on: Noteable, body: string) {
+  const raw =
+    on.type === 'merge_request'
+      ? await api.MergeRequestDiscussions.create(project, on.iid, body)
+      : await api.IssueDiscussions.create(project, on.iid, body);
+  return toDiscussion(parseAnswer(DiscussionSchema, raw, 'new thread'));
 }
 
 export async function reply(

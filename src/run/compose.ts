@@ -77,6 +77,8 @@ export interface ComposeInput {
   artifactUrl?: ((file: string) => string | undefined) | undefined;
   /** Replies to a ❓ question (GitLab); absent: no waiting. */
   answers?: AnswerSource | undefined;
+  /** Who asked (a GitLab username), @mentioned where an answer is needed. */
+  requester?: string | undefined;
   /** The request from GitLab (CI); absent: the task is the request. */
   request?: RequestSource | undefined;
   /** Absent: nothing is committed or pushed (local runs). */
@@ -172,6 +174,7 @@ function reportingFor(input: ComposeInput, notes: NoteTarget): Promise<Reporting
     ...(input.planSource ? { planSource: input.planSource } : {}),
     ...(input.artifactUrl ? { artifactUrl: input.artifactUrl } : {}),
     ...(input.answers ? { answers: input.answers } : {}),
+    ...(input.requester ? { requester: input.requester } : {}),
   });
 }
 

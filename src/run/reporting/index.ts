@@ -42,6 +42,8 @@ export interface ReportingOptions {
   planSource?: string;
   /** The notes' language; default: `notes.language`, `auto` following the title. */
   language?: Language;
+  /** Who asked (a GitLab username), @mentioned in the ❓ and 🙋 notes. */
+  requester?: string;
 }
 
 /** The notes' language: as given, else `notes.language` (`auto`: the request's). */
@@ -140,6 +142,7 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
     title: options.title,
     language: notesLanguage(options),
     commandPrefix: config.trigger.command_prefix,
+    ...(options.requester ? { requester: options.requester } : {}),
   };
   // the progress note links the ❓ and 🙋 notes posted through this target
   const target = linkingRelatedNotes(options.target, publisher);
