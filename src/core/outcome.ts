@@ -61,6 +61,22 @@ export interface AcceptanceCriterion {
 }
 
 /** Everything the report layer needs: Task Note (H4), result.json (L3), final note. */
+/**
+ * Why a run failed, as the notes tell it: the error's own text, the error
+ * catalog's blame and hint (src/errors/), the hint's catalog key when it has
+ * one and the error's class (for its class hint), so a note in another
+ * language than English can say what to do in that language.
+ */
+export interface ErrorFacts {
+  message: string;
+  blame: string;
+  hint?: string;
+  /** A `hint.*` key of the message catalog. */
+  hintKey?: string;
+  /** The error class, e.g. `ExternalServiceError`. */
+  kind?: string;
+}
+
 export interface RunOutcome {
   taskId: string;
   title: string;
@@ -89,7 +105,7 @@ export interface RunOutcome {
   clarification?: UnclearGoal;
   /** The ❓ note was posted during the run (replan hook), so the final report does not repeat it. */
   clarificationPosted?: boolean;
-  error?: { message: string; blame: string; hint?: string };
+  error?: ErrorFacts;
   changedFiles: string[];
   /** What delivery did (absent when the run has no delivery step or did not complete). */
   delivery?: DeliveryReport;

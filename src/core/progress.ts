@@ -1,4 +1,5 @@
 import type { Language } from './messages/language.ts';
+import type { ErrorFacts } from './outcome.ts';
 
 /**
  * The progress note as plain data (SPEC H1). Phases fill it through the pure
@@ -189,7 +190,7 @@ export interface RunFacts {
   /** Acceptance criteria as text, with whether the final check found them met. */
   criteria: Array<{ text: string; passed: boolean }>;
   /** Why the run failed: the error catalog's blame and hint (src/errors/). */
-  error?: { message: string; blame: string; hint?: string };
+  error?: ErrorFacts;
   /** What stopped a cancelled run, e.g. `SIGTERM`. */
   cancelledBy?: string;
   /** Questions waiting for an answer. */

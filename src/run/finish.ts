@@ -78,6 +78,8 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
             message: errorInfo.message,
             blame: isAgentError(end.error) ? end.error.blame : 'internal',
             ...(isAgentError(end.error) && end.error.hint ? { hint: end.error.hint } : {}),
+            ...(isAgentError(end.error) && end.error.hintKey ? { hintKey: end.error.hintKey } : {}),
+            ...(isAgentError(end.error) ? { kind: end.error.name } : {}),
           },
         }
       : {}),

@@ -1,11 +1,16 @@
 /**
  * English texts of every note (the catalog's keys). Markdown is allowed;
  * `{name}` is a placeholder; `{ one, other }` is picked by `{count}`.
- * Keep `ja.ts` in step: it must have every key.
+ * Keep `ja.ts` in step: it must have every key. What goes wrong (hints,
+ * notices, the bridge's replies) is in `en-errors.ts`.
  */
+import { enErrors } from './en-errors.ts';
+
 export type Message = string | { readonly one: string; readonly other: string };
 
 export const en = {
+  ...enErrors,
+
   // states (heading of every note; status reply)
   'state.running': 'Working on it',
   'state.complete': 'Done',

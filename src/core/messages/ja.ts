@@ -4,8 +4,10 @@
  * (計画前情報収集, 環境構築, 監視と修正, 受け入れ条件 …).
  */
 import type { Message, MessageKey } from './en.ts';
+import { jaErrors } from './ja-errors.ts';
 
 export const ja: Readonly<Record<MessageKey, Message>> = {
+  ...jaErrors,
   'state.running': '作業中',
   'state.complete': '完了',
   'state.failed': '失敗',
@@ -34,7 +36,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'facts.started': '開始 {time}',
   'facts.viewJob': 'ジョブ #{id} を見る',
   'facts.pushed': '{commit} を {branch} にプッシュしました',
-  'facts.pushedElsewhere': '{commit} を {branch} にプッシュしました（{intended} ではありません: {reason}）',
+  'facts.pushedElsewhere':
+    '{commit} を {branch} にプッシュしました（{intended} ではありません: {reason}）',
   'facts.mergeRequest': 'ドラフトのマージリクエスト',
   'facts.nothingPushedYet': 'まだ何もプッシュしていません',
   'facts.nothingPushed': '何もプッシュしていません',

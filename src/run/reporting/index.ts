@@ -87,7 +87,7 @@ async function openProgressNote(options: ReportingOptions, paths: StatePaths) {
     language: notesLanguage(options),
     commandPrefix: options.config.trigger.command_prefix,
   });
-  const notice = interruptedNotice(interrupted);
+  const notice = interruptedNotice(interrupted, notesLanguage(options));
   if (notice) initial = addNotice(initial, notice);
   const publisher = await ProgressPublisher.start(
     {

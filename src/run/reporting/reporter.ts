@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { Config } from '../../config/options.ts';
 import { describeError } from '../../errors/catalog.ts';
+import { t } from '../../core/messages/catalog.ts';
+import { inlineCode } from '../../report/markdown.ts';
 import type { MetadataStore, PhaseStatusValue } from '../../history/metadata.ts';
 import type { StatePaths } from '../../history/paths.ts';
 import type { RunRecords } from '../../history/run-records.ts';
@@ -244,7 +246,9 @@ export class ProgressReporter implements RunReporter {
       if (failures.length > 0)
         next = addNotice(
           next,
-          `Some run files could not be written: ${describeError(failures[0]).message}`,
+          t(next.language ?? 'en', 'notice.filesNotWritten', {
+            error: inlineCode(describeError(failures[0]).message),
+          }),
         );
       return next;
     });
