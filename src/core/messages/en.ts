@@ -191,6 +191,13 @@ export const en = {
     'Without an answer within {wait}, the run stops and waits for a reply here.',
   'clarify.paused': 'The run is paused until someone replies here.',
   'clarify.who': 'Answers from members with {level} access or higher are used',
+  // GitLab's role names, as GitLab's own interface says them in the language
+  'role.guest': 'Guest',
+  'role.planner': 'Planner',
+  'role.reporter': 'Reporter',
+  'role.developer': 'Developer',
+  'role.maintainer': 'Maintainer',
+  'role.owner': 'Owner',
   'clarify.answered': '✅ Answered by {who}: going on with the answers.',
   'clarify.assumed': '⏭️ No answer within {wait}: going on with the defaults above.',
   'clarify.stopped':
