@@ -12,6 +12,7 @@ import type {
   TestRun,
   TokenTotals,
 } from './records.ts';
+import type { ErrorFacts } from './progress.ts';
 import type { TaskState, Transition } from './state-machine.ts';
 
 export type OutcomeReason =
@@ -61,22 +62,6 @@ export interface AcceptanceCriterion {
 }
 
 /** Everything the report layer needs: Task Note (H4), result.json (L3), final note. */
-/**
- * Why a run failed, as the notes tell it: the error's own text, the error
- * catalog's blame and hint (src/errors/), the hint's catalog key when it has
- * one and the error's class (for its class hint), so a note in another
- * language than English can say what to do in that language.
- */
-export interface ErrorFacts {
-  message: string;
-  blame: string;
-  hint?: string;
-  /** A `hint.*` key of the message catalog. */
-  hintKey?: string;
-  /** The error class, e.g. `ExternalServiceError`. */
-  kind?: string;
-}
-
 export interface RunOutcome {
   taskId: string;
   title: string;

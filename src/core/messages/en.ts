@@ -233,6 +233,13 @@ export const en = {
   'replan.issues': 'Issues found:',
   'replan.actions': 'Recommended actions:',
   'replan.none': 'none',
+  // replans' start, completion and failure in the progress note's history (seed 003 §11.1)
+  'replanLog.heading': 'Replans',
+  'replanLog.started': '{time} · started at {point}: {kind}',
+  'replanLog.startedAt': '{time} · started at {point}',
+  'replanLog.completed': '{time} · completed in {duration}: the run went on with the revised plan',
+  'replanLog.failed':
+    '{time} · failed after {duration}: the run ended before the revised plan reached its next step',
 
   // the environment failure note (seed 000 §5.3.9)
   'envFail.heading': 'Environment setup failed · going on without it',

@@ -221,6 +221,12 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'replan.details': '見つかった問題と推奨される対応',
   'replan.issues': '見つかった問題:',
   'replan.actions': '推奨される対応:',
+  'replanLog.heading': '再計画',
+  'replanLog.started': '{time} · {point}で開始: {kind}',
+  'replanLog.startedAt': '{time} · {point}で開始',
+  'replanLog.completed': '{time} · 完了（{duration}）: 修正した計画で実行を続けました',
+  'replanLog.failed':
+    '{time} · 失敗（{duration}後）: 修正した計画が次の段階に進む前に実行が終了しました',
   'replan.none': 'なし',
 
   'envFail.heading': '環境構築に失敗しました · 環境なしで続行します',

@@ -8,7 +8,7 @@
 import { CATALOGS, type Translate } from '../../core/messages/catalog.ts';
 import type { MessageKey } from '../../core/messages/en.ts';
 import { detectLanguage, type Language } from '../../core/messages/language.ts';
-import type { ErrorFacts } from '../../core/outcome.ts';
+import type { ErrorFacts } from '../../core/progress.ts';
 import { inlineCode, oneLine, safeProse } from '../markdown.ts';
 
 /** What of the note's voice (headline.ts) is used here. */
