@@ -81,6 +81,13 @@ export const enErrors = {
   'notice.handedOver':
     'Planned. The work continues in the {environment} environment (child pipeline).',
 
+  // the reply when a job fails before its run has a progress note (src/ci/early-failure.ts)
+  'early.heading': 'mr-agent could not start the run',
+  'early.whatToDo': 'What to do:',
+  'early.fallback': 'see the job log, fix the cause, then comment the command again.',
+  'early.details': 'Details: {job} log; {file} in its artifacts.',
+  'early.job': 'job {id}',
+
   // the bridge's replies in a command's thread (src/trigger/replies.ts)
   'reply.thisMergeRequest': 'this merge request',
   'reply.thisIssue': 'this issue',

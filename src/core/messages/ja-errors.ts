@@ -75,6 +75,12 @@ export const jaErrors: Readonly<Record<keyof typeof enErrors, Message>> = {
   'notice.interruptedRun': '実行 {run}（開始 {time}）',
   'notice.handedOver': '計画しました。作業は {environment} 環境（子パイプライン）で続きます。',
 
+  'early.heading': 'mr-agent は実行を開始できませんでした',
+  'early.whatToDo': '対処方法:',
+  'early.fallback': 'ジョブログを確認して原因を直し、もう一度コマンドをコメントしてください。',
+  'early.details': '詳細: {job} のログ、アーティファクト内の {file}。',
+  'early.job': 'ジョブ {id}',
+
   'reply.thisMergeRequest': 'このマージリクエスト',
   'reply.thisIssue': 'このイシュー',
   'reply.pipeline': 'パイプライン #{id}',
