@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Config } from '../../config/options.ts';
 import { describeError } from '../../errors/catalog.ts';
 import { t } from '../../core/messages/catalog.ts';
+import type { Language } from '../../core/messages/language.ts';
 import { inlineCode } from '../../report/markdown.ts';
 import type { MetadataStore, PhaseStatusValue } from '../../history/metadata.ts';
 import type { StatePaths } from '../../history/paths.ts';
@@ -83,6 +84,13 @@ const CHANGE_KIND: Record<Exclude<PlanChange, 'initial'>, PlanChangeKind> = {
 
 function toItem(item: ChecklistItem) {
   return { id: item.id, description: item.label, status: item.status };
+}
+
+/** The notice when run files could not be written; the error's English text as code elsewhere. */
+function filesNotWritten(language: Language, error: string): string {
+  return t(language, 'notice.filesNotWritten', {
+    error: language === 'en' ? error : inlineCode(error),
+  });
 }
 
 /**
@@ -246,9 +254,7 @@ export class ProgressReporter implements RunReporter {
       if (failures.length > 0)
         next = addNotice(
           next,
-          t(next.language ?? 'en', 'notice.filesNotWritten', {
-            error: inlineCode(describeError(failures[0]).message),
-          }),
+          filesNotWritten(next.language ?? 'en', describeError(failures[0]).message),
         );
       return next;
     });
