@@ -36,13 +36,21 @@ function listProblems(problems: readonly string[]): string[] {
   return more > 0 ? [...shown, `  … and ${more} more problem${more === 1 ? '' : 's'}`] : shown;
 }
 
+/** An error's hint in English: its own, else its catalog key's, else its class's. */
+export function hintOf(error: unknown): string | undefined {
+  if (!isAgentError(error)) return undefined;
+  if (error.hint) return error.hint;
+  if (error.hintKey) return t('en', error.hintKey);
+  const classHint = classHintKey(error.name);
+  return classHint ? t('en', classHint) : undefined;
+}
+
 /** Turns any thrown value into the text a user sees (stderr, note, log). */
 export function describeError(error: unknown): ErrorDescription {
   if (isAgentError(error)) {
     const where = error.where ? `${error.where}: ` : '';
     const problems = 'problems' in error ? (error.problems as readonly string[]) : [];
-    const classHint = classHintKey(error.name);
-    const hint = error.hint ?? (classHint ? t('en', classHint) : undefined);
+    const hint = hintOf(error);
     return {
       message: `${where}${error.message}`,
       details: [...listProblems(problems), ...(hint ? [`hint: ${hint}`] : [])],

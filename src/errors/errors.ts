@@ -3,7 +3,6 @@
  * `exitCodeFor` (exit-code.ts) maps them to the process exit code and
  * `describeError` (catalog.ts) to the one-line message plus hint a user sees.
  */
-import { t } from '../core/messages/catalog.ts';
 import type { MessageKey } from '../core/messages/en.ts';
 
 export type ErrorBlame = 'user' | 'service' | 'model' | 'command' | 'limit' | 'internal';
@@ -14,7 +13,11 @@ export type HintKey = Extract<MessageKey, `hint.${string}`>;
 export interface ErrorDetails {
   /** A short hint telling the user how to fix it (English; the job log and the CLI show it). */
   hint?: string;
-  /** The hint as a catalog key: `hint` defaults to its English text, notes translate it. */
+  /**
+   * The hint as a catalog key: notes say it in their language, and
+   * `hintOf` (catalog.ts) gives its English text where `hint` is not set.
+   * A key, not the text, so this module loads nothing (the CLI's start path).
+   */
   hintKey?: HintKey;
   /** Where the problem is (file, key path, URL, phase). */
   where?: string;
@@ -38,7 +41,7 @@ export abstract class AgentError extends Error {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = new.target.name;
     this.hintKey = details.hintKey;
-    this.hint = details.hint ?? (details.hintKey ? t('en', details.hintKey) : undefined);
+    this.hint = details.hint;
     this.where = details.where;
   }
 }

@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import { classifyFailure } from '../../src/phases/environment/classify.ts';
+import { hintOf } from '../../src/errors/catalog.ts';
 import { ExternalServiceError, ModelBehaviorError } from '../../src/errors/errors.ts';
 import { renderEnvironmentFailureNote } from '../../src/report/notes/environment-failure-note.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
@@ -55,7 +56,7 @@ describe('report: failures told in the note’s language (#23, #24)', () => {
     const error = new ExternalServiceError('llm', 'the planning request was refused (401)', {
       hintKey: 'hint.llm.401',
     });
-    expect(error.hint).to.equal(
+    expect(hintOf(error)).to.equal(
       'Check the API key in the variable named by `llm.api_key_variable`.',
     );
     const [, , enNext] = visibleText(renderGitLab(failedNote(error, 'en')));
