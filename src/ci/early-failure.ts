@@ -1,6 +1,10 @@
 import type { Config } from '../config/options.ts';
 import type { GitLabPort, Noteable } from '../core/gitlab-port.ts';
 import { renderMarker } from '../core/marker.ts';
+import { resolveLanguage } from '../core/messages/language.ts';
+import { inlineCode } from '../report/markdown.ts';
+import { hintText } from '../report/progress/error-words.ts';
+import { voiceOf } from '../report/progress/headline.ts';
 import { describeError } from '../errors/catalog.ts';
 import { CancelledError, isAgentError } from '../errors/errors.ts';
 import { GitLabNoteTarget } from '../gitlab/note-target.ts';
@@ -74,16 +78,44 @@ function requesterRefused(error: unknown): boolean {
   return isAgentError(error) && error.where === 'MR_AGENT_TRIGGERED_BY';
 }
 
+/** The request's own words, for the reply's language (`notes.language: auto`). */
+function requestText(input: { context: CiContext; payload?: CommandRequest | undefined }): string {
+  if (input.payload) return input.payload.instruction;
+  const trigger = input.context.trigger;
+  return trigger.kind === 'note' || trigger.kind === 'manual' ? trigger.task : '';
+}
+
 export function renderEarlyFailureNote(
-  input: Pick<EarlyFailure, 'context' | 'error' | 'config'>,
+  input: Pick<EarlyFailure, 'context' | 'error' | 'config'> &
+    Partial<Pick<EarlyFailure, 'payload'>>,
 ): string {
   const { context } = input;
+  const language = resolveLanguage(input.config.notes.language, requestText(input));
+  const v = voiceOf({ language });
   const described = describeError(input.error);
   const problems = described.details.filter((d) => !d.startsWith('hint: '));
-  const hint = described.details.find((d) => d.startsWith('hint: '))?.slice('hint: '.length);
-  const job = context.job.url
-    ? `[job ${context.job.id}](${context.job.url})`
-    : `job ${context.job.id}`;
+  const error = input.error;
+  const describedHint = described.details
+    .find((d) => d.startsWith('hint: '))
+    ?.slice('hint: '.length);
+  const keyed = isAgentError(error)
+    ? hintText(
+        {
+          message: described.message,
+          blame: error.blame,
+          ...(error.hint ? { hint: error.hint } : {}),
+          ...(error.hintKey ? { hintKey: error.hintKey } : {}),
+          kind: error.name,
+        },
+        v,
+      )
+    : undefined;
+  // English keeps the catalog's hint of any kind; another language only a translated one
+  const hint = keyed ?? (language === 'en' ? describedHint : v.m('hint.jobLog'));
+  const jobText = v.m('early.job', { id: String(context.job.id) });
+  const job = context.job.url ? `[${jobText}](${context.job.url})` : jobText;
+  // English text from the code (the error, each problem) is shown as code in another language
+  const own = (text: string) => (language === 'en' ? text : inlineCode(text));
   return [
     renderMarker({
       kind: 'reply',
@@ -91,12 +123,24 @@ export function renderEarlyFailureNote(
       pipeline: String(context.pipeline.id),
       state: 'failed',
     }),
-    `❌ **mr-agent could not start the run**: ${described.message}`,
-    ...(problems.length > 0 ? ['', ...problems.map((p) => p.replace(/^\s*-\s*/, '- '))] : []),
+    `❌ **${v.m('early.heading')}**: ${own(described.message)}`,
+    ...(problems.length > 0
+      ? [
+          '',
+          ...problems.map((p) =>
+            language === 'en'
+              ? p.replace(/^\s*-\s*/, '- ')
+              : `- ${inlineCode(p.replace(/^\s*-\s*/, ''))}`,
+          ),
+        ]
+      : []),
     '',
-    `**What to do:** ${hint ?? 'see the job log, fix the cause, then comment the command again.'}`,
+    `**${v.m('early.whatToDo')}** ${hint ?? v.m('early.fallback')}`,
     '',
-    `Details: ${job} log; \`${input.config.state.directory}/result.json\` in its artifacts.`,
+    v.m('early.details', {
+      job,
+      file: inlineCode(`${input.config.state.directory}/result.json`),
+    }),
   ].join('\n');
 }
 

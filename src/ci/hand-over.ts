@@ -3,6 +3,7 @@ import path from 'node:path';
 import { detectEnvironment } from '../phases/environment/detect/detect.ts';
 import { selectEnvironment } from '../phases/environment/select.ts';
 import type { Plan } from '../core/plan.ts';
+import { t } from '../core/messages/catalog.ts';
 import { addNotice } from '../report/progress/state.ts';
 import type { CarriedOut, CarryOutDeps } from './job-types.ts';
 import { CHILD_PIPELINE_FILE, forwardedVariables, renderChildPipeline } from './child-pipeline.ts';
@@ -58,7 +59,7 @@ export async function handOver(
   );
   // shown on the note until the child pipeline's job takes it over
   session.reporting.publisher.update((s) =>
-    addNotice(s, `Planned. The work continues in the ${environment} environment (child pipeline).`),
+    addNotice(s, t(s.language ?? 'en', 'notice.handedOver', { environment })),
   );
   await session.reporting.publisher.flush();
   deps.logger.info('work handed over', { environment, childPipeline: CHILD_PIPELINE_FILE });

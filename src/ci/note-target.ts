@@ -2,7 +2,7 @@ import { GitLabNoteTarget } from '../gitlab/note-target.ts';
 import type { GitLabPort, Note } from '../core/gitlab-port.ts';
 import { LocalNoteTarget } from '../report/local-note-target.ts';
 import { parseMarker } from '../core/marker.ts';
-import type { NoteTarget } from '../core/note-target.ts';
+import type { NoteOptions, NoteTarget } from '../core/note-target.ts';
 import type { CiRequest } from './request.ts';
 
 /**
@@ -47,7 +47,7 @@ export class AdoptingNoteTarget implements NoteTarget {
     private readonly webUrl: string | undefined,
   ) {}
 
-  async createNote(body: string, options?: { replyTo?: string }) {
+  async createNote(body: string, options?: NoteOptions) {
     if (!this.adopted && parseMarker(body)?.kind === 'progress') {
       this.adopted = true;
       await this.inner.editNote(this.noteId, body);

@@ -17,7 +17,7 @@ import { CI_COMMANDS } from './commands.ts';
 import { usersToCheck, type CiContext } from './context.ts';
 import { readHandoff } from './handoff.ts';
 import { requestFromTrigger, type CiRequest } from './request.ts';
-import { requesterOf } from './requester.ts';
+import { requesterOf, withRequester } from './requester.ts';
 import { excludeAgentFolders } from './workspace.ts';
 
 /** What a CI job has once it knows it may act: the request, GitLab and the final configuration. */
@@ -227,13 +227,14 @@ export async function prepareRun(
   deps: PrepareDeps,
 ): Promise<Preparation> {
   const reads = jobReads(deps.gitlab, context.gitlab.projectId);
-  const request = await requestOf(context, payload);
-  if (!payload || payload.command in CI_COMMANDS) prefetch(reads, request, context.step);
-  const checks = await checked(context, payload, request, deps, reads);
+  const asked = await requestOf(context, payload);
+  if (!payload || payload.command in CI_COMMANDS) prefetch(reads, asked, context.step);
+  const checks = await checked(context, payload, asked, deps, reads);
   if ('kind' in checks) return checks;
+  const request = await withRequester(asked, context, reads);
   deps.onChecks?.(checks);
   // the checkout goes on while the user-config API is asked; a bad configuration is told first
-  const requester = await requesterOf(context, request, reads);
+  const requester = requesterOf(context, request);
   const configured = deps.config.final(checks.configFile, requester);
   configured.catch(() => undefined);
   const mergeRequest = await mergeRequestCheckout({ context, request, reads }, deps).catch(

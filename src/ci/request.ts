@@ -22,7 +22,7 @@ export const CiRequest = z.object({
   noteId: z.number().int().positive().optional(),
   /** The user on whose behalf the agent acts (the commenter), when known. */
   userId: z.number().int().positive().optional(),
-  /** Their GitLab username, when known (the user-config API is asked for it, seed 001 §9.3). */
+  /** Their GitLab username, when known: the @mention in the notes that need an answer, the user-config API (seed 001 §9.3; requester.ts). */
   username: z.string().min(1).optional(),
 });
 export type CiRequest = z.infer<typeof CiRequest>;

@@ -211,6 +211,7 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     ...(input.planSource ? { planSource: input.planSource } : {}),
     artifactUrl: artifactUrl(run),
     ...(answers ? { answers } : {}),
+    ...(run.request.username ? { requester: run.request.username } : {}),
     request: requestSource(run),
     delivery: await deliveryFor(run, task),
     pauseAsked: pauseCheck(run),

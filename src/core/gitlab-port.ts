@@ -193,6 +193,12 @@ export interface GitLabPort {
     body: string,
     options?: { internal?: boolean },
   ): Promise<Note>;
+  /**
+   * Starts a thread (`POST …/discussions`): its first note is `body`. On a
+   * merge request the thread is resolvable (on an issue too, GitLab 16.7+);
+   * replies go in it with `replyToDiscussion`.
+   */
+  createDiscussion(project: ProjectRef, on: Noteable, body: string): Promise<Discussion>;
   editNote(project: ProjectRef, on: Noteable, noteId: number, body: string): Promise<Note>;
   replyToDiscussion(
     project: ProjectRef,

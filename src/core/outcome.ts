@@ -12,6 +12,7 @@ import type {
   TestRun,
   TokenTotals,
 } from './records.ts';
+import type { ErrorFacts } from './progress.ts';
 import type { TaskState, Transition } from './state-machine.ts';
 
 export type OutcomeReason =
@@ -90,7 +91,7 @@ export interface RunOutcome {
   clarification?: UnclearGoal;
   /** The ❓ note was posted during the run (replan hook), so the final report does not repeat it. */
   clarificationPosted?: boolean;
-  error?: { message: string; blame: string; hint?: string };
+  error?: ErrorFacts;
   changedFiles: string[];
   /** What delivery did (absent when the run has no delivery step or did not complete). */
   delivery?: DeliveryReport;

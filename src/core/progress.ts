@@ -89,6 +89,37 @@ export type PlanChangeKind =
   | 'full_replan'
   | 'clarification_request';
 
+/**
+ * A replan's start, completion or failure (seed 003 §11.1): shown in the
+ * progress note's history instead of a note of its own (the one-note rule).
+ */
+export interface ReplanEvent {
+  event: 'started' | 'completed' | 'failed';
+  /** The checkpoint that decided it (`task_decomposition`, …). */
+  point: string;
+  /** The replan type (`partial_replan`, …), on `started`. */
+  kind?: string;
+  at: number;
+  /** How long the replan took, on `completed` and `failed`. */
+  durationMs?: number;
+}
+
+/**
+ * Why a run failed, as the notes tell it: the error's own text, the error
+ * catalog's blame and hint (src/errors/), the hint's catalog key when it has
+ * one and the error's class (for its class hint), so a note in another
+ * language than English can say what to do in that language.
+ */
+export interface ErrorFacts {
+  message: string;
+  blame: string;
+  hint?: string;
+  /** A `hint.*` key of the message catalog. */
+  hintKey?: string;
+  /** The error class, e.g. `ExternalServiceError`. */
+  kind?: string;
+}
+
 export interface PlanProgress {
   current: PlanVersion;
   /** Earlier plans, oldest first, each frozen as it was when replaced. */
@@ -190,7 +221,7 @@ export interface RunFacts {
   /** Acceptance criteria as text, with whether the final check found them met. */
   criteria: Array<{ text: string; passed: boolean }>;
   /** Why the run failed: the error catalog's blame and hint (src/errors/). */
-  error?: { message: string; blame: string; hint?: string };
+  error?: ErrorFacts;
   /** What stopped a cancelled run, e.g. `SIGTERM`. */
   cancelledBy?: string;
   /** Questions waiting for an answer. */
@@ -218,6 +249,8 @@ export interface ProgressState {
   usage: UsageSummary;
   /** LLM-decided replans executed so far (seed 003), shown with the plan. */
   replans: number;
+  /** When replans started, completed and failed (seed 003 §11.1), oldest first. */
+  replanLog?: ReplanEvent[];
   /** Other links: Task Note, artifacts, delivery MR, earlier runs. */
   links: LinkRef[];
   /** A warning line shown under the header (e.g. an earlier run was interrupted). */

@@ -1,4 +1,5 @@
-import { isAgentError } from './errors.ts';
+import { t } from '../core/messages/catalog.ts';
+import { isAgentError, type HintKey } from './errors.ts';
 
 export interface ErrorDescription {
   /** One line, no stack trace. */
@@ -7,19 +8,24 @@ export interface ErrorDescription {
   details: string[];
 }
 
-const HINTS: Record<string, string> = {
-  ConfigError:
-    'Fix the value shown, then run `mr-agent config check` to see the resolved configuration.',
-  UsageError: 'Run `mr-agent --help` for usage.',
-  ExternalServiceError:
-    'Check the service URL, the token and its scopes; the request is retried on 429 and 5xx.',
-  ModelBehaviorError:
-    'The model did not follow the expected reply format; try a stronger model for this role.',
-  CommandFailedError:
-    'See the command output above; the environment may need different setup commands.',
-  LimitReachedError: 'Raise the limit in `.mr-agent.yml` if the task really needs more room.',
-  CancelledError: 'The run was cancelled; its final state was written to the progress note.',
-};
+/** The error classes with a hint of their own in the message catalog (`hint.class.<name>`). */
+export const HINTED_CLASSES = [
+  'ConfigError',
+  'UsageError',
+  'ExternalServiceError',
+  'ModelBehaviorError',
+  'CommandFailedError',
+  'LimitReachedError',
+  'CancelledError',
+] as const;
+type HintedClass = (typeof HINTED_CLASSES)[number];
+
+/** The catalog key of an error class's own hint, when it has one. */
+export function classHintKey(name: string): HintKey | undefined {
+  return (HINTED_CLASSES as readonly string[]).includes(name)
+    ? (`hint.class.${name as HintedClass}` as const)
+    : undefined;
+}
 
 /** Problems listed one per line; the rest are counted (a broken file can have thousands). */
 export const MAX_LISTED_PROBLEMS = 20;
@@ -30,12 +36,21 @@ function listProblems(problems: readonly string[]): string[] {
   return more > 0 ? [...shown, `  … and ${more} more problem${more === 1 ? '' : 's'}`] : shown;
 }
 
+/** An error's hint in English: its own, else its catalog key's, else its class's. */
+export function hintOf(error: unknown): string | undefined {
+  if (!isAgentError(error)) return undefined;
+  if (error.hint) return error.hint;
+  if (error.hintKey) return t('en', error.hintKey);
+  const classHint = classHintKey(error.name);
+  return classHint ? t('en', classHint) : undefined;
+}
+
 /** Turns any thrown value into the text a user sees (stderr, note, log). */
 export function describeError(error: unknown): ErrorDescription {
   if (isAgentError(error)) {
     const where = error.where ? `${error.where}: ` : '';
     const problems = 'problems' in error ? (error.problems as readonly string[]) : [];
-    const hint = error.hint ?? HINTS[error.name];
+    const hint = hintOf(error);
     return {
       message: `${where}${error.message}`,
       details: [...listProblems(problems), ...(hint ? [`hint: ${hint}`] : [])],
@@ -44,9 +59,7 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof Error) {
     return {
       message: `internal error: ${error.message}`,
-      details: [
-        'hint: this is a bug in mr-agent; please report it with the log (run with MR_AGENT_LOG_LEVEL=debug).',
-      ],
+      details: [`hint: ${t('en', 'hint.internal')}`],
     };
   }
   return { message: `internal error: ${String(error)}`, details: [] };

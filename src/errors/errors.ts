@@ -3,11 +3,22 @@
  * `exitCodeFor` (exit-code.ts) maps them to the process exit code and
  * `describeError` (catalog.ts) to the one-line message plus hint a user sees.
  */
+import type { MessageKey } from '../core/messages/en.ts';
+
 export type ErrorBlame = 'user' | 'service' | 'model' | 'command' | 'limit' | 'internal';
 
+/** A hint of the message catalog: the notes show it in their language (#23). */
+export type HintKey = Extract<MessageKey, `hint.${string}`>;
+
 export interface ErrorDetails {
-  /** A short hint telling the user how to fix it. */
+  /** A short hint telling the user how to fix it (English; the job log and the CLI show it). */
   hint?: string;
+  /**
+   * The hint as a catalog key: notes say it in their language, and
+   * `hintOf` (catalog.ts) gives its English text where `hint` is not set.
+   * A key, not the text, so this module loads nothing (the CLI's start path).
+   */
+  hintKey?: HintKey;
   /** Where the problem is (file, key path, URL, phase). */
   where?: string;
   cause?: unknown;
@@ -23,11 +34,13 @@ export abstract class AgentError extends Error {
   readonly [AGENT_ERROR] = true;
   abstract readonly blame: ErrorBlame;
   readonly hint: string | undefined;
+  readonly hintKey: HintKey | undefined;
   readonly where: string | undefined;
 
   constructor(message: string, details: ErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = new.target.name;
+    this.hintKey = details.hintKey;
     this.hint = details.hint;
     this.where = details.where;
   }

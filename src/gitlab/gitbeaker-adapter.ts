@@ -37,6 +37,7 @@ import * as posts from './posts.ts';
 import { createRetryingRequesterFn, type RequestRecord, type RetryPolicy } from './requester.ts';
 import {
   landedAward,
+  landedDiscussion,
   landedMergeRequest,
   landedNote,
   landedReply,
@@ -222,6 +223,15 @@ class GitbeakerGitLab implements GitLabPort {
       what: 'POST note',
       write: () => posts.note(this.api, project, on, body, options.internal === true),
       landed: () => landedNote(this, project, on, body),
+    });
+  }
+
+  /** A new thread (posts.ts); after a lost answer, looked for among our threads by its first note. */
+  createDiscussion(project: ProjectRef, on: Noteable, body: string) {
+    return this.writer.run({
+      what: 'POST thread',
+      write: () => posts.discussion(this.api, project, on, body),
+      landed: () => landedDiscussion(this, project, on, body),
     });
   }
 

@@ -2,7 +2,7 @@
  * Notes on a GitLab merge request or issue, as the report layer sees them
  * (`NoteTarget`). Bodies arrive final (redacted, escaped, truncated).
  */
-import type { NoteTarget } from '../core/note-target.ts';
+import type { NoteOptions, NoteTarget } from '../core/note-target.ts';
 import type { GitLabPort, Note, Noteable, ProjectRef } from '../core/gitlab-port.ts';
 import { parseMarker } from '../core/marker.ts';
 
@@ -21,18 +21,26 @@ export class GitLabNoteTarget implements NoteTarget {
   ) {}
 
   /**
-   * `replyTo`: a discussion id, or the id of any note in the thread. A lost
+   * `replyTo`: a discussion id, or the id of any note in the thread;
+   * `thread`: a new thread (`POST …/discussions`), its first note's id
+   * returned, so replies are found by that id as for any note. A lost
    * answer is checked by the port before anything is sent again
    * (checked-write.ts). A progress note is first looked for by its marker:
    * the same job of the same pipeline edits the note it wrote before (a
    * create retried after its answer was lost, a job run again) instead of
    * posting a second one (H1).
    */
-  async createNote(body: string, options: { replyTo?: string } = {}) {
+  async createNote(body: string, options: NoteOptions = {}) {
     const own = options.replyTo ? undefined : await this.ownProgressNote(body);
     if (own !== undefined) {
       await this.editNote(own, body);
       return this.ref(own);
+    }
+    if (options.thread && !options.replyTo) {
+      const thread = await this.gitlab.createDiscussion(this.project, this.on, body);
+      const first = thread.notes[0];
+      if (!first) throw new Error('internal: GitLab started a thread without a note');
+      return this.ref(String(first.id));
     }
     const note = options.replyTo
       ? await this.gitlab.replyToDiscussion(

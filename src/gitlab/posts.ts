@@ -4,7 +4,14 @@
  * write whose answer was lost before sending it again.
  */
 import { escapeQuickActions } from '../report/markdown.ts';
-import { parseAnswer, toAward, toMergeRequest, toNote, toPipeline } from './mappers.ts';
+import {
+  parseAnswer,
+  toAward,
+  toDiscussion,
+  toMergeRequest,
+  toNote,
+  toPipeline,
+} from './mappers.ts';
 import type {
   AwardResult,
   NewMergeRequest,
@@ -12,7 +19,13 @@ import type {
   ProjectRef,
   TriggerRequest,
 } from '../core/gitlab-port.ts';
-import { AwardEmojiSchema, MergeRequestSchema, NoteSchema, PipelineSchema } from './schemas.ts';
+import {
+  AwardEmojiSchema,
+  DiscussionSchema,
+  MergeRequestSchema,
+  NoteSchema,
+  PipelineSchema,
+} from './schemas.ts';
 import { isStatus, type Api } from './gitbeaker-api.ts';
 
 /**
@@ -51,6 +64,15 @@ export async function note(
       ? await api.MergeRequestNotes.create(project, on.iid, body, options)
       : await api.IssueNotes.create(project, on.iid, body, options);
   return toNote(parseAnswer(NoteSchema, raw, 'new note'));
+}
+
+/** POST …/discussions: a new thread whose first note is `body` (doc/api/discussions.md). */
+export async function discussion(api: Api, project: ProjectRef, on: Noteable, body: string) {
+  const raw =
+    on.type === 'merge_request'
+      ? await api.MergeRequestDiscussions.create(project, on.iid, body)
+      : await api.IssueDiscussions.create(project, on.iid, body);
+  return toDiscussion(parseAnswer(DiscussionSchema, raw, 'new thread'));
 }
 
 export async function reply(

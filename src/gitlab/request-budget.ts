@@ -50,7 +50,7 @@ export class RequestBudget {
       `GitLab gave no usable answer for ${seconds} s (gitlab.request_budget_sec); the job stops waiting for it`,
       {
         where: 'gitlab.request_budget_sec',
-        hint: 'Check that GitLab is reachable from the runner and healthy; for a slow instance raise gitlab.request_budget_sec (MR_AGENT_GITLAB_REQUEST_BUDGET_SEC).',
+        hintKey: 'hint.gitlab.budget',
       },
     );
   }

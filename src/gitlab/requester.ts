@@ -17,7 +17,7 @@ import {
   type RequesterType,
   type ResourceOptions,
 } from '@gitbeaker/requester-utils';
-import { ExternalServiceError } from '../errors/errors.ts';
+import { ExternalServiceError, type HintKey } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../core/clock.ts';
 
@@ -239,17 +239,16 @@ class RetryingHandler {
     return new ExternalServiceError(
       SERVICE,
       `${a.method} ${a.url.pathname} answered HTTP ${response.status}${tries}: ${detail}`,
-      { status: response.status, where: a.url.origin, hint: hintFor(response.status, text) },
+      { status: response.status, where: a.url.origin, hintKey: hintFor(response.status, text) },
     );
   }
 }
 
-function hintFor(status: number, body: string): string | undefined {
-  if (status === 401) return 'The GitLab token is missing, wrong, expired or revoked.';
-  if (status === 403 && body.includes('insufficient_scope'))
-    return 'The GitLab token lacks a scope: mr-agent needs `api` (notes, merge requests, pushes).';
-  if (status === 403) return 'The token user lacks the role this action needs on the project.';
-  if (status === 429) return 'GitLab rate-limited the requests; try again later.';
+function hintFor(status: number, body: string): HintKey | undefined {
+  if (status === 401) return 'hint.gitlab.401';
+  if (status === 403 && body.includes('insufficient_scope')) return 'hint.gitlab.scope';
+  if (status === 403) return 'hint.gitlab.403';
+  if (status === 429) return 'hint.gitlab.429';
   return undefined;
 }
 

@@ -5,6 +5,7 @@
  */
 import type {
   AwardResult,
+  Discussion,
   GitLabPort,
   MergeRequest,
   NewMergeRequest,
@@ -20,6 +21,7 @@ type Reads = Pick<
   | 'currentUser'
   | 'listNotes'
   | 'getDiscussion'
+  | 'listDiscussions'
   | 'listNoteAwardEmoji'
   | 'findMergeRequests'
   | 'listPipelines'
@@ -41,6 +43,20 @@ export async function landedNote(
   const self = await gitlab.currentUser();
   const notes = await gitlab.listNotes(project, on);
   return notes.filter((n) => n.author.id === self.id && sameText(n.body, body)).at(-1);
+}
+
+/** The newest thread we started with exactly this first note. */
+export async function landedDiscussion(
+  gitlab: Reads,
+  project: ProjectRef,
+  on: Noteable,
+  body: string,
+): Promise<Discussion | undefined> {
+  const self = await gitlab.currentUser();
+  const threads = await gitlab.listDiscussions(project, on);
+  return threads
+    .filter((d) => d.notes[0]?.author.id === self.id && sameText(d.notes[0].body, body))
+    .at(-1);
 }
 
 /** Our reply with this body in the thread. */

@@ -4,6 +4,9 @@
  * pipeline after the artifact was restored — finds a record that never
  * finished and reports that run as interrupted (killed, timed out, runner lost).
  */
+import { t } from '../core/messages/catalog.ts';
+import { formatDateTime } from '../core/messages/format.ts';
+import type { Language } from '../core/messages/language.ts';
 import { z } from 'zod';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../core/clock.ts';
@@ -132,12 +135,23 @@ export class RunRecords {
   }
 }
 
-/** The notice shown in the progress note for runs found interrupted. */
-export function interruptedNotice(runs: readonly RunRecord[]): string | undefined {
+/** The notice shown in the progress note for runs found interrupted, in the note's language. */
+export function interruptedNotice(
+  runs: readonly RunRecord[],
+  language: Language = 'en',
+): string | undefined {
   if (runs.length === 0) return undefined;
-  const described = runs
-    .map((r) => `${r.job_id ? `job ${r.job_id}` : `run ${r.run_id}`} (started ${r.started_at})`)
-    .join(', ');
-  const subject = runs.length === 1 ? 'An earlier run was' : 'Earlier runs were';
-  return `${subject} interrupted before finishing: ${described}.`;
+  const started = (r: RunRecord) => {
+    const at = Date.parse(r.started_at);
+    return Number.isNaN(at) ? r.started_at : formatDateTime(at, language);
+  };
+  const described = runs.map((r) =>
+    r.job_id
+      ? t(language, 'notice.interruptedJob', { job: r.job_id, time: started(r) })
+      : t(language, 'notice.interruptedRun', { run: r.run_id, time: started(r) }),
+  );
+  return t(language, 'notice.interrupted', {
+    count: runs.length,
+    runs: described.join(t(language, 'punct.comma')),
+  });
 }

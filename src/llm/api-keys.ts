@@ -21,7 +21,7 @@ export function apiKeysOf(
     throw new ConfigError(`the LLM API key variable is not set: ${missing.join(', ')}`, {
       where: 'llm.api_key_variable',
       problems: missing.map((m) => `llm.api_key_variable: ${m} is not set`),
-      hint: 'Set the variable (a masked CI/CD variable in GitLab), or name another one with llm.api_key_variable.',
+      hintKey: 'hint.llm.apiKey',
     });
   }
   return keys;

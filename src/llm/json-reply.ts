@@ -63,7 +63,7 @@ export async function askForJson<T>(
         {
           purpose: request.purpose,
           where: `LLM reply for ${request.purpose}`,
-          hint: 'Try a stronger model for this role (llm.roles.<role>.model) or raise llm.max_reasks.',
+          hintKey: 'hint.model.reasks',
         },
       );
     }

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { Config } from '../config/options.ts';
-import { CancelledError, ExternalServiceError } from '../errors/errors.ts';
+import { CancelledError, ExternalServiceError, type HintKey } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
 import { apiKeysOf } from './api-keys.ts';
@@ -213,11 +213,11 @@ export class OpenAiLlm implements LlmPort {
   }
 }
 
-const HINTS: Record<string, string> = {
-  '401': 'Check the API key in the variable named by llm.api_key_variable.',
-  '403': 'The key has no access to this model or endpoint; check llm.model and the key.',
-  '404': 'Check llm.base_url and llm.model.',
-  retry: 'The endpoint kept failing; try again later or add another candidate in llm.profiles.',
+const HINTS: Readonly<Record<string, HintKey>> = {
+  '401': 'hint.llm.401',
+  '403': 'hint.llm.403',
+  '404': 'hint.llm.404',
+  retry: 'hint.llm.retry',
 };
 
 function serviceError(
@@ -236,7 +236,7 @@ function serviceError(
     {
       status: failure.status,
       where: `${candidate.baseURL} (${candidate.model})`,
-      hint: failure.retryable ? HINTS['retry'] : HINTS[String(failure.status)],
+      hintKey: failure.retryable ? HINTS['retry'] : HINTS[String(failure.status)],
       cause,
     },
   );

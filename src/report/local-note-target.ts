@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeFileAtomic } from '../history/atomic.ts';
 import { parseMarker } from '../core/marker.ts';
-import type { NoteTarget } from '../core/note-target.ts';
+import type { NoteOptions, NoteTarget } from '../core/note-target.ts';
 import { terminalLines } from './terminal-render.ts';
 
 export interface LocalNoteTargetOptions {
@@ -39,10 +39,7 @@ export class LocalNoteTarget implements NoteTarget {
     return path.join(this.notesDir, `${id}.md`);
   }
 
-  async createNote(
-    body: string,
-    options?: { replyTo?: string },
-  ): Promise<{ id: string; url: string }> {
+  async createNote(body: string, options?: NoteOptions): Promise<{ id: string; url: string }> {
     const kind = parseMarker(body)?.kind ?? 'note';
     const n = await this.nextNumber(kind);
     const id = `${kind}-${n}`;

@@ -6,7 +6,7 @@
  */
 import type { Redactor } from '../log/redact.ts';
 import { escapeQuickActions, NOTE_MAX_CHARS, truncateNote } from './markdown.ts';
-import type { NoteTarget } from '../core/note-target.ts';
+import type { NoteOptions, NoteTarget } from '../core/note-target.ts';
 
 export interface NoteBodyOptions {
   redactor: Redactor;
@@ -28,10 +28,12 @@ export function prepareNoteBody(body: string, options: NoteBodyOptions): string 
 export async function postNote(
   target: NoteTarget,
   body: string,
-  options: NoteBodyOptions & { replyTo?: string },
+  options: NoteBodyOptions & NoteOptions,
 ): Promise<{ id: string; url?: string }> {
   const prepared = prepareNoteBody(body, options);
-  return options.replyTo === undefined
-    ? target.createNote(prepared)
-    : target.createNote(prepared, { replyTo: options.replyTo });
+  if (options.replyTo !== undefined)
+    return target.createNote(prepared, { replyTo: options.replyTo });
+  return options.thread
+    ? target.createNote(prepared, { thread: true })
+    : target.createNote(prepared);
 }

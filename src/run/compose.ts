@@ -81,6 +81,8 @@ export interface ComposeInput {
   artifactUrl?: ((file: string) => string | undefined) | undefined;
   /** Replies to a ❓ question (GitLab); absent: no waiting. */
   answers?: AnswerSource | undefined;
+  /** Who asked (a GitLab username), @mentioned where an answer is needed. */
+  requester?: string | undefined;
   /** The request from GitLab (CI); absent: the task is the request. */
   request?: RequestSource | undefined;
   /** Absent: nothing is committed or pushed (local runs). */
@@ -238,6 +240,7 @@ function reportingFor(
     ...(input.artifactUrl ? { artifactUrl: input.artifactUrl } : {}),
     ...(input.answers ? { answers: input.answers } : {}),
     ...(notice ? { notices: [notice] } : {}),
+    ...(input.requester ? { requester: input.requester } : {}),
   });
 }
 

@@ -1,4 +1,4 @@
-import { describeError } from '../errors/catalog.ts';
+import { describeError, hintOf } from '../errors/catalog.ts';
 import { CancelledError, isAgentError } from '../errors/errors.ts';
 import { exitCodeFor, exitCodeForCompletion } from '../errors/exit-code.ts';
 import type { RunContext } from '../core/run-context.ts';
@@ -80,7 +80,11 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
           error: {
             message: errorInfo.message,
             blame: isAgentError(end.error) ? end.error.blame : 'internal',
-            ...(isAgentError(end.error) && end.error.hint ? { hint: end.error.hint } : {}),
+            ...(isAgentError(end.error) && (end.error.hint || end.error.hintKey)
+              ? { hint: hintOf(end.error)! }
+              : {}),
+            ...(isAgentError(end.error) && end.error.hintKey ? { hintKey: end.error.hintKey } : {}),
+            ...(isAgentError(end.error) ? { kind: end.error.name } : {}),
           },
         }
       : {}),

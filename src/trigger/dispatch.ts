@@ -1,6 +1,6 @@
 import { describeError } from '../errors/catalog.ts';
 import { ConfigError } from '../errors/errors.ts';
-import { detectLanguage, type LanguageSetting } from '../core/messages/language.ts';
+import { detectLanguage, type Language, type LanguageSetting } from '../core/messages/language.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { accessLevelName } from '../gitlab/access-levels.ts';
@@ -83,6 +83,12 @@ export async function authorizeAndClaim(
   return award.awarded ? { kind: 'claimed' } : { kind: 'duplicate' };
 }
 
+/** The language of a reply: `notes.language`, or with `auto` the command's own (`/agent テストを…`). */
+function replyIn(deps: DispatchDeps, request: CommandRequest): Language {
+  const setting = deps.language ?? 'auto';
+  return setting !== 'auto' ? setting : detectLanguage(request.instruction);
+}
+
 async function reply(deps: DispatchDeps, request: CommandRequest, text: string): Promise<void> {
   try {
     await deps.gitlab.reply(
@@ -118,7 +124,11 @@ async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<
   const lookup = lookupFor(deps, request);
   const [active] = await blockingAgentPipelines(lookup);
   if (active) {
-    await reply(deps, request, alreadyRunningText(request.target, active, deps.prefix));
+    await reply(
+      deps,
+      request,
+      alreadyRunningText(request.target, active, deps.prefix, replyIn(deps, request)),
+    );
     return { kind: 'already-running', pipeline: active };
   }
   try {
@@ -126,7 +136,7 @@ async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<
   } catch (error) {
     const message = describeError(error).message;
     const hint = error instanceof ConfigError ? error.hint : undefined;
-    await reply(deps, request, startFailedText(message, hint));
+    await reply(deps, request, startFailedText(message, hint, replyIn(deps, request)));
     return { kind: 'start-failed', message };
   }
 }
@@ -135,13 +145,13 @@ async function stop(deps: DispatchDeps, request: CommandRequest): Promise<Dispat
   const lookup = lookupFor(deps, request);
   const active = await activeAgentPipelines(lookup);
   if (active.length === 0) {
-    await reply(deps, request, nothingToStopText(request.target));
+    await reply(deps, request, nothingToStopText(request.target, replyIn(deps, request)));
     return { kind: 'nothing-to-stop' };
   }
   const cancelled = await Promise.all(
     active.map((p) => deps.gitlab.cancelPipeline(request.projectId, p.id)),
   );
-  await reply(deps, request, stoppedText(cancelled));
+  await reply(deps, request, stoppedText(cancelled, replyIn(deps, request)));
   return { kind: 'stopped', pipelines: cancelled };
 }
 
@@ -231,7 +241,7 @@ export async function dispatchPrivate(
     await deps.gitlab.internalNote(
       request.projectId,
       request.target,
-      finishReply(privateRefusalText(request.target), deps.redactor),
+      finishReply(privateRefusalText(request.target, replyIn(deps, request)), deps.redactor),
     );
   } catch (error) {
     deps.logger.warn('internal reply failed', {

@@ -4,6 +4,8 @@ import { prepareNoteBody } from '../report/note-body.ts';
 import { helpLines } from '../report/notes/reply-note.ts';
 import type { AgentPipeline } from './bridge-port.ts';
 import type { CommandTarget } from './note-rules.ts';
+import { t } from '../core/messages/catalog.ts';
+import { detectLanguage, type Language } from '../core/messages/language.ts';
 
 /**
  * The short notes the bridge posts in a command's thread (A1, A6). Every body
@@ -17,14 +19,26 @@ export function finishReply(text: string, redactor: Redactor = new Redactor()): 
   return prepareNoteBody(marked, { redactor });
 }
 
-function where(target: CommandTarget): string {
-  return target.kind === 'merge_request' ? 'this merge request' : 'this issue';
+/** GitLab's status words (`running`) are identifiers: code outside English text. */
+function statusWord(status: string, language: Language): string {
+  return language === 'en' ? status : `\`${status.replace(/`/g, '')}\``;
 }
 
-function pipelineLink(pipeline: AgentPipeline): string {
-  return pipeline.webUrl
-    ? `[pipeline #${pipeline.id}](${pipeline.webUrl})`
-    : `pipeline #${pipeline.id}`;
+function where(target: CommandTarget, language: Language): string {
+  return t(
+    language,
+    target.kind === 'merge_request' ? 'reply.thisMergeRequest' : 'reply.thisIssue',
+  );
+}
+
+function pipelineLink(pipeline: AgentPipeline, language: Language): string {
+  const text = t(language, 'reply.pipeline', { id: String(pipeline.id) });
+  return pipeline.webUrl ? `[${text}](${pipeline.webUrl})` : text;
+}
+
+/** The language of a reply: the command's own (`/agent テストを直して` gets Japanese). */
+export function replyLanguage(instruction: string): Language {
+  return detectLanguage(instruction);
 }
 
 /** The command list, in the same words as the job's help reply (report/notes/reply-note.ts). */
@@ -36,31 +50,40 @@ export function alreadyRunningText(
   target: CommandTarget,
   pipeline: AgentPipeline,
   prefix: string,
+  language: Language = 'en',
 ): string {
   return [
-    `An agent run is already in progress for ${where(target)}: ${pipelineLink(pipeline)} (${pipeline.status}).`,
-    `This command was not started. Wait for the run to finish, or cancel it with \`${prefix} stop\`.`,
+    t(language, 'reply.alreadyRunning', {
+      where: where(target, language),
+      pipeline: pipelineLink(pipeline, language),
+      status: statusWord(pipeline.status, language),
+    }),
+    t(language, 'reply.notStarted', { stop: `\`${prefix} stop\`` }),
   ].join('\n');
 }
 
-export function stoppedText(pipelines: readonly AgentPipeline[]): string {
-  const list = pipelines.map(pipelineLink).join(', ');
-  return `Cancelled the agent run: ${list}.`;
+export function stoppedText(
+  pipelines: readonly AgentPipeline[],
+  language: Language = 'en',
+): string {
+  const list = pipelines.map((p) => pipelineLink(p, language)).join(t(language, 'punct.comma'));
+  return t(language, 'reply.stopped', { pipelines: list });
 }
 
-export function nothingToStopText(target: CommandTarget): string {
-  return `No agent run is active for ${where(target)}; nothing to stop.`;
+export function nothingToStopText(target: CommandTarget, language: Language = 'en'): string {
+  return t(language, 'reply.nothingToStop', { where: where(target, language) });
 }
 
 /** `hint`: what to change, when the cause is known (e.g. pipeline variables refused, #21). */
-export function startFailedText(reason: string, hint?: string): string {
+export function startFailedText(reason: string, hint?: string, language: Language = 'en'): string {
   return [
-    'Could not start the agent pipeline.',
+    t(language, 'reply.startFailed'),
     '',
-    `GitLab answered: ${reason}`,
+    t(language, 'reply.gitlabAnswered', {
+      reason: language === 'en' ? reason : `\`${reason.replace(/`/g, "'")}\``,
+    }),
     '',
-    hint ??
-      'Check that the trigger token is valid and that `workflow:rules` allow pipelines with source `trigger`.',
+    hint ?? t(language, 'reply.startFailedHint'),
   ].join('\n');
 }
 
@@ -69,9 +92,6 @@ export function startFailedText(reason: string, hint?: string): string {
  * agent writes — notes, commits, a merge request — is public, so nothing was
  * started. The command's text is not repeated.
  */
-export function privateRefusalText(target: CommandTarget): string {
-  return [
-    `mr-agent started nothing: this command is in an internal note or on a confidential issue, and everything the agent writes on ${where(target)} (notes, commits, a merge request) would be public.`,
-    'Ask again in a public comment if the task and its result may be public.',
-  ].join('\n\n');
+export function privateRefusalText(target: CommandTarget, language: Language = 'en'): string {
+  return t(language, 'reply.privateRefusal', { where: where(target, language) });
 }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { englishWords, renderGitLab } from '../support/gitlab-markdown.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -95,6 +96,21 @@ describe('ci early failures (every end reaches the requester)', function () {
     const result = resultOf(job.dir);
     expect(result.status).to.equal('failed');
     expect(result.exit_code).to.equal(2);
+  });
+
+  it('O4 #23 a Japanese command whose job cannot start: the reply is Japanese, the configuration problem only as code', async () => {
+    commitOnDefaultBranch('.mr-agent.yml', 'planning:\n  strategy: sideways\n');
+    const variables = world.bridgeVariables('run', 'farewell 関数を追加してください');
+
+    const job = await world.job({ replies: [], variables });
+
+    expect(job.code, job.stderr.slice(-2000)).to.equal(2);
+    const body = botNotes()[0]!.body;
+    expect(body).to.contain('mr-agent は実行を開始できませんでした');
+    expect(body).to.contain('**対処方法:** 示された値を直し');
+    expect(body).to.match(/- `\.mr-agent\.yml .*planning\.strategy: expected one of/);
+    const words = englishWords(renderGitLab(body)).filter((w) => !['mr', 'agent'].includes(w));
+    expect(words, body).to.deep.equal([]);
   });
 
   it('O4 a Retry-After GitLab will not wait out (429, an hour): a reply in the thread says so, result.json, exit 1', async () => {

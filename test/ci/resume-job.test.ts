@@ -73,6 +73,9 @@ describe('ci/resume (F4: a reply to a paused ❓ question resumes the run in a n
       (n) => parseMarker(n.body)?.kind === 'clarification',
     )!;
     expect(parseMarker(question.body)?.state).to.equal('awaiting_answer');
+    // #24: a conversation with the requester — a thread (resolvable on GitLab) that @mentions them
+    expect(world.standIn.model.discussions.get(question.discussionId)?.individual).to.equal(false);
+    expect(question.body).to.contain(`@${world.s.developer.username},`);
     const reply = world.standIn.model.addNote({
       on: world.s.mergeRequest,
       body: ANSWER,
@@ -124,7 +127,7 @@ describe('ci/resume (F4: a reply to a paused ❓ question resumes the run in a n
     ).to.contain('Bye');
   }
 
-  it('F4 the resumed job reads the answer, plans with it, settles the question and completes the task', async () => {
+  it('F4 #24 the ❓ question is a thread mentioning @requester; the resumed job reads the reply in it, plans with it, settles the question and completes the task', async () => {
     const { paused, question, reply } = await pausedRun();
 
     const resumed = await world.job({

@@ -92,7 +92,7 @@ describe('cli: mr-agent run tells what was wrong, where, and what to do (A5, K1)
     expect(code).to.equal(1);
     expect(stdout).to.match(/mr-agent: FAILED \(error\) — .*refused \(401\)/);
     expect(stdout).to.contain(
-      'hint: Check the API key in the variable named by llm.api_key_variable.',
+      'hint: Check the API key in the variable named by `llm.api_key_variable`.',
     );
     expect(stdout).to.contain(`Task Note: ${path.join(repo.dir, '.mr-agent', 'task-')}`);
   });

@@ -74,7 +74,35 @@ function modelWords(): Set<string> {
 }
 
 /** Names of things, not template words. */
-const NAMES = ['mr', 'agent', 'UTC', 'GitLab', 'CI'];
+const NAMES = ['mr', 'agent', 'UTC', 'GitLab', 'CI', 'LLM', 'API'];
+
+/**
+ * Every note the agent posted, rendered as GitLab shows it: no English word
+ * outside code and links, but names and what the model itself wrote.
+ */
+function expectNoEnglish(world: JobWorld, allowed: ReadonlySet<string>): void {
+  const bot = world.standIn.model.notes.filter((n) => n.authorId === world.s.bot.id);
+  expect(bot.length).to.be.greaterThan(0);
+  for (const note of bot) {
+    const kind = parseMarker(note.body)?.kind ?? 'note';
+    const words = englishWords(renderGitLab(note.body)).filter((w) => !allowed.has(w));
+    expect(words, `${kind} note: English template words\n${note.body}`).to.deep.equal([]);
+  }
+}
+
+/** The planner finds the goal unclear (seed 001 §10.1.1) and asks, in Japanese. */
+const unclear = {
+  purpose: 'planning',
+  json: {
+    phase: 'planning',
+    error: {
+      type: 'unclear_goal',
+      message: 'どのファイルを直すのかが書かれていません。',
+      clarification_needed: ['farewell() はどのファイルに置きますか？'],
+    },
+    comment: '確認させてください。',
+  },
+};
 
 /**
  * Issue #23 done-when: a stand-in end-to-end run (`mr-agent ci` against the
@@ -84,10 +112,10 @@ describe('#23 a Japanese request gets Japanese notes (stand-in end to end)', fun
   this.timeout(90_000);
   let world: JobWorld;
 
-  before(async () => {
+  beforeEach(async () => {
     world = await JobWorld.start();
   });
-  after(async () => {
+  afterEach(async () => {
     await world.close();
   });
 
@@ -131,8 +159,73 @@ describe('#23 a Japanese request gets Japanese notes (stand-in end to end)', fun
     }
     expect(progress).to.contain('受け入れ条件').and.contain('実行の詳細');
 
+    expectNoEnglish(world, allowed);
+
     // the prompts stay English; the model is asked to write its people-facing text in Japanese
     const system = JSON.stringify(job.llm.requests[0]!.messages);
     expect(system).to.contain('Language of your answers').and.contain('in Japanese');
+  });
+  it('#23 #24 a Japanese request whose model endpoint refuses the key: the failed notes say what to do in Japanese (the error catalog’s hint), the English error text only as code', async () => {
+    const noteId = world.comment(`/agent ${REQUEST}`);
+    const job = await world.job({
+      replies: [
+        {
+          purpose: 'planning',
+          fault: { status: 401, message: 'Incorrect API key provided.', code: 'invalid_api_key' },
+        },
+      ],
+      variables: {
+        MR_AGENT_SOURCE: 'note',
+        MR_AGENT_COMMAND: 'run',
+        MR_AGENT_TASK: REQUEST,
+        MR_AGENT_NOTE_ID: String(noteId),
+        MR_AGENT_MR_IID: String(world.s.mergeRequest.iid),
+        MR_AGENT_TRIGGERED_BY: String(world.s.developer.id),
+      },
+    });
+    expect(job.code, job.stderr).to.equal(1);
+    const progress = world.progressNotes().at(-1)!.body;
+    expect(parseMarker(progress)).to.include({ kind: 'progress', state: 'failed' });
+    const [head, change, next] = visibleText(renderGitLab(progress));
+    expect(head).to.match(/^❌ 失敗/);
+    expect(change).to.match(/^エラー: /);
+    expect(next).to.contain(
+      'ヒント: llm.api_key_variable が指す変数の API キーを確認してください。',
+    );
+    expectNoEnglish(world, new Set(NAMES));
+  });
+
+  it('#23 #24 a Japanese request that needs an answer: the ❓ thread mentions the requester and, like the progress note, is all Japanese', async () => {
+    await world.standIn.model.commit(
+      world.s.project,
+      world.s.project.defaultBranch,
+      {
+        '.mr-agent.yml':
+          'planning:\n  replanning:\n    goal_understanding:\n      auto_assume_timeout_minutes: 0\n',
+      },
+      { message: 'Stop on questions' },
+    );
+    const noteId = world.comment(`/agent ${REQUEST}`);
+    const job = await world.job({
+      replies: [unclear],
+      variables: {
+        MR_AGENT_SOURCE: 'note',
+        MR_AGENT_COMMAND: 'run',
+        MR_AGENT_TASK: REQUEST,
+        MR_AGENT_NOTE_ID: String(noteId),
+        MR_AGENT_MR_IID: String(world.s.mergeRequest.iid),
+        MR_AGENT_TRIGGERED_BY: String(world.s.developer.id),
+        REPLANNING_ENABLED: 'true',
+      },
+    });
+    expect(job.code, job.stderr).to.equal(1);
+    const question = world.standIn.model.notes.find(
+      (n) => parseMarker(n.body)?.kind === 'clarification',
+    )!;
+    expect(world.standIn.model.discussions.get(question.discussionId)?.individual).to.equal(false);
+    expect(question.body).to.contain(`@${world.s.developer.username}`);
+    expect(parseMarker(world.progressNotes().at(-1)!.body)?.state).to.equal('awaiting_answer');
+    const modelText = new Set(JSON.stringify(unclear).match(/[A-Za-z][A-Za-z'’]+/g) ?? []);
+    expectNoEnglish(world, new Set([...NAMES, ...modelText]));
   });
 });

@@ -118,6 +118,40 @@ describe('gitlab/gitbeaker-adapter (against the stand-in over HTTP)', () => {
     expect(discussions[1]).to.deep.include({ individualNote: true });
   });
 
+  it('#24 starts a thread (POST …/discussions): a resolvable discussion note on a merge request and on an issue, replies land in it', async () => {
+    for (const on of [mr, issue]) {
+      const thread = await w.gitlab.createDiscussion(w.s.project.id, on, '@dev, which file?');
+      expect(thread.individualNote).to.equal(false);
+      expect(thread.notes.map((n) => n.body)).to.deep.equal(['@dev, which file?']);
+      await w.gitlab.replyToDiscussion(w.s.project.id, on, thread.id, 'README.md');
+      const read = await w.gitlab.getDiscussion(w.s.project.id, on, thread.id);
+      expect(read!.notes.map((n) => n.body)).to.deep.equal(['@dev, which file?', 'README.md']);
+    }
+    expect(
+      w.standIn.requests.count({
+        method: 'POST',
+        route: '/projects/:id/merge_requests/:iid/discussions',
+      }),
+    ).to.equal(1);
+    expect(
+      w.standIn.requests.count({ method: 'POST', route: '/projects/:id/issues/:iid/discussions' }),
+    ).to.equal(1);
+    // GitLab's answer: the thread's notes are DiscussionNotes, resolvable (raw JSON, as GitLab sends it)
+    const raw = await fetch(
+      `${w.standIn.url}/api/v4/projects/${w.s.project.id}/merge_requests/${mr.iid}/discussions`,
+      { headers: { 'PRIVATE-TOKEN': w.s.botToken.value } },
+    );
+    const listed = (await raw.json()) as Array<{
+      individual_note: boolean;
+      notes: Array<{ type: string | null; resolvable: boolean }>;
+    }>;
+    expect(listed.at(-1)).to.deep.include({ individual_note: false });
+    expect(listed.at(-1)!.notes.map((n) => [n.type, n.resolvable])).to.deep.equal([
+      ['DiscussionNote', true],
+      ['DiscussionNote', true],
+    ]);
+  });
+
   it('F4 reads one discussion by its id (GET …/discussions/:id), and none for an unknown id', async () => {
     const { model } = w.standIn;
     const first = model.addNote({

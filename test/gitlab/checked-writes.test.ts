@@ -167,6 +167,20 @@ describe('gitlab: writes whose answer is lost are checked, never repeated blind 
     expect(reply.id).to.equal(replies[0]!.id);
   });
 
+  it('#24 H0 a thread whose answer was lost is found by its first note, not started twice', async () => {
+    w.standIn.faults.add({
+      method: 'POST',
+      path: /\/merge_requests\/\d+\/discussions$/,
+      status: 502,
+      afterHandling: true,
+    });
+    const thread = await w.gitlab.createDiscussion(w.s.project.id, on, '❓ Which file?');
+    const started = botNotes().filter((n) => n.body === '❓ Which file?');
+    expect(started).to.have.length(1);
+    expect(thread.id).to.equal(started[0]!.discussionId);
+    expect(thread.notes[0]!.id).to.equal(started[0]!.id);
+  });
+
   it('H0 an award whose answer was lost counts as given (GitLab\'s 404 "has already been taken" on the retry is ours)', async () => {
     const note = w.standIn.model.addNote({
       on: w.standIn.model.mergeRequests[0]!,

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { hintOf } from '../../src/errors/catalog.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { ConfigError, ExternalServiceError, UsageError } from '../../src/errors/errors.ts';
 import {
@@ -39,7 +40,7 @@ describe('gitlab/checks and note-target (M4, M5, H1)', () => {
     }).catch((e: unknown) => e)) as ExternalServiceError;
     expect(error).to.be.instanceOf(ExternalServiceError);
     expect(error.status).to.equal(401);
-    expect(error.hint).to.contain('expired');
+    expect(hintOf(error)).to.contain('expired');
     // A job token is not an access token: /personal_access_tokens/self answers 401.
     const { jobs } = await w.standIn.model.createPipeline({
       project: w.s.project,

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { hintOf } from '../../src/errors/catalog.ts';
 import { ExternalServiceError } from '../../src/errors/errors.ts';
 import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
 import { parseRetryAfter } from '../../src/gitlab/requester.ts';
@@ -48,7 +49,7 @@ describe('gitlab/requester (H0 retries through the Clock)', () => {
     w.standIn.faults.add({ path: NOTES, status: 403 });
     const error = (await list().catch((e: unknown) => e)) as ExternalServiceError;
     expect(error.status).to.equal(403);
-    expect(error.hint).to.contain('role');
+    expect(hintOf(error)).to.contain('role');
     expect(w.clock.sleeps).to.deep.equal([]);
   });
 
@@ -97,7 +98,7 @@ describe('gitlab/requester (H0 retries through the Clock)', () => {
       .catch((e: unknown) => e)) as ExternalServiceError;
     expect(error.status).to.equal(401);
     expect(error.message).to.contain('GET /api/v4/user answered HTTP 401: 401 Unauthorized');
-    expect(error.hint).to.contain('token');
+    expect(hintOf(error)).to.contain('token');
     expect(error.message).not.to.contain('glpat-wrong');
   });
 

@@ -92,7 +92,10 @@ describe('history/metadata and run records', () => {
       const { interrupted } = await second.begin({ runId: 'r2', taskId: 't', jobId: '102' });
       expect(interrupted.map((r) => r.run_id)).to.deep.equal(['r1']);
       expect(interruptedNotice(interrupted)).to.equal(
-        'An earlier run was interrupted before finishing: job 101 (started 2025-01-30T09:00:00.000Z).',
+        'An earlier run was interrupted before finishing: job 101 (started Jan 30, 2025, 09:00 UTC).',
+      );
+      expect(interruptedNotice(interrupted, 'ja')).to.equal(
+        '以前の実行が完了前に中断されました: ジョブ 101（開始 2025/01/30 9:00 UTC）。',
       );
       await second.finish('r2', 'complete', 'ok');
       const third = records();

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { hintOf } from '../../src/errors/catalog.ts';
 import { CancelledError, ConfigError, ExternalServiceError } from '../../src/errors/errors.ts';
 import { OpenAiLlm } from '../../src/llm/openai-llm.ts';
 import type { ChatRequest } from '../../src/core/llm-port.ts';
@@ -169,7 +170,7 @@ describe('llm/openai-llm (real SDK against the scripted server)', () => {
         expect(service.status).to.equal(500);
         expect(service.message).to.contain('failed after 3 attempts (server)');
         expect(service.where).to.contain(h.server.url);
-        expect(service.hint).to.contain('llm.profiles');
+        expect(hintOf(service)).to.contain('llm.profiles');
         expect(h.clock.sleeps).to.deep.equal([1000, 2000]);
         expect(h.server.requests).to.have.length(3);
       },
@@ -257,7 +258,7 @@ describe('llm/openai-llm (real SDK against the scripted server)', () => {
       async (h) => {
         const error = await failure(h.llm.chat(ask()));
         expect((error as ExternalServiceError).status).to.equal(401);
-        expect((error as ExternalServiceError).hint).to.contain('llm.api_key_variable');
+        expect(hintOf(error)).to.contain('llm.api_key_variable');
         expect(h.server.requests[0]?.outcome).to.equal('unauthorized');
         expect(h.lines.join('\n')).not.to.contain('sk-wrong');
       },

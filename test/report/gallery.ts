@@ -175,7 +175,7 @@ function otherNotes(language: Language): Array<[string, string]> {
         retries: { network: 2, 'server-error': 0, lock: 0 },
         regenerations: 3,
         maxRegenerations: 3,
-        stopReason: L('the 3 LLM regenerations were used up'),
+        stopReason: { key: 'envStop.regenerations', params: { count: 3 } },
         marker: { job: '1234', pipeline: '567', task: 'mr-42-7' },
         redactor,
         language,

@@ -1,9 +1,15 @@
-import type { NoteTarget } from '../../src/core/note-target.ts';
+import type { NoteOptions, NoteTarget } from '../../src/core/note-target.ts';
 
 /** An in-memory NoteTarget that records every call; `failNext(n)` makes the next n calls throw. */
 export class RecordingTarget implements NoteTarget {
   readonly notes = new Map<string, string>();
-  readonly calls: Array<{ op: 'create' | 'edit'; id: string; body: string; replyTo?: string }> = [];
+  readonly calls: Array<{
+    op: 'create' | 'edit';
+    id: string;
+    body: string;
+    replyTo?: string;
+    thread?: boolean;
+  }> = [];
   private failures = 0;
   private nextId = 1;
 
@@ -23,14 +29,17 @@ export class RecordingTarget implements NoteTarget {
     return this.notes.get(id) ?? '';
   }
 
-  async createNote(
-    body: string,
-    options?: { replyTo?: string },
-  ): Promise<{ id: string; url?: string }> {
+  async createNote(body: string, options?: NoteOptions): Promise<{ id: string; url?: string }> {
     this.maybeFail();
     const id = String(this.nextId++);
     this.notes.set(id, body);
-    this.calls.push({ op: 'create', id, body, replyTo: options?.replyTo });
+    this.calls.push({
+      op: 'create',
+      id,
+      body,
+      replyTo: options?.replyTo,
+      ...(options?.thread ? { thread: true } : {}),
+    });
     return { id, url: `https://gitlab.example.com/note/${id}` };
   }
 

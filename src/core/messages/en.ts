@@ -1,11 +1,16 @@
 /**
  * English texts of every note (the catalog's keys). Markdown is allowed;
  * `{name}` is a placeholder; `{ one, other }` is picked by `{count}`.
- * Keep `ja.ts` in step: it must have every key.
+ * Keep `ja.ts` in step: it must have every key. What goes wrong (hints,
+ * notices, the bridge's replies) is in `en-errors.ts`.
  */
+import { enErrors } from './en-errors.ts';
+
 export type Message = string | { readonly one: string; readonly other: string };
 
 export const en = {
+  ...enErrors,
+
   // states (heading of every note; status reply)
   'state.running': 'Working on it',
   'state.complete': 'Done',
@@ -195,6 +200,13 @@ export const en = {
     'Without an answer within {wait}, the run stops and waits for a reply here.',
   'clarify.paused': 'The run is paused until someone replies here.',
   'clarify.who': 'Answers from members with {level} access or higher are used',
+  // GitLab's role names, as GitLab's own interface says them in the language
+  'role.guest': 'Guest',
+  'role.planner': 'Planner',
+  'role.reporter': 'Reporter',
+  'role.developer': 'Developer',
+  'role.maintainer': 'Maintainer',
+  'role.owner': 'Owner',
   'clarify.answered': '✅ Answered by {who}: going on with the answers.',
   'clarify.assumed': '⏭️ No answer within {wait}: going on with the defaults above.',
   'clarify.stopped':
@@ -230,6 +242,13 @@ export const en = {
   'replan.issues': 'Issues found:',
   'replan.actions': 'Recommended actions:',
   'replan.none': 'none',
+  // replans' start, completion and failure in the progress note's history (seed 003 §11.1)
+  'replanLog.heading': 'Replans',
+  'replanLog.started': '{time} · started at {point}: {kind}',
+  'replanLog.startedAt': '{time} · started at {point}',
+  'replanLog.completed': '{time} · completed in {duration}: the run went on with the revised plan',
+  'replanLog.failed':
+    '{time} · failed after {duration}: the run ended before the revised plan reached its next step',
 
   // the environment failure note (seed 000 §5.3.9)
   'envFail.heading': 'Environment setup failed · going on without it',

@@ -4,8 +4,10 @@
  * (計画前情報収集, 環境構築, 監視と修正, 受け入れ条件 …).
  */
 import type { Message, MessageKey } from './en.ts';
+import { jaErrors } from './ja-errors.ts';
 
 export const ja: Readonly<Record<MessageKey, Message>> = {
+  ...jaErrors,
   'state.running': '作業中',
   'state.complete': '完了',
   'state.failed': '失敗',
@@ -189,7 +191,13 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
     '{time}（{wait}後）までに回答がなければ、実行を止めてここへの返信を待ちます。',
   'clarify.deadlineStopNoTime': '{wait}以内に回答がなければ、実行を止めてここへの返信を待ちます。',
   'clarify.paused': 'ここに返信があるまで実行を一時停止しています。',
-  'clarify.who': '{level} 以上の権限を持つメンバーの回答のみ使います',
+  'clarify.who': '{level}以上の権限を持つメンバーの回答のみ使います',
+  'role.guest': 'ゲスト',
+  'role.planner': 'プランナー',
+  'role.reporter': 'レポーター',
+  'role.developer': 'デベロッパー',
+  'role.maintainer': 'メンテナー',
+  'role.owner': 'オーナー',
   'clarify.answered': '✅ {who} さんが回答しました: 回答に沿って続行します。',
   'clarify.assumed': '⏭️ {wait}以内に回答がありませんでした: 上の既定の内容で続行します。',
   'clarify.stopped':
@@ -222,6 +230,12 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'replan.details': '見つかった問題と推奨される対応',
   'replan.issues': '見つかった問題:',
   'replan.actions': '推奨される対応:',
+  'replanLog.heading': '再計画',
+  'replanLog.started': '{time} · {point}で開始: {kind}',
+  'replanLog.startedAt': '{time} · {point}で開始',
+  'replanLog.completed': '{time} · 完了（{duration}）: 修正した計画で実行を続けました',
+  'replanLog.failed':
+    '{time} · 失敗（{duration}後）: 修正した計画が次の段階に進む前に実行が終了しました',
   'replan.none': 'なし',
 
   'envFail.heading': '環境構築に失敗しました · 環境なしで続行します',

@@ -87,7 +87,7 @@ export async function assertGitControlUnchanged(
     `the run changed the repository's git control files (${detail.length > 0 ? detail.join(', ') : 'config or hooks changed'}); the change is not delivered`,
     {
       where: 'delivery',
-      hint: 'A command run by the agent wrote into .git (config, hooks); this is what a prompt injection would do. Inspect the job artifacts before pushing by hand.',
+      hintKey: 'hint.deliver.gitGuard',
     },
   );
 }

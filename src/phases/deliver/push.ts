@@ -33,7 +33,7 @@ function pushFailure(branch: string, result: GitResult, redactor: Redactor, what
     exitCode: result.exitCode,
     outputTail: output,
     where: 'delivery',
-    hint: 'The change is kept in the job artifacts (.mr-agent/patch.diff).',
+    hintKey: 'hint.deliver.patchKept',
   });
 }
 

@@ -1,3 +1,4 @@
+import { t } from '../../core/messages/catalog.ts';
 import {
   FATAL,
   FIXABLE,
@@ -6,6 +7,7 @@ import {
   type FailureClass,
   type FailureKind,
   type RetryableKind,
+  type EnvHintKey,
   type Signature,
 } from './signatures.ts';
 
@@ -16,7 +18,10 @@ export interface Classification {
   tool: string;
   /** The output line that matched, for the log, the prompt and the note. */
   evidence: string;
+  /** What to do, in English (the regeneration prompt, the log). */
   hint?: string;
+  /** The hint's catalog key: the failure note says it in its own language. */
+  hintKey?: EnvHintKey | 'envHint.oomKiller';
 }
 
 /** What classification looks at: the command result's relevant parts. */
@@ -64,7 +69,10 @@ function match(table: readonly Signature[], text: string): Classification | unde
       tool: signature.tool,
       evidence: lineAround(text, found.index + (found[0].startsWith('\n') ? 1 : 0)),
     };
-    if (signature.hint) result.hint = signature.hint;
+    if (signature.hint) {
+      result.hint = t('en', signature.hint);
+      result.hintKey = signature.hint;
+    }
     return result;
   }
   return undefined;
@@ -78,7 +86,8 @@ function byExitCode(run: FailedRun, text: string): Classification {
       kind: 'killed',
       tool: 'exit-code',
       evidence: last || 'killed (exit 137, SIGKILL)',
-      hint: 'usually the out-of-memory killer',
+      hint: t('en', 'envHint.oomKiller'),
+      hintKey: 'envHint.oomKiller',
     };
   if (run.exitCode === 127)
     return {

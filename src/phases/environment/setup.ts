@@ -5,6 +5,9 @@ import type { LlmPort } from '../../core/llm-port.ts';
 import type { NoteMarker } from '../../core/marker.ts';
 import type { Language } from '../../core/messages/language.ts';
 import type { Classification } from './classify.ts';
+import { t } from '../../core/messages/catalog.ts';
+import { inlineCode } from '../../report/markdown.ts';
+import type { StopReason } from '../../report/notes/environment-failure-note.ts';
 import { renderFailureNote } from './failure-note.ts';
 import { regenerateSetup, type SetupFailure } from './regenerate.ts';
 import {
@@ -108,17 +111,20 @@ async function runRound(
   return { record: failed, failure };
 }
 
+/** Why setup stopped, as a catalog message (the note translates it; the log has it in English). */
 function stopReason(
   failure: SetupFailure,
   regenerations: number,
   max: number,
   llmError?: string,
-): string {
-  if (llmError) return `the regeneration request failed: ${llmError}`;
+): Exclude<StopReason, string> {
+  if (llmError) return { key: 'envStop.llmFailed', params: { error: inlineCode(llmError) } };
   const c = failure.classification;
-  if (c.class === 'fatal') return 'a fatal error (system resources or security) is not retried';
-  if (c.class === 'retryable') return `the ${c.kind} retries were used up`;
-  return regenerations >= max ? `the ${max} LLM regenerations were used up` : 'setup stopped';
+  if (c.class === 'fatal') return { key: 'envStop.fatal' };
+  if (c.class === 'retryable') return { key: 'envStop.retries', params: { kind: c.kind } };
+  return regenerations >= max
+    ? { key: 'envStop.regenerations', params: { count: max } }
+    : { key: 'envStop.stopped' };
 }
 
 /**
@@ -258,7 +264,7 @@ function failed(
   ];
   deps.logger.warn('environment setup gave up; continuing with a warning', {
     environment: plan.name,
-    reason,
+    reason: t('en', reason.key, reason.params),
   });
   return {
     ...partial,

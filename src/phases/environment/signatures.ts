@@ -5,6 +5,8 @@
  * test/phases/environment/install-errors.ts). The tables are checked in
  * order; the first match decides.
  */
+import type { MessageKey } from '../../core/messages/en.ts';
+
 export type FailureClass = 'retryable' | 'fixable' | 'fatal';
 
 export type RetryableKind = 'network' | 'server-error' | 'lock';
@@ -23,15 +25,18 @@ export type FixableKind =
 export type FatalKind = 'out-of-memory' | 'disk-full' | 'killed' | 'security' | 'container';
 export type FailureKind = RetryableKind | FixableKind | FatalKind;
 
+/** A hint of the message catalog: English in the prompt, the note's language in the note. */
+export type EnvHintKey = Extract<MessageKey, `envHint.${string}`>;
+
 export interface Signature {
   kind: FailureKind;
   tool: string;
   pattern: RegExp;
   /** Added to the regeneration prompt and the failure note. */
-  hint?: string;
+  hint?: EnvHintKey;
 }
 
-const sig = (kind: FailureKind, tool: string, pattern: RegExp, hint?: string): Signature =>
+const sig = (kind: FailureKind, tool: string, pattern: RegExp, hint?: EnvHintKey): Signature =>
   hint ? { kind, tool, pattern, hint } : { kind, tool, pattern };
 
 /** System resources and security: never retried, never regenerated. */
@@ -50,12 +55,7 @@ export const FATAL: readonly Signature[] = [
   sig('out-of-memory', 'java', /java\.lang\.OutOfMemoryError/),
   sig('out-of-memory', 'python', /^MemoryError\b/m),
   sig('out-of-memory', 'gradle', /Gradle build daemon disappeared unexpectedly/),
-  sig(
-    'security',
-    'go',
-    /SECURITY ERROR|checksum mismatch/,
-    'a module checksum did not match go.sum',
-  ),
+  sig('security', 'go', /SECURITY ERROR|checksum mismatch/, 'envHint.goChecksum'),
   sig(
     'container',
     'docker',
@@ -69,14 +69,9 @@ export const OVERRIDES: readonly Signature[] = [
     'cached-failure',
     'maven',
     /was cached in the local repository, resolution will not be reattempted/,
-    'Maven cached the failed download; run it again with -U to force the update',
+    'envHint.mavenCached',
   ),
-  sig(
-    'unknown-package',
-    'npm',
-    /\bENOTCACHED\b/,
-    'npm is in offline mode and the package is not in its cache',
-  ),
+  sig('unknown-package', 'npm', /\bENOTCACHED\b/, 'envHint.npmOffline'),
 ];
 
 export const RETRYABLE: readonly Signature[] = [
@@ -155,13 +150,13 @@ export const FIXABLE: readonly Signature[] = [
     'lockfile-mismatch',
     'npm',
     /`npm ci` can only install packages when your package\.json and package-lock\.json|can only install with an existing package-lock\.json/,
-    'use `npm install` or update the lockfile',
+    'envHint.npmCi',
   ),
   sig(
     'lockfile-mismatch',
     'pnpm',
     /ERR_PNPM_OUTDATED_LOCKFILE|ERR_PNPM_FROZEN_LOCKFILE_WITH_OUTDATED_LOCKFILE|ERR_PNPM_NO_LOCKFILE|ERR_PNPM_LOCKFILE_BREAKING_CHANGE/,
-    'use `pnpm install --no-frozen-lockfile` or the pnpm version of packageManager',
+    'envHint.pnpmFrozen',
   ),
   sig(
     'lockfile-mismatch',
@@ -185,7 +180,7 @@ export const FIXABLE: readonly Signature[] = [
     'version-conflict',
     'npm',
     /\bETARGET\b|No matching version found for|ERR_PNPM_NO_MATCHING_VERSION/,
-    'the version may not exist, or a registry mirror may lag behind',
+    'envHint.versionMissing',
   ),
   sig('version-conflict', 'pnpm', /ERR_PNPM_PEER_DEP_ISSUES|ERR_PNPM_UNSUPPORTED_ENGINE/),
   sig(
@@ -209,7 +204,7 @@ export const FIXABLE: readonly Signature[] = [
     'unknown-package',
     'pip',
     /No matching distribution found for|Could not find a version that satisfies the requirement/,
-    'the name may be wrong, or the package may not support this Python version',
+    'envHint.pythonPackage',
   ),
   sig(
     'unknown-package',

@@ -95,7 +95,8 @@ export class Clarifier {
       },
       notes.context,
     );
-    const posted = await postNote(notes.target, body, { redactor: notes.redactor });
+    // a thread (resolvable on GitLab), so the answers sit below the question
+    const posted = await postNote(notes.target, body, { redactor: notes.redactor, thread: true });
     logger.info('clarification asked', { noteId: posted.id, questions: question.questions.length });
     if (minutes <= 0 && options.pausable) return { kind: 'paused', noteId: posted.id } as const;
     const answers = await this.wait(posted.id, minutes, options.signal);

@@ -32,6 +32,13 @@ export type RecordFields = {
 
 const asJson = (value: object) => value as unknown as Record<string, unknown>;
 
+/** A replan whose result was recorded: its checkpoint, result and duration. */
+export interface SettledReplan {
+  point: string;
+  result: 'success' | 'failure';
+  durationMs: number;
+}
+
 export class ReplanLedger {
   state: ReplanState;
 
@@ -86,10 +93,16 @@ export class ReplanLedger {
     await this.save();
   }
 
-  /** Records the result of the replan in flight: the next checkpoint was reached, or the run ended first. */
-  async settle(result: 'success' | 'failure', planAfter?: object): Promise<void> {
+  /**
+   * Records the result of the replan in flight: the next checkpoint was
+   * reached, or the run ended first. Returns what was settled, if anything.
+   */
+  async settle(
+    result: 'success' | 'failure',
+    planAfter?: object,
+  ): Promise<SettledReplan | undefined> {
     const flight = this.state.in_flight;
-    if (!flight) return;
+    if (!flight) return undefined;
     delete this.state.in_flight;
     await this.save();
     await this.safely(() =>
@@ -106,6 +119,11 @@ export class ReplanLedger {
         ...(planAfter ? { plan_after: asJson(planAfter) } : {}),
       }),
     );
+    return {
+      point: flight.point,
+      result,
+      durationMs: Math.max(0, this.clock.now() - flight.decided_at),
+    };
   }
 
   async record(replanId: string, at: Recorded, fields: RecordFields): Promise<void> {
@@ -126,8 +144,8 @@ export class ReplanLedger {
   }
 
   /** How the run ended decides whether the next run continues this state (§10.2). */
-  async end(reason: string): Promise<void> {
-    await this.settle('failure');
+  async end(reason: string): Promise<SettledReplan | undefined> {
+    const settled = await this.settle('failure');
     const awaiting = reason === 'clarification_needed' && this.state.open_question;
     this.state.status = awaiting
       ? 'awaiting_answer'
@@ -136,6 +154,7 @@ export class ReplanLedger {
         : 'finished';
     if (this.state.status === 'finished') delete this.state.open_question;
     await this.save();
+    return settled;
   }
 
   private async safely(work: () => Promise<unknown> | undefined): Promise<void> {

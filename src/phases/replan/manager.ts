@@ -88,7 +88,7 @@ export class ReplanManager implements ReplanHook, QuestionHost {
   }
 
   async decide(checkpoint: ReplanCheckpoint, signal?: AbortSignal): Promise<ReplanDirective> {
-    await this.ledger.settle('success', checkpoint.plan);
+    this.notifier.settled(await this.ledger.settle('success', checkpoint.plan), this.now());
     const point = checkpoint.point;
     if (this.resumeWith !== undefined) return this.resume(checkpoint);
     const skip = this.askOnly !== undefined && PLANNING.has(point) && !this.askOnly.has(point);
@@ -173,6 +173,11 @@ export class ReplanManager implements ReplanHook, QuestionHost {
         at: this.now(),
       });
     this.notifier.counted();
+    this.notifier.started(
+      checkpoint.point,
+      decision.replan_type !== 'none' ? decision.replan_type : undefined,
+      this.now(),
+    );
     if (directive.kind === 'replan') this.askOnly = redonePoints(level);
     this.remember(`${checkpoint.point}: ${directive.kind} (level ${level}) carried out`);
     this.o.logger.info('replan decided', {
@@ -261,12 +266,15 @@ export class ReplanManager implements ReplanHook, QuestionHost {
   }
 
   async unclearGoal(unclear: UnclearGoal, signal?: AbortSignal): Promise<ReplanDirective> {
-    await this.ledger.settle('success');
+    this.notifier.settled(await this.ledger.settle('success'), this.now());
     return handleUnclearGoal(this, unclear, signal);
   }
 
   async ended(end: RunEndInfo): Promise<void> {
-    await this.ledger.end(end.reason);
+    const settled = await this.ledger.end(end.reason);
+    // a replan still in flight when the run completes did its work; otherwise it failed
+    const result = end.state === 'COMPLETE' ? 'success' : 'failure';
+    this.notifier.settled(settled && { ...settled, result }, this.now());
   }
 
   /** Replan statistics (§14.2 `get_replan_statistics`). */

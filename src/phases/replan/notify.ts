@@ -1,16 +1,18 @@
 /**
- * Notifications of seed 003 §11.1–§11.2: the 🔄 note when the model decides
- * on a replan (carried out, or overridden by a limit or the loop detection),
- * and the replan count in the progress note. A failed post is logged; it
- * never stops the run.
+ * Notifications of seed 003 §11.1–§11.2: the 🔁 note when the model decides
+ * on a replan (carried out, or overridden by a limit or the loop detection);
+ * the replan count, and each replan's start, completion and failure, in the
+ * progress note's history — no note of their own (the one-note rule). A
+ * failed post is logged; it never stops the run.
  */
 import type { Logger } from '../../log/logger.ts';
 import { postNote } from '../../report/note-body.ts';
 import { renderReplanNote } from '../../report/notes/replan-note.ts';
-import { countReplan } from '../../report/progress/state.ts';
+import { addReplanEvent, countReplan } from '../../report/progress/state.ts';
 import type { ProgressState } from '../../core/progress.ts';
 import type { ReplanPoint } from '../../core/hooks.ts';
 import type { NoteSink } from './clarification.ts';
+import type { SettledReplan } from './ledger.ts';
 import type { ReplanDecision } from './schema.ts';
 
 /** The progress note's publisher (only `update` is used). */
@@ -63,5 +65,21 @@ export class Notifier {
   /** Counts a carried-out replan in the progress note. */
   counted(): void {
     this.progress?.update(countReplan);
+  }
+
+  /** A replan starts (seed 003 §11.1): a line in the progress note's history, not a note. */
+  started(point: ReplanPoint, kind: string | undefined, at: number): void {
+    this.progress?.update((s) =>
+      addReplanEvent(s, { event: 'started', point, ...(kind ? { kind } : {}), at }),
+    );
+  }
+
+  /** A replan completed (the next checkpoint was reached) or failed (the run ended first). */
+  settled(replan: SettledReplan | undefined, at: number): void {
+    if (!replan) return;
+    const event = replan.result === 'success' ? 'completed' : 'failed';
+    this.progress?.update((s) =>
+      addReplanEvent(s, { event, point: replan.point, at, durationMs: replan.durationMs }),
+    );
   }
 }

@@ -8,6 +8,8 @@
 import { formatClockTime, formatDuration } from '../../core/messages/format.ts';
 import { bulletList, link, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';
+import type { MessageKey } from '../../core/messages/en.ts';
+import type { Voice } from '../progress/headline.ts';
 import type { NoteContext } from './context.ts';
 import { contextVoice, markerFor, mention, titleSuffix } from './context.ts';
 
@@ -53,9 +55,14 @@ function deadline(input: ClarificationNoteInput, context: NoteContext): string {
   return v.m(input.autoAssume ? 'clarify.deadlineAssume' : 'clarify.deadlineStop', { time, wait });
 }
 
-/** GitLab's role names are capitalised: `developer` → `Developer`. */
-function roleName(level: string): string {
-  return level.charAt(0).toUpperCase() + level.slice(1);
+const ROLES = new Set(['guest', 'planner', 'reporter', 'developer', 'maintainer', 'owner']);
+
+/** GitLab's role name in the note's language: `developer` → `Developer`, `デベロッパー`. */
+function roleName(level: string, v: Voice): string {
+  const role = level.toLowerCase();
+  return ROLES.has(role)
+    ? v.m(`role.${role}` as MessageKey)
+    : level.charAt(0).toUpperCase() + level.slice(1);
 }
 
 export function renderClarificationNote(
@@ -78,7 +85,7 @@ export function renderClarificationNote(
     lines.push('', v.m('clarify.assume'), '', bulletList(input.assumptions));
   lines.push('', v.sentences(v.m('rule.reply'), deadline(input, context)));
   const small = [
-    input.minAccessLabel ? v.m('clarify.who', { level: roleName(input.minAccessLabel) }) : '',
+    input.minAccessLabel ? v.m('clarify.who', { level: roleName(input.minAccessLabel, v) }) : '',
     context.jobUrl ? link(v.m('facts.viewJob', { id: context.jobId ?? '?' }), context.jobUrl) : '',
   ].filter(Boolean);
   if (small.length > 0) lines.push('', `<sub>${small.join(' · ')}</sub>`);

@@ -5,7 +5,6 @@
  */
 import type { NoteKind } from '../../core/marker.ts';
 import { renderMarker } from '../../core/marker.ts';
-import type { MessageKey } from '../../core/messages/en.ts';
 import type { Language } from '../../core/messages/language.ts';
 import { voiceOf, type Voice } from '../progress/headline.ts';
 
@@ -51,25 +50,5 @@ export function mention(context: NoteContext): string {
   return name ? `@${name}, ` : '';
 }
 
-const CHECKPOINTS = new Set([
-  'goal_understanding',
-  'task_decomposition',
-  'action_sequence',
-  'execution',
-  'reflection',
-  'final_evaluation',
-]);
-
-/** A replan checkpoint or phase in words (`task_decomposition` → `task decomposition`). */
-export function checkpointName(v: Voice, point: string): string {
-  const key =
-    point === 'action_sequence_generation'
-      ? 'action_sequence'
-      : point === 'monitoring'
-        ? 'reflection'
-        : point;
-  if (CHECKPOINTS.has(key)) return v.m(`checkpoint.${key}` as MessageKey);
-  const phases = ['pre_planning', 'planning', 'environment_setup', 'verification'];
-  if (phases.includes(key)) return v.m(`phase.${key}` as MessageKey);
-  return key.replace(/[_.]+/g, ' ').trim();
-}
+/** A replan checkpoint or phase in words; lives with the progress note, which names them too. */
+export { checkpointName } from '../progress/checkpoints.ts';

@@ -10,8 +10,12 @@ import { renderMarker, type NoteMarker } from '../../core/marker.ts';
 import type { Language } from '../../core/messages/language.ts';
 import { fence, inlineCode, oneLine } from '../markdown.ts';
 import { voiceOf, type Voice } from '../progress/headline.ts';
+import { CATALOGS, type MessageParams } from '../../core/messages/catalog.ts';
 import type { MessageKey } from '../../core/messages/en.ts';
 import { EMOJI } from '../vocabulary.ts';
+
+/** Why setup stopped: a catalog message (or, from older callers, text in the note's language). */
+export type StopReason = string | { key: MessageKey; params?: MessageParams };
 
 export interface EnvironmentFailureInput {
   environment: string;
@@ -19,12 +23,21 @@ export interface EnvironmentFailureInput {
   command: string;
   exitCode: number | undefined;
   output: string;
-  classification: { class: string; kind: string; tool: string; evidence: string; hint?: string };
+  classification: {
+    class: string;
+    kind: string;
+    tool: string;
+    evidence: string;
+    /** English; shown only in an English note when there is no `hintKey`. */
+    hint?: string;
+    /** The hint as a catalog key (`envHint.*`). */
+    hintKey?: string;
+  };
   retries: { network: number; 'server-error': number; lock: number };
   regenerations: number;
   maxRegenerations: number;
   /** Why the loop stopped (e.g. "regenerations used up"), when not obvious from the class. */
-  stopReason?: string;
+  stopReason?: StopReason;
   marker?: Omit<NoteMarker, 'kind'>;
   redactor?: Redactor;
   language?: Language;
@@ -49,6 +62,13 @@ function classWords(v: Voice, failureClass: string): string {
     : inlineCode(failureClass);
 }
 
+/** The classification's hint in the note's language: its catalog key, else English text in English. */
+function hintOf(c: EnvironmentFailureInput['classification'], v: Voice): string | undefined {
+  if (c.hintKey?.startsWith('envHint.') && c.hintKey in CATALOGS.en)
+    return v.m(c.hintKey as MessageKey);
+  return v.language === 'en' ? c.hint : undefined;
+}
+
 export function renderEnvironmentFailureNote(input: EnvironmentFailureInput): string {
   const v = voiceOf({ language: input.language });
   const c = input.classification;
@@ -59,8 +79,9 @@ export function renderEnvironmentFailureNote(input: EnvironmentFailureInput): st
     input.exitCode === undefined
       ? v.m('envFail.noExit', { command, environment })
       : v.m('envFail.exit', { command, environment, code: String(input.exitCode) });
-  const next = c.hint
-    ? v.m('blame.hint', { hint: oneLine(redact(c.hint), 300) })
+  const hint = hintOf(c, v);
+  const next = hint
+    ? v.m('blame.hint', { hint: oneLine(redact(hint), 300) })
     : v.m('envFail.next', { command });
   const tried = [
     v.m('envFail.retries', {
@@ -75,8 +96,11 @@ export function renderEnvironmentFailureNote(input: EnvironmentFailureInput): st
       ),
     }),
   ];
-  if (input.stopReason)
-    tried.push(v.m('envFail.stopReason', { reason: oneLine(redact(input.stopReason), 300) }));
+  const reason = input.stopReason;
+  if (reason) {
+    const text = typeof reason === 'string' ? reason : v.m(reason.key, reason.params);
+    tried.push(v.m('envFail.stopReason', { reason: oneLine(redact(text), 300) }));
+  }
   const lines = [
     renderMarker({ ...input.marker, kind: 'environment-failed' }),
     `### ${EMOJI.warning} ${v.m('envFail.heading')}`,

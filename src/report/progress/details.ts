@@ -4,6 +4,7 @@
  * (only when the run looped), the review verdicts, the model calls in at most
  * four groups, earlier plans and the Task Note link.
  */
+import { replanHistory } from './replans.ts';
 import type { MessageKey } from '../../core/messages/en.ts';
 import {
   formatCost,
@@ -187,6 +188,7 @@ export function runDetails(s: ProgressState, v: Voice): string[] {
     ...reviews(s, v),
     ...usage(s, v),
     ...planHistory(s.plan, v),
+    ...replanHistory(s, v),
   ];
   if (body.length === 0) return [];
   return [

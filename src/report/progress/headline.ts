@@ -12,6 +12,7 @@ import type { CheckFact, PhaseName, ProgressState } from '../../core/progress.ts
 import { PHASES } from '../../core/progress.ts';
 import { inlineCode, link, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI, STATE_EMOJI, type NoteState } from '../vocabulary.ts';
+import { causeText, hintText } from './error-words.ts';
 import { checklistProgress, currentPhase } from './state.ts';
 
 /** What the notes need besides the state: the language's texts and the command prefix. */
@@ -138,9 +139,9 @@ function humanReason(s: ProgressState, v: Voice): string {
   return count > 0 ? v.m('facts.humanReason', { count }) : v.m('facts.humanReasonNone');
 }
 
-function cause(s: ProgressState): string {
-  const text = s.facts?.error?.message ?? s.final?.summary ?? '';
-  return `**${oneLine(safeProse(text), 300).replace(/\*/g, '\\*') || '?'}**`;
+function cause(s: ProgressState, v: Voice): string {
+  const error = s.facts?.error?.message;
+  return causeText(error ?? s.final?.summary ?? '', v, error !== undefined);
 }
 
 /** The second line: what changed (or why nothing did), then the job link. */
@@ -166,7 +167,7 @@ export function changeLine(s: ProgressState, v: Voice): string {
       parts.push(formatDuration(s.final!.finishedAt - s.startedAt, v.language));
       break;
     case 'failed':
-      parts.push(cause(s), deliveryFact(s, v), ...steps(s, v));
+      parts.push(cause(s, v), deliveryFact(s, v), ...steps(s, v));
       break;
     case 'cancelled':
       parts.push(stopped(s, v), deliveryFact(s, v), ...steps(s, v));
@@ -225,7 +226,8 @@ function afterFailure(s: ProgressState, v: Voice): string {
   if (error) {
     const blame = BLAMES.has(error.blame) ? error.blame : 'internal';
     parts.push(v.m(`blame.${blame}` as MessageKey));
-    if (error.hint) parts.push(v.m('blame.hint', { hint: oneLine(safeProse(error.hint), 300) }));
+    const hint = hintText(error, v);
+    if (hint) parts.push(v.m('blame.hint', { hint }));
   }
   const retry = s.jobUrl
     ? link(v.m('next.retryJob', { id: s.jobId ?? '?' }), s.jobUrl)

@@ -16,6 +16,7 @@ import type {
   PlanVersion,
   ProgressState,
   RelatedNote,
+  ReplanEvent,
   ReviewVerdict,
   RunFacts,
 } from '../../core/progress.ts';
@@ -254,6 +255,14 @@ export function addUsage(
 
 export function countReplan(s: ProgressState): ProgressState {
   return { ...s, replans: s.replans + 1 };
+}
+
+/** The most replan events the note keeps (the oldest go first). */
+export const MAX_REPLAN_EVENTS = 30;
+
+/** Adds a replan's start, completion or failure to the note's history (seed 003 §11.1). */
+export function addReplanEvent(s: ProgressState, event: ReplanEvent): ProgressState {
+  return { ...s, replanLog: [...(s.replanLog ?? []), event].slice(-MAX_REPLAN_EVENTS) };
 }
 
 /** Adds a link, replacing one with the same label. */

@@ -44,6 +44,8 @@ export interface ReportingOptions {
   notices?: readonly string[];
   /** The notes' language; default: `notes.language`, `auto` following the title. */
   language?: Language;
+  /** Who asked (a GitLab username), @mentioned in the ❓ and 🙋 notes. */
+  requester?: string;
 }
 
 /** The notes' language: as given, else `notes.language` (`auto`: the request's). */
@@ -87,7 +89,7 @@ async function openProgressNote(options: ReportingOptions, paths: StatePaths) {
     language: notesLanguage(options),
     commandPrefix: options.config.trigger.command_prefix,
   });
-  const notice = interruptedNotice(interrupted);
+  const notice = interruptedNotice(interrupted, notesLanguage(options));
   if (notice) initial = addNotice(initial, notice);
   for (const extra of options.notices ?? []) initial = addNotice(initial, extra);
   const publisher = await ProgressPublisher.start(
@@ -143,6 +145,7 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
     title: options.title,
     language: notesLanguage(options),
     commandPrefix: config.trigger.command_prefix,
+    ...(options.requester ? { requester: options.requester } : {}),
   };
   // the progress note links the ❓ and 🙋 notes posted through this target
   const target = linkingRelatedNotes(options.target, publisher);

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import type { Config } from '../../config/options.ts';
 import { describeError } from '../../errors/catalog.ts';
+import { t } from '../../core/messages/catalog.ts';
+import type { Language } from '../../core/messages/language.ts';
+import { inlineCode } from '../../report/markdown.ts';
 import type { MetadataStore, PhaseStatusValue } from '../../history/metadata.ts';
 import type { StatePaths } from '../../history/paths.ts';
 import type { RunRecords } from '../../history/run-records.ts';
@@ -81,6 +84,13 @@ const CHANGE_KIND: Record<Exclude<PlanChange, 'initial'>, PlanChangeKind> = {
 
 function toItem(item: ChecklistItem) {
   return { id: item.id, description: item.label, status: item.status };
+}
+
+/** The notice when run files could not be written; the error's English text as code elsewhere. */
+function filesNotWritten(language: Language, error: string): string {
+  return t(language, 'notice.filesNotWritten', {
+    error: language === 'en' ? error : inlineCode(error),
+  });
 }
 
 /**
@@ -244,7 +254,7 @@ export class ProgressReporter implements RunReporter {
       if (failures.length > 0)
         next = addNotice(
           next,
-          `Some run files could not be written: ${describeError(failures[0]).message}`,
+          filesNotWritten(next.language ?? 'en', describeError(failures[0]).message),
         );
       return next;
     });

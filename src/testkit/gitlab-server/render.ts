@@ -219,6 +219,7 @@ export class Renderer {
   }
 
   note(n: NoteRec): NoteSchema {
+    const thread = this.model.discussions.get(n.discussionId)?.individual === false;
     return {
       id: n.id,
       body: n.body,
@@ -233,9 +234,10 @@ export class Renderer {
       noteable_type: n.noteableType,
       noteable_iid: n.noteableIid,
       project_id: n.projectId,
-      resolvable: false,
-      type:
-        this.model.discussions.get(n.discussionId)?.individual === false ? 'DiscussionNote' : null,
+      // a thread's notes (DiscussionNote) are resolvable on merge requests and, since
+      // GitLab 16.7, on issues; a plain comment and a system note are not
+      resolvable: thread && !n.system,
+      type: thread ? 'DiscussionNote' : null,
     } satisfies NoteSchema;
   }
 

@@ -1,5 +1,6 @@
 import {
   addUsage,
+  addReplanEvent,
   countReplan,
   endPhase,
   finishRun,
@@ -92,6 +93,19 @@ export function revisedTwice(): ProgressState {
     ],
   });
   s = countReplan(s);
+  // seed 003 §11.1: the replan's start and completion, in the note's history
+  s = addReplanEvent(s, {
+    event: 'started',
+    point: 'execution',
+    kind: 'partial_replan',
+    at: sec(129),
+  });
+  s = addReplanEvent(s, {
+    event: 'completed',
+    point: 'execution',
+    at: sec(131),
+    durationMs: 2_000,
+  });
   s = endPhase(s, 'reflection', 'done', sec(131));
   s = updateItem(s, 'task_2_revised', 'done');
   s = startPhase(s, 'reflection', sec(200));

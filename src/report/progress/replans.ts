@@ -1,0 +1,47 @@
+/**
+ * The replans of a run in the progress note's folded history (seed 003
+ * §11.1): when each started, completed or failed. They get no note of their
+ * own — the one-note rule — only the 🔁 decision note of §11.2.
+ */
+import type { MessageKey } from '../../core/messages/en.ts';
+import { formatClockTime, formatDuration } from '../../core/messages/format.ts';
+import type { ProgressState, ReplanEvent } from '../../core/progress.ts';
+import { EMOJI } from '../vocabulary.ts';
+import { checkpointName } from './checkpoints.ts';
+import type { Voice } from './headline.ts';
+
+const KINDS = new Set([
+  'retry',
+  'partial_replan',
+  'action_regeneration',
+  'task_redecomposition',
+  'goal_revision',
+  'full_replan',
+  'clarification_request',
+]);
+
+function eventLine(e: ReplanEvent, v: Voice): string {
+  const time = formatClockTime(e.at, v.language);
+  const duration = formatDuration(e.durationMs ?? 0, v.language);
+  switch (e.event) {
+    case 'started': {
+      const point = checkpointName(v, e.point);
+      if (!e.kind) return `${EMOJI.revised} ${v.m('replanLog.startedAt', { time, point })}`;
+      const kind = KINDS.has(e.kind)
+        ? v.m(`replan.kind.${e.kind}` as MessageKey)
+        : e.kind.replace(/[_.]+/g, ' ');
+      return `${EMOJI.revised} ${v.m('replanLog.started', { time, point, kind })}`;
+    }
+    case 'completed':
+      return `${EMOJI.done} ${v.m('replanLog.completed', { time, duration })}`;
+    case 'failed':
+      return `${EMOJI.failed} ${v.m('replanLog.failed', { time, duration })}`;
+  }
+}
+
+/** `#### Replans` and one line per event, oldest first; nothing when no replan ran. */
+export function replanHistory(s: ProgressState, v: Voice): string[] {
+  const events = s.replanLog ?? [];
+  if (events.length === 0) return [];
+  return ['', `#### ${v.m('replanLog.heading')}`, '', ...events.map((e) => `- ${eventLine(e, v)}`)];
+}
