@@ -51,12 +51,25 @@ describe('ci/requester (#24: the ❓ note @mentions who asked)', () => {
       MR_AGENT_NOTE_ID: '555',
       MR_AGENT_TASK: 'fix the typo',
       MR_AGENT_MR_IID: '12',
-      MR_AGENT_TRIGGERED_BY: '9',
+      // the bridge passes the commenter's id (the author of note 555 is user 655)
+      MR_AGENT_TRIGGERED_BY: '655',
     });
     const listing = reads([note(554, 'someone'), note(555, 'dana')]);
     const withName = await withRequester(request, context, listing);
     expect(withName.username).to.equal('dana');
     expect(listing.asked).to.deep.equal([{ type: 'merge_request', iid: 12 }]);
+  });
+
+  it('#24 a comment whose author is not the user the variables name mentions nobody (issue 19: ids are checked)', async () => {
+    const { request, context } = requestOf({
+      CI_PIPELINE_SOURCE: 'trigger',
+      MR_AGENT_NOTE_ID: '555',
+      MR_AGENT_TASK: 'fix the typo',
+      MR_AGENT_MR_IID: '12',
+      MR_AGENT_TRIGGERED_BY: '9',
+    });
+    const withName = await withRequester(request, context, reads([note(555, 'dana')]));
+    expect(withName.username).to.equal(undefined);
   });
 
   it('#24 a name already known (the TRIGGER_PAYLOAD event’s user, the plan job’s hand-off) is kept without a read', async () => {
