@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load.ts';
@@ -167,6 +175,8 @@ describe('ci/fork-code (issue 19 §1: a fork merge request and the project secre
   beforeEach(async () => {
     world = await JobWorld.start();
     canaryDir = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-canary-'));
+    // commands may run as another, unprivileged user (issue 19 §3): any user may leave a canary
+    chmodSync(canaryDir, 0o777);
   });
   afterEach(async () => {
     await world.close();
