@@ -4,6 +4,7 @@
  * confidence, repeated trigger) and therefore not carried out. The
  * reasoning is in front; issues and recommended actions are folded.
  */
+import { NAMED_REPLAN_KINDS } from '../progress/replans.ts';
 import type { MessageKey } from '../../core/messages/en.ts';
 import { formatDateTime, formatPercent } from '../../core/messages/format.ts';
 import { bulletList, oneLine, safeProse } from '../markdown.ts';
@@ -27,16 +28,6 @@ export interface ReplanNoteInput {
   at: number;
 }
 
-const KINDS = new Set([
-  'retry',
-  'partial_replan',
-  'action_regeneration',
-  'task_redecomposition',
-  'goal_revision',
-  'full_replan',
-  'clarification_request',
-]);
-
 export function renderReplanNote(input: ReplanNoteInput, context: NoteContext): string {
   const v = contextVoice(context);
   const done = input.executed !== false;
@@ -47,7 +38,7 @@ export function renderReplanNote(input: ReplanNoteInput, context: NoteContext): 
       percent: formatPercent(Math.round(confidence * 100), 100, v.language),
     }),
   ];
-  if (input.replanType && KINDS.has(input.replanType))
+  if (input.replanType && NAMED_REPLAN_KINDS.has(input.replanType))
     facts.push(v.m('replan.kind', { kind: v.m(`replan.kind.${input.replanType}` as MessageKey) }));
   facts.push(formatDateTime(input.at, v.language));
   const lines = [

@@ -10,7 +10,8 @@ import { EMOJI } from '../vocabulary.ts';
 import { checkpointName } from './checkpoints.ts';
 import type { Voice } from './headline.ts';
 
-const KINDS = new Set([
+/** The replan kinds (seed 003 §2.6) the catalog names (`replan.kind.*`); others show as code. */
+export const NAMED_REPLAN_KINDS: ReadonlySet<string> = new Set([
   'retry',
   'partial_replan',
   'action_regeneration',
@@ -27,7 +28,7 @@ function eventLine(e: ReplanEvent, v: Voice): string {
     case 'started': {
       const point = checkpointName(v, e.point);
       if (!e.kind) return `${EMOJI.revised} ${v.m('replanLog.startedAt', { time, point })}`;
-      const kind = KINDS.has(e.kind)
+      const kind = NAMED_REPLAN_KINDS.has(e.kind)
         ? v.m(`replan.kind.${e.kind}` as MessageKey)
         : e.kind.replace(/[_.]+/g, ' ');
       return `${EMOJI.revised} ${v.m('replanLog.started', { time, point, kind })}`;
