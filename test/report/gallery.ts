@@ -27,6 +27,7 @@ import {
   interrupted,
   MR,
   needsHuman,
+  pausedDuringExecution,
   revisedTwice,
   sec,
   T0,
@@ -64,6 +65,7 @@ const PROGRESS: ReadonlyArray<readonly [string, () => ProgressState]> = [
   ['progress-7-waiting-for-answer', awaitingAnswer],
   ['progress-8-needs-human', needsHuman],
   ['progress-9-interrupted', interrupted],
+  ['progress-10-paused', pausedDuringExecution],
 ];
 
 const SUMMARIES: ReadonlyArray<readonly [string, () => ProgressState]> = [

@@ -29,6 +29,7 @@ const STATE_OF: ReadonlyArray<readonly [RegExp, NoteState]> = [
   [/waiting-for-answer/, 'awaiting_answer'],
   [/needs-human/, 'needs_human'],
   [/interrupted/, 'interrupted'],
+  [/paused/, 'paused'],
 ];
 
 function noteState(name: string): NoteState {

@@ -61,6 +61,8 @@ export const en = {
   'facts.questionsLink': { one: '1 question', other: '{count} questions' },
   'facts.stoppedDuring': 'Stopped during {phase}: {who}',
   'facts.stopped': 'Stopped: {who}',
+  'facts.pausedDuring': 'Paused during {phase}, as asked with {command}',
+  'facts.paused': 'Paused, as asked with {command}',
   'facts.interrupted': 'The job ended before the run could record how it ended',
   'facts.humanReason': {
     one: 'Not converging after 1 plan revision, the most allowed',

@@ -56,6 +56,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'facts.questionsLink': { one: '質問 {count} 件', other: '質問 {count} 件' },
   'facts.stoppedDuring': '{phase}の途中で停止しました: {who}',
   'facts.stopped': '停止しました: {who}',
+  'facts.pausedDuring': '{command} の依頼により{phase}の途中で一時停止しました',
+  'facts.paused': '{command} の依頼により一時停止しました',
   'facts.interrupted': '最終状態を書き込む前にジョブが終了しました',
   'facts.humanReason': {
     one: '計画を {count} 回修正しても収束しません（修正回数の上限です）',

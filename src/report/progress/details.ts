@@ -81,8 +81,15 @@ function phaseStep(s: ProgressState, v: Voice, phase: PhaseName): string {
   const env = phase === 'environment_setup' ? environmentNote(s, v) : '';
   if (p.state === 'running') return `**${name} ${EMOJI.running}**${env}`;
   if (p.state === 'failed') {
+    // a deliberate stop is not a failure: the phase it stopped in shows 🛑 or ⏸️
+    const state = noteState(s);
+    const stopped = stoppedIn(s) === phase;
     const mark =
-      noteState(s) === 'cancelled' && stoppedIn(s) === phase ? EMOJI.cancelled : EMOJI.failed;
+      stopped && state === 'cancelled'
+        ? EMOJI.cancelled
+        : stopped && state === 'paused'
+          ? EMOJI.paused
+          : EMOJI.failed;
     return `**${name} ${mark}${time}**${repeats}${env}`;
   }
   return `${name}${time}${repeats}${env}`;

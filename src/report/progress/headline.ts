@@ -127,6 +127,13 @@ function stopped(s: ProgressState, v: Voice): string {
     : v.m('facts.stopped', { who });
 }
 
+function paused(s: ProgressState, v: Voice): string {
+  const phase = stoppedIn(s);
+  return phase
+    ? v.m('facts.pausedDuring', { phase: phaseName(v, phase), command: v.command('pause') })
+    : v.m('facts.paused', { command: v.command('pause') });
+}
+
 function questions(s: ProgressState, v: Voice): string {
   const count = Math.max(1, s.facts?.questions ?? 1);
   const label = v.m('facts.questionsLink', { count });
@@ -171,6 +178,9 @@ export function changeLine(s: ProgressState, v: Voice): string {
       break;
     case 'cancelled':
       parts.push(stopped(s, v), deliveryFact(s, v), ...steps(s, v));
+      break;
+    case 'paused':
+      parts.push(paused(s, v), deliveryFact(s, v), ...steps(s, v));
       break;
     case 'awaiting_answer':
       parts.push(questions(s, v), deliveryFact(s, v), ...steps(s, v));

@@ -191,6 +191,12 @@ export function cancelledDuringExecution(): ProgressState {
   return finishRun(s, { state: 'cancelled', summary: 'received SIGTERM', at: sec(80) });
 }
 
+/** Paused by `/agent pause` after the current action (seed 002): resumable with `/agent resume`. */
+export function pausedDuringExecution(): ProgressState {
+  const s = setFacts(executing(), NO_FACTS);
+  return finishRun(s, { state: 'paused', summary: 'Paused on request.', at: sec(75) });
+}
+
 /** Stopped on two questions (auto_assume_timeout_minutes: 0). */
 export function awaitingAnswer(): ProgressState {
   let s = setFacts(executing(), { ...NO_FACTS, questions: 2 });
