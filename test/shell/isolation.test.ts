@@ -59,7 +59,7 @@ describe('shell: commands run as another user (issue 19 §3)', () => {
     expect(await isolatedRequest(undefined, request)).to.deep.equal(request);
   });
 
-  it("security.isolation auto: without root, a CI job refuses repository commands and a local run accepts the risk (issue 19 §3)", async () => {
+  it('security.isolation auto: without root, a CI job refuses repository commands and a local run accepts the risk (issue 19 §3)', async () => {
     const repo = await makeTempRepo({ 'a.txt': 'a\n' });
     try {
       const auto = { ...security, isolation: 'auto' as const };
