@@ -3,7 +3,7 @@
  * files, none between folders, and imports only point down the layers.
  * `npm run lint` runs it.
  */
-const KERNEL = '^src/(core|config|errors|log|task|version\\.ts)';
+const KERNEL = '^src/(core|messages|config|errors|log|task|version\\.ts)';
 const ADAPTERS = '^src/(shell|llm|gitlab|history|report|tools|workers|testkit)/';
 const PHASES = '^src/phases/';
 const RUN = '^src/(run|agent-runner)/';

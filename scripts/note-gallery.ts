@@ -4,7 +4,7 @@
 //   node render.mjs /tmp/notes-md /tmp/notes-shots   # the render-notes tool
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { LANGUAGES } from '../src/core/messages/language.ts';
+import { LANGUAGES } from '../src/messages/language.ts';
 import { gallery } from '../test/report/gallery.ts';
 
 const out = process.argv[2];

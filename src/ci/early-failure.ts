@@ -1,7 +1,7 @@
 import type { Config } from '../config/options.ts';
 import type { GitLabPort, Noteable } from '../core/gitlab-port.ts';
 import { renderMarker } from '../core/marker.ts';
-import { resolveLanguage } from '../core/messages/language.ts';
+import { resolveLanguage } from '../messages/language.ts';
 import { inlineCode } from '../report/markdown.ts';
 import { hintText } from '../report/progress/error-words.ts';
 import { voiceOf } from '../report/progress/headline.ts';

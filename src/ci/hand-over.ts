@@ -3,7 +3,7 @@ import path from 'node:path';
 import { detectEnvironment } from '../phases/environment/detect/detect.ts';
 import { selectEnvironment } from '../phases/environment/select.ts';
 import type { Plan } from '../core/plan.ts';
-import { t } from '../core/messages/catalog.ts';
+import { t } from '../messages/catalog.ts';
 import { addNotice } from '../report/progress/state.ts';
 import type { CarriedOut, CarryOutDeps } from './job-types.ts';
 import { CHILD_PIPELINE_FILE, forwardedVariables, renderChildPipeline } from './child-pipeline.ts';

@@ -5,8 +5,8 @@
  * command running as the same user reads them from `/proc/<agent>/environ`.
  */
 
-import { t } from './messages/catalog.ts';
-import type { Language } from './messages/language.ts';
+import { t } from '../messages/catalog.ts';
+import type { Language } from '../messages/language.ts';
 
 /** The unprivileged user commands run as, with its private home. */
 export interface CommandUser {

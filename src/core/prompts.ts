@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors/errors.ts';
 import { escapeInvisible } from '../errors/visible.ts';
 import { fence } from './text.ts';
-import { LANGUAGE_NAMES, type Language } from './messages/language.ts';
+import { LANGUAGE_NAMES, type Language } from '../messages/language.ts';
 
 /** The prompt files of the run (English, in `prompts/`, J3). */
 export type PromptName =

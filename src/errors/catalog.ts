@@ -1,4 +1,4 @@
-import { t } from '../core/messages/catalog.ts';
+import { t } from '../messages/catalog.ts';
 import { isAgentError, type HintKey } from './errors.ts';
 
 export interface ErrorDescription {

@@ -3,7 +3,7 @@
  * `exitCodeFor` (exit-code.ts) maps them to the process exit code and
  * `describeError` (catalog.ts) to the one-line message plus hint a user sees.
  */
-import type { MessageKey } from '../core/messages/en.ts';
+import type { MessageKey } from '../messages/en.ts';
 
 export type ErrorBlame = 'user' | 'service' | 'model' | 'command' | 'limit' | 'internal';
 

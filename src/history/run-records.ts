@@ -4,9 +4,9 @@
  * pipeline after the artifact was restored — finds a record that never
  * finished and reports that run as interrupted (killed, timed out, runner lost).
  */
-import { t } from '../core/messages/catalog.ts';
-import { formatDateTime } from '../core/messages/format.ts';
-import type { Language } from '../core/messages/language.ts';
+import { t } from '../messages/catalog.ts';
+import { formatDateTime } from '../messages/format.ts';
+import type { Language } from '../messages/language.ts';
 import { z } from 'zod';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../core/clock.ts';

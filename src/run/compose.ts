@@ -13,7 +13,7 @@ import type { RunHooks } from '../core/hooks.ts';
 import type { LlmPort } from '../core/llm-port.ts';
 import type { NoteTarget } from '../core/note-target.ts';
 import type { ActionWorker, EnvironmentSetupOutcome, EnvironmentStep } from '../core/ports.ts';
-import type { Language } from '../core/messages/language.ts';
+import type { Language } from '../messages/language.ts';
 import { promptLibrary } from '../core/prompts.ts';
 import type { CodeNotRun, RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
@@ -30,7 +30,7 @@ import { gitOnlyShell } from '../shell/git-only-shell.ts';
 import type { Tool } from '../tools/index.ts';
 import { isExternalWorkerKind } from '../workers/registry.ts';
 import { notesLanguage, startReporting, type Reporting } from './reporting/index.ts';
-import { t } from '../core/messages/catalog.ts';
+import { t } from '../messages/catalog.ts';
 import { addNotice } from '../report/progress/state.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { describeError } from '../errors/catalog.ts';
 import { ConfigError } from '../errors/errors.ts';
-import { detectLanguage, type Language, type LanguageSetting } from '../core/messages/language.ts';
+import { detectLanguage, type Language, type LanguageSetting } from '../messages/language.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { accessLevelName } from '../gitlab/access-levels.ts';

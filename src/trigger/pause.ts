@@ -1,7 +1,7 @@
 import type { Note } from '../core/gitlab-port.ts';
 import { parseMarker } from '../core/marker.ts';
-import { messages } from '../core/messages/catalog.ts';
-import type { Language } from '../core/messages/language.ts';
+import { messages } from '../messages/catalog.ts';
+import type { Language } from '../messages/language.ts';
 import { inlineCode, link } from '../report/markdown.ts';
 
 /**

@@ -4,8 +4,8 @@ import { prepareNoteBody } from '../report/note-body.ts';
 import { helpLines } from '../report/notes/reply-note.ts';
 import type { AgentPipeline } from './bridge-port.ts';
 import type { CommandTarget } from './note-rules.ts';
-import { t } from '../core/messages/catalog.ts';
-import { detectLanguage, type Language } from '../core/messages/language.ts';
+import { t } from '../messages/catalog.ts';
+import { detectLanguage, type Language } from '../messages/language.ts';
 
 /**
  * The short notes the bridge posts in a command's thread (A1, A6). Every body

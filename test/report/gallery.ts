@@ -4,7 +4,7 @@
  * Markdown checks and the screenshots in docs/notes/ all come from here.
  */
 import { Redactor } from '../../src/log/redact.ts';
-import type { Language } from '../../src/core/messages/language.ts';
+import type { Language } from '../../src/messages/language.ts';
 import type { ProgressState } from '../../src/core/progress.ts';
 import { renderClarificationNote } from '../../src/report/notes/clarification-note.ts';
 import type { NoteContext } from '../../src/report/notes/context.ts';

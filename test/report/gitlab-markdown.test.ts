@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { t } from '../../src/core/messages/catalog.ts';
-import type { MessageKey } from '../../src/core/messages/en.ts';
-import { LANGUAGES, type Language } from '../../src/core/messages/language.ts';
+import { t } from '../../src/messages/catalog.ts';
+import type { MessageKey } from '../../src/messages/en.ts';
+import { LANGUAGES, type Language } from '../../src/messages/language.ts';
 import { STATE_EMOJI, type NoteState } from '../../src/report/vocabulary.ts';
 import { englishWords, renderGitLab, visibleText } from '../support/gitlab-markdown.ts';
 import { gallery } from './gallery.ts';

@@ -11,7 +11,7 @@ import { ExternalServiceError, ModelBehaviorError } from '../../src/errors/error
 import { renderEnvironmentFailureNote } from '../../src/report/notes/environment-failure-note.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
 import { finishRun, initialProgress, setFacts } from '../../src/report/progress/state.ts';
-import type { Language } from '../../src/core/messages/language.ts';
+import type { Language } from '../../src/messages/language.ts';
 import {
   alreadyRunningText,
   nothingToStopText,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parseMarker } from '../../src/core/marker.ts';
-import { LANGUAGES } from '../../src/core/messages/language.ts';
+import { LANGUAGES } from '../../src/messages/language.ts';
 import { hasUnescapedQuickAction, escapeQuickActions } from '../../src/report/markdown.ts';
 import { expectGolden } from '../support/golden.ts';
 import { gallery } from './gallery.ts';

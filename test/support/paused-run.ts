@@ -4,7 +4,7 @@
  * bot and rendered by the real renderers (so their markers are the shipped ones).
  */
 import { renderMarker } from '../../src/core/marker.ts';
-import type { Language } from '../../src/core/messages/language.ts';
+import type { Language } from '../../src/messages/language.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
 import {
   finishRun,

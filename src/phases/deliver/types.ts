@@ -3,7 +3,7 @@ import { CancelledError } from '../../errors/errors.ts';
 import type { GitLabPort, Issue, MergeRequest, Project } from '../../core/gitlab-port.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
-import type { Language } from '../../core/messages/language.ts';
+import type { Language } from '../../messages/language.ts';
 import type { NoteMarker } from '../../core/marker.ts';
 import type { NoteTarget } from '../../core/note-target.ts';
 import type { GitControlSnapshot } from './git-guard.ts';

@@ -5,7 +5,7 @@
  * test/phases/environment/install-errors.ts). The tables are checked in
  * order; the first match decides.
  */
-import type { MessageKey } from '../../core/messages/en.ts';
+import type { MessageKey } from '../../messages/en.ts';
 
 export type FailureClass = 'retryable' | 'fixable' | 'fatal';
 

@@ -1,5 +1,5 @@
 import { promptFiles, withAnswerLanguage } from '../../core/prompts.ts';
-import type { Language } from '../../core/messages/language.ts';
+import type { Language } from '../../messages/language.ts';
 import type { ReplanPoint } from '../../core/hooks.ts';
 
 /** The prompt files of replanning: `prompts/replan/<name>.md` (English, J3). */

@@ -5,10 +5,10 @@
  * time. Its marker state (`waiting`, `awaiting_answer`, later `answered`,
  * `assumed`) tells the trigger whether a reply resumes a run.
  */
-import { formatClockTime, formatDuration } from '../../core/messages/format.ts';
+import { formatClockTime, formatDuration } from '../../messages/format.ts';
 import { bulletList, link, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';
-import type { MessageKey } from '../../core/messages/en.ts';
+import type { MessageKey } from '../../messages/en.ts';
 import type { Voice } from '../progress/headline.ts';
 import type { NoteContext } from './context.ts';
 import { contextVoice, markerFor, mention, titleSuffix } from './context.ts';

@@ -5,7 +5,7 @@
  */
 import type { NoteKind } from '../../core/marker.ts';
 import { renderMarker } from '../../core/marker.ts';
-import type { Language } from '../../core/messages/language.ts';
+import type { Language } from '../../messages/language.ts';
 import { voiceOf, type Voice } from '../progress/headline.ts';
 
 export interface NoteContext {

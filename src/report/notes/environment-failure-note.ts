@@ -7,11 +7,11 @@
  */
 import type { Redactor } from '../../log/redact.ts';
 import { renderMarker, type NoteMarker } from '../../core/marker.ts';
-import type { Language } from '../../core/messages/language.ts';
+import type { Language } from '../../messages/language.ts';
 import { fence, inlineCode, oneLine } from '../markdown.ts';
 import { voiceOf, type Voice } from '../progress/headline.ts';
-import { CATALOGS, type MessageParams } from '../../core/messages/catalog.ts';
-import type { MessageKey } from '../../core/messages/en.ts';
+import { CATALOGS, type MessageParams } from '../../messages/catalog.ts';
+import type { MessageKey } from '../../messages/en.ts';
 import { EMOJI } from '../vocabulary.ts';
 
 /** Why setup stopped: a catalog message (or, from older callers, text in the note's language). */

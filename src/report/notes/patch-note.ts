@@ -7,7 +7,7 @@
  */
 import type { Redactor } from '../../log/redact.ts';
 import { renderMarker, type NoteMarker } from '../../core/marker.ts';
-import type { Language } from '../../core/messages/language.ts';
+import type { Language } from '../../messages/language.ts';
 import { fence, inlineCode, oneLine, safeProse } from '../markdown.ts';
 import { prepareNoteBody } from '../note-body.ts';
 import { voiceOf } from '../progress/headline.ts';

@@ -5,8 +5,8 @@
  * reasoning is in front; issues and recommended actions are folded.
  */
 import { NAMED_REPLAN_KINDS } from '../progress/replans.ts';
-import type { MessageKey } from '../../core/messages/en.ts';
-import { formatDateTime, formatPercent } from '../../core/messages/format.ts';
+import type { MessageKey } from '../../messages/en.ts';
+import { formatDateTime, formatPercent } from '../../messages/format.ts';
 import { bulletList, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';
 import type { NoteContext } from './context.ts';

@@ -3,8 +3,8 @@
  * the active or last run, `help` lists the commands. Both give the reply rule
  * in the same words as the ❓ note.
  */
-import type { MessageKey } from '../../core/messages/en.ts';
-import { formatDateTime } from '../../core/messages/format.ts';
+import type { MessageKey } from '../../messages/en.ts';
+import { formatDateTime } from '../../messages/format.ts';
 import type { FinalState, PhaseName } from '../../core/progress.ts';
 import { PHASES } from '../../core/progress.ts';
 import { link, oneLine, safeProse } from '../markdown.ts';

@@ -6,7 +6,7 @@
  * note, the job, the commit and the Task Note.
  */
 import { renderMarker } from '../../core/marker.ts';
-import { formatCost, formatDuration } from '../../core/messages/format.ts';
+import { formatCost, formatDuration } from '../../messages/format.ts';
 import type { ProgressState } from '../../core/progress.ts';
 import { inlineCode, keepLineBreaks, link, oneLine, safeProse } from '../markdown.ts';
 import { headline, noteState, shortSha, voiceOf, type Voice } from '../progress/headline.ts';

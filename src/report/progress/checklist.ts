@@ -4,8 +4,8 @@
  * failed, stopped or skipped, and one 🔁 line when the plan was revised.
  * Earlier plans go into the folded run details (`planHistory`).
  */
-import type { MessageKey } from '../../core/messages/en.ts';
-import { formatDateTime } from '../../core/messages/format.ts';
+import type { MessageKey } from '../../messages/en.ts';
+import { formatDateTime } from '../../messages/format.ts';
 import type { ChecklistItem, PlanProgress, PlanVersion } from '../../core/progress.ts';
 import { oneLine, safeProse } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';

@@ -1,5 +1,5 @@
 /** Replan checkpoints and phases in the note's words (seed 003 §3; seed 000 §5.4). */
-import type { MessageKey } from '../../core/messages/en.ts';
+import type { MessageKey } from '../../messages/en.ts';
 import type { Voice } from './headline.ts';
 
 const CHECKPOINTS = new Set([

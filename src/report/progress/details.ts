@@ -5,14 +5,14 @@
  * four groups, earlier plans and the Task Note link.
  */
 import { replanHistory } from './replans.ts';
-import type { MessageKey } from '../../core/messages/en.ts';
+import type { MessageKey } from '../../messages/en.ts';
 import {
   formatCost,
   formatCount,
   formatDateTime,
   formatDuration,
   formatList,
-} from '../../core/messages/format.ts';
+} from '../../messages/format.ts';
 import type { PhaseName, ProgressState, ReviewVerdict } from '../../core/progress.ts';
 import { PHASES } from '../../core/progress.ts';
 import { link, oneLine, safeProse, tableCell } from '../markdown.ts';

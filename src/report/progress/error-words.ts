@@ -5,9 +5,9 @@
  * hint is the catalog's (its key, else the error class's hint), so the
  * **Next:** line never falls back to English in a Japanese note.
  */
-import { CATALOGS, type Translate } from '../../core/messages/catalog.ts';
-import type { MessageKey } from '../../core/messages/en.ts';
-import { detectLanguage, type Language } from '../../core/messages/language.ts';
+import { CATALOGS, type Translate } from '../../messages/catalog.ts';
+import type { MessageKey } from '../../messages/en.ts';
+import { detectLanguage, type Language } from '../../messages/language.ts';
 import type { ErrorFacts } from '../../core/progress.ts';
 import { inlineCode, oneLine, safeProse } from '../markdown.ts';
 

@@ -4,10 +4,10 @@
  * job link), then **Next:** — what the reader does now. Built from
  * `ProgressState` and its `facts` only, so both notes say the same thing.
  */
-import { messages, type Translate } from '../../core/messages/catalog.ts';
-import type { MessageKey } from '../../core/messages/en.ts';
-import { formatClockTime, formatDuration } from '../../core/messages/format.ts';
-import type { Language } from '../../core/messages/language.ts';
+import { messages, type Translate } from '../../messages/catalog.ts';
+import type { MessageKey } from '../../messages/en.ts';
+import { formatClockTime, formatDuration } from '../../messages/format.ts';
+import type { Language } from '../../messages/language.ts';
 import type { CheckFact, PhaseName, ProgressState } from '../../core/progress.ts';
 import { PHASES } from '../../core/progress.ts';
 import { inlineCode, link, oneLine, safeProse } from '../markdown.ts';

@@ -3,8 +3,8 @@
  * §11.1): when each started, completed or failed. They get no note of their
  * own — the one-note rule — only the 🔁 decision note of §11.2.
  */
-import type { MessageKey } from '../../core/messages/en.ts';
-import { formatClockTime, formatDuration } from '../../core/messages/format.ts';
+import type { MessageKey } from '../../messages/en.ts';
+import { formatClockTime, formatDuration } from '../../messages/format.ts';
 import type { ProgressState, ReplanEvent } from '../../core/progress.ts';
 import { EMOJI } from '../vocabulary.ts';
 import { checkpointName } from './checkpoints.ts';

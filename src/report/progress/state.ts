@@ -20,7 +20,7 @@ import type {
   ReviewVerdict,
   RunFacts,
 } from '../../core/progress.ts';
-import type { Language } from '../../core/messages/language.ts';
+import type { Language } from '../../messages/language.ts';
 import { PHASES } from '../../core/progress.ts';
 
 export interface ProgressInit {

@@ -11,7 +11,7 @@ import { ProgressPublisher } from '../../report/progress/publisher.ts';
 import type { Scheduler } from '../../report/progress/scheduler.ts';
 import { linkingRelatedNotes } from '../../report/progress/related.ts';
 import { addNotice, initialProgress } from '../../report/progress/state.ts';
-import { resolveLanguage, type Language } from '../../core/messages/language.ts';
+import { resolveLanguage, type Language } from '../../messages/language.ts';
 import { createReplanHook, type AnswerSource } from '../../phases/replan/index.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { ReplanHook } from '../../core/hooks.ts';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Config } from '../../config/options.ts';
 import { describeError } from '../../errors/catalog.ts';
-import { t } from '../../core/messages/catalog.ts';
-import type { Language } from '../../core/messages/language.ts';
+import { t } from '../../messages/catalog.ts';
+import type { Language } from '../../messages/language.ts';
 import { inlineCode } from '../../report/markdown.ts';
 import type { MetadataStore, PhaseStatusValue } from '../../history/metadata.ts';
 import type { StatePaths } from '../../history/paths.ts';

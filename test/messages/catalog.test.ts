@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import { CATALOGS, t } from '../../../src/core/messages/catalog.ts';
-import type { Message } from '../../../src/core/messages/en.ts';
+import { CATALOGS, t } from '../../src/messages/catalog.ts';
+import type { Message } from '../../src/messages/en.ts';
 import {
   formatClockTime,
   formatCount,
   formatDateTime,
   formatDuration,
-} from '../../../src/core/messages/format.ts';
-import { detectLanguage, LANGUAGES, resolveLanguage } from '../../../src/core/messages/language.ts';
+} from '../../src/messages/format.ts';
+import { detectLanguage, LANGUAGES, resolveLanguage } from '../../src/messages/language.ts';
 
 function forms(message: Message): string[] {
   return typeof message === 'string' ? [message] : [message.one, message.other];
@@ -21,7 +21,7 @@ function placeholders(message: Message): string[] {
     .sort();
 }
 
-describe('core/messages: one keyed catalog for every note (#23)', () => {
+describe('messages: one keyed catalog for every note (#23)', () => {
   it('#23 every key exists in every language, with no extra key', () => {
     const keys = Object.keys(CATALOGS.en).sort();
     expect(keys.length).to.be.greaterThan(100);
