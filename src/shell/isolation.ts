@@ -109,7 +109,8 @@ export async function startIsolation(input: IsolationInput): Promise<CommandIsol
   await openPathTo(checkout);
   await closeTopFolder(user);
   await closeRunnerFiles(checkout);
-  await handOverCheckout(user);
+  // the checkout itself is handed over before each command (isolatedRequest), not here:
+  // a walk of the whole tree at start would delay the first progress note for nothing
   removeAtExit(user.home);
   return { kind: 'separate-user', user };
 }
