@@ -31,7 +31,6 @@ import type { Tool } from '../tools/index.ts';
 import { isExternalWorkerKind } from '../workers/registry.ts';
 import { notesLanguage, startReporting, type Reporting } from './reporting/index.ts';
 import { t } from '../messages/catalog.ts';
-import { addNotice } from '../report/progress/state.ts';
 
 /**
  * Ways to watch or wrap parts of a run without composing it again: the demo
@@ -220,10 +219,12 @@ function reportingFor(
   notes: NoteTarget,
   isolation: CommandIsolation,
 ): Promise<Reporting> {
-  const notice = isolationNotice(
-    isolation,
-    notesLanguage({ config: input.config, title: input.task.title }),
-  );
+  // what the first version of the note must already say: commands refused, a fork's code not run
+  const language = notesLanguage({ config: input.config, title: input.task.title });
+  const notices = [
+    isolationNotice(isolation, language),
+    input.codeNotRun ? codeNotRunNotice(input.codeNotRun, language) : undefined,
+  ].filter((n): n is string => n !== undefined);
   return startReporting({
     repoDir: input.repoDir,
     config: input.config,
@@ -239,7 +240,7 @@ function reportingFor(
     ...(input.planSource ? { planSource: input.planSource } : {}),
     ...(input.artifactUrl ? { artifactUrl: input.artifactUrl } : {}),
     ...(input.answers ? { answers: input.answers } : {}),
-    ...(notice ? { notices: [notice] } : {}),
+    ...(notices.length > 0 ? { notices } : {}),
     ...(input.requester ? { requester: input.requester } : {}),
   });
 }
@@ -284,7 +285,6 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
   const reporting = await reportingFor(input, notes, isolation);
   const { language } = reporting;
   const notRun = input.codeNotRun;
-  if (notRun) reporting.publisher.update((s) => addNotice(s, codeNotRunNotice(notRun, language)));
   const shell = notRun ? gitOnlyShell(input.shell, notRun.reason) : input.shell;
   // the phases' own modules load once the progress note is posted (issue #22)
   const environment = await environmentFor(input, llm, shell, language, isolation);
