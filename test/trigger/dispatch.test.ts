@@ -84,6 +84,24 @@ describe('A2/A6 dispatchCommand', () => {
     expect(gitlab.replies[0]!.discussionId).to.equal('d1');
   });
 
+  it('#23 a reply follows the command\'s language: a Japanese request gets a Japanese "already running" and "nothing to stop"', async () => {
+    const { gitlab, deps } = setup();
+    gitlab.addPipeline('feature', 'running', { MR_AGENT_MR_IID: '3' });
+    await dispatchCommand(
+      deps,
+      request({ instruction: 'テストが失敗しています。修正してください' }),
+    );
+    expect(gitlab.replies[0]!.body).to.include('#100').and.not.include('already in progress');
+    expect(gitlab.replies[0]!.body).to.match(/[\u3040-\u30ff]/);
+    const quiet = setup();
+    await dispatchCommand(
+      { ...quiet.deps, language: 'ja' },
+      request({ command: 'stop', instruction: '' }),
+    );
+    expect(quiet.gitlab.replies[0]!.body).to.match(/[\u3040-\u30ff]/);
+    expect(quiet.gitlab.replies[0]!.body).not.to.include('nothing to stop');
+  });
+
   it('A6 pipelines of another issue on the same branch do not count', async () => {
     const { gitlab, deps } = setup();
     gitlab.addPipeline('main', 'running', { MR_AGENT_ISSUE_IID: '8' });
