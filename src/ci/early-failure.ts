@@ -42,6 +42,8 @@ export interface EarlyFailure {
   logger: Logger;
   error: unknown;
   exitCode: number;
+  /** A termination signal ended the job (the process exits 128 + its number). */
+  cancelled?: boolean;
 }
 
 /** Where the requester asked: the merge request or issue, and the comment's thread. */
@@ -144,6 +146,10 @@ export function renderEarlyFailureNote(
   ].join('\n');
 }
 
+function cancelledJob(failure: EarlyFailure): boolean {
+  return failure.cancelled === true || failure.error instanceof CancelledError;
+}
+
 async function writeResult(failure: EarlyFailure, now: number): Promise<void> {
   const { context, config } = failure;
   const paths = statePaths(context.projectDir, config.state.directory);
@@ -151,7 +157,7 @@ async function writeResult(failure: EarlyFailure, now: number): Promise<void> {
     paths.result,
     buildRunResult({
       taskId: `job-${context.job.id}`,
-      status: failure.error instanceof CancelledError ? 'cancelled' : 'failed',
+      status: cancelledJob(failure) ? 'cancelled' : 'failed',
       exitCode: failure.exitCode,
       summary: describeError(failure.error).message,
       startedAt: now,
@@ -170,7 +176,7 @@ async function postFailureNote(
   handoff: CiHandoff | undefined,
 ): Promise<void> {
   const where = whereAsked(failure.context, failure.payload, handoff?.request);
-  if (!where || requesterRefused(failure.error) || failure.error instanceof CancelledError) return;
+  if (!where || requesterRefused(failure.error) || cancelledJob(failure)) return;
   const target = new GitLabNoteTarget(failure.gitlab, failure.context.gitlab.projectId, where.on);
   const body = renderEarlyFailureNote(failure);
   const options = { redactor: failure.redactor };

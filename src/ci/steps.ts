@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { configStages, type ConfigStages } from '../config/load.ts';
+import type { ConfigStages } from '../config/load.ts';
 import type { Config } from '../config/options.ts';
 import { createGitLabClient } from '../gitlab/gitbeaker-adapter.ts';
 import type { GitLabPort } from '../core/gitlab-port.ts';
@@ -17,6 +17,7 @@ import type { CiContext } from './context.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
 import { carryOutJob, type CarriedOut } from './carry-out.ts';
 import { reportEarlyFailure } from './early-failure.ts';
+import { jobConfigStages } from './job-config.ts';
 import { prepareRun, type PrepareDeps } from './prepare.ts';
 import type { RunObservers } from '../run/compose.ts';
 import type { SessionServices } from './session.ts';
@@ -96,7 +97,7 @@ async function openJob(
 ): Promise<Job> {
   const env = withNamedSecrets(io.env);
   const sets = services.sets ?? [];
-  const config = services.config ?? configStages({ env, sets });
+  const config = services.config ?? jobConfigStages({ env, sets });
   const baseConfig = config.base;
   const redactor = services.redactor ?? new Redactor();
   redactor.addFromEnv(env, [...baseConfig.secrets.variables, ...secretVariableNames(io.env)]);
@@ -200,6 +201,7 @@ async function failedJob(job: Job, io: CiStepIo, error: unknown): Promise<Carrie
       logger: job.logger,
       error,
       exitCode,
+      cancelled: lifecycle.terminatedBy !== undefined,
     });
   }
   if (!lifecycle.terminatedBy) {

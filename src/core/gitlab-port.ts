@@ -217,6 +217,15 @@ export interface GitLabPort {
 
   /** The user's effective role on the project, inherited ones included; 0 when none. */
   accessLevel(project: ProjectRef, userId: number): Promise<number>;
+  /**
+   * Every member of the project with their effective role, inherited ones
+   * included (`GET /projects/:id/members/all`), reading at most `maxPages`
+   * pages of 100; `complete: false` when there were more.
+   */
+  listMembers?(
+    project: ProjectRef,
+    maxPages: number,
+  ): Promise<{ members: Map<number, number>; complete: boolean }>;
   listProtectedBranches(project: ProjectRef): Promise<ProtectedBranch[]>;
   /** A file's text on a ref; undefined when the file (or ref) does not exist. */
   readFile(project: ProjectRef, path: string, ref: string): Promise<string | undefined>;

@@ -70,8 +70,11 @@ export interface RunOutcome {
   reason: OutcomeReason;
   /** One paragraph for people. */
   summary: string;
-  /** 0 complete, 1 failed, 2 when a user error (configuration, task file) stopped the run. */
-  exitCode: ExitCode;
+  /**
+   * 0 complete, 1 failed, 2 when a user error (configuration, task file) stopped the run,
+   * 3 delivered elsewhere; 128 + the signal's number after a termination signal.
+   */
+  exitCode: ExitCode | number;
   startedAt: number;
   finishedAt: number;
   durationMs: number;

@@ -287,6 +287,20 @@ class GitbeakerGitLab implements GitLabPort {
     }
   }
 
+  async listMembers(project: ProjectRef, maxPages: number) {
+    // a listing that fills every page it may read may have been cut short
+    const raw = await this.api.ProjectMembers.all(project, {
+      includeInherited: true,
+      perPage: 100,
+      maxPages,
+    });
+    const list = parseAnswer(z.array(MemberSchema), raw, 'members');
+    const members = new Map<number, number>();
+    for (const member of list)
+      members.set(member.id, Math.max(members.get(member.id) ?? 0, member.access_level));
+    return { members, complete: list.length < maxPages * 100 };
+  }
+
   async listProtectedBranches(project: ProjectRef) {
     const raw = await this.api.ProtectedBranches.all(project, PAGE);
     return parseAnswer(z.array(ProtectedBranchSchema), raw, 'protected branches').map((b) => ({

@@ -4,6 +4,7 @@ import { exitCodeFor, exitCodeForCompletion } from '../errors/exit-code.ts';
 import type { RunContext } from '../core/run-context.ts';
 import { completionSummary, criteriaOf, type RunOutcome } from '../core/outcome.ts';
 import type { RunEnd } from '../core/run-end.ts';
+import { terminationExitCode } from './lifecycle.ts';
 import { isFinalStateNotWritten } from './reporting/final-state.ts';
 
 /** The one place where a thrown error becomes the end of the run. */
@@ -38,14 +39,17 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
     state: end.state,
     reason: end.reason,
     summary: ctx.deps.redactor.redact(end.summary),
+    // after a termination signal the process exits 128 + its number, and result.json says so;
     // a paused run is no failure: its job ends green, `/agent resume` carries it on
-    exitCode: goalAchieved
-      ? exitCodeForCompletion(state.delivery)
-      : end.reason === 'paused'
-        ? 0
-        : end.error !== undefined && end.reason === 'error'
-          ? exitCodeFor(end.error)
-          : 1,
+    exitCode:
+      terminationExitCode(ctx.signal) ??
+      (goalAchieved
+        ? exitCodeForCompletion(state.delivery)
+        : end.reason === 'paused'
+          ? 0
+          : end.error !== undefined && end.reason === 'error'
+            ? exitCodeFor(end.error)
+            : 1),
     startedAt: ctx.startedAt,
     finishedAt,
     durationMs: finishedAt - ctx.startedAt,

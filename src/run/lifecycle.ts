@@ -45,6 +45,27 @@ export type Settled<T> = { kind: 'ended'; value: T } | { kind: 'abandoned'; exit
 /** Errors whose failure already reached the requester through the run's note. */
 const reported = new WeakSet<object>();
 
+/** The abort reason of a run stopped by a termination signal: it knows the process's exit code. */
+export class TerminationCancel extends CancelledError {
+  constructor(readonly terminatedBy: TerminationSignal) {
+    super(`received ${terminatedBy}`);
+  }
+
+  get exitCode(): number {
+    return exitCodeForSignal(this.terminatedBy);
+  }
+}
+
+/**
+ * The exit code a run's result must tell when its signal was aborted by a
+ * termination signal (128 + its number, as the process exits); else undefined.
+ */
+export function terminationExitCode(signal: AbortSignal | undefined): number | undefined {
+  return signal?.aborted && signal.reason instanceof TerminationCancel
+    ? signal.reason.exitCode
+    : undefined;
+}
+
 export function alreadyReported(error: unknown): boolean {
   return typeof error === 'object' && error !== null && reported.has(error);
 }
@@ -73,7 +94,7 @@ export class RunLifecycle {
         }
         this.received = signal;
         options.logger.warn('termination signal received, writing the final state', { signal });
-        this.controller.abort(new CancelledError(`received ${signal}`));
+        this.controller.abort(new TerminationCancel(signal));
         signalled();
       }) ?? (() => undefined);
   }

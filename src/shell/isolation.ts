@@ -9,7 +9,7 @@
  * commands are refused, or run as the agent's own user when
  * `security.isolation: accept-risk`.
  */
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,15 +47,77 @@ export function planIsolation(
   return 'error' in chosen ? { sameUser: chosen.error } : chosen;
 }
 
-const homes = new Set<string>();
+/** Live processes (not zombies) whose real uid is `uid`, read from /proc. */
+export function processesOfUser(uid: number, proc = '/proc'): number[] {
+  const found: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync(proc);
+  } catch {
+    return found;
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    let status: string;
+    try {
+      status = readFileSync(`${proc}/${name}/status`, 'utf8');
+    } catch {
+      continue; // it ended meanwhile
+    }
+    const real = /^Uid:\s+(\d+)/m.exec(status)?.[1];
+    const state = /^State:\s+(\S)/m.exec(status)?.[1];
+    if (Number(real) === uid && state !== 'Z' && state !== 'X') found.push(Number(name));
+  }
+  return found;
+}
 
-/** The command users' homes go when the agent's process ends. */
-function removeAtExit(home: string): void {
-  if (homes.size === 0)
+const ROUND_PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Kills every process of the command user, however it left its command's
+ * process group (`setsid`, a double fork, a SIGHUP it ignores): the user is
+ * the job's alone, so any process of its uid is one the job started. A
+ * process may fork while its siblings are killed, so the scan repeats until
+ * none is left (a bounded number of rounds). Synchronous, so it also runs
+ * when the agent's process exits. Returns how many processes were killed.
+ */
+export function killProcessesOfUser(uid: number, proc = '/proc'): number {
+  if (uid === 0) return 0;
+  let killed = 0;
+  for (let round = 0; round < 50; round++) {
+    const pids = processesOfUser(uid, proc);
+    if (pids.length === 0) return killed;
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+        killed++;
+      } catch {
+        // it ended meanwhile
+      }
+    }
+    Atomics.wait(ROUND_PAUSE, 0, 0, 10); // let the kernel deliver the signals
+  }
+  return killed;
+}
+
+const homes = new Set<string>();
+const commandUids = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * When the agent's process ends, no process of a command user is left
+ * (killed first, so none writes into a home being removed), and their homes go.
+ */
+function cleanUpAtExit(user: { uid: number; home: string }): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
     process.once('exit', () => {
+      for (const uid of commandUids) killProcessesOfUser(uid);
       for (const dir of homes) rmSync(dir, { recursive: true, force: true });
     });
-  homes.add(home);
+  }
+  commandUids.add(user.uid);
+  homes.add(user.home);
 }
 
 /** A private home for the command user: its own, mode 0700, git trusting any checkout. */
@@ -111,7 +173,7 @@ export async function startIsolation(input: IsolationInput): Promise<CommandIsol
   await closeRunnerFiles(checkout);
   // the checkout itself is handed over before each command (isolatedRequest), not here:
   // a walk of the whole tree at start would delay the first progress note for nothing
-  removeAtExit(user.home);
+  cleanUpAtExit(user);
   return { kind: 'separate-user', user };
 }
 

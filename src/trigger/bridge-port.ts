@@ -27,6 +27,15 @@ export interface BridgeGitLab {
   /** The user's effective access level on the project (0 when not a member). */
   accessLevel(projectId: number, userId: number): Promise<number>;
   /**
+   * Every member of the project with their effective role
+   * (`GET /projects/:id/members/all`, at most `maxPages` pages of 100);
+   * `complete: false` when there were more. Absent: one look-up per author.
+   */
+  listMembers?(
+    projectId: number,
+    maxPages: number,
+  ): Promise<{ members: Map<number, number>; complete: boolean }>;
+  /**
    * Awards `name` to the note as the token's user; the atomic idempotency
    * claim (`awarded: false`: this user had already given it).
    */

@@ -8,6 +8,15 @@ import type { BridgeGitLab } from './bridge-port.ts';
 import { dispatchCommand, dispatchPrivate, dispatchReply, type DispatchDeps } from './dispatch.ts';
 import { startBridgeServer, type RunningBridge } from './server.ts';
 import { createPipelineStarter } from './pipeline-start.ts';
+import { MembershipCache } from './membership.ts';
+
+/**
+ * How long one members listing answers for its project: a flood of comments
+ * by distinct people costs one listing per project this often, at most.
+ */
+const MEMBERS_LISTING_TTL_MS = 30_000;
+/** Pages of 100 members read at most; a bigger project's other authors are looked up one by one. */
+const MEMBERS_LISTING_MAX_PAGES = 20;
 
 /**
  * `mr-agent serve` without the CLI: checks the configuration, learns the
@@ -77,11 +86,25 @@ export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
   logger.info('bridge user', { userId: self.id, username: self.username });
   const prefix = config.trigger.command_prefix;
   const token = config.serve.trigger_token;
+  const minAccessLevel = ACCESS_LEVEL[config.trigger.min_access_level];
+  const membership = new MembershipCache(gitlab, {
+    ttlMs: MEMBERS_LISTING_TTL_MS,
+    maxPages: MEMBERS_LISTING_MAX_PAGES,
+    lookupConcurrency: config.serve.concurrency,
+    onListingError: (projectId, error) =>
+      logger.warn('members listing failed; looking authors up one by one', {
+        projectId,
+        error: describeError(error).message,
+      }),
+  });
   const deps: DispatchDeps = {
-    gitlab,
+    gitlab: {
+      ...gitlab,
+      accessLevel: (projectId, userId) => membership.accessLevel(projectId, userId),
+    },
     logger,
     redactor,
-    minAccessLevel: ACCESS_LEVEL[config.trigger.min_access_level],
+    minAccessLevel,
     prefix,
     selfId: self.id,
     language: config.notes.language,
@@ -108,6 +131,13 @@ export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
       handle: (request) => dispatchCommand(deps, request),
       handleReply: (reply) => dispatchReply(deps, reply),
       handlePrivate: (request) => dispatchPrivate(deps, request),
+      admission: {
+        minAccessLevel,
+        known: (projectId, userId) => membership.known(projectId, userId),
+        warm: (projectId, userId) => {
+          membership.accessLevel(projectId, userId).catch(() => undefined);
+        },
+      },
     },
   );
 }

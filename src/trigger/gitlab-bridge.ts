@@ -39,6 +39,12 @@ export function bridgeGitLabFromPort(port: GitLabPort): BridgeGitLab {
       return { id: user.id, username: user.username };
     },
     accessLevel: (projectId, userId) => port.accessLevel(projectId, userId),
+    ...(port.listMembers
+      ? {
+          listMembers: (projectId: number, maxPages: number) =>
+            port.listMembers!(projectId, maxPages),
+        }
+      : {}),
     awardNoteEmoji: (projectId, target, noteId, name) =>
       port.awardEmojiOnNote(projectId, noteable(target), noteId, name),
     async reply(projectId, target, discussionId, body) {

@@ -46,6 +46,8 @@ export function readLimitedBody(
   req: IncomingMessage,
   maxBytes: number,
   timeoutMs?: number,
+  /** After `graceMs`, a body arriving slower than `bytesPerSec` is cut off as timed out. */
+  minRate?: { bytesPerSec: number; graceMs: number },
 ): Promise<BodyResult> {
   const declared = declaredLength(req);
   if (declared !== undefined && declared > maxBytes) {
@@ -63,8 +65,21 @@ export function readLimitedBody(
             req.pause();
             finish({ kind: 'timed-out' });
           }, timeoutMs);
+    const started = Date.now();
+    const rateCheck =
+      minRate === undefined
+        ? undefined
+        : setInterval(() => {
+            const elapsed = Date.now() - started;
+            if (elapsed < minRate.graceMs) return;
+            if (size >= (minRate.bytesPerSec * elapsed) / 1000) return;
+            chunks.length = 0;
+            req.pause();
+            finish({ kind: 'timed-out' });
+          }, 100);
     const finish = (result: BodyResult) => {
       clearTimeout(timer);
+      clearInterval(rateCheck);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);

@@ -55,6 +55,17 @@ export interface BridgeServerDeps {
    * commands are ignored.
    */
   handlePrivate?(request: CommandRequest): Promise<DispatchOutcome>;
+  /**
+   * Who may command the agent, as far as it is known without waiting
+   * (./membership.ts). An author known to lack `minAccessLevel` is answered
+   * at once and never queued; for an unknown author the answer is asked for
+   * at once (one members listing per project), so the queue meets it cached.
+   */
+  admission?: {
+    minAccessLevel: number;
+    known(projectId: number, userId: number): number | undefined;
+    warm(projectId: number, userId: number): void;
+  };
 }
 
 /** What the queue works on: an accepted command, a reply to look at, or a command said in private. */
@@ -99,6 +110,19 @@ const DENIED_AUTHOR_TTL_MS = 5 * 60_000;
  * everyone else wait past GitLab's 10 s webhook timeout.
  */
 const BODY_TIMEOUT_MS = 3_000;
+/**
+ * The slowest a body may arrive once it had a moment to start: GitLab sends
+ * at network speed, so a body that trickles in is cut off early and gives
+ * its share of the budget back.
+ */
+const MIN_BODY_RATE = { bytesPerSec: 64 * 1024, graceMs: 500 };
+/**
+ * Bodies up to this size (declared) take their share from a budget of their
+ * own: a note hook is a few KB, so big or slow bodies holding the main
+ * budget never keep a real delivery waiting.
+ */
+const SMALL_BODY_BYTES = 64 * 1024;
+const SMALL_BODY_BUDGET = 64 * SMALL_BODY_BYTES;
 
 const NOTE_EVENTS = new Set(['Note Hook', 'Confidential Note Hook']);
 
@@ -131,6 +155,8 @@ class BridgeServer {
   private readonly deniedAuthors = new Map<string, number>();
   /** Bodies buffered at once are limited to this many bytes in total. */
   private readonly budget: ByteBudget;
+  /** The same for small bodies (declared up to SMALL_BODY_BYTES), apart from the big ones. */
+  private readonly smallBudget = new ByteBudget(SMALL_BODY_BUDGET);
   private stopping = false;
 
   constructor(
@@ -226,11 +252,12 @@ class BridgeServer {
     }
     const limit = this.options.maxBodyBytes;
     const declared = declaredLength(req);
-    const release = await this.budget.reserve(
+    const small = declared !== undefined && declared <= Math.min(limit, SMALL_BODY_BYTES);
+    const release = await (small ? this.smallBudget : this.budget).reserve(
       declared !== undefined && declared <= limit ? declared : limit,
     );
     try {
-      const read = await readLimitedBody(req, limit, BODY_TIMEOUT_MS);
+      const read = await readLimitedBody(req, limit, BODY_TIMEOUT_MS, MIN_BODY_RATE);
       if (read.kind === 'aborted') return;
       if (read.kind === 'timed-out') {
         this.counters.tooLarge++;
@@ -289,6 +316,12 @@ class BridgeServer {
     const origin = originOf(work);
     const noteKey = `${origin.projectId}:${origin.noteId}`;
     if (this.inFlight.has(noteKey)) return this.ignore(res, 'duplicate-delivery');
+    const admission = this.deps.admission;
+    const knownLevel = admission?.known(origin.projectId, origin.user.id);
+    if (admission && knownLevel !== undefined && knownLevel < admission.minAccessLevel) {
+      return this.ignore(res, 'not-allowed', 'the author lacks the role (members listing)');
+    }
+    if (admission && knownLevel === undefined) admission.warm(origin.projectId, origin.user.id);
     const deniedUntil = this.deniedAuthors.get(authorKey(work));
     if (deniedUntil !== undefined) {
       if (deniedUntil > Date.now()) {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { finishWithNothingToDo } from '../../ci/nothing-to-do.ts';
 import { parseCiContext, type CiStep } from '../../ci/context.ts';
 import { withNamedSecrets } from '../../ci/secrets.ts';
-import { configStages } from '../../config/load.ts';
+import { jobConfigStages } from '../../ci/job-config.ts';
 import type { CommandRequest } from '../../trigger/note-rules.ts';
 import type { CliIo } from '../io.ts';
 
@@ -23,7 +23,8 @@ export async function ciCommand(io: CliIo, options: CiOptions): Promise<number> 
   // about the working directory instead.
   const context = existsSync(parsed.projectDir) ? parsed : { ...parsed, projectDir: io.cwd };
   // the job's configuration sources are read once, here; the run path goes on with them
-  const config = configStages({ env: withNamedSecrets(io.env) });
+  // (a bad value among them fails the job once the requester can be told: ci/job-config.ts)
+  const config = jobConfigStages({ env: withNamedSecrets(io.env) });
   let payload: CommandRequest | undefined;
   if (context.trigger.kind === 'payload' && context.step !== 'run') {
     // the comment rules (a Markdown parser among them) load for a TRIGGER_PAYLOAD only

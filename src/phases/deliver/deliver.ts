@@ -138,6 +138,7 @@ async function deliverTo(input: DeliveryInput, branch: string): Promise<Delivery
         input.project.httpUrlToRepo,
         branch,
         input.redactor,
+        input.signal,
       );
       const mergeRequest =
         input.target.kind === 'issue'
@@ -207,7 +208,13 @@ async function deliverFork(input: DeliveryInput, mr: MergeRequest): Promise<Deli
   if (remoteUrl) {
     stopIfCancelled(input);
     try {
-      const pushed = await pushWithOneRebase(git, remoteUrl, mr.sourceBranch, input.redactor);
+      const pushed = await pushWithOneRebase(
+        git,
+        remoteUrl,
+        mr.sourceBranch,
+        input.redactor,
+        input.signal,
+      );
       return { status: 'pushed', branch: mr.sourceBranch, ...pushed, mergeRequest: undefined };
     } catch (error) {
       if (!(error instanceof CommandFailedError)) throw error;

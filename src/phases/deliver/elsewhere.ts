@@ -65,6 +65,7 @@ export async function deliverElsewhere(
         input.project.httpUrlToRepo,
         branch,
         input.redactor,
+        input.signal,
       );
       const opened = await openMergeRequest(input, branch, where);
       input.logger.info('change pushed elsewhere', { branch, commit: pushed.commit });

@@ -5,7 +5,7 @@
  * before anything is sent again (issue 18). A push is sent again only after a
  * failure that refused nothing, at most twice.
  */
-import { CommandFailedError } from '../../errors/errors.ts';
+import { CancelledError, CommandFailedError } from '../../errors/errors.ts';
 import type { Redactor } from '../../log/redact.ts';
 import { tail } from '../../core/shell-port.ts';
 import type { Git, GitResult } from './git.ts';
@@ -76,11 +76,26 @@ function classify(result: GitResult): PushOutcome {
   return { kind: 'failed', result };
 }
 
+/**
+ * Throws once the job is cancelled. Checked right before every `git push` is
+ * spawned: a signal that arrives after the branch check, during a rebase or
+ * between two sends must not let a push start.
+ */
+function stopIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new CancelledError('the job was cancelled before the push');
+}
+
 /** Pushes HEAD to `branch`; a failure is checked with ls-remote, a transport failure sent again. */
-async function pushChecked(git: Git, remoteUrl: string, branch: string): Promise<PushOutcome> {
+async function pushChecked(
+  git: Git,
+  remoteUrl: string,
+  branch: string,
+  signal: AbortSignal | undefined,
+): Promise<PushOutcome> {
   const sha = await head(git);
   let outcome: PushOutcome = { kind: 'landed' };
   for (let send = 1; send <= PUSH_SENDS; send++) {
+    stopIfAborted(signal);
     const result = await git.run(['push', '--porcelain', remoteUrl, `HEAD:refs/heads/${branch}`]);
     if (result.exitCode === 0) return { kind: 'landed' };
     if (await landedOnRemote(git, remoteUrl, branch, sha)) return { kind: 'landed' };
@@ -90,14 +105,18 @@ async function pushChecked(git: Git, remoteUrl: string, branch: string): Promise
   return outcome;
 }
 
-/** Pushes HEAD to `branch`; on a non-fast-forward rejection fetches, rebases once and pushes again. */
+/**
+ * Pushes HEAD to `branch`; on a non-fast-forward rejection fetches, rebases
+ * once and pushes again. Once `signal` is aborted no push is started.
+ */
 export async function pushWithOneRebase(
   git: Git,
   remoteUrl: string,
   branch: string,
   redactor: Redactor,
+  signal?: AbortSignal,
 ): Promise<{ commit: string; rebased: boolean }> {
-  const first = await pushChecked(git, remoteUrl, branch);
+  const first = await pushChecked(git, remoteUrl, branch, signal);
   if (first.kind === 'landed') return { commit: await head(git), rebased: false };
   if (first.kind !== 'behind')
     throw pushFailure(branch, first.result, redactor, 'the push was refused');
@@ -113,7 +132,7 @@ export async function pushWithOneRebase(
       'the branch moved on and the change does not rebase cleanly onto it',
     );
   }
-  const second = await pushChecked(git, remoteUrl, branch);
+  const second = await pushChecked(git, remoteUrl, branch, signal);
   if (second.kind !== 'landed')
     throw pushFailure(
       branch,

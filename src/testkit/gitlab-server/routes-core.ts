@@ -20,6 +20,19 @@ export function coreRoutes(render: Renderer): Route[] {
     route('GET', '/projects/:id', (ctx) => json(200, render.project(projectOf(ctx))), {
       jobToken: true,
     }),
+    // every member, inherited ones included, with the effective (highest) role; paginated
+    route('GET', '/projects/:id/members/all', (ctx) => {
+      const project = projectOf(ctx);
+      const ids = [...new Set(ctx.model.members.map((m) => m.userId))].sort((a, b) => a - b);
+      const members = ids
+        .filter((id) => ctx.model.users.has(id))
+        .map((id) => ({ id, level: ctx.model.accessLevel(project, id) }))
+        .filter((m) => m.level > 0);
+      return paginate(
+        ctx,
+        members.map((m) => render.member(m.id, m.level)),
+      );
+    }),
     route('GET', '/projects/:id/members/all/:user_id', (ctx) => {
       const project = projectOf(ctx);
       const level = ctx.model.accessLevel(project, Number(ctx.params.user_id));
