@@ -9,8 +9,9 @@ import type { CiRequest } from './request.ts';
  * The request a CI run works on (SPEC C1, C4): the merge request or issue with
  * its labels, the merge request's changed files, and its discussion, each
  * comment marked as authorised when its author holds at least the minimum
- * role — only those count as instructions. The agent's own notes and
- * GitLab's system notes are left out.
+ * role — only those count as instructions. The agent's own notes,
+ * GitLab's system notes and internal notes are left out: the run's notes,
+ * commits, merge requests and artifacts are public.
  */
 export interface GitLabRequestInput {
   gitlab: GitLabPort;
@@ -44,8 +45,9 @@ async function discussionOf(
   input: GitLabRequestInput,
   on: Noteable,
 ): Promise<DiscussionComment[]> {
+  // internal notes are for project members only: nothing the run writes may carry them
   const notes = (await reads.notes(on)).filter(
-    (n) => !n.system && n.author.id !== input.botUserId && !parseMarker(n.body),
+    (n) => !n.system && !n.internal && n.author.id !== input.botUserId && !parseMarker(n.body),
   );
   const levels = await Promise.all(notes.map((note) => reads.accessLevel(note.author.id)));
   return notes.map((note, i) => ({

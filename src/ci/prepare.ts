@@ -34,6 +34,8 @@ export interface PreparedRun {
   mergeRequest: MergeRequest | undefined;
   /** The job environment with the named secrets resolved. */
   env: Readonly<Record<string, string | undefined>>;
+  /** Keys the user-config API sent that it may not set (not applied; the note names them). */
+  refusedUserSettings?: readonly string[];
 }
 
 export type Preparation =
@@ -243,7 +245,13 @@ export async function prepareRun(
       throw error;
     },
   );
-  const { config } = await configured;
+  const { config, refused } = await configured;
+  if (refused) {
+    deps.logger.warn('user-config API settings refused', {
+      keys: refused,
+      reason: "the user-config API sets the requesting user's own choices only",
+    });
+  }
   await excludeAgentFolders(context.projectDir);
   deps.logger.info('request accepted', {
     step: context.step,
@@ -253,7 +261,15 @@ export async function prepareRun(
     noteId: request.noteId,
   });
   const known = requester.username ? { ...request, username: requester.username } : request;
-  const run = { context, request: known, config, gitlab: deps.gitlab, reads, env: deps.env };
+  const run = {
+    context,
+    request: known,
+    config,
+    gitlab: deps.gitlab,
+    reads,
+    env: deps.env,
+    ...(refused ? { refusedUserSettings: refused } : {}),
+  };
   return {
     kind: 'ready',
     run: { ...run, project: checks.project, bot: checks.bot, mergeRequest },

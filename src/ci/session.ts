@@ -217,6 +217,7 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     pauseAsked: pauseCheck(run),
     observers: services.observers,
     ...(codeNotRun ? { codeNotRun } : {}),
+    ...(run.refusedUserSettings ? { refusedUserSettings: run.refusedUserSettings } : {}),
   });
   return { task, runId, paths, deps, reporting };
 }

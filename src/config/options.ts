@@ -15,6 +15,12 @@ export interface OptionDef<K extends string = string, V = unknown> {
   description: string;
   /** Only from the environment, never from a file; shown redacted. */
   secret?: boolean;
+  /**
+   * The user-config API may set it: a choice of the requesting user's own
+   * (model, reasoning effort, temperature, planning) that moves no endpoint,
+   * key, permission, trigger rule or folder. Every other key it sends is refused.
+   */
+  perUser?: boolean;
   /** Value type marker (type-level only). */
   readonly _value?: V;
 }
@@ -24,7 +30,7 @@ function opt<K extends string, V>(
   kind: OptionKind,
   defaultValue: V,
   description: string,
-  extra: { env?: readonly string[]; secret?: boolean } = {},
+  extra: { env?: readonly string[]; secret?: boolean; perUser?: boolean } = {},
 ): OptionDef<K, V> {
   return {
     key,
@@ -33,6 +39,7 @@ function opt<K extends string, V>(
     env: extra.env ?? [],
     description,
     secret: extra.secret,
+    ...(extra.perUser ? { perUser: true } : {}),
   };
 }
 
@@ -93,6 +100,7 @@ function roleOptions<R extends LlmRole>(role: R) {
       `Model for ${role} calls; empty uses llm.model.`,
       {
         env: [`MR_AGENT_LLM_${upper}_MODEL`],
+        perUser: true,
       },
     ),
     opt(
@@ -102,6 +110,7 @@ function roleOptions<R extends LlmRole>(role: R) {
       `Reasoning effort for ${role} calls (empty: the endpoint's default).`,
       {
         env: [`MR_AGENT_LLM_${upper}_REASONING_EFFORT`],
+        perUser: true,
       },
     ),
     opt(
@@ -111,6 +120,7 @@ function roleOptions<R extends LlmRole>(role: R) {
       `Temperature for ${role} calls; -1 leaves it to the endpoint.`,
       {
         env: [`MR_AGENT_LLM_${upper}_TEMPERATURE`],
+        perUser: true,
       },
     ),
   ] as const;
@@ -131,16 +141,20 @@ function imageOption<E extends (typeof ENVIRONMENTS)[number]>(name: E) {
 
 export const OPTIONS = [
   // planning (seed 001 §9.1)
-  opt('planning.enabled', bool, true, 'Plan before executing.', { env: ['PLANNING_ENABLED'] }),
+  opt('planning.enabled', bool, true, 'Plan before executing.', {
+    env: ['PLANNING_ENABLED'],
+    perUser: true,
+  }),
   opt(
     'planning.strategy',
     oneOf(...STRATEGIES),
     'chain_of_thought' as (typeof STRATEGIES)[number],
     'Planning strategy.',
-    { env: ['PLANNING_STRATEGY'] },
+    { env: ['PLANNING_STRATEGY'], perUser: true },
   ),
   opt('planning.max_subtasks', int(1), 100, 'Most subtasks a plan may have.', {
     env: ['PLANNING_MAX_SUBTASKS'],
+    perUser: true,
   }),
   opt(
     'planning.decomposition_level',
@@ -150,10 +164,12 @@ export const OPTIONS = [
   ),
   opt('planning.reflection.enabled', bool, true, 'Reflect on results during execution.', {
     env: ['REFLECTION_ENABLED'],
+    perUser: true,
   }),
   opt('planning.reflection.trigger_on_error', bool, true, 'Reflect after an action fails.'),
   opt('planning.reflection.trigger_interval', int(0), 3, 'Reflect every N actions (0 = off).', {
     env: ['REFLECTION_INTERVAL'],
+    perUser: true,
   }),
   opt(
     'planning.reflection.depth',
@@ -277,6 +293,7 @@ export const OPTIONS = [
   }),
   opt('llm.model', { type: 'string', nonEmpty: true }, 'gpt-5.2', 'Default model for every role.', {
     env: ['MR_AGENT_LLM_MODEL'],
+    perUser: true,
   }),
   opt(
     'llm.api_key_variable',
@@ -583,9 +600,15 @@ export const OPTIONS = [
   opt('prompts.directory', str, '', 'Folder whose prompt files override the built-in ones.', {
     env: ['MR_AGENT_PROMPTS_DIR'],
   }),
-  opt('user_config_api.url', url, '', 'User-config API (seed 001 §9.3); empty = off.', {
-    env: ['USER_CONFIG_API_URL'],
-  }),
+  opt(
+    'user_config_api.url',
+    url,
+    '',
+    "User-config API: the requesting user's own model, reasoning effort, temperature and planning choices (the options marked per-user); empty = off.",
+    {
+      env: ['USER_CONFIG_API_URL'],
+    },
+  ),
   opt(
     'secrets.variables',
     { type: 'list' },

@@ -14,12 +14,16 @@ export interface ConfigSource {
   values: ReadonlyMap<string, { value: unknown; text?: boolean; name?: string }>;
   /** Problems found while reading the source (unknown keys, bad YAML). */
   problems?: readonly string[];
+  /** Keys the source sent but may not set (the user-config API's non-per-user keys); not applied. */
+  refused?: readonly string[];
 }
 
 export interface ResolvedConfig {
   config: Config;
   /** Where each key's value came from. */
   origins: Record<string, { kind: SourceKind; location: string }>;
+  /** Keys a source sent that it may not set, each shown as written (quoted when odd); absent: none. */
+  refused?: readonly string[];
 }
 
 export interface ConfigProblems {
@@ -61,6 +65,7 @@ export function resolveConfig(sources: readonly ConfigSource[]): ResolvedConfig 
   }
   const order: SourceKind[] = ['default', 'file', 'api', 'env', 'flag'];
   const sorted = [...sources].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+  const refused = sorted.flatMap((source) => (source.refused ?? []).map(shownKey));
   for (const source of sorted) {
     problems.push(...(source.problems ?? []));
     for (const [key, entry] of source.values) {
@@ -102,7 +107,7 @@ export function resolveConfig(sources: readonly ConfigSource[]): ResolvedConfig 
     setPath(config, key, entry.value);
     origins[key] = { kind: entry.kind, location: entry.location };
   }
-  return { config: config as Config, origins };
+  return { config: config as Config, origins, ...(refused.length > 0 ? { refused } : {}) };
 }
 
 export function isResolved(result: ResolvedConfig | ConfigProblems): result is ResolvedConfig {

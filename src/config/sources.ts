@@ -50,7 +50,13 @@ export function fileSource(text: string, location: string): ConfigSource {
   return { kind: 'file', location, values, problems };
 }
 
-/** The user-config API reply (seed 001 §9.3): `{status, data: {llm, planning}}`. */
+/**
+ * The user-config API reply, `{status, data: {llm, planning}}`: the
+ * requesting user's own choices. Only options marked `perUser` are taken; every
+ * other key (an endpoint, a key variable, `security.*`, `trigger.*`, a folder,
+ * an unknown name) is listed in `refused` and not applied, so a user who can
+ * edit their own entry cannot move the job's secrets or switch its protections off.
+ */
 export function apiSource(reply: unknown, location: string): ConfigSource {
   const values: Values = new Map();
   const problems: string[] = [];
@@ -67,8 +73,15 @@ export function apiSource(reply: unknown, location: string): ConfigSource {
     );
     return { kind: 'api', location, values, problems };
   }
-  flatten(body.data, '', values, problems, location);
-  return { kind: 'api', location, values, problems };
+  const sent: Values = new Map();
+  flatten(body.data, '', sent, problems, location);
+  // an allow-list: anything but the user's own choices is refused, never applied
+  const refused: string[] = [];
+  for (const [key, entry] of sent) {
+    if (OPTION_BY_KEY.get(key)?.perUser) values.set(key, entry);
+    else refused.push(key);
+  }
+  return { kind: 'api', location, values, problems, refused };
 }
 
 /** Environment variables named in the options table. */

@@ -75,6 +75,8 @@ export interface Note {
   author: GitLabUser;
   /** GitLab's own activity notes ("added 1 commit", label changes…). */
   system: boolean;
+  /** An internal note, visible to project members only: never read into anything public. */
+  internal?: boolean;
   createdAt: string;
   updatedAt: string;
 }

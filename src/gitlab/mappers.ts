@@ -114,6 +114,7 @@ export function toNote(n: z.infer<typeof NoteSchema>): Note {
     body: n.body,
     author: toUser(n.author),
     system: n.system ?? false,
+    internal: n.internal === true || n.confidential === true,
     createdAt: n.created_at,
     updatedAt: n.updated_at ?? n.created_at,
   };

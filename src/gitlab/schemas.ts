@@ -72,6 +72,9 @@ export const NoteSchema = z.object({
   body: nullableString,
   author: GitLabUserSchema,
   system: z.boolean().nullish(),
+  /** An internal note (GitLab before 15.0: `confidential`). */
+  internal: z.boolean().nullish(),
+  confidential: z.boolean().nullish(),
   created_at: z.string(),
   updated_at: z.string().nullish(),
   noteable_type: z.string().nullish(),

@@ -130,6 +130,8 @@ export const en = {
     "Repository commands (setup, tests, run_command) were not run: {reason}, so a command could read the job's secrets. Run mr-agent as root in the runner image (commands then run as an unprivileged user), or set `security.isolation: accept-risk` to run them anyway.",
   'notice.forkPatch':
     "This merge request comes from a fork, so the fork's code was not run (no setup, install scripts, tests or commands) and cannot reach this project's CI/CD secrets; the change comes as a patch. A Maintainer can opt in with `trigger.forks: run` (see docs/security.md).",
+  'notice.userSettingsRefused':
+    "The user-config API's answer was not applied for {keys}: it may set the requesting user's own model, reasoning effort, temperature and planning choices only (see docs/security.md).",
   'notice.forkProtectedRef':
     "This merge request comes from a fork and `trigger.forks` is `run`, but this pipeline runs on the protected ref {ref}, so the fork's code was not run; start it through the webhook bridge, which runs it on the merge request's own ref.",
 

@@ -123,6 +123,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
     'リポジトリのコマンド（セットアップ、テスト、run_command）は実行していません: {reason}。コマンドがジョブのシークレットを読めてしまうためです。ランナーイメージで mr-agent を root として動かす（コマンドは権限のないユーザーで実行されます）か、`security.isolation: accept-risk` を設定するとそのまま実行します。',
   'notice.forkPatch':
     'このマージリクエストはフォークからのものです。プロジェクトの CI/CD シークレットに触れないよう、フォークのコードは実行していません（セットアップ、インストールスクリプト、テスト、コマンドのいずれも実行なし）。変更はパッチとしてお渡しします。メンテナーは `trigger.forks: run` で実行を許可できます（docs/security.md を参照）。',
+  'notice.userSettingsRefused':
+    'ユーザー設定 API の応答のうち {keys} は適用していません。この API で設定できるのは、依頼したユーザー自身のモデル、推論の強さ、temperature、プランニングの選択だけです（docs/security.md を参照）。',
   'notice.forkProtectedRef':
     'このマージリクエストはフォークからのもので `trigger.forks` は `run` ですが、このパイプラインは保護された ref {ref} で動いているため、フォークのコードは実行していません。マージリクエスト自身の ref で実行する Webhook ブリッジから開始してください。',
 

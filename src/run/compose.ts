@@ -101,6 +101,8 @@ export interface ComposeInput {
    * posts a patch instead of pushing.
    */
   codeNotRun?: CodeNotRun | undefined;
+  /** Keys the user-config API sent but may not set: named in one line of the progress note. */
+  refusedUserSettings?: readonly string[] | undefined;
 }
 
 export interface ComposedRun {
@@ -200,6 +202,17 @@ function codeNotRunNotice(notRun: CodeNotRun, language: Language): string {
     : t(language, 'notice.forkProtectedRef', { ref: `\`${n.ref}\`` });
 }
 
+const SHOWN_REFUSED_KEYS = 12;
+
+/** The progress note's line naming the user-config API's refused keys, each as code. */
+function refusedSettingsNotice(keys: readonly string[], language: Language): string {
+  const shown = keys.slice(0, SHOWN_REFUSED_KEYS).map((k) => `\`${k.replace(/`/g, "'")}\``);
+  const more = keys.length - shown.length;
+  return t(language, 'notice.userSettingsRefused', {
+    keys: more > 0 ? `${shown.join(', ')} (+${more})` : shown.join(', '),
+  });
+}
+
 /** The tools the model is offered: without `run_command` when the checkout must not run. */
 async function toolsFor(input: ComposeInput): Promise<Tool[] | undefined> {
   const tools = input.observers?.tools;
@@ -224,6 +237,9 @@ function reportingFor(
   const notices = [
     isolationNotice(isolation, language),
     input.codeNotRun ? codeNotRunNotice(input.codeNotRun, language) : undefined,
+    input.refusedUserSettings?.length
+      ? refusedSettingsNotice(input.refusedUserSettings, language)
+      : undefined,
   ].filter((n): n is string => n !== undefined);
   return startReporting({
     repoDir: input.repoDir,

@@ -106,7 +106,7 @@ export function parseAgentCommand(body: string, prefix = '/agent'): ParsedComman
   const start = new RegExp(`^ {0,3}${escapeRegExp(wanted)}(?=\\s|$)`, 'i');
   // most comments have no line that starts with the prefix: skip the markdown parse for them
   if (!new RegExp(start.source, 'im').test(body)) return notFound;
-  const { original, prose } = proseLines(body);
+  const { original, prose } = proseLines(body, start);
   for (let index = 0; index < prose.length; index++) {
     const match = start.exec(prose[index]!);
     if (!match) continue;

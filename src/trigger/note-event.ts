@@ -46,6 +46,9 @@ export const NoteHookAttributes = z.object({
   /** An internal note, visible to project members only (older GitLab: `confidential`). */
   internal: z.boolean().nullish(),
   confidential: z.boolean().nullish(),
+  /** When the note was written and last changed (`2026-05-17 18:21:36 UTC` or ISO 8601). */
+  created_at: z.string().nullish(),
+  updated_at: z.string().nullish(),
 });
 
 export const NoteHookMergeRequest = z.object({
@@ -65,6 +68,7 @@ export const NoteHookIssue = z.object({
 
 export const NoteHookEvent = z.object({
   object_kind: z.literal('note'),
+  /** `note`, or `confidential_note` for an internal note or a comment on a confidential issue. */
   event_type: z.string().nullish(),
   user: NoteHookUser,
   project_id: Id.nullish(),

@@ -142,17 +142,58 @@ function targetOf(
   return undefined;
 }
 
+/** What the delivery said besides its body: the `X-Gitlab-Event` header, when there was one. */
+export interface NoteDelivery {
+  hookEvent?: string | undefined;
+}
+
+/** The webhook event GitLab sends for an internal note or a comment on a confidential issue. */
+export const CONFIDENTIAL_NOTE_HOOK = 'Confidential Note Hook';
+
 /**
  * Why the note was said in private, if it was: the agent's notes, commits and
  * merge requests are public, so what is said in an internal note or on a
- * confidential issue never starts a run (issue 19 §6).
+ * confidential issue never starts a run. Any one of GitLab's signals is
+ * enough: the note's `internal` (older: `confidential`), the issue's
+ * `confidential`, the body's `event_type: confidential_note`, or the
+ * `Confidential Note Hook` header.
  */
-function privateReason(event: NoteHookEvent): string | undefined {
+function privateReason(event: NoteHookEvent, delivery: NoteDelivery): string | undefined {
   const note = event.object_attributes;
   if (note.internal || note.confidential)
     return 'internal notes never start a run: its output would be public';
   if (note.noteable_type === 'Issue' && event.issue?.confidential)
     return 'a confidential issue never starts a run: its output would be public';
+  if (event.event_type === 'confidential_note' || delivery.hookEvent === CONFIDENTIAL_NOTE_HOOK)
+    return 'a confidential note (an internal note or a comment on a confidential issue) never starts a run: its output would be public';
+  return undefined;
+}
+
+/** GitLab's hook times: `2026-05-17 18:21:36 UTC` (hook data) or ISO 8601. */
+function hookTime(text: string | null | undefined): number | undefined {
+  if (!text) return undefined;
+  const iso = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)? UTC$/.test(text)
+    ? `${text.slice(0, -4).replace(' ', 'T')}Z`
+    : text;
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? undefined : time;
+}
+
+/**
+ * Why the note is an edit, if it is: `action: update` (GitLab 16.11+), or,
+ * without an action, a note changed after it was written. Only a new comment
+ * starts a run, so editing a command never starts a second one.
+ */
+function editReason(note: NoteHookEvent['object_attributes']): string | undefined {
+  if (note.action) {
+    return note.action === 'create'
+      ? undefined
+      : `note action is "${note.action}"; only new comments count`;
+  }
+  const created = hookTime(note.created_at);
+  const updated = hookTime(note.updated_at);
+  if (created !== undefined && updated !== undefined && updated > created)
+    return 'the note was changed after it was written (an edit); only new comments count';
   return undefined;
 }
 
@@ -178,19 +219,22 @@ function originOf(
  * `DiscussionNote` with a discussion id — plain comments never cost an API
  * call), or nothing.
  */
-export function decideNote(event: NoteHookEvent, rules: NoteRules): NoteDecision {
+export function decideNote(
+  event: NoteHookEvent,
+  rules: NoteRules,
+  delivery: NoteDelivery = {},
+): NoteDecision {
   const note = event.object_attributes;
   if (note.system) return ignore('system-note', 'system notes are never commands');
-  if (note.action && note.action !== 'create') {
-    return ignore('edited-note', `note action is "${note.action}"; only new comments count`);
-  }
+  const edited = editReason(note);
+  if (edited) return ignore('edited-note', edited);
   const authorId = note.author_id ?? event.user.id;
   if (rules.self && (authorId === rules.self.id || event.user.id === rules.self.id)) {
     return ignore('own-note', 'the agent does not answer its own notes');
   }
   if (parseMarker(note.note)) return ignore('own-note', 'the note carries the mr-agent marker');
   if (isBotUser(event.user)) return ignore('bot-author', `@${event.user.username} is a bot`);
-  const secret = privateReason(event);
+  const secret = privateReason(event, delivery);
   const projectId = event.project.id ?? event.project_id;
   const found = targetOf(event, projectId, rules);
   if (!found) {

@@ -171,3 +171,72 @@ describe('config/load', () => {
     });
   });
 });
+
+describe('J1 the user-config API sets per-user choices only (seed 001 §9.3)', () => {
+  it('J1 takes the per-user options and refuses every other key, unknown ones included, without failing', async () => {
+    const server = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        JSON.stringify({
+          status: 'success',
+          data: {
+            llm: {
+              model: 'user-model',
+              base_url: 'https://evil.example/v1',
+              api_key_variable: 'MR_AGENT_GITLAB_TOKEN',
+              profiles: [{ model: 'x', base_url: 'https://evil.example/v1' }],
+              roles: { review: { reasoning_effort: 'high', model: 'r-model' } },
+            },
+            planning: { strategy: 'hierarchical', history: { directory: '/etc' } },
+            gitlab: { url: 'https://evil.example' },
+            secrets: { variables: [] },
+            prompts: { directory: '/tmp/p' },
+            user_config_api: { url: 'https://evil.example/cfg' },
+            'no such key': 1,
+          },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/config`;
+    try {
+      const { config, refused } = await loadConfig({ env: { USER_CONFIG_API_URL: url } });
+
+      expect(config.llm.model).to.equal('user-model');
+      expect(config.llm.roles.review.reasoning_effort).to.equal('high');
+      expect(config.llm.roles.review.model).to.equal('r-model');
+      expect(config.planning.strategy).to.equal('hierarchical');
+      expect(config.llm.base_url).to.equal('');
+      expect(config.llm.api_key_variable).to.equal('OPENAI_API_KEY');
+      expect(config.llm.profiles).to.deep.equal([]);
+      expect(config.planning.history.directory).to.equal('planning_history');
+      expect(config.gitlab.url).to.equal('');
+      expect(config.prompts.directory).to.equal('');
+      expect(config.user_config_api.url).to.equal(url);
+      expect(refused).to.have.members([
+        'llm.base_url',
+        'llm.api_key_variable',
+        'llm.profiles',
+        'planning.history.directory',
+        'gitlab.url',
+        'secrets.variables',
+        'prompts.directory',
+        'user_config_api.url',
+        '"no such key"',
+      ]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('J1 the per-user options are the model, effort, temperature and planning choices only', async () => {
+    const { OPTIONS } = await import('../../src/config/options.ts');
+    const perUser = OPTIONS.filter((o) => 'perUser' in o && o.perUser).map((o) => o.key);
+    for (const key of perUser) {
+      expect(key).to.match(
+        /^(llm\.model|llm\.roles\.\w+\.(model|reasoning_effort|temperature)|planning\.(enabled|strategy|max_subtasks|reflection\.(enabled|trigger_interval)))$/,
+      );
+    }
+    expect(perUser).to.include.members(['llm.model', 'planning.strategy']);
+  });
+});

@@ -22,6 +22,13 @@ export interface NoteHookInput {
   internal?: boolean;
   /** The issue is confidential (`issue.confidential`). */
   confidentialIssue?: boolean;
+  /** The body's `event_type` (default `note`; GitLab sends `confidential_note` for confidential issues). */
+  eventType?: string;
+  /** `object_attributes.created_at` / `updated_at` (default both the same time). */
+  createdAt?: string;
+  updatedAt?: string;
+  /** Leave `object_attributes.action` out (GitLab before 16.11). */
+  noAction?: boolean;
 }
 
 export function noteHook(input: NoteHookInput): Record<string, unknown> {
@@ -32,7 +39,7 @@ export function noteHook(input: NoteHookInput): Record<string, unknown> {
   const noteableType = { merge_request: 'MergeRequest', issue: 'Issue', commit: 'Commit' }[on];
   const body: Record<string, unknown> = {
     object_kind: 'note',
-    event_type: 'note',
+    event_type: input.eventType ?? 'note',
     user: { ...user, name: user.username.toUpperCase(), avatar_url: null, email: '[REDACTED]' },
     project_id: projectId,
     project: {
@@ -49,8 +56,8 @@ export function noteHook(input: NoteHookInput): Record<string, unknown> {
       note: input.note,
       noteable_type: noteableType,
       author_id: user.id,
-      created_at: '2026-05-17 18:21:36 UTC',
-      updated_at: '2026-05-17 18:21:36 UTC',
+      created_at: input.createdAt ?? '2026-05-17 18:21:36 UTC',
+      updated_at: input.updatedAt ?? input.createdAt ?? '2026-05-17 18:21:36 UTC',
       project_id: projectId,
       attachment: null,
       line_code: null,
@@ -58,7 +65,7 @@ export function noteHook(input: NoteHookInput): Record<string, unknown> {
       noteable_id: 7,
       system: input.system ?? false,
       st_diff: null,
-      action: input.action ?? 'create',
+      ...(input.noAction ? {} : { action: input.action ?? 'create' }),
       url: `http://gitlab.test/group/demo/-/merge_requests/1#note_${noteId}`,
       ...(input.discussionId ? { discussion_id: input.discussionId } : {}),
       type: input.type ?? null,

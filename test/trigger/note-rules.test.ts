@@ -142,6 +142,59 @@ describe('A2 decideNote', () => {
     });
   }
 
+  const marked: Array<[string, NoteHookInput]> = [
+    [
+      'event_type confidential_note on an issue (GitLab marks a comment on a confidential issue so)',
+      { note: '/agent fix the secret bug', on: 'issue', eventType: 'confidential_note' },
+    ],
+    [
+      'event_type confidential_note on a merge request',
+      { note: '/agent fix the secret bug', eventType: 'confidential_note' },
+    ],
+  ];
+  for (const [what, input] of marked) {
+    it(`M5 a command marked only by ${what} starts nothing public, in the bridge and as TRIGGER_PAYLOAD`, () => {
+      const decision = decideNote(event(input), rules);
+      expect(decision.kind).to.equal('private');
+      expect(JSON.stringify(decision)).not.to.contain('secret bug');
+      expect(interpretTriggerPayload(JSON.stringify(noteHook(input)), rules)).to.deep.include({
+        kind: 'skip',
+        reason: 'confidential',
+      });
+    });
+  }
+
+  it('M5 a command delivered with the header `X-Gitlab-Event: Confidential Note Hook` is private whatever the body says', () => {
+    const decision = decideNote(event({ note: '/agent fix the secret bug' }), rules, {
+      hookEvent: 'Confidential Note Hook',
+    });
+    expect(decision.kind).to.equal('private');
+    expect(JSON.stringify(decision)).not.to.contain('secret bug');
+    const plain = decideNote(event({ note: '/agent fix it' }), rules, { hookEvent: 'Note Hook' });
+    expect(plain.kind).to.equal('command');
+  });
+
+  it('A1 an edited comment never starts a second run: `updated_at` after `created_at` without an action', () => {
+    const edited = event({
+      note: '/agent fix the typo',
+      noAction: true,
+      createdAt: '2026-05-17 18:21:36 UTC',
+      updatedAt: '2026-05-17 18:25:02 UTC',
+    });
+    expect(decideNote(edited, rules)).to.deep.include({ kind: 'ignore', reason: 'edited-note' });
+    const isoEdited = event({
+      note: '/agent fix the typo',
+      noAction: true,
+      createdAt: '2026-05-17T18:21:36.000Z',
+      updatedAt: '2026-05-17T18:21:37.000Z',
+    });
+    expect(decideNote(isoEdited, rules)).to.deep.include({ kind: 'ignore', reason: 'edited-note' });
+    const fresh = event({ note: '/agent fix the typo', noAction: true });
+    expect(decideNote(fresh, rules).kind).to.equal('command');
+    const updated = event({ note: '/agent fix the typo', action: 'update' });
+    expect(decideNote(updated, rules)).to.deep.include({ kind: 'ignore', reason: 'edited-note' });
+  });
+
   it('recognises bot usernames without catching ordinary names', () => {
     for (const name of [
       'support-bot',

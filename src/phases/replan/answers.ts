@@ -17,7 +17,7 @@ export interface ThreadReply {
 }
 
 export interface AnswerSource {
-  /** Replies below note `noteId` in its thread, oldest first (the note itself and system notes left out). */
+  /** Replies below note `noteId` in its thread, oldest first (the note itself, system and internal notes left out). */
   replies(noteId: string): Promise<ThreadReply[]>;
   /** Whether the author may answer: a person (not a bot, not the agent) with enough access. */
   mayAnswer(reply: ThreadReply): Promise<boolean>;
@@ -83,7 +83,7 @@ export function gitlabAnswers(gitlab: GitLabPort, options: GitLabAnswersOptions)
       const index = thread.notes.findIndex((n) => String(n.id) === noteId);
       return thread.notes
         .slice(index + 1)
-        .filter((n) => !n.system)
+        .filter((n) => !n.system && !n.internal)
         .map((n) => ({
           id: String(n.id),
           author: { id: n.author.id, username: n.author.username, bot: n.author.bot },

@@ -64,8 +64,8 @@ export class Hooks {
     const project = this.model.projects.get(note.projectId);
     if (!project) return;
     const payload = this.notePayload(note, project);
+    const event = this.isConfidential(note) ? 'Confidential Note Hook' : 'Note Hook';
     for (const hook of this.hooks.filter((h) => h.projectId === project.id && !h.disabled)) {
-      const event = note.internal ? 'Confidential Note Hook' : 'Note Hook';
       const delivery = this.deliver(hook, event, payload).finally(() =>
         this.pending.delete(delivery),
       );
@@ -100,6 +100,14 @@ export class Hooks {
     this.deliveries.push({ hookId: hook.id, event, status, error });
   }
 
+  /** An internal note, or any comment on a confidential issue: GitLab's confidential note event. */
+  private isConfidential(note: NoteRec): boolean {
+    if (note.internal) return true;
+    return this.model.issues.some(
+      (i) => note.noteableType === 'Issue' && i.id === note.noteableId && i.confidential,
+    );
+  }
+
   /** The *Comments* event body (the fields GitLab sends that a bridge reads). */
   notePayload(note: NoteRec, project: ProjectRec): Record<string, unknown> {
     const render = this.render;
@@ -114,7 +122,7 @@ export class Hooks {
     const kind = mr ? 'merge_requests' : 'issues';
     return {
       object_kind: 'note',
-      event_type: 'note',
+      event_type: this.isConfidential(note) ? 'confidential_note' : 'note',
       user: {
         id: user.id,
         name: user.name,
@@ -183,6 +191,7 @@ export class Hooks {
       state: issue.state,
       project_id: issue.projectId,
       author_id: issue.authorId,
+      confidential: issue.confidential,
     };
   }
 }

@@ -184,6 +184,7 @@ export class CoreModel {
     description?: string;
     labels?: string[];
     authorId: number;
+    confidential?: boolean;
   }): IssueRec {
     const iid = this.issues.filter((i) => i.projectId === input.project.id).length + 1;
     const issue: IssueRec = {
@@ -195,6 +196,7 @@ export class CoreModel {
       labels: input.labels ?? [],
       authorId: input.authorId,
       state: 'opened',
+      confidential: input.confidential ?? false,
       createdAt: this.now(),
       updatedAt: this.now(),
     };

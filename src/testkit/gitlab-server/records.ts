@@ -79,6 +79,8 @@ export interface IssueRec {
   labels: string[];
   authorId: number;
   state: 'opened' | 'closed';
+  /** Visible to project members only; a comment on it is sent as a `Confidential Note Hook`. */
+  confidential: boolean;
   createdAt: string;
   updatedAt: string;
 }

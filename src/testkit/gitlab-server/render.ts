@@ -213,7 +213,7 @@ export class Renderer {
       web_url: web,
       user_notes_count: this.model.notesOf('Issue', i.id).filter((n) => !n.system).length,
       references: { short: `#${i.iid}`, relative: `#${i.iid}`, full: `${project.path}#${i.iid}` },
-      confidential: false,
+      confidential: i.confidential,
       discussion_locked: false,
     } satisfies Partial<IssueSchema>;
   }

@@ -1,0 +1,166 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  seedScenario,
+  startGitLabStandIn,
+  type GitLabStandIn,
+  type Scenario,
+} from '../../src/testkit/gitlab-server/index.ts';
+import {
+  startScriptedOpenAiServer,
+  type ScriptedOpenAiServer,
+} from '../../src/testkit/openai-server/server.ts';
+import { runCli } from '../cli/helpers.ts';
+import { action, assessment, planWith } from '../support/plans.ts';
+import { noteHook } from '../trigger/note-hook.ts';
+
+const LLM_KEY = 'sk-internal-notes-3141';
+const INTERNAL_TEXT = 'INTERNAL-ONLY customer Acme pays 7c1e per seat';
+
+const farewellRun = [
+  {
+    purpose: 'planning',
+    json: planWith([action('task_1', 'Add farewell()')], ['farewell() exists']),
+  },
+  {
+    purpose: 'execution',
+    tool_calls: [
+      {
+        name: 'write_file',
+        arguments: { path: 'src/farewell.js', content: 'export const farewell = () => 1;\n' },
+      },
+    ],
+  },
+  { purpose: 'execution', content: 'DONE: added farewell()' },
+  { purpose: 'completion', json: assessment(true) },
+];
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    return statSync(file).isDirectory() ? filesUnder(file) : [file];
+  });
+}
+
+/**
+ * A whole `mr-agent ci` job over HTTP: the stand-in's discussions API marks an
+ * internal note as GitLab does (`internal: true`, older `confidential: true`),
+ * and its text never reaches the model, a public note or the job's artifacts.
+ */
+describe('M5 internal notes stay internal (a whole ci job)', function () {
+  this.timeout(60_000);
+  let standIn: GitLabStandIn;
+  let s: Scenario;
+  let root: string;
+  let job: string;
+  let llm: ScriptedOpenAiServer;
+
+  beforeEach(async () => {
+    standIn = await startGitLabStandIn();
+    s = await seedScenario(standIn.model);
+    root = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-internal-'));
+    job = path.join(root, 'job');
+    execFileSync('git', ['clone', '-q', '-b', 'feature/greeting', s.project.repoDir, job]);
+    llm = await startScriptedOpenAiServer({
+      apiKey: LLM_KEY,
+      scenario: { replies: farewellRun } as Parameters<
+        typeof startScriptedOpenAiServer
+      >[0]['scenario'],
+    });
+  });
+  afterEach(async () => {
+    await standIn.close();
+    await llm.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('M5 an internal note by a Maintainer never reaches the model, the public notes or the artifacts', async () => {
+    standIn.model.addNote({
+      on: s.mergeRequest,
+      body: `Please also do this: ${INTERNAL_TEXT}`,
+      authorId: s.maintainer.id,
+      internal: true,
+    });
+    standIn.model.addNote({
+      on: s.mergeRequest,
+      body: 'Public: keep the old greeting too.',
+      authorId: s.maintainer.id,
+    });
+    const command = standIn.model.addNote({
+      on: s.mergeRequest,
+      body: '/agent add a farewell function',
+      authorId: s.developer.id,
+    });
+    const file = path.join(root, 'payload.json');
+    writeFileSync(
+      file,
+      JSON.stringify(
+        noteHook({
+          note: '/agent add a farewell function',
+          noteId: command.id,
+          user: { id: s.developer.id, username: s.developer.username },
+          projectId: s.project.id,
+          iid: s.mergeRequest.iid,
+          sourceBranch: s.mergeRequest.sourceBranch,
+          discussionId: command.discussionId,
+        }),
+      ),
+    );
+    // the stand-in answers as GitLab does: the internal note is in the listing, marked
+    const listed = await fetch(
+      `${standIn.url}/api/v4/projects/${s.project.id}/merge_requests/${s.mergeRequest.iid}/discussions`,
+      { headers: { 'private-token': s.botToken.value } },
+    ).then((r) => r.json() as Promise<Array<{ notes: Array<Record<string, unknown>> }>>);
+    const marked = listed.flatMap((d) => d.notes).find((n) => String(n.body).includes('INTERNAL'));
+    expect(marked).to.deep.include({ internal: true, confidential: true });
+
+    const result = await runCli(['ci'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: root,
+        CI_API_V4_URL: `${standIn.url}/api/v4`,
+        CI_SERVER_URL: standIn.url,
+        CI_PROJECT_ID: String(s.project.id),
+        CI_PROJECT_PATH: s.project.path,
+        CI_PROJECT_DIR: job,
+        CI_DEFAULT_BRANCH: s.project.defaultBranch,
+        CI_COMMIT_REF_NAME: 'feature/greeting',
+        CI_PIPELINE_ID: '900',
+        CI_JOB_ID: '901',
+        CI_PIPELINE_SOURCE: 'trigger',
+        GITLAB_USER_ID: String(s.maintainer.id),
+        MR_AGENT_GITLAB_TOKEN: s.botToken.value,
+        MR_AGENT_LOG_FORMAT: 'json',
+        OPENAI_API_KEY: LLM_KEY,
+        OPENAI_BASE_URL: llm.url,
+        MR_AGENT_LLM_MODEL: 'scripted-model',
+        MR_AGENT_ENVIRONMENT_SETUP: 'false',
+        MR_AGENT_TEST_COMMAND: 'test -f src/farewell.js',
+        REFLECTION_INTERVAL: '0',
+        REPLANNING_ENABLED: 'false',
+        MR_AGENT_REVIEW_ENABLED: 'false',
+        TRIGGER_PAYLOAD: file,
+      },
+    });
+
+    expect(result.code, result.stderr).to.equal(0);
+    llm.assertAllUsed();
+    const asked = JSON.stringify(llm.requests.map((r) => r.messages));
+    // the public comment is read, the internal one is not
+    expect(asked).to.contain('keep the old greeting too');
+    expect(asked).not.to.contain('INTERNAL-ONLY');
+    expect(asked).not.to.contain('7c1e');
+    const publicNotes = standIn.model.notes.filter((n) => !n.internal).map((n) => n.body);
+    expect(publicNotes.join('\n')).not.to.contain('INTERNAL-ONLY');
+    const state = path.join(job, '.mr-agent');
+    const artifacts = filesUnder(state);
+    expect(artifacts.length).to.be.greaterThan(0);
+    for (const artifact of artifacts) {
+      expect(readFileSync(artifact, 'utf8'), artifact).not.to.contain('INTERNAL-ONLY');
+    }
+    expect(`${result.stdout}${result.stderr}`).not.to.contain('INTERNAL-ONLY');
+  });
+});
