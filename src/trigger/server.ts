@@ -294,7 +294,7 @@ class BridgeServer {
     }
     const parsed = parseNoteEvent(json);
     if (!parsed.ok) return this.ignore(res, parsed.reason, parsed.detail);
-    const decision = decideNote(parsed.event, this.deps.rules);
+    const decision = decideNote(parsed.event, this.deps.rules, { hookEvent: event });
     if (decision.kind === 'ignore') return this.ignore(res, decision.reason, decision.detail);
     const delivery = headerValue(req, 'x-gitlab-event-uuid');
     if (decision.kind === 'command') {

@@ -109,6 +109,16 @@ describe('A2 bridge HTTP server (in-memory GitLab)', () => {
     expect(bridge.counters().tooLarge).to.equal(1);
   });
 
+  it('M5 a command sent with the header `Confidential Note Hook` starts no pipeline, whatever the body says', async () => {
+    const result = await deliver(bridge.url, noteHook({ note: '/agent fix the secret bug' }), {
+      'x-gitlab-event': 'Confidential Note Hook',
+    });
+    expect(result.status).to.be.lessThan(300);
+    await bridge.idle();
+    expect(gitlab.calls).to.not.include('trigger');
+    expect(gitlab.pipelines).to.have.length(0);
+  });
+
   const ignored: [string, unknown, Record<string, string>, string][] = [
     ['a non-JSON body', '{oops', {}, 'not-json'],
     [
