@@ -20,7 +20,7 @@
  * match ordinary text.
  */
 
-/** Length of the pieces a form is found by. */
+/** Length of the pieces a form is found by (the scan keeps a key as 4 + 2 symbols: change both together). */
 export const GRAM = 6;
 /** Letters and digits a form needs to be looked for here. */
 export const MIN_SCANNED_LENGTH = 8;
@@ -38,18 +38,11 @@ export function normalised(text: string): string {
   return text.replace(/[^A-Za-z0-9]+/g, '');
 }
 
-const WINDOW = 64 ** (GRAM - 1);
-
-/** The gram key of `GRAM` symbols (exact: 36 bits fit a double). */
+/** The gram key of `GRAM` symbols, 6 bits each (exact: 36 bits fit a double). */
 export function gramKey(text: string, start: number): number {
   let key = 0;
   for (let i = 0; i < GRAM; i++) key = key * 64 + SYMBOL[text.charCodeAt(start + i)]!;
   return key;
-}
-
-/** The next key when `symbol` follows the gram of `key`. */
-export function rollKey(key: number, symbol: number): number {
-  return (key % WINDOW) * 64 + symbol;
 }
 
 export function reversed(text: string): string {
@@ -164,10 +157,13 @@ export class GramIndex {
     });
   }
 
-  /** The places of a gram key, or undefined (the common case, made fast). */
+  /** Whether a gram whose key ends in these 24 bits may be a secret's (false for most). */
+  mayHold(low: number): boolean {
+    return (this.bitmap[low >>> 3]! & (1 << (low & 7))) !== 0;
+  }
+
+  /** The places of a gram key, or undefined. */
   lookup(key: number): readonly GramPlace[] | undefined {
-    const low = key % (1 << 24);
-    if ((this.bitmap[low >>> 3]! & (1 << (low & 7))) === 0) return undefined;
     return this.places.get(key);
   }
 }
@@ -190,22 +186,36 @@ export class GramHits {
   }
 
   /**
-   * The sources that hold a secret: for each covered form, the fewest
-   * sources found greedily whose grams cover it (one source alone if it can).
+   * The sources that hold a secret: for each covered form, every source that
+   * holds it whole, and among the others the fewest (found greedily) whose
+   * pieces together make it whole (a split secret). A source that only shares
+   * a piece with the secret by chance is not named.
    */
   sourcesWithSecrets(): Set<number> {
     const result = new Set<number>();
     for (const [form, positions] of this.found) {
       const length = this.index.forms[form]!.text.length;
-      const bySource = new Map<number, number[]>();
+      if (!covers(positions.keys(), length)) continue;
+      const pieces = new Map<number, number[]>();
       for (const [position, sources] of positions)
         for (const source of sources) {
-          const list = bySource.get(source);
+          const list = pieces.get(source);
           if (list) list.push(position);
-          else bySource.set(source, [position]);
+          else pieces.set(source, [position]);
         }
-      if (!covers([...positions.keys()], length)) continue;
-      for (const source of coveringSources(bySource, length)) result.add(source);
+      for (const [source, list] of pieces)
+        if (covers(list, length)) {
+          result.add(source);
+          pieces.delete(source);
+        }
+      const split = coveringSources(pieces, length);
+      if (
+        covers(
+          split.flatMap((source) => pieces.get(source)!),
+          length,
+        )
+      )
+        for (const source of split) result.add(source);
     }
     return result;
   }

@@ -26,7 +26,7 @@ import path from 'node:path';
 import { ModelBehaviorError } from '../../errors/errors.ts';
 import type { Redactor } from '../../log/redact.ts';
 import type { Git } from './git.ts';
-import { GramHits, GramIndex, rollKey, secretForms, SYMBOL, GRAM } from './secret-forms.ts';
+import { GRAM, GramHits, GramIndex, secretForms, SYMBOL } from './secret-forms.ts';
 import {
   asBytes,
   compressedStreams,
@@ -170,14 +170,17 @@ class ChangeScan {
   /** Every gram of a secret form in the view's letters and digits. */
   private search(view: View): void {
     const { text, step } = view;
-    let key = 0;
+    // the gram's key in two small integers: its last four symbols, and the two before
+    let low = 0;
+    let high = 0;
     let run = 0;
     for (let i = view.start; i < text.length; i += step) {
       const symbol = SYMBOL[text.charCodeAt(i)]!;
       if (symbol < 0) continue;
-      key = rollKey(key, symbol);
-      if (++run < GRAM) continue;
-      const places = this.index.lookup(key);
+      high = ((high << 6) | (low >>> 18)) & 0xfff;
+      low = ((low << 6) | symbol) & 0xffffff;
+      if (++run < GRAM || !this.index.mayHold(low)) continue;
+      const places = this.index.lookup(high * 0x1000000 + low);
       if (places) for (const place of places) this.hits.add(place, this.source);
     }
   }
