@@ -81,6 +81,7 @@ function variants(secret: string): string[] {
 
 export class Redactor {
   private readonly secrets = new Set<string>();
+  private readonly plainValues = new Set<string>();
   private pattern: RegExp | undefined;
 
   /** Registers a secret value; empty and very short values are ignored. */
@@ -88,8 +89,14 @@ export class Redactor {
     if (!secret) return;
     const value = secret.trim();
     if (value.length < MIN_SECRET_LENGTH || NOT_SECRET_VALUES.has(value.toLowerCase())) return;
+    this.plainValues.add(value);
     for (const form of variants(value)) this.secrets.add(form);
     this.pattern = undefined;
+  }
+
+  /** The registered secret values as given (for scans that derive forms of their own). */
+  get values(): readonly string[] {
+    return [...this.plainValues];
   }
 
   /** Registers the values of every variable whose name looks secret. */

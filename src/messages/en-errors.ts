@@ -41,6 +41,8 @@ export const enErrors = {
   'hint.gitlab.budget':
     'Check that GitLab is reachable from the runner and healthy; for a slow instance raise `gitlab.request_budget_sec` (`MR_AGENT_GITLAB_REQUEST_BUDGET_SEC`).',
   'hint.deliver.patchKept': 'The change is kept in the job artifacts (`.mr-agent/patch.diff`).',
+  'hint.deliver.secretWithheld':
+    'A command or the model wrote a secret of the job into the change (plain, split or encoded); this is what a prompt injection would do. The rest of the change, without the files named, is in `.mr-agent/patch.diff` in the job artifacts.',
   'hint.deliver.gitGuard':
     'A command run by the agent wrote into `.git` (config, hooks); this is what a prompt injection would do. Inspect the job artifacts before pushing by hand.',
 

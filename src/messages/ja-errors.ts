@@ -39,6 +39,8 @@ export const jaErrors: Readonly<Record<keyof typeof enErrors, Message>> = {
     'Runner から GitLab に到達でき、正常に動いているか確認してください。遅いインスタンスでは `gitlab.request_budget_sec`（`MR_AGENT_GITLAB_REQUEST_BUDGET_SEC`）を引き上げてください。',
   'hint.deliver.patchKept':
     '変更はジョブのアーティファクト（`.mr-agent/patch.diff`）に残っています。',
+  'hint.deliver.secretWithheld':
+    'コマンドまたはモデルが、ジョブのシークレットを変更に書き込みました（そのまま、分割、またはエンコードして）。プロンプトインジェクションが行うことです。名前を挙げたファイルを除く残りの変更は、ジョブのアーティファクトの `.mr-agent/patch.diff` にあります。',
   'hint.deliver.gitGuard':
     'エージェントが実行したコマンドが `.git`（設定やフック）に書き込みました。プロンプトインジェクションの典型的な動きです。手でプッシュする前にジョブのアーティファクトを確認してください。',
 

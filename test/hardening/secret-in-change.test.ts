@@ -4,6 +4,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ScriptedReplyInput } from '../../src/testkit/openai-server/scenario.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
+import { gzipSync } from 'node:zlib';
+import { t } from '../../src/messages/catalog.ts';
 import { runCi } from './support/ci-run.ts';
 import { SECRETS, SecretScanner } from './support/secrets.ts';
 
@@ -19,7 +21,20 @@ const LEAKS = {
   'dump/base64.txt': `${b64(`PATH=/bin\0MR_AGENT_GITLAB_TOKEN=${TOKEN}\0`)}\n`,
 };
 
-function leakingModel(): ScriptedReplyInput[] {
+const JOB = SECRETS.jobToken;
+const half = Math.floor(JOB.length / 2);
+
+/** What a command that read the job token from `.git/config` would write past the earlier scan. */
+const DISGUISED = {
+  'split/start.txt': `${JOB.slice(0, half)}\n`,
+  'split/end.txt': `${JOB.slice(half)}\n`,
+  'rot13.txt': `${JOB.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.charCodeAt(0) - (c <= 'Z' ? 65 : 97) + 13) % 26) + (c <= 'Z' ? 65 : 97)))}\n`,
+  'per-line.txt': `${[...JOB].map((c) => ` ${c}`).join('\n')}\n`,
+  'codes.js': `module.exports = [${[...Buffer.from(JOB)].join(', ')}];\n`,
+  'gzip.b64': `${gzipSync(`CI_JOB_TOKEN=${JOB}`).toString('base64')}\n`,
+};
+
+function leakingModel(leaks: Record<string, string> = LEAKS): ScriptedReplyInput[] {
   const write = (file: string, content: string): ScriptedReplyInput => ({
     purpose: 'execution',
     tool_calls: [{ name: 'write_file', arguments: { path: file, content } }],
@@ -27,7 +42,7 @@ function leakingModel(): ScriptedReplyInput[] {
   return [
     { purpose: 'planning', json: planWith([action('task_1', 'Write the answer')]) },
     write('answer.txt', '42\n'),
-    ...Object.entries(LEAKS).map(([file, content]) => write(file, content)),
+    ...Object.entries(leaks).map(([file, content]) => write(file, content)),
     { purpose: 'execution', content: 'DONE: answer written' },
     { purpose: 'completion', json: assessment(true) },
   ];
@@ -68,6 +83,37 @@ describe('hardening: a secret written into the change (issue 19 §3)', function 
         scanner.scan('notes', `note ${note.id}`, note.body);
       for (const line of run.logLines) scanner.scan('log', 'line', line);
       expect(scanner.hits).to.deep.equal([]);
+    } finally {
+      await run.close();
+    }
+  });
+
+  it('H3 the job token split across two files, in rot13, one character per line, as a byte array and gzipped in base64: nothing pushed, the note names every file and says what to do (issue 28 item 5)', async () => {
+    const run = await runCi({ replies: leakingModel(DISGUISED), deliverInRun: true });
+    try {
+      const remoteHead = execFileSync(
+        'git',
+        ['rev-parse', `refs/heads/${run.s.mergeRequest.sourceBranch}`],
+        { cwd: run.s.project.repoDir, encoding: 'utf8' },
+      ).trim();
+      const checkoutHead = execFileSync('git', ['rev-parse', 'HEAD'], {
+        cwd: run.checkout,
+        encoding: 'utf8',
+      }).trim();
+      expect(run.outcome?.state, String(run.error)).to.equal('FAILED');
+      expect(remoteHead, 'nothing pushed').to.equal(checkoutHead);
+      expect(
+        run.standIn.requests.entries.filter((e) => e.route === 'git' && e.method === 'POST'),
+      ).to.have.length(0);
+
+      const notes = run.standIn.model.notes.map((n) => n.body).join('\n\n');
+      expect(notes).to.contain('a secret was withheld');
+      for (const file of Object.keys(DISGUISED)) expect(notes).to.contain(`\`${file}\``);
+      expect(notes).to.contain(t('en', 'hint.deliver.secretWithheld').slice(0, 60));
+
+      const patch = await readFile(path.join(run.checkout, '.mr-agent/patch.diff'), 'utf8');
+      expect(patch, 'the rest of the change is kept').to.contain('answer.txt');
+      for (const file of Object.keys(DISGUISED)) expect(patch, notes).to.not.contain(file);
     } finally {
       await run.close();
     }

@@ -20,7 +20,7 @@ import { deliverElsewhere, postPatch, type Elsewhere } from './elsewhere.ts';
 import { Git } from './git.ts';
 import { assertGitControlUnchanged } from './git-guard.ts';
 import { pushWithOneRebase } from './push.ts';
-import { filesWithSecrets, secretWithheldError, stagedFiles } from './secret-scan.ts';
+import { blocksDelivery, scanChange, secretWithheldError, stagedFiles } from './secret-scan.ts';
 import {
   stopIfCancelled,
   type DeliveredMergeRequest,
@@ -65,17 +65,15 @@ async function commitChanges(git: Git, input: DeliveryInput): Promise<string | u
 
 /** Throws when the staged change or the message holds a secret; the artifact keeps the rest. */
 async function refuseSecrets(git: Git, input: DeliveryInput, message: string): Promise<void> {
-  const files = await stagedFiles(git);
-  const finding = {
-    files: filesWithSecrets(files, input.redactor),
-    inMessage: input.redactor.findSecret(message),
-  };
-  if (finding.files.length === 0 && !finding.inMessage) return;
-  const clean = files.filter((f) => !finding.files.includes(f.path)).map((f) => f.diff);
-  const patchPath = await writePatch(input, input.redactor.redact(clean.join('')));
+  const files = await stagedFiles(git, input.repoDir);
+  const finding = scanChange(files, message, input.redactor);
+  if (!blocksDelivery(finding)) return;
+  const withheld = new Set([...finding.files, ...finding.unscanned]);
+  const clean = files.filter((f) => !withheld.has(f.path)).map((f) => f.diff);
+  await writePatch(input, input.redactor.redact(clean.join('')));
   await git.run(['reset', '-q']);
-  input.logger.warn('secret withheld', { files: finding.files, inMessage: finding.inMessage });
-  throw secretWithheldError(finding, patchPath);
+  input.logger.warn('secret withheld', { ...finding });
+  throw secretWithheldError(finding);
 }
 
 async function writePatch(input: DeliveryInput, diff: string): Promise<string> {
