@@ -271,6 +271,11 @@ async function isolationFor(input: ComposeInput): Promise<CommandIsolation> {
     security: input.config.security,
     checkout: input.repoDir,
     stateDir: input.config.state.directory,
+    secrets: [
+      input.config.gitlab.token,
+      input.hostEnv.CI_JOB_TOKEN,
+      input.hostEnv[input.config.llm.api_key_variable],
+    ].filter((value): value is string => Boolean(value)),
     // `auto`: refused in a CI job, accepted for a local run (the user's own secrets)
     local: !input.ci,
   });

@@ -65,21 +65,39 @@ const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 
 /**
  * Settings given on the command line (the highest precedence): they win over
- * the checkout's own `.git/config`, which the agent's commands can write
- * (git-guard.ts stops delivery when they did).
+ * the checkout's own `.git/config`. They switch off every way git has to run
+ * a program or to open another repository's configuration: hooks, the
+ * file-system monitor, submodules (a submodule's git directory and config may
+ * be the command user's: `git status` would run its filters), pagers, ssh,
+ * signing, background maintenance. Git passes them on to every git it starts.
  */
-function hardeningConfig(allowFile: boolean): string[] {
-  const settings = [
+export function hardeningSettings(allowFile: boolean): string[] {
+  return [
     'core.hooksPath=/dev/null',
     'core.fsmonitor=false',
+    'core.attributesFile=/dev/null',
+    'core.pager=cat',
+    'core.sshCommand=false',
     'core.askPass=',
     'credential.helper=',
+    'submodule.recurse=false',
+    'diff.ignoreSubmodules=all',
+    'status.submoduleSummary=false',
+    'fetch.recurseSubmodules=false',
+    'push.recurseSubmodules=no',
+    'commit.gpgSign=false',
+    'tag.gpgSign=false',
+    'gc.auto=0',
+    'maintenance.auto=false',
     'protocol.allow=never',
     'protocol.https.allow=always',
     'protocol.http.allow=always',
     ...(allowFile ? ['protocol.file.allow=always'] : []),
   ];
-  return settings.flatMap((s) => ['-c', s]);
+}
+
+function hardeningConfig(allowFile: boolean): string[] {
+  return hardeningSettings(allowFile).flatMap((s) => ['-c', s]);
 }
 
 /** Whether a remote is on this machine (a path or a `file://` URL). */
@@ -119,6 +137,7 @@ export function gitEnvironment(
     ...gitHostEnv(hostEnv),
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_CONFIG_NOSYSTEM: '1',
+    GIT_ATTR_NOSYSTEM: '1',
     GIT_ALLOW_PROTOCOL: allowFile ? 'https:http:file' : 'https:http',
     GIT_TERMINAL_PROMPT: '0',
     GIT_EDITOR: 'true',
@@ -154,7 +173,12 @@ export class Git {
       const result = await this.shell.run({
         command: `exec ${shellLine(['git', ...this.prefix, ...args])}`,
         cwd: this.options.cwd,
-        env: { ...(network ? this.networkEnv : this.env), HOME: home },
+        env: {
+          ...(network ? this.networkEnv : this.env),
+          HOME: home,
+          // never a repository above the checkout: a git directory found there is nobody's choice
+          GIT_CEILING_DIRECTORIES: path.dirname(path.resolve(this.options.cwd)),
+        },
         maxOutputBytes: this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
         ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
         ...(this.options.signal ? { signal: this.options.signal } : {}),

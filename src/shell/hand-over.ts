@@ -1,39 +1,107 @@
-import { chmod, chown, lchown, lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { chmod, chown, lchown, lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { CommandUser } from '../core/isolation.ts';
+import type { CommandIsolation, CommandUser } from '../core/isolation.ts';
+import { lazyExecaShell } from './lazy-shell.ts';
+import { shellLine } from './quote.ts';
 
 /**
- * Gives the checkout to the command user (issue 19 §3): every entry the
- * agent created since (files of `write_file`, folders) becomes the user's,
- * so a command can change what the agent wrote. Symbolic links are never
- * followed: the link itself changes owner (`lchown`), an entry whose
- * folder no longer resolves to itself (a folder swapped for a link) is left
- * alone, and so is a file with more than one name (a hard link). The folders in `user.keep` (`.git`, the state folder) stay the
- * agent's: the agent's git never runs in a `.git` a command could change.
- * The checkout folder itself stays the agent's too (see `closeTopFolder`).
+ * Gives one entry to the command user: never through a folder that no
+ * longer resolves to itself (a folder swapped for a link), never a second
+ * name of a file (a hard link may lead outside), the link itself for a
+ * symbolic link (`lchown`). Returns the entry's former state, or undefined.
+ */
+async function give(user: CommandUser, entry: string) {
+  const info = await lstat(entry).catch(() => undefined);
+  if (!info || (info.uid === user.uid && info.gid === user.gid)) return info;
+  if (!info.isDirectory() && info.nlink > 1) return undefined;
+  if ((await realpath(path.dirname(entry)).catch(() => '')) !== path.dirname(entry)) return;
+  await lchown(entry, user.uid, user.gid).catch(() => undefined);
+  return info;
+}
+
+/** Checkouts handed over whole already: later, only what the agent writes is given. */
+const handedOver = new WeakSet<CommandUser>();
+
+/**
+ * Gives the checkout to the command user before its first command (issue 19
+ * §3), once: every entry but the folders in `user.keep` (`.git`, the state
+ * folder: the agent's git never runs in a `.git` a command could change) and
+ * the checkout folder itself (see `closeTopFolder`). One `find` does it, in
+ * the time of a directory walk in C: symbolic links are not followed (the
+ * link itself changes owner), a file with more than one name (a hard link)
+ * is left alone. After that, nothing is walked again: what the agent writes
+ * later is given as it is written (`handOverWritten`), so a command costs no
+ * walk of the tree, however large the checkout.
  */
 export async function handOverCheckout(user: CommandUser): Promise<void> {
-  const give = async (entry: string) => {
-    const info = await lstat(entry).catch(() => undefined);
-    if (!info || (info.uid === user.uid && info.gid === user.gid)) return info;
-    // a second name of a file is never given away: it may be a link to a file outside
-    if (!info.isDirectory() && info.nlink > 1) return undefined;
-    if ((await realpath(path.dirname(entry)).catch(() => '')) !== path.dirname(entry)) return;
-    await lchown(entry, user.uid, user.gid).catch(() => undefined);
-    return info;
-  };
-  const visit = async (dir: string): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (keep.has(full)) continue;
-      const info = await give(full);
-      if (info?.isDirectory()) await visit(full);
-    }
-  };
+  if (handedOver.has(user)) return;
   const root = await realpath(user.checkout);
-  const keep = new Set(user.keep.map((k) => path.join(root, k)));
-  await visit(root);
+  const prune = user.keep.flatMap((k, i) => [
+    ...(i > 0 ? ['-o'] : []),
+    '-path',
+    // find's -path takes a pattern: the checkout's own name is taken literally
+    path.join(root, k).replace(/[[\]*?\\]/g, '\\$&'),
+  ]);
+  const owner = `${user.uid}:${user.gid}`;
+  const command = [
+    'find',
+    '-P',
+    root,
+    '-mindepth',
+    '1',
+    ...(prune.length > 0 ? ['(', ...prune, ')', '-prune', '-o'] : []),
+    '(',
+    '-type',
+    'd',
+    '-o',
+    '-links',
+    '1',
+    ')',
+    '!',
+    '(',
+    '-user',
+    String(user.uid),
+    '-group',
+    String(user.gid),
+    ')',
+    '-exec',
+    'chown',
+    '-h',
+    owner,
+    '{}',
+    '+',
+  ];
+  const result = await lazyExecaShell().run({
+    command: `exec ${shellLine(command)}`,
+    cwd: root,
+    // the system's own find and chown, never one found in a folder a command can write
+    env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+  });
+  if (result.exitCode !== 0)
+    throw new Error(`the checkout could not be handed to the command user: ${result.stderr}`);
+  handedOver.add(user);
+}
+
+/**
+ * Gives what the agent just wrote to the command user: the file and every
+ * folder above it the write created, up to the checkout (the folders in
+ * `user.keep` stay the agent's). Nothing happens without a separate user.
+ */
+export async function handOverWritten(
+  isolation: CommandIsolation | undefined,
+  file: string,
+): Promise<void> {
+  if (isolation?.kind !== 'separate-user') return;
+  const { user } = isolation;
+  const root = await realpath(user.checkout);
+  const rel = path.relative(root, file);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return;
+  if (user.keep.some((k) => rel === k || rel.startsWith(`${k}/`))) return;
+  for (let current = file; current !== root; current = path.dirname(current)) {
+    const before = await give(user, current);
+    // a folder that was the user's already: the ones above it are too
+    if (before && current !== file && before.uid === user.uid) return;
+  }
 }
 
 /**

@@ -10,11 +10,12 @@
  * `security.isolation: accept-risk`.
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { commandsRefused, type CommandIsolation, type CommandUser } from '../core/isolation.ts';
 import type { CommandRequest } from '../core/shell-port.ts';
+import { removeCheckoutCredentials } from './checkout-credentials.ts';
 import { chooseCommandUser } from './command-user.ts';
 import { closeTopFolder, handOverCheckout, openPathTo } from './hand-over.ts';
 
@@ -35,6 +36,12 @@ export interface IsolationInput {
   uid?: number;
   /** Default: `/etc/passwd`. */
   passwd?: string;
+  /**
+   * The job's secret values: cut out of the checkout's git directory, with
+   * any credentials in its URLs, before the first command (never for a local
+   * run: that is the user's own repository).
+   */
+  secrets?: readonly string[];
 }
 
 /** Which user commands would run as, without touching anything (pure). */
@@ -141,13 +148,30 @@ async function closeRunnerFiles(checkout: string): Promise<void> {
   if (info?.isDirectory()) await chmod(folder, 0o700);
 }
 
+/** The checkout's git directory (`.git`, or where a `.git` file points), if any. */
+async function gitDirectory(checkout: string): Promise<string | undefined> {
+  const dotGit = path.join(checkout, '.git');
+  const info = await lstat(dotGit).catch(() => undefined);
+  if (info?.isDirectory()) return dotGit;
+  if (!info?.isFile()) return undefined;
+  const pointer = /^gitdir:\s*(.+)$/m.exec(await readFile(dotGit, 'utf8'));
+  return pointer ? path.resolve(checkout, pointer[1]!.trim()) : undefined;
+}
+
+async function removeCredentialsOf(checkout: string, secrets: readonly string[]): Promise<void> {
+  const gitDir = await gitDirectory(checkout);
+  if (gitDir) await removeCheckoutCredentials(gitDir, secrets);
+}
+
 /**
- * Sets up isolation at the start of a run: the command user, its home, the
- * path to the checkout and the checkout itself (its `.git` and the state
- * folder apart). Never throws for a missing user: isolation is then
+ * Sets up isolation at the start of a run: credentials out of the
+ * checkout's git directory (CI only), the command user, its home, the path
+ * to the checkout and the checkout itself (its `.git` and the state folder
+ * apart). Never throws for a missing user: isolation is then
  * unavailable, and the run says so.
  */
 export async function startIsolation(input: IsolationInput): Promise<CommandIsolation> {
+  if (input.local !== true) await removeCredentialsOf(input.checkout, input.secrets ?? []);
   const uid = input.uid ?? process.getuid?.();
   const passwd = input.passwd ?? (await readFile('/etc/passwd', 'utf8').catch(() => ''));
   const plan = planIsolation({ ...input, uid, passwd });

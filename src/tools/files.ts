@@ -1,4 +1,5 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { handOverWritten } from '../shell/hand-over.ts';
 import path from 'node:path';
 import { z } from 'zod';
 import { fsProblem, looksBinary, walk } from './fs-walk.ts';
@@ -90,6 +91,8 @@ export const writeFileTool = defineTool({
     try {
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, args.content, 'utf8');
+      // the command user may change what the agent wrote: given now, never by a walk of the tree
+      await handOverWritten(ctx.isolation, file);
     } catch (error) {
       throw fsProblem(error, args.path);
     }

@@ -161,6 +161,7 @@ describe('shell/git: the one git module (issue 17 item 5, issue 19 "git with no 
       NO_PROXY: 'localhost',
       GIT_CONFIG_GLOBAL: '/dev/null',
       GIT_CONFIG_NOSYSTEM: '1',
+      GIT_ATTR_NOSYSTEM: '1',
       GIT_ALLOW_PROTOCOL: 'https:http',
       GIT_TERMINAL_PROMPT: '0',
       GIT_EDITOR: 'true',

@@ -7,7 +7,9 @@ import { chooseCommandUser } from '../../src/shell/command-user.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
 import { Git } from '../../src/shell/git.ts';
 import { isolatedRequest, planIsolation, startIsolation } from '../../src/shell/isolation.ts';
+import { writeFileTool } from '../../src/tools/files.ts';
 import { makeTempRepo } from '../support/temp-repo.ts';
+import { toolContext } from '../support/tool-context.ts';
 
 const PASSWD = [
   'root:x:0:0:root:/root:/bin/bash',
@@ -167,6 +169,34 @@ describe('shell: commands run as another user (issue 19 §3)', () => {
       expect((await lstat(path.join(repo.dir, 'link.txt'))).uid).to.equal(isolation.user.uid);
       expect((await stat(outside)).uid).to.equal(0);
       expect((await lstat(path.join(repo.dir, 'hard.txt'))).uid).to.equal(0);
+    } finally {
+      await repo.cleanup();
+    }
+  });
+
+  it('M1 after the first command nothing is walked: what write_file writes (its new folders too) is given at once, anything else stays the agent’s', async function () {
+    if (!isRoot) this.skip();
+    const repo = await makeTempRepo({ 'a.txt': 'a\n' });
+    try {
+      const isolation = await startIsolation({
+        security,
+        checkout: repo.dir,
+        stateDir: '.mr-agent',
+      });
+      if (isolation.kind !== 'separate-user') throw new Error('needs a second user');
+      const shell = new ExecaShell();
+      const asUser = async (command: string) =>
+        shell.run(await isolatedRequest(isolation, { command, cwd: repo.dir, env }));
+      expect((await asUser('echo user >> a.txt')).exitCode).to.equal(0);
+      const ctx = await toolContext(repo.dir, { isolation });
+      await writeFileTool.run({ path: 'new/deep/file.txt', content: 'by the agent\n' }, ctx);
+      await writeFile(path.join(repo.dir, 'not-by-a-tool.txt'), 'x\n');
+      const result = await asUser('echo more >> new/deep/file.txt && touch new/deep/other.txt');
+      expect(result.exitCode, result.output).to.equal(0);
+      expect(await readFile(path.join(repo.dir, 'new/deep/file.txt'), 'utf8')).to.contain('more');
+      expect((await stat(path.join(repo.dir, 'new'))).uid).to.equal(isolation.user.uid);
+      // no walk of the tree before the second command
+      expect((await stat(path.join(repo.dir, 'not-by-a-tool.txt'))).uid).to.equal(0);
     } finally {
       await repo.cleanup();
     }

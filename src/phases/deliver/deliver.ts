@@ -20,6 +20,7 @@ import { deliverElsewhere, postPatch, type Elsewhere } from './elsewhere.ts';
 import { Git } from './git.ts';
 import { assertGitControlUnchanged } from './git-guard.ts';
 import { pushWithOneRebase } from './push.ts';
+import { stageChanges } from './stage.ts';
 import { blocksDelivery, scanChange, secretWithheldError, stagedFiles } from './secret-scan.ts';
 import {
   stopIfCancelled,
@@ -43,15 +44,15 @@ function rawCommitMessage(input: DeliveryInput): string {
 }
 
 /**
- * Stages everything except the state folder, scans the staged change and the
- * message for secrets (a hit blocks the commit: secret-scan.ts) and commits;
- * undefined when nothing changed.
+ * Stages every change except the state folder from contents the agent reads
+ * itself (stage.ts: no filter or submodule of the checkout is ever run),
+ * scans the staged change and the message for secrets (a hit blocks the
+ * commit: secret-scan.ts) and commits; undefined when nothing changed.
  */
 async function commitChanges(git: Git, input: DeliveryInput): Promise<string | undefined> {
   const stateDir = input.stateDir ?? '.mr-agent';
-  await git.must(['add', '-A', '--', '.']);
-  // unstage the state folder again: an exclude pathspec would fail when .gitignore already ignores it
-  await git.must(['reset', '-q', '--', stateDir]);
+  const { skipped } = await stageChanges(git, input.repoDir, stateDir);
+  if (skipped.length > 0) input.logger.warn('changes not delivered', { skipped });
   const staged = await git.run(['diff', '--cached', '--quiet']);
   if (staged.exitCode === 0) return undefined;
   const message = rawCommitMessage(input);
@@ -86,7 +87,7 @@ async function writePatch(input: DeliveryInput, diff: string): Promise<string> {
 /** The commit as a patch in the state folder (job artifacts), whatever happens next. */
 async function keepPatch(git: Git, input: DeliveryInput, commit: string): Promise<string> {
   const diff = input.redactor.redact(
-    await git.must(['show', '--format=', '--no-color', '--no-ext-diff', commit]),
+    await git.must(['show', '--format=', '--no-color', '--no-ext-diff', '--no-textconv', commit]),
   );
   return writePatch(input, diff);
 }

@@ -149,7 +149,14 @@ export async function postPatch(
 ): Promise<DeliveryResult> {
   stopIfCancelled(input);
   const diff = input.redactor.redact(
-    await git.must(['show', '--format=', '--no-color', '--no-ext-diff', where.commit]),
+    await git.must([
+      'show',
+      '--format=',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      where.commit,
+    ]),
   );
   const files = (await git.must(['show', '--format=', '--name-only', where.commit]))
     .split('\n')

@@ -71,7 +71,7 @@ export async function workingDiff(options: WorkingDiffOptions): Promise<WorkingD
   const scope = ['--', '.', `:(exclude)${options.stateDir}`];
   const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD']);
   const base = head.exitCode === 0 ? 'HEAD' : EMPTY_TREE;
-  const common = ['--no-color', '--no-ext-diff', '--no-renames'];
+  const common = ['--no-color', '--no-ext-diff', '--no-textconv', '--no-renames'];
   const tracked = await git.must(['diff', ...common, base, ...scope]);
   const names = await git.must(['diff', '--name-only', '-z', base, ...scope]);
   const others = await git.must(['ls-files', '--others', '--exclude-standard', '-z', ...scope]);
