@@ -1,5 +1,6 @@
 import { parse } from 'shell-quote';
 import type { CommandRequest, CommandResult, Shell } from '../core/shell-port.ts';
+import { hardeningSettings } from './git.ts';
 import { shellLine } from './quote.ts';
 
 /**
@@ -39,9 +40,13 @@ const SUBCOMMANDS = new Set([
   'status',
 ]);
 
-/** The `-c` settings src/shell/git.ts passes; anything else (an alias, a pager) could run a program. */
-const SETTING =
-  /^(core\.hooksPath=\/dev\/null|core\.fsmonitor=false|core\.askPass=|credential\.helper=|protocol\.([a-z]+\.)?allow=(never|always)|user\.(name|email)=.*)$/s;
+/**
+ * The `-c` settings src/shell/git.ts passes (its hardening, exactly, and the
+ * commit identity); anything else (an alias, a pager) could run a program.
+ */
+const HARDENING = new Set(hardeningSettings(true));
+const IDENTITY = /^user\.(name|email)=.*$/s;
+const isOwnSetting = (setting: string) => HARDENING.has(setting) || IDENTITY.test(setting);
 
 /** Options with which git itself starts a program. */
 const RUNS_A_PROGRAM = /^(--upload-pack|--receive-pack|--exec|-x$|--exec-path)/;
@@ -63,7 +68,7 @@ export function isPlainGit(command: string): boolean {
   let i = words[0] === 'exec' ? 1 : 0;
   if (words[i++] !== 'git') return false;
   while (words[i] === '-c') {
-    if (!SETTING.test(words[i + 1] ?? '')) return false;
+    if (!isOwnSetting(words[i + 1] ?? '')) return false;
     i += 2;
   }
   if (!SUBCOMMANDS.has(words[i] ?? '')) return false;

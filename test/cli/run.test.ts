@@ -194,7 +194,7 @@ describe('cli: mr-agent run (A5)', () => {
     const result = RunResultFile.parse(
       JSON.parse(await readFile(path.join(repo.dir, '.mr-agent/result.json'), 'utf8')),
     );
-    expect(result).to.include({ status: 'failed', state: 'cancelled', exit_code: 1 });
+    expect(result).to.include({ status: 'failed', state: 'cancelled', exit_code: 143 });
     const runs = JSON.parse(await readFile(path.join(repo.dir, '.mr-agent/runs.json'), 'utf8')) as {
       runs: Array<{ state: string }>;
     };
