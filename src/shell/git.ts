@@ -54,6 +54,12 @@ export interface GitOptions {
    */
   allowFileProtocol?: boolean;
   timeoutMs?: number;
+  /**
+   * Run on the git directory `cwd` alone, as a bare repository: no work
+   * tree, so git reads none of the checkout's files (no `.gitattributes`,
+   * no ignore files) and writes none.
+   */
+  gitDirOnly?: boolean;
   /** Output kept per call (default 64 MiB); beyond it git is stopped. */
   maxOutputBytes?: number;
   signal?: AbortSignal;
@@ -162,11 +168,29 @@ export class Git {
     const identity = options.identity
       ? ['-c', `user.name=${options.identity.name}`, '-c', `user.email=${options.identity.email}`]
       : [];
-    this.prefix = [...hardeningConfig(allowFile), ...identity];
+    const bare = options.gitDirOnly ? ['-c', 'core.bare=true'] : [];
+    this.prefix = [...hardeningConfig(allowFile), ...bare, ...identity];
   }
 
-  /** Runs git; never throws for a non-zero exit (the caller decides). */
-  async run(args: readonly string[], input?: string): Promise<GitResult> {
+  /**
+   * The same git on the repository's git directory alone (see
+   * `gitDirOnly`): for work on commits and trees that must not read or
+   * write the checkout's files, which the command user may have changed.
+   */
+  async onGitDirOnly(): Promise<Git> {
+    const gitDir = (await this.must(['rev-parse', '--absolute-git-dir'])).trim();
+    return new Git({ ...this.options, cwd: gitDir, gitDirOnly: true });
+  }
+
+  /**
+   * Runs git; never throws for a non-zero exit (the caller decides). `env`
+   * adds variables of git's own (e.g. `GIT_AUTHOR_DATE`) to this call.
+   */
+  async run(
+    args: readonly string[],
+    input?: string,
+    env?: Readonly<Record<string, string>>,
+  ): Promise<GitResult> {
     const home = await mkdtemp(path.join(tmpdir(), 'mr-agent-git-home-'));
     try {
       const network = NETWORK_COMMANDS.has(args[0] ?? '');
@@ -175,9 +199,11 @@ export class Git {
         cwd: this.options.cwd,
         env: {
           ...(network ? this.networkEnv : this.env),
+          ...env,
           HOME: home,
           // never a repository above the checkout: a git directory found there is nobody's choice
           GIT_CEILING_DIRECTORIES: path.dirname(path.resolve(this.options.cwd)),
+          ...(this.options.gitDirOnly ? { GIT_DIR: path.resolve(this.options.cwd) } : {}),
         },
         maxOutputBytes: this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
         ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
@@ -201,8 +227,12 @@ export class Git {
   }
 
   /** Runs git and returns stdout; a failure becomes an Error with the redacted stderr. */
-  async must(args: readonly string[], input?: string): Promise<string> {
-    const result = await this.run(args, input);
+  async must(
+    args: readonly string[],
+    input?: string,
+    env?: Readonly<Record<string, string>>,
+  ): Promise<string> {
+    const result = await this.run(args, input, env);
     if (result.exitCode !== 0)
       throw new Error(
         `git ${args[0]} failed (exit ${result.exitCode}): ${this.redact(tail(result.stderr, 800))}`,

@@ -4,6 +4,16 @@
  * landed: `ls-remote` is asked whether the branch now points at our commit
  * before anything is sent again (issue 18). A push is sent again only after a
  * failure that refused nothing, at most twice.
+ *
+ * The rebase never runs in the checkout: the checkout's files are the
+ * command user's, and a `git rebase` there would write files into folders
+ * that user owns (a folder swapped for a link meanwhile leads the write
+ * anywhere) and read `.gitattributes` the user wrote. Each commit is
+ * replayed with `git merge-tree --write-tree` (git ≥ 2.38) and
+ * `commit-tree` on the git directory alone, as a bare repository: only
+ * objects in the agent's own store are read and written. The rebased commit
+ * is what gets pushed; HEAD, the index and the files of the checkout stay as
+ * they were (delivery is the run's last step).
  */
 import { CancelledError, CommandFailedError } from '../../errors/errors.ts';
 import type { Redactor } from '../../log/redact.ts';
@@ -85,18 +95,18 @@ function stopIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new CancelledError('the job was cancelled before the push');
 }
 
-/** Pushes HEAD to `branch`; a failure is checked with ls-remote, a transport failure sent again. */
+/** Pushes `sha` to `branch`; a failure is checked with ls-remote, a transport failure sent again. */
 async function pushChecked(
   git: Git,
   remoteUrl: string,
   branch: string,
+  sha: string,
   signal: AbortSignal | undefined,
 ): Promise<PushOutcome> {
-  const sha = await head(git);
   let outcome: PushOutcome = { kind: 'landed' };
   for (let send = 1; send <= PUSH_SENDS; send++) {
     stopIfAborted(signal);
-    const result = await git.run(['push', '--porcelain', remoteUrl, `HEAD:refs/heads/${branch}`]);
+    const result = await git.run(['push', '--porcelain', remoteUrl, `${sha}:refs/heads/${branch}`]);
     if (result.exitCode === 0) return { kind: 'landed' };
     if (await landedOnRemote(git, remoteUrl, branch, sha)) return { kind: 'landed' };
     outcome = classify(result);
@@ -105,9 +115,55 @@ async function pushChecked(
   return outcome;
 }
 
+interface Replayed {
+  /** The rebased commit, or undefined when a commit did not apply cleanly. */
+  commit?: string;
+  /** git's answer for the commit that did not apply. */
+  failure?: GitResult;
+}
+
+/** A commit's author (name, email, date) and message, read from the object itself. */
+async function authorAndMessage(store: Git, commit: string) {
+  const raw = await store.must(['cat-file', 'commit', commit]);
+  const split = raw.indexOf('\n\n');
+  const headers = split < 0 ? raw : raw.slice(0, split);
+  const author = /^author (.*) <([^>]*)> (\d+ [+-]\d{4})$/m.exec(headers);
+  const env: Record<string, string> = author
+    ? { GIT_AUTHOR_NAME: author[1]!, GIT_AUTHOR_EMAIL: author[2]!, GIT_AUTHOR_DATE: author[3]! }
+    : {};
+  return { env, message: split < 0 ? '' : raw.slice(split + 2) };
+}
+
+/**
+ * Replays the commits of `local` that `upstream` lacks onto `upstream`,
+ * oldest first, as `git rebase` would (merge commits dropped), but in the
+ * object store alone: each one is merged with `merge-tree --write-tree`
+ * (their merge base is where the branch left `upstream`) and committed with
+ * `commit-tree`, keeping its author and message.
+ */
+async function replayOnto(store: Git, upstream: string, local: string): Promise<Replayed> {
+  const listed = await store.must([
+    'rev-list',
+    '--reverse',
+    '--no-merges',
+    `${upstream}..${local}`,
+  ]);
+  let base = upstream;
+  for (const commit of listed.split('\n').filter(Boolean)) {
+    // exit 1: conflicts (the files and git's messages follow the tree); above 1: an error
+    const merged = await store.run(['merge-tree', '--write-tree', '--name-only', base, commit]);
+    if (merged.exitCode !== 0) return { failure: merged };
+    const tree = merged.stdout.split('\n')[0]!.trim();
+    const { env, message } = await authorAndMessage(store, commit);
+    base = (await store.must(['commit-tree', tree, '-p', base, '-F', '-'], message, env)).trim();
+  }
+  return { commit: base };
+}
+
 /**
  * Pushes HEAD to `branch`; on a non-fast-forward rejection fetches, rebases
- * once and pushes again. Once `signal` is aborted no push is started.
+ * once (in the object store alone, see above) and pushes the rebased commit.
+ * Once `signal` is aborted no push is started.
  */
 export async function pushWithOneRebase(
   git: Git,
@@ -116,23 +172,24 @@ export async function pushWithOneRebase(
   redactor: Redactor,
   signal?: AbortSignal,
 ): Promise<{ commit: string; rebased: boolean }> {
-  const first = await pushChecked(git, remoteUrl, branch, signal);
-  if (first.kind === 'landed') return { commit: await head(git), rebased: false };
+  const local = await head(git);
+  const first = await pushChecked(git, remoteUrl, branch, local, signal);
+  if (first.kind === 'landed') return { commit: local, rebased: false };
   if (first.kind !== 'behind')
     throw pushFailure(branch, first.result, redactor, 'the push was refused');
 
   await git.must(['fetch', '--quiet', remoteUrl, `refs/heads/${branch}`]);
-  const rebase = await git.run(['rebase', 'FETCH_HEAD']);
-  if (rebase.exitCode !== 0) {
-    await git.run(['rebase', '--abort']);
+  const store = await git.onGitDirOnly();
+  const upstream = (await store.must(['rev-parse', 'FETCH_HEAD^{commit}'])).trim();
+  const rebased = await replayOnto(store, upstream, local);
+  if (rebased.commit === undefined)
     throw pushFailure(
       branch,
-      rebase,
+      rebased.failure!,
       redactor,
       'the branch moved on and the change does not rebase cleanly onto it',
     );
-  }
-  const second = await pushChecked(git, remoteUrl, branch, signal);
+  const second = await pushChecked(git, remoteUrl, branch, rebased.commit, signal);
   if (second.kind !== 'landed')
     throw pushFailure(
       branch,
@@ -140,5 +197,5 @@ export async function pushWithOneRebase(
       redactor,
       'the push was rejected again after one rebase',
     );
-  return { commit: await head(git), rebased: true };
+  return { commit: rebased.commit, rebased: true };
 }
