@@ -11,12 +11,13 @@ import { GitLabNoteTarget } from '../gitlab/note-target.ts';
 import { statePaths } from '../history/paths.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
-import { postNote } from '../report/note-body.ts';
+import { postNote, prepareNoteBody } from '../report/note-body.ts';
 import { buildRunResult, writeResultFile } from '../report/result-file.ts';
 import type { CommandRequest } from '../trigger/note-rules.ts';
 import { systemClock } from '../core/clock.ts';
 import { startReporting } from '../run/reporting/index.ts';
 import { taskFromText } from '../task/task-yaml.ts';
+import { isConfidentialTarget } from './confidential.ts';
 import type { CiContext } from './context.ts';
 import { readHandoff, type CiHandoff } from './handoff.ts';
 import { AdoptingNoteTarget } from './note-target.ts';
@@ -177,9 +178,17 @@ async function postFailureNote(
 ): Promise<void> {
   const where = whereAsked(failure.context, failure.payload, handoff?.request);
   if (!where || requesterRefused(failure.error) || cancelledJob(failure)) return;
-  const target = new GitLabNoteTarget(failure.gitlab, failure.context.gitlab.projectId, where.on);
   const body = renderEarlyFailureNote(failure);
   const options = { redactor: failure.redactor };
+  if (isConfidentialTarget(failure.error)) {
+    // said where only those who may see the issue read it; never as a public note
+    const internal = prepareNoteBody(body, options);
+    await failure.gitlab.createNote(failure.context.gitlab.projectId, where.on, internal, {
+      internal: true,
+    });
+    return;
+  }
+  const target = new GitLabNoteTarget(failure.gitlab, failure.context.gitlab.projectId, where.on);
   if (where.replyTo !== undefined) {
     try {
       await postNote(target, body, { ...options, replyTo: where.replyTo });

@@ -14,6 +14,7 @@ import type { BridgeGitLab } from '../trigger/bridge-port.ts';
 import type { CommandRequest, CommandTarget } from '../trigger/note-rules.ts';
 import { checkoutMergeRequest } from './checkout.ts';
 import { CI_COMMANDS } from './commands.ts';
+import { refuseConfidentialTarget } from './confidential.ts';
 import { usersToCheck, type CiContext } from './context.ts';
 import { readHandoff } from './handoff.ts';
 import { requestFromTrigger, type CiRequest } from './request.ts';
@@ -233,6 +234,7 @@ export async function prepareRun(
   if (!payload || payload.command in CI_COMMANDS) prefetch(reads, asked, context.step);
   const checks = await checked(context, payload, asked, deps, reads);
   if ('kind' in checks) return checks;
+  await refuseConfidentialTarget(asked, reads);
   const request = await withRequester(asked, context, reads);
   deps.onChecks?.(checks);
   // the checkout goes on while the user-config API is asked; a bad configuration is told first

@@ -47,3 +47,15 @@ export function renderOptionsMarkdown(): string {
     ...rows,
   ].join('\n');
 }
+
+/** The keys of the user-config API's answer that were not applied, each once, sorted. */
+export function refusedUserSettings(resolved: ResolvedConfig): string[] {
+  return [...new Set(resolved.refused ?? [])].sort();
+}
+
+/** One line naming the user-config API keys not applied; undefined when there are none. */
+export function refusedUserSettingsLine(resolved: ResolvedConfig): string | undefined {
+  const keys = refusedUserSettings(resolved);
+  if (keys.length === 0) return undefined;
+  return `user-config API keys not applied (it sets the requesting user's own choices only): ${keys.join(', ')}`;
+}

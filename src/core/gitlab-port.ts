@@ -67,7 +67,10 @@ export interface ChangedFile {
   diff: string;
 }
 
-export type Issue = WorkItem;
+export interface Issue extends WorkItem {
+  /** Visible to project members only: nothing of it may reach anything public. */
+  confidential: boolean;
+}
 
 export interface Note {
   id: number;

@@ -13,6 +13,7 @@ import type {
   Pipeline,
   Project,
   TokenInfo,
+  WorkItem,
 } from '../core/gitlab-port.ts';
 import type {
   AwardEmojiSchema,
@@ -26,6 +27,7 @@ import type {
   PipelineSchema,
   ProjectSchema,
   TokenInfoSchema,
+  WorkItemSchema,
 } from './schemas.ts';
 
 /** Parses an answer or says clearly which request returned something unexpected. */
@@ -60,7 +62,7 @@ export function toProject(p: z.infer<typeof ProjectSchema>): Project {
 
 export function toMergeRequest(m: z.infer<typeof MergeRequestSchema>): MergeRequest {
   return {
-    ...toIssue(m),
+    ...toWorkItem(m),
     sourceBranch: m.source_branch,
     targetBranch: m.target_branch,
     sourceProjectId: m.source_project_id,
@@ -93,8 +95,8 @@ export function toChangedFile(d: z.infer<typeof MergeRequestDiffSchema>): Change
   return { oldPath: d.old_path, newPath: d.new_path, status, ...countLines(d.diff), diff: d.diff };
 }
 
-/** An issue, or the part of a merge request an issue has too. */
-export function toIssue(i: z.infer<typeof IssueSchema>): Issue {
+/** What a merge request and an issue have in common. */
+function toWorkItem(i: z.infer<typeof WorkItemSchema>): WorkItem {
   return {
     id: i.id,
     iid: i.iid,
@@ -106,6 +108,10 @@ export function toIssue(i: z.infer<typeof IssueSchema>): Issue {
     author: toUser(i.author),
     webUrl: i.web_url ?? '',
   };
+}
+
+export function toIssue(i: z.infer<typeof IssueSchema>): Issue {
+  return { ...toWorkItem(i), confidential: i.confidential === true };
 }
 
 export function toNote(n: z.infer<typeof NoteSchema>): Note {

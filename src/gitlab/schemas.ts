@@ -34,7 +34,7 @@ const Labels = z
   .transform((labels) => (labels ?? []).map((l) => (typeof l === 'string' ? l : l.name)));
 
 /** What merge requests and issues share. */
-const WorkItemSchema = z.object({
+export const WorkItemSchema = z.object({
   id: z.number(),
   iid: z.number(),
   project_id: z.number(),
@@ -65,7 +65,9 @@ export const MergeRequestDiffSchema = z.object({
   diff: nullableString,
 });
 
-export const IssueSchema = WorkItemSchema;
+export const IssueSchema = WorkItemSchema.extend({
+  confidential: z.boolean().nullish(),
+});
 
 export const NoteSchema = z.object({
   id: z.number(),

@@ -45,6 +45,8 @@ export const enErrors = {
     'A command or the model wrote a secret of the job into the change (plain, split or encoded); this is what a prompt injection would do. The rest of the change, without the files named, is in `.mr-agent/patch.diff` in the job artifacts.',
   'hint.deliver.gitGuard':
     'A command run by the agent wrote into `.git` (config, hooks); this is what a prompt injection would do. Inspect the job artifacts before pushing by hand.',
+  'hint.confidentialIssue':
+    'Everything the agent writes (notes, commits, a merge request, the job artifacts) is public, so it does not read a confidential issue. If the task and its result may be public, describe the task in a public issue, or run it with `MR_AGENT_TASK` alone.',
 
   // the cause line of a failed note in a language the error's own text is not in
   'facts.errorLabel': 'Error:',

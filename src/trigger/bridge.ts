@@ -15,6 +15,13 @@ import { MembershipCache } from './membership.ts';
  * by distinct people costs one listing per project this often, at most.
  */
 const MEMBERS_LISTING_TTL_MS = 30_000;
+/**
+ * How old a members listing must be before an author it leaves out (or names
+ * below the role) causes a fresh one: someone added or promoted a moment ago
+ * is heard after this long at most, and a flood of strangers costs one listing
+ * per project this often at most.
+ */
+const MEMBERS_LISTING_REFRESH_MS = 5_000;
 /** Pages of 100 members read at most; a bigger project's other authors are looked up one by one. */
 const MEMBERS_LISTING_MAX_PAGES = 20;
 
@@ -30,6 +37,8 @@ export interface BridgeSetup {
   gitlab: BridgeGitLab;
   logger: Logger;
   redactor?: Redactor;
+  /** The clock a members listing's age is read from (default: the wall clock). */
+  now?: () => number;
 }
 
 /** Every missing setting at once, phrased as `where: what` (ConfigError style). */
@@ -80,7 +89,7 @@ async function whoAmI(gitlab: BridgeGitLab): Promise<{ id: number; username: str
 }
 
 export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
-  const { config, gitlab, logger, redactor } = setup;
+  const { config, gitlab, logger, redactor, now } = setup;
   assertBridgeConfig(config);
   const self = await whoAmI(gitlab);
   logger.info('bridge user', { userId: self.id, username: self.username });
@@ -89,6 +98,9 @@ export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
   const minAccessLevel = ACCESS_LEVEL[config.trigger.min_access_level];
   const membership = new MembershipCache(gitlab, {
     ttlMs: MEMBERS_LISTING_TTL_MS,
+    refreshAfterMs: MEMBERS_LISTING_REFRESH_MS,
+    minAccessLevel,
+    ...(now ? { now } : {}),
     maxPages: MEMBERS_LISTING_MAX_PAGES,
     lookupConcurrency: config.serve.concurrency,
     onListingError: (projectId, error) =>
@@ -134,9 +146,7 @@ export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
       admission: {
         minAccessLevel,
         known: (projectId, userId) => membership.known(projectId, userId),
-        warm: (projectId, userId) => {
-          membership.accessLevel(projectId, userId).catch(() => undefined);
-        },
+        resolve: (projectId, userId) => membership.accessLevel(projectId, userId),
       },
     },
   );

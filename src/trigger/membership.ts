@@ -2,15 +2,21 @@
  * Who may command the agent, answered from one members listing per project
  * instead of one look-up per comment author. A flood of comments by distinct
  * people (a thousand non-members typing `/agent`) then costs one
- * `GET /projects/:id/members/all` (paginated) every `ttlMs` rather than a
- * thousand look-ups queued in front of a Developer's command.
+ * `GET /projects/:id/members/all` (paginated) rather than a thousand
+ * look-ups queued in front of a Developer's command.
  *
- * A listing answers for its project for `ttlMs`: an author it does not name
- * is no member. A listing cut short (a project with more members than
- * `maxPages` pages) or a listing that failed leaves the authors it does not
- * name to single look-ups, at most `lookupConcurrency` at once, whose answers
- * are kept for `ttlMs` too. So a member added a moment ago may wait up to
- * `ttlMs` before their command is taken.
+ * A listing answers for its project for `ttlMs`. It is a snapshot, though: an
+ * author it does not name, or names below `minAccessLevel`, may have been
+ * added or promoted since. Such an author is refused from the listing only
+ * while it is younger than `refreshAfterMs`; after that the author waits for
+ * one fresh listing. At most one listing per project is in flight and at most
+ * one starts per `refreshAfterMs`, so a flood of strangers costs one listing
+ * per `refreshAfterMs` at most and never a look-up each.
+ *
+ * A listing cut short (a project with more members than `maxPages` pages) or
+ * a listing that failed leaves the authors it does not name to single
+ * look-ups, at most `lookupConcurrency` at once, whose answers are kept for
+ * `ttlMs`.
  */
 export interface MembershipSource {
   /** The user's effective role on the project (0 when none). */
@@ -24,6 +30,10 @@ export interface MembershipSource {
 
 export interface MembershipOptions {
   ttlMs: number;
+  /** A listing younger than this is not read again for an author it leaves out. */
+  refreshAfterMs: number;
+  /** The role that lets an author command; a listing naming someone below it may be stale. */
+  minAccessLevel: number;
   maxPages: number;
   lookupConcurrency: number;
   now?: () => number;
@@ -58,6 +68,8 @@ class Limiter {
 export class MembershipCache {
   private readonly listings = new Map<number, Listing>();
   private readonly listing = new Map<number, Promise<Listing | undefined>>();
+  /** When the last listing of each project started, answered or not. */
+  private readonly listedAt = new Map<number, number>();
   private readonly single = new Map<string, { at: number; level: Promise<number> }>();
   private readonly limiter: Limiter;
   private readonly now: () => number;
@@ -70,18 +82,27 @@ export class MembershipCache {
     this.now = options.now ?? Date.now;
   }
 
-  /** The role the cache already knows for the author, without asking GitLab; undefined when unknown. */
+  /**
+   * The role the cache already knows for the author, without asking GitLab;
+   * undefined when unknown, or when a fresh listing could tell otherwise (the
+   * author is not named with the role and a refresh is due or under way).
+   */
   known(projectId: number, userId: number): number | undefined {
     const listing = this.fresh(projectId);
-    if (listing) {
-      const level = listing.members.get(userId);
-      if (level !== undefined || listing.complete) return level ?? 0;
-    }
+    if (!listing) return undefined;
+    const level = listing.members.get(userId);
+    if (level !== undefined && level >= this.options.minAccessLevel) return level;
+    if (this.mayRefresh(projectId)) return undefined;
+    if (level !== undefined || listing.complete) return level ?? 0;
     return undefined;
   }
 
   async accessLevel(projectId: number, userId: number): Promise<number> {
-    const listing = this.fresh(projectId) ?? (await this.list(projectId));
+    let listing = this.fresh(projectId);
+    const named = listing?.members.get(userId);
+    if (!listing || named === undefined || named < this.options.minAccessLevel) {
+      if (this.mayRefresh(projectId)) listing = (await this.list(projectId)) ?? listing;
+    }
     if (listing) {
       const level = listing.members.get(userId);
       if (level !== undefined) return level;
@@ -95,6 +116,13 @@ export class MembershipCache {
     return listing && this.now() - listing.at < this.options.ttlMs ? listing : undefined;
   }
 
+  /** A listing is under way, or the last one started at least `refreshAfterMs` ago. */
+  private mayRefresh(projectId: number): boolean {
+    if (this.listing.has(projectId)) return true;
+    const at = this.listedAt.get(projectId);
+    return at === undefined || this.now() - at >= this.options.refreshAfterMs;
+  }
+
   /** One listing per project at a time; callers meanwhile share it. */
   private list(projectId: number): Promise<Listing | undefined> {
     const listMembers = this.source.listMembers?.bind(this.source);
@@ -102,6 +130,7 @@ export class MembershipCache {
     let pending = this.listing.get(projectId);
     if (!pending) {
       const at = this.now();
+      this.listedAt.set(projectId, at);
       pending = listMembers(projectId, this.options.maxPages)
         .then(
           ({ members, complete }) => {

@@ -56,15 +56,16 @@ export interface BridgeServerDeps {
    */
   handlePrivate?(request: CommandRequest): Promise<DispatchOutcome>;
   /**
-   * Who may command the agent, as far as it is known without waiting
-   * (./membership.ts). An author known to lack `minAccessLevel` is answered
-   * at once and never queued; for an unknown author the answer is asked for
-   * at once (one members listing per project), so the queue meets it cached.
+   * Who may command the agent (./membership.ts). An author known to lack
+   * `minAccessLevel` is answered at once and never queued. An author not
+   * known yet (no members listing, or one that may be stale for them) is
+   * answered 202 at once and waits for the role's answer apart from the
+   * queue, so strangers never take a queue place from those who may command.
    */
   admission?: {
     minAccessLevel: number;
     known(projectId: number, userId: number): number | undefined;
-    warm(projectId: number, userId: number): void;
+    resolve(projectId: number, userId: number): Promise<number>;
   };
 }
 
@@ -102,7 +103,10 @@ export interface RunningBridge {
 const BODY_BUDGET_BODIES = 16;
 /** Commands one author may have waiting at once; more are dropped (a person types one at a time). */
 const WAITING_PER_AUTHOR = 3;
-/** How long an author found without the role is answered from memory, without an API call. */
+/**
+ * How long an author found without the role is answered from memory, without
+ * an API call, when the bridge has no members listing to answer from.
+ */
 const DENIED_AUTHOR_TTL_MS = 5 * 60_000;
 /**
  * The longest a request body may take to arrive. GitLab sends a delivery in
@@ -153,6 +157,8 @@ class BridgeServer {
   private readonly inFlight = new Set<string>();
   /** Authors the access check refused, until when (per project): their comments skip the queue. */
   private readonly deniedAuthors = new Map<string, number>();
+  /** Commands whose author's role is being asked for, before they may enter the queue. */
+  private readonly awaitingRole = new Set<Promise<void>>();
   /** Bodies buffered at once are limited to this many bytes in total. */
   private readonly budget: ByteBudget;
   /** The same for small bodies (declared up to SMALL_BODY_BYTES), apart from the big ones. */
@@ -188,8 +194,11 @@ class BridgeServer {
     return { ...this.counters, queued: this.queue.size, running: this.queue.running };
   }
 
-  idle(): Promise<void> {
-    return this.queue.idle();
+  async idle(): Promise<void> {
+    while (this.awaitingRole.size > 0 || this.queue.size > 0 || this.queue.running > 0) {
+      await Promise.all([...this.awaitingRole]);
+      await this.queue.idle();
+    }
   }
 
   private async handle(work: BridgeWork): Promise<void> {
@@ -197,7 +206,8 @@ class BridgeServer {
     try {
       const outcome = await this.outcomeOf(work);
       this.counters.handled++;
-      if (outcome.kind === 'forbidden') {
+      // with admission the members listing is that memory, and it notices a promotion
+      if (outcome.kind === 'forbidden' && !this.deps.admission) {
         this.deniedAuthors.set(authorKey(work), Date.now() + DENIED_AUTHOR_TTL_MS);
       }
       // replies that resume nothing are the common case: kept out of the info log
@@ -321,7 +331,6 @@ class BridgeServer {
     if (admission && knownLevel !== undefined && knownLevel < admission.minAccessLevel) {
       return this.ignore(res, 'not-allowed', 'the author lacks the role (members listing)');
     }
-    if (admission && knownLevel === undefined) admission.warm(origin.projectId, origin.user.id);
     const deniedUntil = this.deniedAuthors.get(authorKey(work));
     if (deniedUntil !== undefined) {
       if (deniedUntil > Date.now()) {
@@ -329,18 +338,57 @@ class BridgeServer {
       }
       this.deniedAuthors.delete(authorKey(work));
     }
+    if (admission && knownLevel === undefined) {
+      if (this.awaitingRole.size >= this.options.queueLimit) {
+        this.dropped(work, 'full');
+        return sendJson(res, 200, { status: 'dropped', reason: 'busy' }, this.stopping);
+      }
+      this.inFlight.add(noteKey);
+      this.answerAccepted(res, work, delivery);
+      const waiting: Promise<void> = admission
+        .resolve(origin.projectId, origin.user.id)
+        .then(
+          (level) => {
+            if (level >= admission.minAccessLevel) return this.enqueue(work);
+            this.deps.logger.debug('command refused: the author lacks the role', logFields(work));
+            this.inFlight.delete(noteKey);
+          },
+          // the queue's own access check meets the failure again and reports it
+          () => this.enqueue(work),
+        )
+        .finally(() => this.awaitingRole.delete(waiting));
+      this.awaitingRole.add(waiting);
+      return;
+    }
     const queued = this.queue.offer(work);
     if (queued !== 'queued') {
-      this.counters.dropped++;
-      this.deps.logger.warn('command dropped', {
-        ...logFields(work),
-        reason: queued === 'full' ? 'queue full' : 'author has commands waiting',
-        limit: queued === 'full' ? this.options.queueLimit : WAITING_PER_AUTHOR,
-      });
+      this.dropped(work, queued);
       const reason = queued === 'full' ? 'busy' : 'author-busy';
       return sendJson(res, 200, { status: 'dropped', reason }, this.stopping);
     }
     this.inFlight.add(noteKey);
+    this.answerAccepted(res, work, delivery);
+  }
+
+  /** Queues a command whose author may command; a drop is logged (the delivery was answered). */
+  private enqueue(work: BridgeWork): void {
+    const queued = this.queue.offer(work);
+    if (queued === 'queued') return;
+    const origin = originOf(work);
+    this.inFlight.delete(`${origin.projectId}:${origin.noteId}`);
+    this.dropped(work, queued);
+  }
+
+  private dropped(work: BridgeWork, why: 'full' | 'group-full'): void {
+    this.counters.dropped++;
+    this.deps.logger.warn('command dropped', {
+      ...logFields(work),
+      reason: why === 'full' ? 'queue full' : 'author has commands waiting',
+      limit: why === 'full' ? this.options.queueLimit : WAITING_PER_AUTHOR,
+    });
+  }
+
+  private answerAccepted(res: ServerResponse, work: BridgeWork, delivery?: string): void {
     this.counters.accepted++;
     const level = work.kind === 'reply' ? 'debug' : 'info';
     this.deps.logger.log(level, 'command accepted', { ...logFields(work), delivery });
@@ -358,7 +406,7 @@ class BridgeServer {
     const timedOut = new Promise<boolean>((resolve) => {
       timer = setTimeout(resolve, this.options.shutdownTimeoutMs, false);
     });
-    const finished = Promise.all([closed, this.queue.idle()]).then(() => true);
+    const finished = Promise.all([closed, this.idle()]).then(() => true);
     const drained = await Promise.race([finished, timedOut]);
     clearTimeout(timer);
     this.server.closeAllConnections();

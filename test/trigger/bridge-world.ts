@@ -46,7 +46,13 @@ export interface BridgeWorld {
 }
 
 export async function startBridgeWorld(
-  options: { instances?: number; sets?: string[]; logLevel?: 'debug' | 'info' } = {},
+  options: {
+    instances?: number;
+    sets?: string[];
+    logLevel?: 'debug' | 'info';
+    /** The bridge's clock for how old a members listing is (default: the wall clock). */
+    now?: () => number;
+  } = {},
 ): Promise<BridgeWorld> {
   const standIn = await startGitLabStandIn();
   const s = await seedScenario(standIn.model);
@@ -82,7 +88,13 @@ export async function startBridgeWorld(
       retry: { timeoutMs: 5000 },
     });
     bridges.push(
-      await startBridge({ config, gitlab: bridgeGitLabFromPort(port), logger, redactor }),
+      await startBridge({
+        config,
+        gitlab: bridgeGitLabFromPort(port),
+        logger,
+        redactor,
+        ...(options.now ? { now: options.now } : {}),
+      }),
     );
   }
   const comment: BridgeWorld['comment'] = (on, author, body) => {

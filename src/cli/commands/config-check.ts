@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { configEntries, formatConfigText } from '../../config/describe.ts';
+import {
+  configEntries,
+  formatConfigText,
+  refusedUserSettings,
+  refusedUserSettingsLine,
+} from '../../config/describe.ts';
 import { CONFIG_FILE, loadConfig } from '../../config/load.ts';
 import { UsageError } from '../../errors/errors.ts';
 import type { CliIo } from '../io.ts';
@@ -28,12 +33,22 @@ export async function configCheck(io: CliIo, options: ConfigCheckOptions): Promi
   const resolved = await loadConfig({ env: io.env, repoDir, sets: options.set ?? [] });
   const entries = configEntries(resolved);
   if (options.json) {
-    io.stdout.write(`${JSON.stringify({ ok: true, options: entries }, null, 2)}\n`);
+    const refused = refusedUserSettings(resolved);
+    const report = {
+      ok: true,
+      options: entries,
+      ...(refused.length > 0 ? { refusedUserSettings: refused } : {}),
+    };
+    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     const noFile = existsSync(path.join(repoDir, CONFIG_FILE))
       ? ''
       : `\n(no ${CONFIG_FILE} in ${repoDir}: defaults, environment and --set only)`;
-    io.stdout.write(`${formatConfigText(entries)}\n${noFile}\nconfiguration is valid\n`);
+    const refused = refusedUserSettingsLine(resolved);
+    const refusedNote = refused ? `\n${refused}` : '';
+    io.stdout.write(
+      `${formatConfigText(entries)}\n${noFile}${refusedNote}\nconfiguration is valid\n`,
+    );
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { runAgentRunnerTask } from '../../agent-runner/runner.ts';
 import { settingsFromConfig } from '../../agent-runner/settings.ts';
+import { refusedUserSettingsLine } from '../../config/describe.ts';
 import type { Config } from '../../config/options.ts';
 import type { ResolvedConfig } from '../../config/resolve.ts';
 import type { LlmPort } from '../../core/llm-port.ts';
@@ -58,6 +59,8 @@ async function openSession(io: CliIo, options: RunOptions, factories: RunFactori
   const task = await readTask(io, options);
   const repoDir = await resolveRepo(io, options, task);
   const resolved = await configFor(io, options, task, repoDir);
+  const refused = refusedUserSettingsLine(resolved);
+  if (refused) io.stderr.write(`mr-agent: ${refused}\n`);
   const config = resolved.config;
   await checkFolders(io, config, repoDir);
   const clock = factories.clock ?? systemClock;
