@@ -12,7 +12,7 @@ import type {
   TestRun,
   TokenTotals,
 } from './records.ts';
-import type { ErrorFacts } from './progress.ts';
+import type { ErrorFacts } from './progress/model.ts';
 import type { TaskState, Transition } from './state-machine.ts';
 
 export type OutcomeReason =

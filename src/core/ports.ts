@@ -2,7 +2,7 @@ import type { EnvironmentInfo } from './gathered.ts';
 import type { EnvironmentHandoff } from './environment.ts';
 import type { ActionPlan, Plan, SelectedEnvironment } from './plan.ts';
 import type { ReflectionReply } from './reflection.ts';
-import type { PhaseName as ProgressPhase } from './progress.ts';
+import type { PhaseName as ProgressPhase } from './progress/model.ts';
 import type { RunOutcome } from './outcome.ts';
 import type {
   ChecklistItem,
@@ -15,7 +15,7 @@ import type {
 } from './records.ts';
 
 /** Progress phases of seed 000 §5.4 (SPEC E6): the progress note's list. */
-export { PHASES as PROGRESS_PHASES, type PhaseName as ProgressPhase } from './progress.ts';
+export { PHASES as PROGRESS_PHASES, type PhaseName as ProgressPhase } from './progress/model.ts';
 
 export type {
   ChecklistItem,

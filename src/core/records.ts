@@ -1,4 +1,4 @@
-import type { PhaseName as ProgressPhase } from './progress.ts';
+import type { PhaseName as ProgressPhase } from './progress/model.ts';
 import type { TokenUsage } from './llm-port.ts';
 import type { PlannedAction } from './plan.ts';
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../history/atomic.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
-import { FINAL_STATES, type FinalState, type UsageSummary } from '../core/progress.ts';
+import { FINAL_STATES, type FinalState, type UsageSummary } from '../core/progress/model.ts';
 
 /** One check command the run ran, for result.json. */
 export interface ValidationRun {

@@ -5,7 +5,7 @@
  */
 import { Redactor } from '../../src/log/redact.ts';
 import type { Language } from '../../src/messages/language.ts';
-import type { ProgressState } from '../../src/core/progress.ts';
+import type { ProgressState } from '../../src/core/progress/model.ts';
 import { renderClarificationNote } from '../../src/report/notes/clarification-note.ts';
 import type { NoteContext } from '../../src/report/notes/context.ts';
 import { renderEnvironmentFailureNote } from '../../src/report/notes/environment-failure-note.ts';
@@ -33,7 +33,7 @@ import {
   T0,
   TASK_NOTE,
 } from './progress/scenario.ts';
-import { initialProgress } from '../../src/report/progress/state.ts';
+import { initialProgress } from '../../src/core/progress/updates.ts';
 import { JA_MODEL_TEXT, translated } from './gallery-ja.ts';
 
 /** The model-written parts in the note's language (the templates translate themselves). */

@@ -5,8 +5,8 @@
  */
 import type { MessageKey } from '../../messages/en.ts';
 import { formatDateTime } from '../../messages/format.ts';
-import type { FinalState, PhaseName } from '../../core/progress.ts';
-import { PHASES } from '../../core/progress.ts';
+import type { FinalState, PhaseName } from '../../core/progress/model.ts';
+import { PHASES } from '../../core/progress/model.ts';
 import { link, oneLine, safeProse } from '../markdown.ts';
 import { phaseName } from '../progress/headline.ts';
 import { STATE_EMOJI } from '../vocabulary.ts';

@@ -7,7 +7,7 @@
  */
 import { renderMarker } from '../../core/marker.ts';
 import { formatCost, formatDuration } from '../../messages/format.ts';
-import type { ProgressState } from '../../core/progress.ts';
+import type { ProgressState } from '../../core/progress/model.ts';
 import { inlineCode, keepLineBreaks, link, oneLine, safeProse } from '../markdown.ts';
 import { headline, noteState, shortSha, voiceOf, type Voice } from '../progress/headline.ts';
 import { criteriaSection } from '../progress/render.ts';

@@ -6,7 +6,7 @@
  */
 import type { MessageKey } from '../../messages/en.ts';
 import { formatDateTime } from '../../messages/format.ts';
-import type { ChecklistItem, PlanProgress, PlanVersion } from '../../core/progress.ts';
+import type { ChecklistItem, PlanProgress, PlanVersion } from '../../core/progress/model.ts';
 import { oneLine, safeProse } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';
 import type { Voice } from './headline.ts';

@@ -8,7 +8,7 @@
 import { CATALOGS, type Translate } from '../../messages/catalog.ts';
 import type { MessageKey } from '../../messages/en.ts';
 import { detectLanguage, type Language } from '../../messages/language.ts';
-import type { ErrorFacts } from '../../core/progress.ts';
+import type { ErrorFacts } from '../../core/progress/model.ts';
 import { inlineCode, oneLine, safeProse } from '../markdown.ts';
 
 /** What of the note's voice (headline.ts) is used here. */

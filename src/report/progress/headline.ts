@@ -8,12 +8,12 @@ import { messages, type Translate } from '../../messages/catalog.ts';
 import type { MessageKey } from '../../messages/en.ts';
 import { formatClockTime, formatDuration } from '../../messages/format.ts';
 import type { Language } from '../../messages/language.ts';
-import type { CheckFact, PhaseName, ProgressState } from '../../core/progress.ts';
-import { PHASES } from '../../core/progress.ts';
+import type { CheckFact, PhaseName, ProgressState } from '../../core/progress/model.ts';
+import { PHASES } from '../../core/progress/model.ts';
 import { inlineCode, link, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI, STATE_EMOJI, type NoteState } from '../vocabulary.ts';
 import { causeText, hintText } from './error-words.ts';
-import { checklistProgress, currentPhase } from './state.ts';
+import { checklistProgress, currentPhase } from '../../core/progress/updates.ts';
 
 /** What the notes need besides the state: the language's texts and the command prefix. */
 export interface Voice {

@@ -22,8 +22,8 @@ import type { NoteTarget } from '../../core/note-target.ts';
 import { renderProgressNote } from './render.ts';
 import type { Scheduler } from './scheduler.ts';
 import { systemScheduler } from './scheduler.ts';
-import { finishRun } from './state.ts';
-import type { FinalState, ProgressState } from '../../core/progress.ts';
+import { finishRun } from '../../core/progress/updates.ts';
+import type { FinalState, ProgressState } from '../../core/progress/model.ts';
 
 export interface ProgressPublisherOptions {
   target: NoteTarget;

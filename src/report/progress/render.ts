@@ -10,13 +10,13 @@
  * happened yet) is only the top three lines and the footer.
  */
 import { renderMarker } from '../../core/marker.ts';
-import { PHASES, type ProgressState } from '../../core/progress.ts';
+import { PHASES, type ProgressState } from '../../core/progress/model.ts';
 import { keepLineBreaks, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';
 import { planSection } from './checklist.ts';
 import { runDetails } from './details.ts';
 import { headline, noteState, voiceOf, type Voice } from './headline.ts';
-import { checklistProgress, currentPhase } from './state.ts';
+import { checklistProgress, currentPhase } from '../../core/progress/updates.ts';
 
 function result(s: ProgressState, v: Voice): string[] {
   if (noteState(s) !== 'complete') return [];

@@ -5,7 +5,7 @@
  */
 import type { MessageKey } from '../../messages/en.ts';
 import { formatClockTime, formatDuration } from '../../messages/format.ts';
-import type { ProgressState, ReplanEvent } from '../../core/progress.ts';
+import type { ProgressState, ReplanEvent } from '../../core/progress/model.ts';
 import { EMOJI } from '../vocabulary.ts';
 import { checkpointName } from './checkpoints.ts';
 import type { Voice } from './headline.ts';

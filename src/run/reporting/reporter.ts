@@ -16,7 +16,7 @@ import type { NoteContext } from '../../report/notes/context.ts';
 import { renderHumanInterventionNote } from '../../report/notes/human-intervention-note.ts';
 import { renderSummaryNote } from '../../report/notes/summary-note.ts';
 import type { ProgressPublisher } from '../../report/progress/publisher.ts';
-import { runFacts } from '../../report/progress/facts.ts';
+import { runFacts } from '../../core/progress/facts.ts';
 import {
   addNotice,
   endPhase,
@@ -27,8 +27,8 @@ import {
   setPlan,
   startPhase,
   updateItem,
-} from '../../report/progress/state.ts';
-import type { PlanChangeKind } from '../../core/progress.ts';
+} from '../../core/progress/updates.ts';
+import type { PlanChangeKind } from '../../core/progress/model.ts';
 import { buildRunResult, writeResultFile } from '../../report/result-file.ts';
 import { writeTaskNote } from '../../report/task-note.ts';
 import { FinalStateNotWritten } from './final-state.ts';

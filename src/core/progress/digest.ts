@@ -1,5 +1,5 @@
-import type { PlanStep } from './plan-steps.ts';
-import type { ActionRecord } from './records.ts';
+import type { PlanStep } from '../plan-steps.ts';
+import type { ActionRecord } from '../records.ts';
 
 /**
  * The fixed-size digest of a run's progress that execution, reflection and

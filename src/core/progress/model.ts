@@ -1,4 +1,4 @@
-import type { Language } from '../messages/language.ts';
+import type { Language } from '../../messages/language.ts';
 
 /**
  * The progress note as plain data (SPEC H1). Phases fill it through the pure

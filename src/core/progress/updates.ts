@@ -19,9 +19,9 @@ import type {
   ReplanEvent,
   ReviewVerdict,
   RunFacts,
-} from '../../core/progress.ts';
+} from './model.ts';
 import type { Language } from '../../messages/language.ts';
-import { PHASES } from '../../core/progress.ts';
+import { PHASES } from './model.ts';
 
 export interface ProgressInit {
   taskId: string;
