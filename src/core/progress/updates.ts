@@ -20,19 +20,20 @@ import type {
   ReviewVerdict,
   RunFacts,
 } from './model.ts';
-import type { Language } from '../../messages/language.ts';
 import { PHASES } from './model.ts';
 
-export interface ProgressInit {
-  taskId: string;
-  title: string;
-  startedAt: number;
-  jobId?: string;
-  pipelineId?: string;
-  jobUrl?: string;
-  language?: Language;
-  commandPrefix?: string;
-}
+/** What a progress note starts from: the task, when it started, where it runs, its language. */
+export type ProgressInit = Pick<
+  ProgressState,
+  | 'taskId'
+  | 'title'
+  | 'startedAt'
+  | 'jobId'
+  | 'pipelineId'
+  | 'jobUrl'
+  | 'language'
+  | 'commandPrefix'
+>;
 
 /** Running phases remember when they were (re)entered, to add up their time. */
 type TimedPhase = PhaseStatus & { runningSince?: number };

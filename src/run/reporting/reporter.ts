@@ -28,7 +28,7 @@ import {
   startPhase,
   updateItem,
 } from '../../core/progress/updates.ts';
-import type { PlanChangeKind } from '../../core/progress/model.ts';
+import type { PhaseName, PlanChangeKind } from '../../core/progress/model.ts';
 import { buildRunResult, writeResultFile } from '../../report/result-file.ts';
 import { writeTaskNote } from '../../report/task-note.ts';
 import { FinalStateNotWritten } from './final-state.ts';
@@ -41,7 +41,6 @@ import type {
   PhaseStatus,
   PhaseStep,
   PlanChange,
-  ProgressPhase,
   ReviewRecord,
   RunReporter,
 } from '../../core/ports.ts';
@@ -122,7 +121,7 @@ export class ProgressReporter implements RunReporter {
     await Promise.all([...this.pending]);
   }
 
-  phase(phase: ProgressPhase, status: PhaseStatus, detail?: string): void {
+  phase(phase: PhaseName, status: PhaseStatus, detail?: string): void {
     const at = this.now();
     this.o.publisher.update((s) =>
       status === 'running' ? startPhase(s, phase, at) : endPhase(s, phase, status, at, detail),
@@ -139,7 +138,7 @@ export class ProgressReporter implements RunReporter {
     );
   }
 
-  step(phase: ProgressPhase, step: PhaseStep, retryCount: number): void {
+  step(phase: PhaseName, step: PhaseStep, retryCount: number): void {
     this.background(
       'metadata',
       this.o.metadata.updatePhase(phase, { current_step: step, retry_count: retryCount }),
