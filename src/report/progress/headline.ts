@@ -4,7 +4,7 @@
  * job link), then **Next:** — what the reader does now. Built from
  * `ProgressState` and its `facts` only, so both notes say the same thing.
  */
-import { messages, type Translate } from '../../messages/catalog.ts';
+import { messages, type MessageBlock, type Translate } from '../../messages/catalog.ts';
 import type { MessageKey } from '../../messages/en.ts';
 import { formatClockTime, formatDuration } from '../../messages/format.ts';
 import type { Language } from '../../messages/language.ts';
@@ -15,23 +15,29 @@ import { EMOJI, STATE_EMOJI, type NoteState } from '../vocabulary.ts';
 import { causeText, hintText } from './error-words.ts';
 import { checklistProgress, currentPhase } from '../../core/progress/updates.ts';
 
-/** What the notes need besides the state: the language's texts and the command prefix. */
-export interface Voice {
+/**
+ * What the notes need besides the state: the language's texts (the shared
+ * catalog's, and a note kind's own block when it has one) and the command prefix.
+ */
+export interface Voice<K extends string = never> {
   language: Language;
-  m: Translate;
+  m: Translate<K>;
   /** `/agent <rest>` as inline code. */
   command(rest: string): string;
   /** Sentences joined as the language does (a space in English, none in Japanese). */
   sentences(...parts: string[]): string;
 }
 
-export function voiceOf(s: Pick<ProgressState, 'language' | 'commandPrefix'>): Voice {
+export function voiceOf<K extends string = never>(
+  s: Pick<ProgressState, 'language' | 'commandPrefix'>,
+  block?: MessageBlock<K>,
+): Voice<K> {
   const language = s.language ?? 'en';
   const prefix = s.commandPrefix ?? '/agent';
   const gap = language === 'ja' ? '' : ' ';
   return {
     language,
-    m: messages(language),
+    m: messages(language, block),
     command: (rest) => inlineCode(`${prefix} ${rest}`),
     sentences: (...parts) => parts.filter(Boolean).join(gap),
   };

@@ -17,6 +17,19 @@ import { planSection } from './checklist.ts';
 import { runDetails } from './details.ts';
 import { headline, noteState, voiceOf, type Voice } from './headline.ts';
 import { checklistProgress, currentPhase } from '../../core/progress/updates.ts';
+import { defineMessages } from '../../messages/catalog.ts';
+import { defineNote } from '../note-definition.ts';
+
+/**
+ * The progress note, edited in place as the run goes on. Its texts are the
+ * shared catalog's: the summary note and the status reply reuse its heading,
+ * change line and next step.
+ */
+export const PROGRESS_NOTE = defineNote({
+  name: 'progress',
+  purpose: 'the one progress note per run, edited in place until the run ends',
+  messages: defineMessages({ en: {}, ja: {} }),
+});
 
 function result(s: ProgressState, v: Voice): string[] {
   if (noteState(s) !== 'complete') return [];
