@@ -1,5 +1,5 @@
 /**
- * The run's end as facts for the notes (issue #24): what was delivered,
+ * The run's end as facts for the notes: what was delivered,
  * which checks ran, the acceptance criteria as text, why it failed (the
  * error catalog's blame and hint) or what stopped it.
  */

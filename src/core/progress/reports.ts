@@ -8,10 +8,10 @@ import type { PhaseName } from './model.ts';
 
 export type PhaseStatus = 'running' | 'done' | 'failed' | 'skipped';
 
-/** The step inside a reviewed phase (seed 004 FR-3; `metadata.json` `current_step`). */
+/** The step inside a reviewed phase (`metadata.json` `current_step`). */
 export type PhaseStep = 'execute' | 'review' | 'revise';
 
-/** One review verdict of a phase (seed 004), for the progress note and the Task Note. */
+/** One review verdict of a phase, for the progress note and the Task Note. */
 export interface ReviewRecord {
   phase: PhaseName;
   result: 'PASS' | 'FAIL' | 'PASS_WITH_SUGGESTIONS';
@@ -25,7 +25,7 @@ export interface ReviewRecord {
 /**
  * Why the checklist changed: the first plan, or what replaced it. Re-decomposing
  * the task and revisiting the goal start a fresh checklist; the others keep
- * finished items (seed 003 §11.4.3). `replan` is a partial replan.
+ * finished items. `replan` is a partial replan.
  */
 export type PlanChange =
   | 'initial'

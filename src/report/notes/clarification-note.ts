@@ -1,5 +1,5 @@
 /**
- * The ❓ note asking the people on the request (seed 003 §11.3, SPEC F4):
+ * The ❓ note asking the people on the request:
  * addressed to the requester, each question with what happens if it is not
  * answered, why it is asked, the one reply rule and the deadline as a clock
  * time. Its marker state (`waiting`, `awaiting_answer`, later `answered`,

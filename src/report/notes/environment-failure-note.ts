@@ -1,5 +1,5 @@
 /**
- * The "environment setup failed" note (seed 000 §5.3.9): the run goes on
+ * The "environment setup failed" note: the run goes on
  * without the environment, so the note says that first, then what to do,
  * then (folded) the error output and what was tried — retries by kind, LLM
  * regenerations n/max, the error's classification and why it stopped.

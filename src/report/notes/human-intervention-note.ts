@@ -1,10 +1,10 @@
 /**
  * The 🙋 note asking for a person when the plan-revision limit is reached or
- * the run cannot converge (seed 001 §10.4, SPEC F2): addressed to the
+ * the run cannot converge: addressed to the
  * requester, why and how far it got (in numbers, not configuration names),
- * the next step, and what to look at (the model's findings). The seed's
- * `reason` and `current_state` are code-written English; they stay in the
- * Task Note and result.json. The data is the seed's completion JSON
+ * the next step, and what to look at (the model's findings). The
+ * completion's `reason` and `current_state` are code-written English; they stay in the
+ * Task Note and result.json. The data is the completion assessment's JSON
  * with `status: "requires_human_intervention"`.
  */
 import { z } from 'zod';

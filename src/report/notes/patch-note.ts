@@ -1,6 +1,6 @@
 /**
  * The 🩹 patch note posted on a fork merge request mr-agent cannot push to
- * (SPEC H3): that nothing was pushed and why, how to apply the change, then
+ * (see docs/security.md, forks): that nothing was pushed and why, how to apply the change, then
  * the diff (folded) in a fenced block. The body goes through the note
  * pipeline (redaction, quick-action escaping, truncation below GitLab's limit
  * with the fence and the fold closed).

@@ -1,6 +1,6 @@
 /**
- * The 🔁 note posted when the model decides on a replan (seed 003
- * §11.1–§11.2), also when the decision was overridden (limit reached, low
+ * The 🔁 note posted when the model decides on a replan, also when the
+ * decision was overridden (limit reached, low
  * confidence, repeated trigger) and therefore not carried out. The
  * reasoning is in front; issues and recommended actions are folded.
  */

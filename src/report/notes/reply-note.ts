@@ -1,5 +1,5 @@
 /**
- * Replies to control commands (SPEC A6): `status` answers with the state of
+ * Replies to control commands: `status` answers with the state of
  * the active or last run, `help` lists the commands. Both give the reply rule
  * in the same words as the ❓ note.
  */

@@ -1,5 +1,5 @@
 /**
- * The final summary note of a run (SPEC H2; seed 001 completion summary),
+ * The final summary note of a run (the completion summary),
  * posted as a new note so GitLab notifies about the end of the run. It opens
  * like the final progress note (state, change, next step), then the result,
  * the acceptance criteria, the files changed and the links to the progress

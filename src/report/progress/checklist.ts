@@ -1,5 +1,5 @@
 /**
- * The plan as a checklist (seed 003 §11.4, SPEC D5), in people's words: the
+ * The plan as a checklist, in people's words: the
  * items' text only (no internal ids), a remark after an item that is running,
  * failed, stopped or skipped, and one 🔁 line when the plan was revised.
  * Earlier plans go into the folded run details (`planHistory`).

@@ -1,5 +1,5 @@
 /**
- * The top of the progress note and of the summary note (issue #24): a
+ * The top of the progress note and of the summary note: a
  * heading with the state, then the change line (what was pushed, checks,
  * job link), then **Next:** — what the reader does now. Built from
  * `ProgressState` and its `facts` only, so both notes say the same thing.

@@ -1,5 +1,5 @@
 /**
- * Keeps the one progress note of a run up to date (SPEC H1, M6).
+ * Keeps the one progress note of a run up to date, also when the job is cancelled.
  *
  * - `start()` creates the note at once; later changes only edit it.
  * - `update()` changes the state; edits are coalesced and throttled: the

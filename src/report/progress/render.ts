@@ -1,5 +1,5 @@
 /**
- * Renders the progress note (SPEC H1, issue #24) from `ProgressState` — a
+ * Renders the progress note from `ProgressState` — a
  * pure function of the state, with no clock inside, so an unchanged state
  * renders the same text and the publisher can skip the edit.
  *
