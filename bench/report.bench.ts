@@ -14,8 +14,8 @@ import {
   setPlan,
   startPhase,
   updateItem,
-} from '../src/report/progress/state.ts';
-import type { ChecklistItem, ProgressState } from '../src/core/progress.ts';
+} from '../src/core/progress/updates.ts';
+import type { ChecklistItem, ProgressState } from '../src/core/progress/model.ts';
 import type { Scheduler } from '../src/report/progress/scheduler.ts';
 import { FakeClock } from '../src/core/clock.ts';
 

@@ -4,7 +4,7 @@ import { detectEnvironment } from '../phases/environment/detect/detect.ts';
 import { selectEnvironment } from '../phases/environment/select.ts';
 import type { Plan } from '../core/plan.ts';
 import { t } from '../messages/catalog.ts';
-import { addNotice } from '../report/progress/state.ts';
+import { addNotice } from '../core/progress/updates.ts';
 import type { CarriedOut, CarryOutDeps } from './job-types.ts';
 import { CHILD_PIPELINE_FILE, forwardedVariables, renderChildPipeline } from './child-pipeline.ts';
 import { writeHandoff } from './handoff.ts';

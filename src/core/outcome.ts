@@ -3,16 +3,9 @@ import type { Plan, UnclearGoal } from './plan.ts';
 import type { ReflectionReply } from './reflection.ts';
 import type { CompletionAssessment } from './completion.ts';
 import type { EnvironmentHandoff } from './environment.ts';
-import type {
-  ActionRecord,
-  ChecklistItem,
-  DeliveryReport,
-  MetaCallLog,
-  ReviewRecord,
-  TestRun,
-  TokenTotals,
-} from './records.ts';
-import type { ErrorFacts } from './progress.ts';
+import type { ActionRecord, DeliveryReport, MetaCallLog, TestRun, TokenTotals } from './records.ts';
+import type { ErrorFacts } from './progress/model.ts';
+import type { ChecklistItem, ReviewRecord } from './progress/reports.ts';
 import type { TaskState, Transition } from './state-machine.ts';
 
 export type OutcomeReason =

@@ -1,5 +1,5 @@
 import type { RunContext } from './run-context.ts';
-import type { ProgressPhase } from './ports.ts';
+import type { PhaseName } from './progress/model.ts';
 
 /** A phase that ended the run as `phase_failed` has reported its own failure (review gate). */
 function reportedItsFailure(result: unknown): boolean {
@@ -13,7 +13,7 @@ function reportedItsFailure(result: unknown): boolean {
  */
 export async function inPhase<T>(
   ctx: RunContext,
-  phase: ProgressPhase,
+  phase: PhaseName,
   body: () => Promise<T>,
 ): Promise<T> {
   const { reporter, sections } = ctx.deps;

@@ -2,30 +2,27 @@ import type { EnvironmentInfo } from './gathered.ts';
 import type { EnvironmentHandoff } from './environment.ts';
 import type { ActionPlan, Plan, SelectedEnvironment } from './plan.ts';
 import type { ReflectionReply } from './reflection.ts';
-import type { PhaseName as ProgressPhase } from './progress.ts';
+import type { PhaseName } from './progress/model.ts';
 import type { RunOutcome } from './outcome.ts';
+import type { DeliveryReport } from './records.ts';
 import type {
   ChecklistItem,
   ChecklistStatus,
-  DeliveryReport,
   PhaseStatus,
   PhaseStep,
   PlanChange,
   ReviewRecord,
-} from './records.ts';
+} from './progress/reports.ts';
 
-/** Progress phases of seed 000 §5.4 (SPEC E6): the progress note's list. */
-export { PHASES as PROGRESS_PHASES, type PhaseName as ProgressPhase } from './progress.ts';
-
+export type { DeliveryReport } from './records.ts';
 export type {
   ChecklistItem,
   ChecklistStatus,
-  DeliveryReport,
   PhaseStatus,
   PhaseStep,
   PlanChange,
   ReviewRecord,
-} from './records.ts';
+} from './progress/reports.ts';
 
 /**
  * Where the run reports progress: the progress note (GitLab) or the terminal
@@ -34,9 +31,9 @@ export type {
  */
 export interface RunReporter {
   /** `detail`: a short reason shown next to the state (e.g. why a phase failed or was skipped). */
-  phase(phase: ProgressPhase, status: PhaseStatus, detail?: string): void;
+  phase(phase: PhaseName, status: PhaseStatus, detail?: string): void;
   /** The step a reviewed phase is in and its revisions so far (`metadata.json`, seed 004 FR-3). */
-  step(phase: ProgressPhase, step: PhaseStep, retryCount: number): void;
+  step(phase: PhaseName, step: PhaseStep, retryCount: number): void;
   /** A review verdict (shown in the note's review table). */
   review(record: ReviewRecord): void;
   /** The plan as a checklist (D5), again after every revision. */

@@ -1,4 +1,3 @@
-import type { PhaseName as ProgressPhase } from './progress.ts';
 import type { TokenUsage } from './llm-port.ts';
 import type { PlannedAction } from './plan.ts';
 
@@ -72,47 +71,6 @@ export function addUsage(into: TokenUsage, usage: TokenUsage): void {
   into.completionTokens += usage.completionTokens;
   into.totalTokens += usage.totalTokens;
   if (usage.costUsd !== undefined) into.costUsd = (into.costUsd ?? 0) + usage.costUsd;
-}
-
-export type PhaseStatus = 'running' | 'done' | 'failed' | 'skipped';
-
-/** The step inside a reviewed phase (seed 004 FR-3; `metadata.json` `current_step`). */
-export type PhaseStep = 'execute' | 'review' | 'revise';
-
-/** One review verdict of a phase (seed 004), for the progress note and the Task Note. */
-export interface ReviewRecord {
-  phase: ProgressPhase;
-  result: 'PASS' | 'FAIL' | 'PASS_WITH_SUGGESTIONS';
-  /** 1 for the first review of the phase, growing with each revise. */
-  attempt: number;
-  /** Reviews the phase may have: `review.max_revisions + 1`. */
-  maxAttempts: number;
-  feedback: string;
-}
-
-/**
- * Why the checklist changed: the first plan, or what replaced it. Re-decomposing
- * the task and revisiting the goal start a fresh checklist; the others keep
- * finished items (seed 003 §11.4.3). `replan` is a partial replan.
- */
-export type PlanChange =
-  | 'initial'
-  | 'reflection'
-  | 'retry'
-  | 'replan'
-  | 'action_regeneration'
-  | 'task_redecomposition'
-  | 'goal_revision'
-  | 'review'
-  | 'validation';
-
-export type ChecklistStatus = 'pending' | 'running' | 'done' | 'failed';
-export interface ChecklistItem {
-  id: string;
-  /** `task_1: purpose` */
-  label: string;
-  taskId: string;
-  status: ChecklistStatus;
 }
 
 /** What delivery did with the finished change (SPEC H3), for the notes and result.json. */

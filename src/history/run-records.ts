@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../core/clock.ts';
 import { systemClock } from '../core/clock.ts';
-import { FINAL_STATES } from '../core/progress.ts';
+import { FINAL_STATES } from '../core/progress/model.ts';
 import { JsonFile } from './json-file.ts';
 
 /** A run record's state: running, or how the run ended. */

@@ -1,9 +1,14 @@
 /**
- * One keyed message catalog for every fixed text mr-agent posts (issue #23):
- * `en.ts` defines the keys, `ja.ts` must translate every one of them (the
- * type says so; a test checks it at run time too). Placeholders are
- * `{name}`; a message with `one`/`other` forms is picked by `{count}` through
- * `Intl.PluralRules`. Number values are formatted for the language.
+ * One keyed message catalog for every fixed text mr-agent posts: `en.ts`
+ * defines the shared keys, `ja.ts` must translate every one of them (the
+ * type says so; a test checks it at run time too). A note kind keeps the
+ * texts only it uses beside its renderer, as a `MessageBlock` declared with
+ * `defineMessages` (English and Japanese, the same keys), and reads them
+ * together with the shared keys through `messages(language, block)`; the note
+ * registry (`src/report/notes/registry.ts`) merges every block into the
+ * whole catalog for the checks. Placeholders are `{name}`; a message with
+ * `one`/`other` forms is picked by `{count}` through `Intl.PluralRules`.
+ * Number values are formatted for the language.
  */
 import { en } from './en.ts';
 import { ja } from './ja.ts';
@@ -31,9 +36,8 @@ function pluralForm(message: Message, language: Language, count: number): string
   return rules.select(count) === 'one' ? message.one : message.other;
 }
 
-/** The text of `key` in `language`, placeholders filled. An unknown placeholder is a bug. */
-export function t(language: Language, key: MessageKey, params: MessageParams = {}): string {
-  const message = CATALOGS[language][key];
+/** A message's text in `language`, placeholders filled. An unknown placeholder is a bug. */
+function fill(message: Message, language: Language, key: string, params: MessageParams): string {
   const count = typeof params.count === 'number' ? params.count : 0;
   const number = new Intl.NumberFormat(LOCALES[language]);
   return pluralForm(message, language, count).replace(/\{(\w+)\}/g, (_all, name: string) => {
@@ -43,9 +47,41 @@ export function t(language: Language, key: MessageKey, params: MessageParams = {
   });
 }
 
-/** `t` bound to one language: `const m = messages('ja'); m('state.complete')`. */
-export type Translate = (key: MessageKey, params?: MessageParams) => string;
+/** The text of `key` in `language`, placeholders filled. An unknown placeholder is a bug. */
+export function t(language: Language, key: MessageKey, params: MessageParams = {}): string {
+  return fill(CATALOGS[language][key], language, key, params);
+}
 
-export function messages(language: Language): Translate {
-  return (key, params) => t(language, key, params);
+/** Texts one note kind keeps beside its renderer: the same keys in every language. */
+export type MessageBlock<K extends string = string> = {
+  readonly [L in Language]: Readonly<Record<K, Message>>;
+};
+
+/** The keys of a block: `BlockKey<typeof PATCH_MESSAGES>`. */
+export type BlockKey<B> = B extends MessageBlock<infer K> ? K : never;
+
+/** Declares a note kind's texts; the type makes `ja` carry exactly the keys of `en`. */
+export function defineMessages<K extends string>(block: {
+  en: Readonly<Record<K, Message>>;
+  ja: NoInfer<Readonly<Record<K, Message>>>;
+}): MessageBlock<K> {
+  return block;
+}
+
+/** `t` bound to one language: `const m = messages('ja'); m('state.complete')`; with a block, its keys too. */
+export type Translate<K extends string = never> = (
+  key: MessageKey | K,
+  params?: MessageParams,
+) => string;
+
+export function messages<K extends string = never>(
+  language: Language,
+  block?: MessageBlock<K>,
+): Translate<K> {
+  return (key, params = {}) => {
+    const own = block?.[language];
+    const message =
+      own && Object.hasOwn(own, key) ? own[key as K] : CATALOGS[language][key as MessageKey];
+    return fill(message, language, key, params);
+  };
 }

@@ -1,5 +1,7 @@
 /**
- * English texts of every note (the catalog's keys). Markdown is allowed;
+ * English texts the notes share (the catalog's keys); a note kind's own
+ * texts are in its file, beside its renderer (src/report/notes/registry.ts
+ * lists the note kinds). Markdown is allowed;
  * `{name}` is a placeholder; `{ one, other }` is picked by `{count}`.
  * Keep `ja.ts` in step: it must have every key. What goes wrong (hints,
  * notices, the bridge's replies) is in `en-errors.ts`.
@@ -179,59 +181,6 @@ export const en = {
   'footer.job': 'job {job}',
   'footer.local': 'local run',
 
-  // the summary note
-  'summary.filesHeading': 'Files changed:',
-  'summary.more': 'and {count} more',
-  'summary.progressNote': 'Progress note',
-  'summary.job': 'Job #{id}',
-  'summary.commit': 'Commit {sha}',
-  'summary.cost': 'estimated cost {cost}',
-
-  // the ❓ clarification note (seed 003 §11.3)
-  'clarify.heading': {
-    one: '{mention}1 question before I continue',
-    other: '{mention}{count} questions before I continue',
-  },
-  'clarify.default': 'If not answered: {assumption}',
-  'clarify.noQuestion': 'no question was given',
-  'clarify.why': '*Why I’m asking:* {context}',
-  'clarify.assume': 'If nobody answers, I will assume:',
-  'clarify.deadlineAssume': 'At {time} (in {wait}) I will go on with the defaults above.',
-  'clarify.deadlineAssumeNoTime': 'In {wait} I will go on with the defaults above.',
-  'clarify.deadlineStop':
-    'Without an answer by {time} (in {wait}), the run stops and waits for a reply here.',
-  'clarify.deadlineStopNoTime':
-    'Without an answer within {wait}, the run stops and waits for a reply here.',
-  'clarify.paused': 'The run is paused until someone replies here.',
-  'clarify.who': 'Answers from members with {level} access or higher are used',
-  // GitLab's role names, as GitLab's own interface says them in the language
-  'role.guest': 'Guest',
-  'role.planner': 'Planner',
-  'role.reporter': 'Reporter',
-  'role.developer': 'Developer',
-  'role.maintainer': 'Maintainer',
-  'role.owner': 'Owner',
-  'clarify.answered': '✅ Answered by {who}: going on with the answers.',
-  'clarify.assumed': '⏭️ No answer within {wait}: going on with the defaults above.',
-  'clarify.stopped':
-    '❓ No answer within {wait}: the run has stopped; a reply in this thread resumes it.',
-
-  // the 🙋 human intervention note (seed 001 §10.4)
-  'human.heading': '{mention}I need a person to step in',
-  'human.why': 'Why:',
-  'human.whyLine': '{reason}. {pushed}; {progress}',
-  'human.progress': {
-    one: '{done} of {total} steps done, 1 failed.',
-    other: '{done} of {total} steps done, {count} failed.',
-  },
-  'human.look': 'What I would look at:',
-  'human.taskNote': 'The {taskNote} has every action with its tool output.',
-
-  // the 🔁 replan note (seed 003 §11.2)
-  'replan.heading': 'Plan revised at {point}',
-  'replan.headingNotDone': 'Plan revision proposed at {point}, not carried out',
-  'replan.confidence': '{percent} confident',
-  'replan.kind': 'Change: {kind}',
   'replan.kind.retry': 'retry the step',
   'replan.kind.partial_replan': 're-plan the remaining steps',
   'replan.kind.action_regeneration': 'regenerate the actions',
@@ -239,13 +188,6 @@ export const en = {
   'replan.kind.goal_revision': 'revisit the goal',
   'replan.kind.full_replan': 'plan again from scratch',
   'replan.kind.clarification_request': 'ask the people on the request',
-  'replan.notDone': 'Not carried out: {reason}',
-  'replan.next': 'nothing needed from you; the run goes on with the revised plan.',
-  'replan.nextNotDone': 'nothing needed from you; the run goes on with the current plan.',
-  'replan.details': 'Issues found and recommended actions',
-  'replan.issues': 'Issues found:',
-  'replan.actions': 'Recommended actions:',
-  'replan.none': 'none',
   // replans' start, completion and failure in the progress note's history (seed 003 §11.1)
   'replanLog.heading': 'Replans',
   'replanLog.started': '{time} · started at {point}: {kind}',
@@ -254,37 +196,7 @@ export const en = {
   'replanLog.failed':
     '{time} · failed after {duration}: the run ended before the revised plan reached its next step',
 
-  // the environment failure note (seed 000 §5.3.9)
-  'envFail.heading': 'Environment setup failed · going on without it',
-  'envFail.exit': '{command} exited with code {code} in the {environment} environment.',
-  'envFail.noExit': '{command} did not finish in the {environment} environment.',
-  'envFail.effect': 'The run goes on; tests and builds that need this environment may fail.',
-  'envFail.next': 'if the tests need this environment, make {command} work in CI, then retry.',
-  'envFail.details': 'Error output and what was tried',
-  'envFail.retries': 'Retries: network {network}, server errors {server}, locks {lock}',
-  'envFail.regenerations': 'Setup commands regenerated {count} of {max} times',
-  'envFail.class': 'Classified as: {class}',
-  'envFail.kind.retryable': 'may pass on a retry',
-  'envFail.kind.fixable': 'fixable in the setup commands',
-  'envFail.kind.fatal': 'not fixable by the agent',
-  'envFail.stopReason': 'Stopped because: {reason}',
-
-  // the 🩹 patch note (SPEC H3, fork merge requests)
-  'patch.heading': 'Patch to apply · could not push to {branch}',
-  'patch.line': 'I could not push to {branch}: {reason}. Nothing was pushed.',
-  'patch.next':
-    'save the patch below as `mr-agent.patch`, run `git apply mr-agent.patch` in your checkout and push.',
-  'patch.details': { one: 'The patch · 1 file', other: 'The patch · {count} files' },
-  'patch.full': 'the full patch is in the job artifacts as {path}',
-
-  // replies to `/agent status` and `/agent help` (SPEC A6)
-  'status.heading': 'mr-agent status:',
-  'status.progress': '{done} of {total} steps done',
-  'status.started': 'started {time}',
-  'status.finished': 'finished {time}',
-  'status.progressNote': 'progress note',
-  'status.job': 'job',
-  'status.pipeline': 'pipeline #{id}',
+  // the `/agent help` reply and the answers to `/agent pause`
   'help.heading': 'mr-agent commands',
   'help.where': 'Write a command at the start of a comment line, outside code and quotes.',
   'help.run': 'make the change you describe and push it here',

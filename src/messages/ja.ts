@@ -1,6 +1,6 @@
 /**
- * Japanese texts of every note: one entry per key of `en.ts` (the type
- * requires each). The wording follows the seeds' own Japanese terms
+ * Japanese texts the notes share: one entry per key of `en.ts` (the type
+ * requires each); a note kind's own texts are in its file. The wording follows the seeds' own Japanese terms
  * (計画前情報収集, 環境構築, 監視と修正, 受け入れ条件 …).
  */
 import type { Message, MessageKey } from './en.ts';
@@ -174,53 +174,6 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'footer.job': 'ジョブ {job}',
   'footer.local': 'ローカル実行',
 
-  'summary.filesHeading': '変更したファイル:',
-  'summary.more': 'ほか {count} 件',
-  'summary.progressNote': '進捗ノート',
-  'summary.job': 'ジョブ #{id}',
-  'summary.commit': 'コミット {sha}',
-  'summary.cost': '推定コスト {cost}',
-
-  'clarify.heading': {
-    one: '{mention}続行する前に確認したいことが {count} 件あります',
-    other: '{mention}続行する前に確認したいことが {count} 件あります',
-  },
-  'clarify.default': '回答がない場合: {assumption}',
-  'clarify.noQuestion': '質問の記載がありません',
-  'clarify.why': '*質問の理由:* {context}',
-  'clarify.assume': '回答がない場合は次のように想定します:',
-  'clarify.deadlineAssume': '{time}（{wait}後）までに回答がなければ、上の既定の内容で続行します。',
-  'clarify.deadlineAssumeNoTime': '{wait}以内に回答がなければ、上の既定の内容で続行します。',
-  'clarify.deadlineStop':
-    '{time}（{wait}後）までに回答がなければ、実行を止めてここへの返信を待ちます。',
-  'clarify.deadlineStopNoTime': '{wait}以内に回答がなければ、実行を止めてここへの返信を待ちます。',
-  'clarify.paused': 'ここに返信があるまで実行を一時停止しています。',
-  'clarify.who': '{level}以上の権限を持つメンバーの回答のみ使います',
-  'role.guest': 'ゲスト',
-  'role.planner': 'プランナー',
-  'role.reporter': 'レポーター',
-  'role.developer': 'デベロッパー',
-  'role.maintainer': 'メンテナー',
-  'role.owner': 'オーナー',
-  'clarify.answered': '✅ {who} さんが回答しました: 回答に沿って続行します。',
-  'clarify.assumed': '⏭️ {wait}以内に回答がありませんでした: 上の既定の内容で続行します。',
-  'clarify.stopped':
-    '❓ {wait}以内に回答がありませんでした: 実行を停止しました。このスレッドに返信すると再開します。',
-
-  'human.heading': '{mention}人の判断が必要です',
-  'human.why': '理由:',
-  'human.whyLine': '{reason}。{pushed}。{progress}',
-  'human.progress': {
-    one: '{total} ステップ中 {done} 完了、{count} 件失敗。',
-    other: '{total} ステップ中 {done} 完了、{count} 件失敗。',
-  },
-  'human.look': '確認してほしい点:',
-  'human.taskNote': '{taskNote}に、各アクションとツールの出力がすべて記録されています。',
-
-  'replan.heading': '{point}で計画を修正しました',
-  'replan.headingNotDone': '{point}で計画の修正が提案されましたが、実施していません',
-  'replan.confidence': '確信度 {percent}',
-  'replan.kind': '変更内容: {kind}',
   'replan.kind.retry': 'ステップを再試行',
   'replan.kind.partial_replan': '残りのステップを再計画',
   'replan.kind.action_regeneration': 'アクションを作り直し',
@@ -228,50 +181,13 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'replan.kind.goal_revision': '目標を見直し',
   'replan.kind.full_replan': '最初から計画し直し',
   'replan.kind.clarification_request': 'リクエストの関係者に確認',
-  'replan.notDone': '実施しなかった理由: {reason}',
-  'replan.next': 'いまは対応不要です。修正した計画で実行を続けます。',
-  'replan.nextNotDone': 'いまは対応不要です。現在の計画のまま実行を続けます。',
-  'replan.details': '見つかった問題と推奨される対応',
-  'replan.issues': '見つかった問題:',
-  'replan.actions': '推奨される対応:',
   'replanLog.heading': '再計画',
   'replanLog.started': '{time} · {point}で開始: {kind}',
   'replanLog.startedAt': '{time} · {point}で開始',
   'replanLog.completed': '{time} · 完了（{duration}）: 修正した計画で実行を続けました',
   'replanLog.failed':
     '{time} · 失敗（{duration}後）: 修正した計画が次の段階に進む前に実行が終了しました',
-  'replan.none': 'なし',
 
-  'envFail.heading': '環境構築に失敗しました · 環境なしで続行します',
-  'envFail.exit': '{environment} 環境で {command} が終了コード {code} で終了しました。',
-  'envFail.noExit': '{environment} 環境で {command} が正常に終了しませんでした。',
-  'envFail.effect': '実行は続けますが、この環境が必要なテストやビルドは失敗する可能性があります。',
-  'envFail.next':
-    'テストにこの環境が必要な場合は、CI で {command} が成功するようにしてから再試行してください。',
-  'envFail.details': 'エラー出力と試したこと',
-  'envFail.retries':
-    '再試行: ネットワーク {network} 回、サーバーエラー {server} 回、ロック {lock} 回',
-  'envFail.regenerations': 'セットアップコマンドの再生成: {max} 回中 {count} 回',
-  'envFail.class': '分類: {class}',
-  'envFail.kind.retryable': '再試行で解決する可能性あり',
-  'envFail.kind.fixable': 'セットアップコマンドの修正で解決可能',
-  'envFail.kind.fatal': 'エージェントでは解決不可',
-  'envFail.stopReason': '停止した理由: {reason}',
-
-  'patch.heading': '適用用のパッチ · {branch} にプッシュできませんでした',
-  'patch.line': '{branch} にプッシュできませんでした: {reason}。何もプッシュしていません。',
-  'patch.next':
-    '下のパッチを `mr-agent.patch` として保存し、手元のチェックアウトで `git apply mr-agent.patch` を実行してプッシュしてください。',
-  'patch.details': { one: 'パッチ · {count} ファイル', other: 'パッチ · {count} ファイル' },
-  'patch.full': 'パッチ全体はジョブのアーティファクト {path} にあります',
-
-  'status.heading': 'mr-agent の状態:',
-  'status.progress': '{total} ステップ中 {done} 完了',
-  'status.started': '開始 {time}',
-  'status.finished': '終了 {time}',
-  'status.progressNote': '進捗ノート',
-  'status.job': 'ジョブ',
-  'status.pipeline': 'パイプライン #{id}',
   'help.heading': 'mr-agent のコマンド',
   'help.where': 'コマンドはコメントの行頭に書いてください（コードや引用の中は無効です）。',
   'help.run': '書いた内容の変更を行い、ここにプッシュします',

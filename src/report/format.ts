@@ -1,6 +1,6 @@
 /** Formatting shared by the notes: always UTC, so rendered notes are stable. */
 
-/** `2024-11-28 10:00:00 UTC` (seed 003 §11.4 uses this shape without the zone). */
+/** `2024-11-28 10:00:00 UTC`: always UTC, so the same state renders the same text. */
 export function formatTimestamp(epochMs: number): string {
   const iso = new Date(epochMs).toISOString();
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;

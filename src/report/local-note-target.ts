@@ -1,5 +1,5 @@
 /**
- * The NoteTarget of runs without GitLab (SPEC A5): each note is written to
+ * The NoteTarget of runs without GitLab (`mr-agent run`): each note is written to
  * `<state dir>/notes/<kind>-<n>.md` (the kind comes from the note's hidden
  * marker) and shown on the terminal — in full when created, and as the lines
  * that changed when edited, so a progress note does not flood the screen.

@@ -3,7 +3,7 @@
  *
  * GitLab runs quick actions (`/merge`, `/approve`, `/close` …) found at the
  * start of a line in notes created through the API, as the note's author
- * (SPEC M3). `escapeQuickActions` makes sure no line of a body starts with
+ * (see docs/security.md). `escapeQuickActions` makes sure no line of a body starts with
  * `/`: in prose the slash gets a markdown backslash escape (renders as `/`);
  * inside code blocks, where a backslash would show, an invisible zero-width
  * space goes before it, so code stays readable.

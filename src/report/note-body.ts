@@ -1,6 +1,6 @@
 /**
  * The last steps every note body goes through before it leaves the process
- * (SPEC M3, H0, L1): secrets redacted, quick actions escaped, size truncated
+ * (see docs/security.md): secrets redacted, quick actions escaped, size truncated
  * below GitLab's limit. Redaction comes first, so escaping cannot split a
  * secret; truncation comes last, so the size holds for the final text.
  */

@@ -1,5 +1,5 @@
 /**
- * `.mr-agent/result.json` (SPEC L3): the machine-readable result of a run,
+ * `.mr-agent/result.json`: the machine-readable result of a run,
  * kept as a job artifact. The zod schema is the contract; the file is
  * validated before it is written and when it is read.
  */
@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../history/atomic.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
-import { FINAL_STATES, type FinalState, type UsageSummary } from '../core/progress.ts';
+import { FINAL_STATES, type FinalState, type UsageSummary } from '../core/progress/model.ts';
 
 /** One check command the run ran, for result.json. */
 export interface ValidationRun {
@@ -21,11 +21,11 @@ export interface ValidationRun {
 
 const Count = z.number().int().min(0);
 
-/** `status` of seed 002 §16.2: did the run do what was asked. */
+/** `status`: did the run do what was asked. */
 export const RESULT_STATUSES = ['succeeded', 'failed'] as const;
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 
-/** `validation.overall` of seed 002 §16.2. */
+/** `validation.overall`: how the checks went, `unknown` when none ran. */
 export const VALIDATION_OVERALL = ['passed', 'failed', 'unknown'] as const;
 export type ValidationOverall = (typeof VALIDATION_OVERALL)[number];
 
@@ -48,7 +48,7 @@ const ValidationCommand = z
 const RoleTokens = z.object({ prompt: Count, completion: Count, calls: Count });
 
 /**
- * The file's shape. Seed 002 §16.2 fixes `task_id`, `status`, `summary`,
+ * The file's shape. The task format fixes `task_id`, `status`, `summary`,
  * `validation {overall, commands[{command, exit_code, duration_ms}]}` and
  * `duration_ms`; the other fields are mr-agent's own. `docs/result.schema.json`
  * is generated from this schema (`npm run docs`).
@@ -57,7 +57,7 @@ export const RunResultFile = z
   .object({
     schema_version: z
       .literal(2)
-      .describe('Version of this shape; 2 since status and validation follow seed 002 §16.2.'),
+      .describe('Version of this shape; 2 since status and validation follow the task format.'),
     task_id: z.string().min(1).describe("The task id (Task YAML task.id, or the job's task)."),
     status: z
       .enum(RESULT_STATUSES)

@@ -1,5 +1,5 @@
 /**
- * The Task Note (SPEC H4; seed 002 core §5, headings in English): a markdown
+ * The Task Note (headings in English, whatever the notes' language): a markdown
  * report of the run at `<state dir>/task-<id>.md`, kept as a job artifact.
  * Long outputs keep their tail (where errors usually are); everything is
  * redacted before it is written.
@@ -18,7 +18,7 @@ export interface AcceptanceCriterion {
   passed: boolean;
 }
 
-/** One call of the planning/assessment model ("Meta" in seed 002). */
+/** One call of the planning/assessment model (a "meta" call, as opposed to a worker action). */
 export interface MetaCallLog {
   type: string;
   timestamp: number;
@@ -49,7 +49,7 @@ export interface TaskNoteData {
   finishedAt?: number;
   state: string;
   summary: string;
-  /** A short summary of the request (PRD in seed 002). */
+  /** A short summary of the request: what was asked, as the product requirement. */
   prdSummary: string;
   /** The full request text. */
   prdText: string;

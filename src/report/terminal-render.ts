@@ -1,5 +1,5 @@
 /**
- * A compact terminal view of a note body for local runs (SPEC A5): the hidden
+ * A compact terminal view of a note body for local runs (`mr-agent run`): the hidden
  * marker, Mermaid blocks, folded `<details>` sections and footers are left
  * out; headings, tables and checkboxes are simplified; the escapes added for
  * GitLab are undone. Colour only when writing to a TTY.

@@ -1,5 +1,5 @@
 /**
- * SIGTERM handling (SPEC M6): when GitLab cancels the job or it times out,
+ * SIGTERM handling: when GitLab cancels the job or it times out,
  * the runner sends SIGTERM and, a little later, SIGKILL. The handler runs the
  * given finaliser (write the final state to the note and the history) within
  * a grace period, then exits. A second signal exits at once.

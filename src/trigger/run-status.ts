@@ -1,7 +1,7 @@
 import type { Note } from '../core/gitlab-port.ts';
 import { parseMarker, type NoteMarker } from '../core/marker.ts';
 import { detectLanguage, type Language, type LanguageSetting } from '../messages/language.ts';
-import { FINAL_STATES, type FinalState } from '../core/progress.ts';
+import { FINAL_STATES, type FinalState } from '../core/progress/model.ts';
 import { renderStatusReply, type RunStatus } from '../report/notes/reply-note.ts';
 import { isActive } from './agent-runs.ts';
 import type { AgentPipeline } from './bridge-port.ts';

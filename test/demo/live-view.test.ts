@@ -14,7 +14,7 @@ import {
   setPlan,
   startPhase,
   updateItem,
-} from '../../src/report/progress/state.ts';
+} from '../../src/core/progress/updates.ts';
 import { RecordingTarget } from '../support/recording-target.ts';
 
 const T0 = 1_700_000_000_000;

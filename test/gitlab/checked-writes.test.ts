@@ -13,7 +13,7 @@ import { parseMarker, renderMarker } from '../../src/core/marker.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { ProgressPublisher } from '../../src/report/progress/publisher.ts';
-import { initialProgress, setPhaseDetail, startPhase } from '../../src/report/progress/state.ts';
+import { initialProgress, setPhaseDetail, startPhase } from '../../src/core/progress/updates.ts';
 import { FakeClock } from '../../src/core/clock.ts';
 import { ManualScheduler } from '../support/manual-scheduler.ts';
 import { startWorld, type World } from './world.ts';

@@ -10,7 +10,7 @@ import { createMemoryLogger, createSilentLogger } from '../../src/log/logger.ts'
 import { Redactor } from '../../src/log/redact.ts';
 import { deliver, type DeliveryInput } from '../../src/phases/deliver/deliver.ts';
 import { ProgressPublisher } from '../../src/report/progress/publisher.ts';
-import { initialProgress, setPhaseDetail, startPhase } from '../../src/report/progress/state.ts';
+import { initialProgress, setPhaseDetail, startPhase } from '../../src/core/progress/updates.ts';
 import type { Fault } from '../../src/testkit/gitlab-server/index.ts';
 import { startWorld } from '../gitlab/world.ts';
 import { ManualScheduler } from '../support/manual-scheduler.ts';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { parseMarker } from '../../src/core/marker.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
-import { addReplanEvent, initialProgress } from '../../src/report/progress/state.ts';
+import { addReplanEvent, initialProgress } from '../../src/core/progress/updates.ts';
 import { exec, json } from '../support/script.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { RecordingTarget } from '../support/recording-target.ts';

@@ -1,11 +1,12 @@
 /**
- * Every note mr-agent posts, in every state, in every language (issue #24,
- * #23): the golden files under test/golden/notes/<lang>/, the GitLab
- * Markdown checks and the screenshots in docs/notes/ all come from here.
+ * Every note mr-agent posts, in every state, in every language: the golden
+ * files under test/golden/notes/<lang>/, the GitLab Markdown checks and the
+ * screenshots in docs/notes/ all come from here. The note kinds are those of
+ * the registry (src/report/notes/registry.ts), in its order.
  */
 import { Redactor } from '../../src/log/redact.ts';
 import type { Language } from '../../src/messages/language.ts';
-import type { ProgressState } from '../../src/core/progress.ts';
+import type { ProgressState } from '../../src/core/progress/model.ts';
 import { renderClarificationNote } from '../../src/report/notes/clarification-note.ts';
 import type { NoteContext } from '../../src/report/notes/context.ts';
 import { renderEnvironmentFailureNote } from '../../src/report/notes/environment-failure-note.ts';
@@ -17,6 +18,7 @@ import { renderPatchNote } from '../../src/report/notes/patch-note.ts';
 import { renderReplanNote } from '../../src/report/notes/replan-note.ts';
 import { renderHelpReply, renderStatusReply } from '../../src/report/notes/reply-note.ts';
 import { renderSummaryNote } from '../../src/report/notes/summary-note.ts';
+import { NOTES, type NoteName } from '../../src/report/notes/registry.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
 import {
   awaitingAnswer,
@@ -33,7 +35,7 @@ import {
   T0,
   TASK_NOTE,
 } from './progress/scenario.ts';
-import { initialProgress } from '../../src/report/progress/state.ts';
+import { initialProgress } from '../../src/core/progress/updates.ts';
 import { JA_MODEL_TEXT, translated } from './gallery-ja.ts';
 
 /** The model-written parts in the note's language (the templates translate themselves). */
@@ -134,32 +136,80 @@ const DIFF = [
   ' def get(url):',
 ].join('\n');
 
-function otherNotes(language: Language): Array<[string, string]> {
-  const L = <T>(value: T): T => inLanguage(value, language);
-  const ctx = L(context(language));
-  const redactor = new Redactor();
-  redactor.add('tok-1234567890');
-  return [
-    [
-      'clarification',
-      renderClarificationNote({ ...L(QUESTION), waitMinutes: 30, autoAssume: true }, ctx),
-    ],
-    [
-      'clarification-paused',
-      renderClarificationNote({ ...L(QUESTION), waitMinutes: 0, autoAssume: false }, ctx),
-    ],
+type Specimens = (language: Language) => Array<[string, string]>;
+
+/** The progress note in every state; the summary note at each end. */
+const PROGRESS_SPECIMENS: Specimens = (language) =>
+  PROGRESS.map(([name, build]) => [
+    name,
+    renderProgressNote(inLanguage({ ...build(), language }, language)),
+  ]);
+
+const SUMMARY_SPECIMENS: Specimens = (language) =>
+  SUMMARIES.map(([name, build]) => [
+    name,
+    renderSummaryNote(inLanguage({ ...build(), language }, language), {
+      progressNote: PROGRESS_NOTE,
+    }),
+  ]);
+
+function redactor(): Redactor {
+  const r = new Redactor();
+  r.add('tok-1234567890');
+  return r;
+}
+
+const MARKER = { job: '1234', pipeline: '567', task: 'mr-42-7' };
+
+/**
+ * Each registered note kind's examples, in the order of the registry. The
+ * type makes a new note kind come with its examples: the gallery shows every
+ * kind of `src/report/notes/registry.ts`.
+ */
+const SPECIMENS: Readonly<Record<NoteName, Specimens>> = {
+  progress: PROGRESS_SPECIMENS,
+  summary: SUMMARY_SPECIMENS,
+  clarification: (language) => {
+    const ctx = inLanguage(context(language), language);
+    const question = inLanguage(QUESTION, language);
+    return [
+      [
+        'clarification',
+        renderClarificationNote({ ...question, waitMinutes: 30, autoAssume: true }, ctx),
+      ],
+      [
+        'clarification-paused',
+        renderClarificationNote({ ...question, waitMinutes: 0, autoAssume: false }, ctx),
+      ],
+    ];
+  },
+  'human-intervention': (language) => [
     [
       'human-intervention',
-      renderHumanInterventionNote(L(INTERVENTION), ctx, { taskNoteUrl: TASK_NOTE }),
-    ],
-    ['replan', renderReplanNote(L(REPLAN), ctx)],
-    [
-      'replan-not-carried-out',
-      renderReplanNote(
-        L({ ...REPLAN, executed: false, overrideReason: 'the replan limit is reached (2 of 2)' }),
-        ctx,
+      renderHumanInterventionNote(
+        inLanguage(INTERVENTION, language),
+        inLanguage(context(language), language),
+        { taskNoteUrl: TASK_NOTE },
       ),
     ],
+  ],
+  replan: (language) => {
+    const ctx = inLanguage(context(language), language);
+    return [
+      ['replan', renderReplanNote(inLanguage(REPLAN, language), ctx)],
+      [
+        'replan-not-carried-out',
+        renderReplanNote(
+          inLanguage(
+            { ...REPLAN, executed: false, overrideReason: 'the replan limit is reached (2 of 2)' },
+            language,
+          ),
+          ctx,
+        ),
+      ],
+    ];
+  },
+  'environment-failure': (language) => [
     [
       'environment-failure',
       renderEnvironmentFailureNote({
@@ -178,71 +228,70 @@ function otherNotes(language: Language): Array<[string, string]> {
         regenerations: 3,
         maxRegenerations: 3,
         stopReason: { key: 'envStop.regenerations', params: { count: 3 } },
-        marker: { job: '1234', pipeline: '567', task: 'mr-42-7' },
-        redactor,
+        marker: MARKER,
+        redactor: redactor(),
         language,
       }),
     ],
+  ],
+  patch: (language) => [
     [
       'patch',
       renderPatchNote({
-        marker: { job: '1234', pipeline: '567', task: 'mr-42-7' },
+        marker: MARKER,
         branch: 'feature/retry',
-        reason: L('the merge request comes from a fork the bot cannot push to'),
+        reason: inLanguage('the merge request comes from a fork the bot cannot push to', language),
         diff: DIFF,
         filesChanged: 1,
         artifactPath: '.mr-agent/patch-mr-42-7.diff',
-        redactor,
+        redactor: redactor(),
         language,
       }),
     ],
-    [
-      'status-running',
-      renderStatusReply(
-        {
-          state: 'running',
-          phase: 'execution',
-          progress: { done: 1, total: 3 },
-          startedAt: T0,
-          progressNoteUrl: PROGRESS_NOTE,
-          jobUrl: JOB_URL,
-        },
-        ctx,
-      ),
-    ],
-    [
-      'status-waiting-for-answer',
-      renderStatusReply(
-        {
-          state: 'awaiting_answer',
-          phase: 'execution',
-          progress: { done: 1, total: 3 },
-          startedAt: T0,
-          finishedAt: sec(90),
-          progressNoteUrl: PROGRESS_NOTE,
-          jobUrl: JOB_URL,
-          questionUrl: `${MR}#note_77`,
-        },
-        ctx,
-      ),
-    ],
-    ['help', renderHelpReply(ctx)],
-  ];
-}
+  ],
+  replies: (language) => {
+    const ctx = inLanguage(context(language), language);
+    return [
+      [
+        'status-running',
+        renderStatusReply(
+          {
+            state: 'running',
+            phase: 'execution',
+            progress: { done: 1, total: 3 },
+            startedAt: T0,
+            progressNoteUrl: PROGRESS_NOTE,
+            jobUrl: JOB_URL,
+          },
+          ctx,
+        ),
+      ],
+      [
+        'status-waiting-for-answer',
+        renderStatusReply(
+          {
+            state: 'awaiting_answer',
+            phase: 'execution',
+            progress: { done: 1, total: 3 },
+            startedAt: T0,
+            finishedAt: sec(90),
+            progressNoteUrl: PROGRESS_NOTE,
+            jobUrl: JOB_URL,
+            questionUrl: `${MR}#note_77`,
+          },
+          ctx,
+        ),
+      ],
+      ['help', renderHelpReply(ctx)],
+    ];
+  },
+};
 
-/** name → note Markdown, for one language. */
+/** name → note Markdown, for one language: every registered note kind's examples. */
 export function gallery(language: Language): Map<string, string> {
   const notes = new Map<string, string>();
-  for (const [name, build] of PROGRESS)
-    notes.set(name, renderProgressNote(inLanguage({ ...build(), language }, language)));
-  for (const [name, build] of SUMMARIES)
-    notes.set(
-      name,
-      renderSummaryNote(inLanguage({ ...build(), language }, language), {
-        progressNote: PROGRESS_NOTE,
-      }),
-    );
-  for (const [name, body] of otherNotes(language)) notes.set(name, body);
+  for (const note of NOTES)
+    for (const [name, body] of SPECIMENS[note.name](language)) notes.set(name, body);
   return notes;
 }
 

@@ -10,7 +10,7 @@ import { hintOf } from '../../src/errors/catalog.ts';
 import { ExternalServiceError, ModelBehaviorError } from '../../src/errors/errors.ts';
 import { renderEnvironmentFailureNote } from '../../src/report/notes/environment-failure-note.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
-import { finishRun, initialProgress, setFacts } from '../../src/report/progress/state.ts';
+import { finishRun, initialProgress, setFacts } from '../../src/core/progress/updates.ts';
 import type { Language } from '../../src/messages/language.ts';
 import {
   alreadyRunningText,

@@ -6,7 +6,7 @@ import { createSilentLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { LocalNoteTarget } from '../../src/report/local-note-target.ts';
 import { ProgressPublisher } from '../../src/report/progress/publisher.ts';
-import { updateItem } from '../../src/report/progress/state.ts';
+import { updateItem } from '../../src/core/progress/updates.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
 import { terminalLines } from '../../src/report/terminal-render.ts';
 import { FakeClock } from '../../src/core/clock.ts';

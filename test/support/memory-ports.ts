@@ -6,18 +6,18 @@ import type {
   PhaseStatus,
   PhaseStep,
   PlanChange,
-  ProgressPhase,
   ReviewRecord,
   RunHistory,
   RunReporter,
 } from '../../src/core/ports.ts';
 import type { RunOutcome } from '../../src/core/outcome.ts';
+import type { PhaseName } from '../../src/core/progress/model.ts';
 import type { ActionPlan, Plan } from '../../src/core/plan.ts';
 import type { ReflectionReply } from '../../src/core/reflection.ts';
 
 export type ReportEvent =
-  | { type: 'phase'; phase: ProgressPhase; status: PhaseStatus; detail?: string }
-  | { type: 'step'; phase: ProgressPhase; step: PhaseStep; retryCount: number }
+  | { type: 'phase'; phase: PhaseName; status: PhaseStatus; detail?: string }
+  | { type: 'step'; phase: PhaseName; step: PhaseStep; retryCount: number }
   | ({ type: 'review' } & ReviewRecord)
   | { type: 'plan'; items: ChecklistItem[]; revision: number; comment: string; change: string }
   | { type: 'item'; id: string; status: ChecklistStatus }
@@ -29,10 +29,10 @@ export class MemoryReporter implements RunReporter {
   readonly environments: EnvironmentSetupOutcome[] = [];
   outcome: RunOutcome | undefined;
 
-  phase(phase: ProgressPhase, status: PhaseStatus, detail?: string): void {
+  phase(phase: PhaseName, status: PhaseStatus, detail?: string): void {
     this.events.push({ type: 'phase', phase, status, ...(detail ? { detail } : {}) });
   }
-  step(phase: ProgressPhase, step: PhaseStep, retryCount: number): void {
+  step(phase: PhaseName, step: PhaseStep, retryCount: number): void {
     this.events.push({ type: 'step', phase, step, retryCount });
   }
   review(record: ReviewRecord): void {

@@ -13,7 +13,7 @@ import {
   setRelated,
   startPhase,
   updateItem,
-} from '../../src/report/progress/state.ts';
+} from '../../src/core/progress/updates.ts';
 import type { MergeRequestRec, NoteRec } from '../../src/testkit/gitlab-server/index.ts';
 import type { GitLabStandIn } from '../../src/testkit/gitlab-server/index.ts';
 

@@ -5,7 +5,7 @@ import { fenceData, renderPrompt } from '../../core/prompts.ts';
 import type { ActionRecord, ToolCallRecord } from '../../core/records.ts';
 import { runToolCall, toolDefinitions, type ToolOutcome } from '../../tools/registry.ts';
 import type { PlanStep } from '../../core/plan-steps.ts';
-import { progressDigest } from '../../core/progress-digest.ts';
+import { progressDigest } from '../../core/progress/digest.ts';
 import { compactMessages } from './budget.ts';
 import { changedPaths, briefArguments } from './tool-brief.ts';
 

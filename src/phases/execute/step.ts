@@ -1,5 +1,5 @@
 import { CancelledError } from '../../errors/errors.ts';
-import { progressDigest } from '../../core/progress-digest.ts';
+import { progressDigest } from '../../core/progress/digest.ts';
 import { executeAction } from './index.ts';
 import { pauseEnd } from './pause.ts';
 import { executeWithWorker } from './worker.ts';

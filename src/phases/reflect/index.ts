@@ -2,7 +2,7 @@ import type { Config } from '../../config/options.ts';
 import type { RunContext } from '../../core/run-context.ts';
 import { fenceData, promptFiles, renderPrompt } from '../../core/prompts.ts';
 import type { ActionRecord } from '../../core/records.ts';
-import { progressDigest } from '../../core/progress-digest.ts';
+import { progressDigest } from '../../core/progress/digest.ts';
 import type { CompletionAssessment } from '../../core/completion.ts';
 import { ReflectionReply } from '../../core/reflection.ts';
 

@@ -8,8 +8,8 @@
 import type { Logger } from '../../log/logger.ts';
 import { postNote } from '../../report/note-body.ts';
 import { renderReplanNote } from '../../report/notes/replan-note.ts';
-import { addReplanEvent, countReplan } from '../../report/progress/state.ts';
-import type { ProgressState } from '../../core/progress.ts';
+import { addReplanEvent, countReplan } from '../../core/progress/updates.ts';
+import type { ProgressState } from '../../core/progress/model.ts';
 import type { ReplanPoint } from '../../core/hooks.ts';
 import type { NoteSink } from './clarification.ts';
 import type { SettledReplan } from './ledger.ts';

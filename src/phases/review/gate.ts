@@ -1,14 +1,14 @@
 import type { RunContext } from '../../core/run-context.ts';
 import type { ReviewedPhase, ReviewVerdict } from '../../core/hooks.ts';
-import { PROGRESS_PHASES, type ProgressPhase } from '../../core/ports.ts';
+import { PHASES, type PhaseName } from '../../core/progress/model.ts';
 import type { RunEnd } from '../../core/run-end.ts';
 
 export type GateResult =
   { kind: 'pass' } | { kind: 'revise'; feedback: string } | { kind: 'end'; end: RunEnd };
 
 /** Phases that no longer run once `phase` failed (reflection runs inside execution). */
-function laterPhases(phase: ReviewedPhase): ProgressPhase[] {
-  const after = PROGRESS_PHASES.slice(PROGRESS_PHASES.indexOf(phase) + 1);
+function laterPhases(phase: ReviewedPhase): PhaseName[] {
+  const after = PHASES.slice(PHASES.indexOf(phase) + 1);
   return after.filter((p) => p !== 'complete' && !(phase === 'execution' && p === 'reflection'));
 }
 

@@ -8,7 +8,7 @@ import { Git } from '../../shell/git.ts';
 import { tail } from '../../core/shell-port.ts';
 import { COMMAND_OUTPUT_BYTES, KILL_AFTER_MS } from '../../tools/command.ts';
 import { resolveInRepo } from '../../tools/sandbox.ts';
-import { progressDigest } from '../../core/progress-digest.ts';
+import { progressDigest } from '../../core/progress/digest.ts';
 import { CompletionAssessment } from '../../core/completion.ts';
 import { resolveTestCommand } from './test-command.ts';
 

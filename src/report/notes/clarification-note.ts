@@ -1,5 +1,5 @@
 /**
- * The ❓ note asking the people on the request (seed 003 §11.3, SPEC F4):
+ * The ❓ note asking the people on the request:
  * addressed to the requester, each question with what happens if it is not
  * answered, why it is asked, the one reply rule and the deadline as a clock
  * time. Its marker state (`waiting`, `awaiting_answer`, later `answered`,
@@ -8,10 +8,78 @@
 import { formatClockTime, formatDuration } from '../../messages/format.ts';
 import { bulletList, link, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';
-import type { MessageKey } from '../../messages/en.ts';
 import type { Voice } from '../progress/headline.ts';
 import type { NoteContext } from './context.ts';
 import { contextVoice, markerFor, mention, titleSuffix } from './context.ts';
+import { defineMessages, type BlockKey } from '../../messages/catalog.ts';
+import { defineNote } from '../note-definition.ts';
+
+export const CLARIFICATION_MESSAGES = defineMessages({
+  en: {
+    'clarify.heading': {
+      one: '{mention}1 question before I continue',
+      other: '{mention}{count} questions before I continue',
+    },
+    'clarify.default': 'If not answered: {assumption}',
+    'clarify.noQuestion': 'no question was given',
+    'clarify.why': '*Why I’m asking:* {context}',
+    'clarify.assume': 'If nobody answers, I will assume:',
+    'clarify.deadlineAssume': 'At {time} (in {wait}) I will go on with the defaults above.',
+    'clarify.deadlineAssumeNoTime': 'In {wait} I will go on with the defaults above.',
+    'clarify.deadlineStop':
+      'Without an answer by {time} (in {wait}), the run stops and waits for a reply here.',
+    'clarify.deadlineStopNoTime':
+      'Without an answer within {wait}, the run stops and waits for a reply here.',
+    'clarify.paused': 'The run is paused until someone replies here.',
+    'clarify.who': 'Answers from members with {level} access or higher are used',
+    'role.guest': 'Guest',
+    'role.planner': 'Planner',
+    'role.reporter': 'Reporter',
+    'role.developer': 'Developer',
+    'role.maintainer': 'Maintainer',
+    'role.owner': 'Owner',
+    'clarify.answered': '✅ Answered by {who}: going on with the answers.',
+    'clarify.assumed': '⏭️ No answer within {wait}: going on with the defaults above.',
+    'clarify.stopped':
+      '❓ No answer within {wait}: the run has stopped; a reply in this thread resumes it.',
+  },
+  ja: {
+    'clarify.heading': {
+      one: '{mention}続行する前に確認したいことが {count} 件あります',
+      other: '{mention}続行する前に確認したいことが {count} 件あります',
+    },
+    'clarify.default': '回答がない場合: {assumption}',
+    'clarify.noQuestion': '質問の記載がありません',
+    'clarify.why': '*質問の理由:* {context}',
+    'clarify.assume': '回答がない場合は次のように想定します:',
+    'clarify.deadlineAssume':
+      '{time}（{wait}後）までに回答がなければ、上の既定の内容で続行します。',
+    'clarify.deadlineAssumeNoTime': '{wait}以内に回答がなければ、上の既定の内容で続行します。',
+    'clarify.deadlineStop':
+      '{time}（{wait}後）までに回答がなければ、実行を止めてここへの返信を待ちます。',
+    'clarify.deadlineStopNoTime':
+      '{wait}以内に回答がなければ、実行を止めてここへの返信を待ちます。',
+    'clarify.paused': 'ここに返信があるまで実行を一時停止しています。',
+    'clarify.who': '{level}以上の権限を持つメンバーの回答のみ使います',
+    'role.guest': 'ゲスト',
+    'role.planner': 'プランナー',
+    'role.reporter': 'レポーター',
+    'role.developer': 'デベロッパー',
+    'role.maintainer': 'メンテナー',
+    'role.owner': 'オーナー',
+    'clarify.answered': '✅ {who} さんが回答しました: 回答に沿って続行します。',
+    'clarify.assumed': '⏭️ {wait}以内に回答がありませんでした: 上の既定の内容で続行します。',
+    'clarify.stopped':
+      '❓ {wait}以内に回答がありませんでした: 実行を停止しました。このスレッドに返信すると再開します。',
+  },
+});
+
+/** The ❓ questions thread, with the defaults the run assumes without an answer. */
+export const CLARIFICATION_NOTE = defineNote({
+  name: 'clarification',
+  purpose: 'the ❓ questions thread, with the defaults the run assumes without an answer',
+  messages: CLARIFICATION_MESSAGES,
+});
 
 export interface ClarificationNoteInput {
   questions: readonly string[];
@@ -30,7 +98,7 @@ export interface ClarificationNoteInput {
 }
 
 function questionList(input: ClarificationNoteInput, context: NoteContext): string[] {
-  const v = contextVoice(context);
+  const v = contextVoice(context, CLARIFICATION_MESSAGES);
   const paired = input.assumptions.length === input.questions.length;
   if (input.questions.length === 0) return [`1. _${v.m('clarify.noQuestion')}_`];
   return input.questions.map((q, i) => {
@@ -43,7 +111,7 @@ function questionList(input: ClarificationNoteInput, context: NoteContext): stri
 }
 
 function deadline(input: ClarificationNoteInput, context: NoteContext): string {
-  const v = contextVoice(context);
+  const v = contextVoice(context, CLARIFICATION_MESSAGES);
   if (input.waitMinutes <= 0) return v.m('clarify.paused');
   const wait = formatDuration(input.waitMinutes * 60_000, v.language);
   if (input.askedAt === undefined) {
@@ -58,10 +126,10 @@ function deadline(input: ClarificationNoteInput, context: NoteContext): string {
 const ROLES = new Set(['guest', 'planner', 'reporter', 'developer', 'maintainer', 'owner']);
 
 /** GitLab's role name in the note's language: `developer` → `Developer`, `デベロッパー`. */
-function roleName(level: string, v: Voice): string {
+function roleName(level: string, v: Voice<BlockKey<typeof CLARIFICATION_MESSAGES>>): string {
   const role = level.toLowerCase();
   return ROLES.has(role)
-    ? v.m(`role.${role}` as MessageKey)
+    ? v.m(`role.${role}` as BlockKey<typeof CLARIFICATION_MESSAGES>)
     : level.charAt(0).toUpperCase() + level.slice(1);
 }
 
@@ -69,7 +137,7 @@ export function renderClarificationNote(
   input: ClarificationNoteInput,
   context: NoteContext,
 ): string {
-  const v = contextVoice(context);
+  const v = contextVoice(context, CLARIFICATION_MESSAGES);
   const count = Math.max(1, input.questions.length);
   const heading = v.m('clarify.heading', { count, mention: mention(context) });
   const lines = [
@@ -100,7 +168,7 @@ export function renderClarificationSettled(
   info: { waitMinutes: number; answeredBy: readonly string[] },
   context: NoteContext,
 ): string {
-  const v = contextVoice(context);
+  const v = contextVoice(context, CLARIFICATION_MESSAGES);
   const wait = formatDuration(info.waitMinutes * 60_000, v.language);
   switch (state) {
     case 'answered': {

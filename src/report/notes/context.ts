@@ -5,6 +5,7 @@
  */
 import type { NoteKind } from '../../core/marker.ts';
 import { renderMarker } from '../../core/marker.ts';
+import type { MessageBlock } from '../../messages/catalog.ts';
 import type { Language } from '../../messages/language.ts';
 import { voiceOf, type Voice } from '../progress/headline.ts';
 
@@ -40,8 +41,12 @@ export function markerFor(kind: NoteKind, context: NoteContext, state?: string):
   });
 }
 
-export function contextVoice(context: NoteContext): Voice {
-  return voiceOf({ language: context.language, commandPrefix: context.commandPrefix });
+/** The note's voice: its language and command prefix, with the note kind's own texts. */
+export function contextVoice<K extends string = never>(
+  context: NoteContext,
+  block?: MessageBlock<K>,
+): Voice<K> {
+  return voiceOf({ language: context.language, commandPrefix: context.commandPrefix }, block);
 }
 
 /** `@dana, ` when the requester is known (GitLab then adds a To-Do for them). */

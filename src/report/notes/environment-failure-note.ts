@@ -1,5 +1,5 @@
 /**
- * The "environment setup failed" note (seed 000 §5.3.9): the run goes on
+ * The "environment setup failed" note: the run goes on
  * without the environment, so the note says that first, then what to do,
  * then (folded) the error output and what was tried — retries by kind, LLM
  * regenerations n/max, the error's classification and why it stopped.
@@ -13,6 +13,51 @@ import { voiceOf, type Voice } from '../progress/headline.ts';
 import { CATALOGS, type MessageParams } from '../../messages/catalog.ts';
 import type { MessageKey } from '../../messages/en.ts';
 import { EMOJI } from '../vocabulary.ts';
+import { defineMessages, type BlockKey } from '../../messages/catalog.ts';
+import { defineNote } from '../note-definition.ts';
+
+export const ENVIRONMENT_FAILURE_MESSAGES = defineMessages({
+  en: {
+    'envFail.heading': 'Environment setup failed · going on without it',
+    'envFail.exit': '{command} exited with code {code} in the {environment} environment.',
+    'envFail.noExit': '{command} did not finish in the {environment} environment.',
+    'envFail.effect': 'The run goes on; tests and builds that need this environment may fail.',
+    'envFail.next': 'if the tests need this environment, make {command} work in CI, then retry.',
+    'envFail.details': 'Error output and what was tried',
+    'envFail.retries': 'Retries: network {network}, server errors {server}, locks {lock}',
+    'envFail.regenerations': 'Setup commands regenerated {count} of {max} times',
+    'envFail.class': 'Classified as: {class}',
+    'envFail.kind.retryable': 'may pass on a retry',
+    'envFail.kind.fixable': 'fixable in the setup commands',
+    'envFail.kind.fatal': 'not fixable by the agent',
+    'envFail.stopReason': 'Stopped because: {reason}',
+  },
+  ja: {
+    'envFail.heading': '環境構築に失敗しました · 環境なしで続行します',
+    'envFail.exit': '{environment} 環境で {command} が終了コード {code} で終了しました。',
+    'envFail.noExit': '{environment} 環境で {command} が正常に終了しませんでした。',
+    'envFail.effect':
+      '実行は続けますが、この環境が必要なテストやビルドは失敗する可能性があります。',
+    'envFail.next':
+      'テストにこの環境が必要な場合は、CI で {command} が成功するようにしてから再試行してください。',
+    'envFail.details': 'エラー出力と試したこと',
+    'envFail.retries':
+      '再試行: ネットワーク {network} 回、サーバーエラー {server} 回、ロック {lock} 回',
+    'envFail.regenerations': 'セットアップコマンドの再生成: {max} 回中 {count} 回',
+    'envFail.class': '分類: {class}',
+    'envFail.kind.retryable': '再試行で解決する可能性あり',
+    'envFail.kind.fixable': 'セットアップコマンドの修正で解決可能',
+    'envFail.kind.fatal': 'エージェントでは解決不可',
+    'envFail.stopReason': '停止した理由: {reason}',
+  },
+});
+
+/** The ⚠️ environment setup that failed while the run goes on without it. */
+export const ENVIRONMENT_FAILURE_NOTE = defineNote({
+  name: 'environment-failure',
+  purpose: 'the ⚠️ environment setup that failed while the run goes on without it',
+  messages: ENVIRONMENT_FAILURE_MESSAGES,
+});
 
 /** Why setup stopped: a catalog message (or, from older callers, text in the note's language). */
 export type StopReason = string | { key: MessageKey; params?: MessageParams };
@@ -56,9 +101,11 @@ function errorText(input: EnvironmentFailureInput): string {
 
 const CLASSES = new Set(['retryable', 'fixable', 'fatal']);
 
-function classWords(v: Voice, failureClass: string): string {
+type FailureVoice = Voice<BlockKey<typeof ENVIRONMENT_FAILURE_MESSAGES>>;
+
+function classWords(v: FailureVoice, failureClass: string): string {
   return CLASSES.has(failureClass)
-    ? v.m(`envFail.kind.${failureClass}` as MessageKey)
+    ? v.m(`envFail.kind.${failureClass}` as BlockKey<typeof ENVIRONMENT_FAILURE_MESSAGES>)
     : inlineCode(failureClass);
 }
 
@@ -70,7 +117,7 @@ function hintOf(c: EnvironmentFailureInput['classification'], v: Voice): string 
 }
 
 export function renderEnvironmentFailureNote(input: EnvironmentFailureInput): string {
-  const v = voiceOf({ language: input.language });
+  const v = voiceOf({ language: input.language }, ENVIRONMENT_FAILURE_MESSAGES);
   const c = input.classification;
   const redact = (text: string) => (input.redactor ? input.redactor.redact(text) : text);
   const command = inlineCode(oneLine(redact(input.command), 200));

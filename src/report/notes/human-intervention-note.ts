@@ -1,10 +1,10 @@
 /**
  * The 🙋 note asking for a person when the plan-revision limit is reached or
- * the run cannot converge (seed 001 §10.4, SPEC F2): addressed to the
+ * the run cannot converge: addressed to the
  * requester, why and how far it got (in numbers, not configuration names),
- * the next step, and what to look at (the model's findings). The seed's
- * `reason` and `current_state` are code-written English; they stay in the
- * Task Note and result.json. The data is the seed's completion JSON
+ * the next step, and what to look at (the model's findings). The
+ * completion's `reason` and `current_state` are code-written English; they stay in the
+ * Task Note and result.json. The data is the completion assessment's JSON
  * with `status: "requires_human_intervention"`.
  */
 import { z } from 'zod';
@@ -12,6 +12,40 @@ import { bulletList, link } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';
 import type { NoteContext } from './context.ts';
 import { contextVoice, markerFor, mention, titleSuffix } from './context.ts';
+import { defineMessages } from '../../messages/catalog.ts';
+import { defineNote } from '../note-definition.ts';
+
+export const HUMAN_MESSAGES = defineMessages({
+  en: {
+    'human.heading': '{mention}I need a person to step in',
+    'human.why': 'Why:',
+    'human.whyLine': '{reason}. {pushed}; {progress}',
+    'human.progress': {
+      one: '{done} of {total} steps done, 1 failed.',
+      other: '{done} of {total} steps done, {count} failed.',
+    },
+    'human.look': 'What I would look at:',
+    'human.taskNote': 'The {taskNote} has every action with its tool output.',
+  },
+  ja: {
+    'human.heading': '{mention}人の判断が必要です',
+    'human.why': '理由:',
+    'human.whyLine': '{reason}。{pushed}。{progress}',
+    'human.progress': {
+      one: '{total} ステップ中 {done} 完了、{count} 件失敗。',
+      other: '{total} ステップ中 {done} 完了、{count} 件失敗。',
+    },
+    'human.look': '確認してほしい点:',
+    'human.taskNote': '{taskNote}に、各アクションとツールの出力がすべて記録されています。',
+  },
+});
+
+/** The 🙋 call for a person when the run stops converging. */
+export const HUMAN_INTERVENTION_NOTE = defineNote({
+  name: 'human-intervention',
+  purpose: 'the 🙋 call for a person when the run stops converging',
+  messages: HUMAN_MESSAGES,
+});
 
 export const HumanInterventionResult = z.object({
   phase: z.literal('completion'),
@@ -39,7 +73,7 @@ export function renderHumanInterventionNote(
   context: NoteContext,
   options: HumanInterventionNoteOptions = {},
 ): string {
-  const v = contextVoice(context);
+  const v = contextVoice(context, HUMAN_MESSAGES);
   const s = result.summary;
   const count = s.revision_attempts;
   const reason = count > 0 ? v.m('facts.humanReason', { count }) : v.m('facts.humanReasonNone');

@@ -1,6 +1,6 @@
 /**
  * The 🩹 patch note posted on a fork merge request mr-agent cannot push to
- * (SPEC H3): that nothing was pushed and why, how to apply the change, then
+ * (see docs/security.md, forks): that nothing was pushed and why, how to apply the change, then
  * the diff (folded) in a fenced block. The body goes through the note
  * pipeline (redaction, quick-action escaping, truncation below GitLab's limit
  * with the fence and the fold closed).
@@ -12,6 +12,34 @@ import { fence, inlineCode, oneLine, safeProse } from '../markdown.ts';
 import { prepareNoteBody } from '../note-body.ts';
 import { voiceOf } from '../progress/headline.ts';
 import { EMOJI } from '../vocabulary.ts';
+import { defineMessages } from '../../messages/catalog.ts';
+import { defineNote } from '../note-definition.ts';
+
+export const PATCH_MESSAGES = defineMessages({
+  en: {
+    'patch.heading': 'Patch to apply · could not push to {branch}',
+    'patch.line': 'I could not push to {branch}: {reason}. Nothing was pushed.',
+    'patch.next':
+      'save the patch below as `mr-agent.patch`, run `git apply mr-agent.patch` in your checkout and push.',
+    'patch.details': { one: 'The patch · 1 file', other: 'The patch · {count} files' },
+    'patch.full': 'the full patch is in the job artifacts as {path}',
+  },
+  ja: {
+    'patch.heading': '適用用のパッチ · {branch} にプッシュできませんでした',
+    'patch.line': '{branch} にプッシュできませんでした: {reason}。何もプッシュしていません。',
+    'patch.next':
+      '下のパッチを `mr-agent.patch` として保存し、手元のチェックアウトで `git apply mr-agent.patch` を実行してプッシュしてください。',
+    'patch.details': { one: 'パッチ · {count} ファイル', other: 'パッチ · {count} ファイル' },
+    'patch.full': 'パッチ全体はジョブのアーティファクト {path} にあります',
+  },
+});
+
+/** The 🩹 patch to apply by hand, when the change could not be pushed. */
+export const PATCH_NOTE = defineNote({
+  name: 'patch',
+  purpose: 'the 🩹 patch to apply by hand, when the change could not be pushed',
+  messages: PATCH_MESSAGES,
+});
 
 export interface PatchNoteInput {
   marker: Omit<NoteMarker, 'kind'>;
@@ -26,7 +54,7 @@ export interface PatchNoteInput {
 }
 
 export function renderPatchNote(input: PatchNoteInput): string {
-  const v = voiceOf({ language: input.language });
+  const v = voiceOf({ language: input.language }, PATCH_MESSAGES);
   const branch = inlineCode(input.branch);
   const reason = oneLine(safeProse(input.reason), 300);
   const body = [

@@ -1,17 +1,47 @@
 /**
- * Replies to control commands (SPEC A6): `status` answers with the state of
+ * Replies to control commands: `status` answers with the state of
  * the active or last run, `help` lists the commands. Both give the reply rule
  * in the same words as the ❓ note.
  */
 import type { MessageKey } from '../../messages/en.ts';
 import { formatDateTime } from '../../messages/format.ts';
-import type { FinalState, PhaseName } from '../../core/progress.ts';
-import { PHASES } from '../../core/progress.ts';
+import type { FinalState, PhaseName } from '../../core/progress/model.ts';
+import { PHASES } from '../../core/progress/model.ts';
 import { link, oneLine, safeProse } from '../markdown.ts';
-import { phaseName } from '../progress/headline.ts';
+import { phaseName, type Voice } from '../progress/headline.ts';
 import { STATE_EMOJI } from '../vocabulary.ts';
 import type { NoteContext } from './context.ts';
 import { contextVoice, markerFor } from './context.ts';
+import { defineMessages, type BlockKey } from '../../messages/catalog.ts';
+import { defineNote } from '../note-definition.ts';
+
+export const REPLY_MESSAGES = defineMessages({
+  en: {
+    'status.heading': 'mr-agent status:',
+    'status.progress': '{done} of {total} steps done',
+    'status.started': 'started {time}',
+    'status.finished': 'finished {time}',
+    'status.progressNote': 'progress note',
+    'status.job': 'job',
+    'status.pipeline': 'pipeline #{id}',
+  },
+  ja: {
+    'status.heading': 'mr-agent の状態:',
+    'status.progress': '{total} ステップ中 {done} 完了',
+    'status.started': '開始 {time}',
+    'status.finished': '終了 {time}',
+    'status.progressNote': '進捗ノート',
+    'status.job': 'ジョブ',
+    'status.pipeline': 'パイプライン #{id}',
+  },
+});
+
+/** The replies to `/agent status` and `/agent help`. */
+export const REPLY_NOTE = defineNote({
+  name: 'replies',
+  purpose: 'the replies to `/agent status` and `/agent help`',
+  messages: REPLY_MESSAGES,
+});
 
 export interface RunStatus {
   state: FinalState | 'running' | 'never_run';
@@ -28,14 +58,16 @@ export interface RunStatus {
   questionUrl?: string;
 }
 
-function pipelineFact(status: RunStatus, v: ReturnType<typeof contextVoice>): string {
+type ReplyVoice = Voice<BlockKey<typeof REPLY_MESSAGES>>;
+
+function pipelineFact(status: RunStatus, v: ReplyVoice): string {
   if (!status.pipeline) return '';
   const text = v.m('status.pipeline', { id: String(status.pipeline.id) });
   return status.pipeline.url ? link(text, status.pipeline.url) : text;
 }
 
 export function renderStatusReply(status: RunStatus, context: NoteContext): string {
-  const v = contextVoice(context);
+  const v = contextVoice(context, REPLY_MESSAGES);
   const emoji = status.state === 'never_run' ? '' : `${STATE_EMOJI[status.state]} `;
   const head = [`${emoji}${v.m(`state.${status.state}` as MessageKey)}`];
   if (status.phase) {

@@ -1,5 +1,5 @@
 /**
- * The final summary note of a run (SPEC H2; seed 001 completion summary),
+ * The final summary note of a run (the completion summary),
  * posted as a new note so GitLab notifies about the end of the run. It opens
  * like the final progress note (state, change, next step), then the result,
  * the acceptance criteria, the files changed and the links to the progress
@@ -7,10 +7,38 @@
  */
 import { renderMarker } from '../../core/marker.ts';
 import { formatCost, formatDuration } from '../../messages/format.ts';
-import type { ProgressState } from '../../core/progress.ts';
+import type { ProgressState } from '../../core/progress/model.ts';
 import { inlineCode, keepLineBreaks, link, oneLine, safeProse } from '../markdown.ts';
 import { headline, noteState, shortSha, voiceOf, type Voice } from '../progress/headline.ts';
 import { criteriaSection } from '../progress/render.ts';
+import { defineMessages, type BlockKey } from '../../messages/catalog.ts';
+import { defineNote } from '../note-definition.ts';
+
+export const SUMMARY_MESSAGES = defineMessages({
+  en: {
+    'summary.filesHeading': 'Files changed:',
+    'summary.more': 'and {count} more',
+    'summary.progressNote': 'Progress note',
+    'summary.job': 'Job #{id}',
+    'summary.commit': 'Commit {sha}',
+    'summary.cost': 'estimated cost {cost}',
+  },
+  ja: {
+    'summary.filesHeading': '変更したファイル:',
+    'summary.more': 'ほか {count} 件',
+    'summary.progressNote': '進捗ノート',
+    'summary.job': 'ジョブ #{id}',
+    'summary.commit': 'コミット {sha}',
+    'summary.cost': '推定コスト {cost}',
+  },
+});
+
+/** The final summary posted as a new note, so people are notified of the end. */
+export const SUMMARY_NOTE = defineNote({
+  name: 'summary',
+  purpose: 'the final summary posted as a new note, so people are notified of the end',
+  messages: SUMMARY_MESSAGES,
+});
 
 export interface SummaryLinks {
   /** The run's progress note. */
@@ -19,7 +47,9 @@ export interface SummaryLinks {
 
 const MAX_FILES = 10;
 
-function files(s: ProgressState, v: Voice): string[] {
+type SummaryVoice = Voice<BlockKey<typeof SUMMARY_MESSAGES>>;
+
+function files(s: ProgressState, v: SummaryVoice): string[] {
   const list = s.facts?.changedFiles ?? [];
   if (list.length === 0) return [];
   const shown = list.slice(0, MAX_FILES).map((f) => inlineCode(oneLine(f, 200)));
@@ -28,7 +58,7 @@ function files(s: ProgressState, v: Voice): string[] {
   return ['', `**${v.m('summary.filesHeading')}** ${[...shown, ...more].join(v.m('punct.comma'))}`];
 }
 
-function links(s: ProgressState, v: Voice, extra: SummaryLinks): string[] {
+function links(s: ProgressState, v: SummaryVoice, extra: SummaryLinks): string[] {
   const d = s.facts?.delivery;
   const parts = [
     extra.progressNote ? link(v.m('summary.progressNote'), extra.progressNote) : '',
@@ -41,7 +71,7 @@ function links(s: ProgressState, v: Voice, extra: SummaryLinks): string[] {
   return parts.length > 0 ? ['', parts.join(' · ')] : [];
 }
 
-function footer(s: ProgressState, v: Voice): string {
+function footer(s: ProgressState, v: SummaryVoice): string {
   let tokens = 0;
   for (const u of Object.values(s.usage.byRole)) tokens += u.promptTokens + u.completionTokens;
   const parts = ['mr-agent'];
@@ -54,7 +84,7 @@ function footer(s: ProgressState, v: Voice): string {
 
 /** The summary note for the final progress state `s`. */
 export function renderSummaryNote(s: ProgressState, extra: SummaryLinks = {}): string {
-  const v = voiceOf(s);
+  const v = voiceOf(s, SUMMARY_MESSAGES);
   const state = noteState(s);
   const marker = renderMarker({
     kind: 'summary',

@@ -1,12 +1,12 @@
 /**
- * The plan as a checklist (seed 003 §11.4, SPEC D5), in people's words: the
+ * The plan as a checklist, in people's words: the
  * items' text only (no internal ids), a remark after an item that is running,
  * failed, stopped or skipped, and one 🔁 line when the plan was revised.
  * Earlier plans go into the folded run details (`planHistory`).
  */
 import type { MessageKey } from '../../messages/en.ts';
 import { formatDateTime } from '../../messages/format.ts';
-import type { ChecklistItem, PlanProgress, PlanVersion } from '../../core/progress.ts';
+import type { ChecklistItem, PlanProgress, PlanVersion } from '../../core/progress/model.ts';
 import { oneLine, safeProse } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';
 import type { Voice } from './headline.ts';

@@ -1,4 +1,4 @@
-/** Replan checkpoints and phases in the note's words (seed 003 §3; seed 000 §5.4). */
+/** Replan checkpoints and phases in the note's words. */
 import type { MessageKey } from '../../messages/en.ts';
 import type { Voice } from './headline.ts';
 

@@ -13,8 +13,8 @@ import {
   formatDuration,
   formatList,
 } from '../../messages/format.ts';
-import type { PhaseName, ProgressState, ReviewVerdict } from '../../core/progress.ts';
-import { PHASES } from '../../core/progress.ts';
+import type { PhaseName, ProgressState, ReviewVerdict } from '../../core/progress/model.ts';
+import { PHASES } from '../../core/progress/model.ts';
 import { link, oneLine, safeProse, tableCell } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';
 import { planHistory } from './checklist.ts';

@@ -1,5 +1,5 @@
 /**
- * A failure in the note's language (issues #23, #24). The error's own text
+ * A failure in the note's language. The error's own text
  * comes from the code, in English: a note in another language shows it as
  * code after a translated label, unless it is already in that language. The
  * hint is the catalog's (its key, else the error class's hint), so the
@@ -8,7 +8,7 @@
 import { CATALOGS, type Translate } from '../../messages/catalog.ts';
 import type { MessageKey } from '../../messages/en.ts';
 import { detectLanguage, type Language } from '../../messages/language.ts';
-import type { ErrorFacts } from '../../core/progress.ts';
+import type { ErrorFacts } from '../../core/progress/model.ts';
 import { inlineCode, oneLine, safeProse } from '../markdown.ts';
 
 /** What of the note's voice (headline.ts) is used here. */

@@ -1,37 +1,43 @@
 /**
- * The top of the progress note and of the summary note (issue #24): a
+ * The top of the progress note and of the summary note: a
  * heading with the state, then the change line (what was pushed, checks,
  * job link), then **Next:** — what the reader does now. Built from
  * `ProgressState` and its `facts` only, so both notes say the same thing.
  */
-import { messages, type Translate } from '../../messages/catalog.ts';
+import { messages, type MessageBlock, type Translate } from '../../messages/catalog.ts';
 import type { MessageKey } from '../../messages/en.ts';
 import { formatClockTime, formatDuration } from '../../messages/format.ts';
 import type { Language } from '../../messages/language.ts';
-import type { CheckFact, PhaseName, ProgressState } from '../../core/progress.ts';
-import { PHASES } from '../../core/progress.ts';
+import type { CheckFact, PhaseName, ProgressState } from '../../core/progress/model.ts';
+import { PHASES } from '../../core/progress/model.ts';
 import { inlineCode, link, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI, STATE_EMOJI, type NoteState } from '../vocabulary.ts';
 import { causeText, hintText } from './error-words.ts';
-import { checklistProgress, currentPhase } from './state.ts';
+import { checklistProgress, currentPhase } from '../../core/progress/updates.ts';
 
-/** What the notes need besides the state: the language's texts and the command prefix. */
-export interface Voice {
+/**
+ * What the notes need besides the state: the language's texts (the shared
+ * catalog's, and a note kind's own block when it has one) and the command prefix.
+ */
+export interface Voice<K extends string = never> {
   language: Language;
-  m: Translate;
+  m: Translate<K>;
   /** `/agent <rest>` as inline code. */
   command(rest: string): string;
   /** Sentences joined as the language does (a space in English, none in Japanese). */
   sentences(...parts: string[]): string;
 }
 
-export function voiceOf(s: Pick<ProgressState, 'language' | 'commandPrefix'>): Voice {
+export function voiceOf<K extends string = never>(
+  s: Pick<ProgressState, 'language' | 'commandPrefix'>,
+  block?: MessageBlock<K>,
+): Voice<K> {
   const language = s.language ?? 'en';
   const prefix = s.commandPrefix ?? '/agent';
   const gap = language === 'ja' ? '' : ' ';
   return {
     language,
-    m: messages(language),
+    m: messages(language, block),
     command: (rest) => inlineCode(`${prefix} ${rest}`),
     sentences: (...parts) => parts.filter(Boolean).join(gap),
   };

@@ -5,8 +5,8 @@
  * the phases that ran, top-down so it stays legible in an 800 px note, with
  * the revise loop drawn as a dotted edge carrying its count.
  */
-import type { PhaseName, PhaseState, ProgressState } from '../../core/progress.ts';
-import { PHASES } from '../../core/progress.ts';
+import type { PhaseName, PhaseState, ProgressState } from '../../core/progress/model.ts';
+import { PHASES } from '../../core/progress/model.ts';
 import { EMOJI } from '../vocabulary.ts';
 import { phaseName, type Voice } from './headline.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Keeps the one progress note of a run up to date (SPEC H1, M6).
+ * Keeps the one progress note of a run up to date, also when the job is cancelled.
  *
  * - `start()` creates the note at once; later changes only edit it.
  * - `update()` changes the state; edits are coalesced and throttled: the
@@ -22,8 +22,8 @@ import type { NoteTarget } from '../../core/note-target.ts';
 import { renderProgressNote } from './render.ts';
 import type { Scheduler } from './scheduler.ts';
 import { systemScheduler } from './scheduler.ts';
-import { finishRun } from './state.ts';
-import type { FinalState, ProgressState } from '../../core/progress.ts';
+import { finishRun } from '../../core/progress/updates.ts';
+import type { FinalState, ProgressState } from '../../core/progress/model.ts';
 
 export interface ProgressPublisherOptions {
   target: NoteTarget;

@@ -5,8 +5,8 @@
  */
 import { parseMarker } from '../../core/marker.ts';
 import type { NoteTarget } from '../../core/note-target.ts';
-import type { ProgressState, RelatedNote } from '../../core/progress.ts';
-import { setRelated } from './state.ts';
+import type { ProgressState, RelatedNote } from '../../core/progress/model.ts';
+import { setRelated } from '../../core/progress/updates.ts';
 
 const RELATED: Readonly<Record<string, RelatedNote>> = {
   clarification: 'question',

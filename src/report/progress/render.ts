@@ -1,5 +1,5 @@
 /**
- * Renders the progress note (SPEC H1, issue #24) from `ProgressState` — a
+ * Renders the progress note from `ProgressState` — a
  * pure function of the state, with no clock inside, so an unchanged state
  * renders the same text and the publisher can skip the edit.
  *
@@ -10,13 +10,26 @@
  * happened yet) is only the top three lines and the footer.
  */
 import { renderMarker } from '../../core/marker.ts';
-import { PHASES, type ProgressState } from '../../core/progress.ts';
+import { PHASES, type ProgressState } from '../../core/progress/model.ts';
 import { keepLineBreaks, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';
 import { planSection } from './checklist.ts';
 import { runDetails } from './details.ts';
 import { headline, noteState, voiceOf, type Voice } from './headline.ts';
-import { checklistProgress, currentPhase } from './state.ts';
+import { checklistProgress, currentPhase } from '../../core/progress/updates.ts';
+import { defineMessages } from '../../messages/catalog.ts';
+import { defineNote } from '../note-definition.ts';
+
+/**
+ * The progress note, edited in place as the run goes on. Its texts are the
+ * shared catalog's: the summary note and the status reply reuse its heading,
+ * change line and next step.
+ */
+export const PROGRESS_NOTE = defineNote({
+  name: 'progress',
+  purpose: 'the one progress note per run, edited in place until the run ends',
+  messages: defineMessages({ en: {}, ja: {} }),
+});
 
 function result(s: ProgressState, v: Voice): string[] {
   if (noteState(s) !== 'complete') return [];

@@ -1,16 +1,16 @@
 /**
- * The replans of a run in the progress note's folded history (seed 003
- * §11.1): when each started, completed or failed. They get no note of their
- * own — the one-note rule — only the 🔁 decision note of §11.2.
+ * The replans of a run in the progress note's folded history: when each
+ * started, completed or failed. They get no note of their own — one
+ * progress note per run — only the 🔁 decision note (`notes/replan-note.ts`).
  */
 import type { MessageKey } from '../../messages/en.ts';
 import { formatClockTime, formatDuration } from '../../messages/format.ts';
-import type { ProgressState, ReplanEvent } from '../../core/progress.ts';
+import type { ProgressState, ReplanEvent } from '../../core/progress/model.ts';
 import { EMOJI } from '../vocabulary.ts';
 import { checkpointName } from './checkpoints.ts';
 import type { Voice } from './headline.ts';
 
-/** The replan kinds (seed 003 §2.6) the catalog names (`replan.kind.*`); others show as code. */
+/** The replan kinds the catalog names (`replan.kind.*`); others show as code. */
 export const NAMED_REPLAN_KINDS: ReadonlySet<string> = new Set([
   'retry',
   'partial_replan',

@@ -2,7 +2,7 @@ import type { StatePaths } from '../../history/paths.ts';
 import type { RunRecords } from '../../history/run-records.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
-import type { FinalState } from '../../core/progress.ts';
+import type { FinalState } from '../../core/progress/model.ts';
 import type { ProgressPublisher } from '../../report/progress/publisher.ts';
 import { buildRunResult, writeResultFile } from '../../report/result-file.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';

@@ -1,5 +1,5 @@
 import { ExternalServiceError } from '../../errors/errors.ts';
-import type { FinalState } from '../../core/progress.ts';
+import type { FinalState } from '../../core/progress/model.ts';
 
 /**
  * The progress note could not be given its final state (GitLab refused or

@@ -1,4 +1,4 @@
-import type { FinalState, UsageSummary } from '../../core/progress.ts';
+import type { FinalState, UsageSummary } from '../../core/progress/model.ts';
 import type { ValidationRun } from '../../report/result-file.ts';
 import type { TaskNoteData } from '../../report/task-note.ts';
 import type { RunOutcome } from '../../core/outcome.ts';

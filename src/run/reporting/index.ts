@@ -10,7 +10,7 @@ import type { NoteTarget } from '../../core/note-target.ts';
 import { ProgressPublisher } from '../../report/progress/publisher.ts';
 import type { Scheduler } from '../../report/progress/scheduler.ts';
 import { linkingRelatedNotes } from '../../report/progress/related.ts';
-import { addNotice, initialProgress } from '../../report/progress/state.ts';
+import { addNotice, initialProgress } from '../../core/progress/updates.ts';
 import { resolveLanguage, type Language } from '../../messages/language.ts';
 import { createReplanHook, type AnswerSource } from '../../phases/replan/index.ts';
 import type { Clock } from '../../core/clock.ts';

@@ -16,7 +16,7 @@ import type { NoteContext } from '../../report/notes/context.ts';
 import { renderHumanInterventionNote } from '../../report/notes/human-intervention-note.ts';
 import { renderSummaryNote } from '../../report/notes/summary-note.ts';
 import type { ProgressPublisher } from '../../report/progress/publisher.ts';
-import { runFacts } from '../../report/progress/facts.ts';
+import { runFacts } from '../../core/progress/facts.ts';
 import {
   addNotice,
   endPhase,
@@ -27,8 +27,8 @@ import {
   setPlan,
   startPhase,
   updateItem,
-} from '../../report/progress/state.ts';
-import type { PlanChangeKind } from '../../core/progress.ts';
+} from '../../core/progress/updates.ts';
+import type { PhaseName, PlanChangeKind } from '../../core/progress/model.ts';
 import { buildRunResult, writeResultFile } from '../../report/result-file.ts';
 import { writeTaskNote } from '../../report/task-note.ts';
 import { FinalStateNotWritten } from './final-state.ts';
@@ -41,7 +41,6 @@ import type {
   PhaseStatus,
   PhaseStep,
   PlanChange,
-  ProgressPhase,
   ReviewRecord,
   RunReporter,
 } from '../../core/ports.ts';
@@ -122,7 +121,7 @@ export class ProgressReporter implements RunReporter {
     await Promise.all([...this.pending]);
   }
 
-  phase(phase: ProgressPhase, status: PhaseStatus, detail?: string): void {
+  phase(phase: PhaseName, status: PhaseStatus, detail?: string): void {
     const at = this.now();
     this.o.publisher.update((s) =>
       status === 'running' ? startPhase(s, phase, at) : endPhase(s, phase, status, at, detail),
@@ -139,7 +138,7 @@ export class ProgressReporter implements RunReporter {
     );
   }
 
-  step(phase: ProgressPhase, step: PhaseStep, retryCount: number): void {
+  step(phase: PhaseName, step: PhaseStep, retryCount: number): void {
     this.background(
       'metadata',
       this.o.metadata.updatePhase(phase, { current_step: step, retry_count: retryCount }),

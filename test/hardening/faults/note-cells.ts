@@ -4,7 +4,7 @@ import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
 import { parseMarker } from '../../../src/core/marker.ts';
 import { ProgressPublisher } from '../../../src/report/progress/publisher.ts';
-import { initialProgress, setPhaseDetail, startPhase } from '../../../src/report/progress/state.ts';
+import { initialProgress, setPhaseDetail, startPhase } from '../../../src/core/progress/updates.ts';
 import { FakeClock } from '../../../src/core/clock.ts';
 import type { Fault } from '../../../src/testkit/gitlab-server/index.ts';
 import { startWorld } from '../../gitlab/world.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ChatMessage } from '../../../src/core/llm-port.ts';
-import { progressDigest } from '../../../src/core/progress-digest.ts';
+import { progressDigest } from '../../../src/core/progress/digest.ts';
 import { compactMessages, messageChars } from '../../../src/phases/execute/budget.ts';
 import type { ActionRecord } from '../../../src/core/records.ts';
 import { action } from '../../support/plans.ts';

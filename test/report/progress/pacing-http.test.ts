@@ -11,7 +11,7 @@ import { createSilentLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
 import { parseMarker } from '../../../src/core/marker.ts';
 import { ProgressPublisher } from '../../../src/report/progress/publisher.ts';
-import { initialProgress, setPhaseDetail, startPhase } from '../../../src/report/progress/state.ts';
+import { initialProgress, setPhaseDetail, startPhase } from '../../../src/core/progress/updates.ts';
 import { systemClock } from '../../../src/core/clock.ts';
 import { startWorld, type World } from '../../gitlab/world.ts';
 

@@ -10,8 +10,8 @@ import {
   setPlan,
   startPhase,
   updateItem,
-} from '../../../src/report/progress/state.ts';
-import type { ProgressState } from '../../../src/core/progress.ts';
+} from '../../../src/core/progress/updates.ts';
+import type { ProgressState } from '../../../src/core/progress/model.ts';
 import { FakeClock } from '../../../src/core/clock.ts';
 import { ManualScheduler, settle } from '../../support/manual-scheduler.ts';
 import { RecordingTarget } from '../../support/recording-target.ts';

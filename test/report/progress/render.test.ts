@@ -7,7 +7,7 @@ import {
   initialProgress,
   setFacts,
   setPlan,
-} from '../../../src/report/progress/state.ts';
+} from '../../../src/core/progress/updates.ts';
 import {
   awaitingAnswer,
   cancelledDuringExecution,

@@ -13,8 +13,8 @@ import {
   setRelated,
   startPhase,
   updateItem,
-} from '../../../src/report/progress/state.ts';
-import type { ChecklistItem, ProgressState, RunFacts } from '../../../src/core/progress.ts';
+} from '../../../src/core/progress/updates.ts';
+import type { ChecklistItem, ProgressState, RunFacts } from '../../../src/core/progress/model.ts';
 
 export const PROJECT = 'https://gitlab.example.com/group/app';
 export const MR = `${PROJECT}/-/merge_requests/42`;

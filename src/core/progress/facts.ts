@@ -1,10 +1,10 @@
 /**
- * The run's end as facts for the notes (issue #24): what was delivered,
+ * The run's end as facts for the notes: what was delivered,
  * which checks ran, the acceptance criteria as text, why it failed (the
  * error catalog's blame and hint) or what stopped it.
  */
-import type { RunOutcome } from '../../core/outcome.ts';
-import type { RunFacts } from '../../core/progress.ts';
+import type { RunOutcome } from '../outcome.ts';
+import type { RunFacts } from './model.ts';
 
 /** `received SIGTERM` → `SIGTERM`: what cancelled the run, when the error says. */
 function cancelledBy(outcome: RunOutcome): string | undefined {

@@ -1,12 +1,14 @@
-import type { Language } from '../messages/language.ts';
+import type { Language } from '../../messages/language.ts';
 
 /**
- * The progress note as plain data (SPEC H1). Phases fill it through the pure
- * functions in `state.ts`; `render.ts` turns it into GitLab markdown and the
- * `ProgressPublisher` posts it. Times are epoch milliseconds from the Clock.
+ * The progress note as plain data. The run's reporter fills it from what
+ * the phases report (`reports.ts`) through the pure functions of
+ * `updates.ts`; `src/report/progress/render.ts` turns it into GitLab
+ * markdown and the `ProgressPublisher` posts it. Times are epoch
+ * milliseconds from the Clock.
  */
 
-/** Progress phases in display order (seed 000 §5.4 `PHASE_ORDER`). */
+/** Progress phases in display order. */
 export const PHASES = [
   'pre_planning',
   'planning',
@@ -17,17 +19,6 @@ export const PHASES = [
   'complete',
 ] as const;
 export type PhaseName = (typeof PHASES)[number];
-
-/** Seed 000 §5.4 `PHASE_DISPLAY_NAMES`. */
-export const PHASE_DISPLAY_NAMES: Readonly<Record<PhaseName, string>> = {
-  pre_planning: 'Pre Planning',
-  planning: 'Planning',
-  environment_setup: 'Environment Setup',
-  execution: 'Execution',
-  reflection: 'Reflection',
-  verification: 'Verification',
-  complete: 'Complete',
-};
 
 export type PhaseState = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
 
@@ -46,7 +37,7 @@ export interface PhaseStatus {
 
 /**
  * One line of the plan checklist. A planner fills it from the plan's subtasks
- * (seed 001 `task_decomposition.subtasks[]`: `id`, `description`).
+ * (`task_decomposition.subtasks[]`: `id`, `description`).
  */
 export interface ChecklistItem {
   /** Stable id from the plan, e.g. `task_1`; used to carry progress over revisions. */
@@ -68,15 +59,15 @@ export interface PlanVersion {
   items: ChecklistItem[];
   /** Why this plan replaced the previous one (revisions only). */
   reason?: string;
-  /** Finished/total items of the plan it replaced (revisions only; seed 003 §11.4.2). */
+  /** Finished/total items of the plan it replaced (revisions only). */
   previousProgress?: { done: number; total: number };
   /** What kind of change produced it (revisions only). */
   change?: PlanChangeKind;
 }
 
 /**
- * What produced a new plan. The replan types of seed 003 §2.6 plus `retry`
- * (level 1) and `reflection` (a seed 001 plan revision after reflection).
+ * What produced a new plan. The replan types the model may choose plus
+ * `retry` (level 1) and `reflection` (a plan revised after reflection).
  */
 export type PlanChangeKind =
   | 'retry'
@@ -90,7 +81,7 @@ export type PlanChangeKind =
   | 'clarification_request';
 
 /**
- * A replan's start, completion or failure (seed 003 §11.1): shown in the
+ * A replan's start, completion or failure: shown in the
  * progress note's history instead of a note of its own (the one-note rule).
  */
 export interface ReplanEvent {
@@ -141,7 +132,7 @@ export interface EnvironmentResult {
 
 export type ReviewResult = 'PASS' | 'FAIL' | 'PASS_WITH_SUGGESTIONS';
 
-/** The latest review verdict of one reviewed phase (seed 004). */
+/** The latest review verdict of one reviewed phase. */
 export interface ReviewVerdict {
   phase: string;
   result: ReviewResult;
@@ -188,7 +179,7 @@ export interface LinkRef {
   url: string;
 }
 
-/** What the run delivered (SPEC H3), as the notes tell it. */
+/** What the run delivered, as the notes tell it. */
 export interface DeliveryFacts {
   /** `pushed-elsewhere`: on `branch`, not on `intendedBranch` where it belongs (`notPushedReason`). */
   status: 'pushed' | 'pushed-elsewhere' | 'no-changes' | 'disabled' | 'patch-posted';
@@ -226,7 +217,7 @@ export interface RunFacts {
   cancelledBy?: string;
   /** Questions waiting for an answer. */
   questions: number;
-  /** Plan revisions used before the run asked for a person (seed 001 §10.4). */
+  /** Plan revisions used before the run asked for a person. */
   revisionsUsed?: number;
   taskNoteUrl?: string;
 }
@@ -247,9 +238,9 @@ export interface ProgressState {
   environment?: EnvironmentResult;
   reviews: ReviewVerdict[];
   usage: UsageSummary;
-  /** LLM-decided replans executed so far (seed 003), shown with the plan. */
+  /** LLM-decided replans executed so far, shown with the plan. */
   replans: number;
-  /** When replans started, completed and failed (seed 003 §11.1), oldest first. */
+  /** When replans started, completed and failed, oldest first. */
   replanLog?: ReplanEvent[];
   /** Other links: Task Note, artifacts, delivery MR, earlier runs. */
   links: LinkRef[];

@@ -19,20 +19,21 @@ import type {
   ReplanEvent,
   ReviewVerdict,
   RunFacts,
-} from '../../core/progress.ts';
-import type { Language } from '../../messages/language.ts';
-import { PHASES } from '../../core/progress.ts';
+} from './model.ts';
+import { PHASES } from './model.ts';
 
-export interface ProgressInit {
-  taskId: string;
-  title: string;
-  startedAt: number;
-  jobId?: string;
-  pipelineId?: string;
-  jobUrl?: string;
-  language?: Language;
-  commandPrefix?: string;
-}
+/** What a progress note starts from: the task, when it started, where it runs, its language. */
+export type ProgressInit = Pick<
+  ProgressState,
+  | 'taskId'
+  | 'title'
+  | 'startedAt'
+  | 'jobId'
+  | 'pipelineId'
+  | 'jobUrl'
+  | 'language'
+  | 'commandPrefix'
+>;
 
 /** Running phases remember when they were (re)entered, to add up their time. */
 type TimedPhase = PhaseStatus & { runningSince?: number };
@@ -133,7 +134,7 @@ export function setPlan(
 }
 
 /**
- * Whether finished items survive a change (seed 003 §11.4.3): partial
+ * Whether finished items survive a change: partial
  * replans, action regeneration and plan revisions keep them; re-decomposing
  * the task or re-understanding the goal starts a fresh checklist.
  */
@@ -153,7 +154,7 @@ export function keepsFinishedItems(change: PlanChangeKind): boolean {
   }
 }
 
-/** The change a replan level stands for (seed 003 §7.4: 1 retry … 5 goal re-check). */
+/** The change a replan level stands for (1 retry … 5 goal re-check). */
 export function changeForLevel(level: number): PlanChangeKind {
   const byLevel: PlanChangeKind[] = [
     'retry',
@@ -181,7 +182,7 @@ export function checklistProgress(items: readonly ChecklistItem[]): {
 }
 
 /**
- * Replaces the plan with a revised one (seed 003 §11.4): the old plan is
+ * Replaces the plan with a revised one: the old plan is
  * folded into the history as it was; finished items are carried over when
  * the change keeps them (kept items first, then the new ones, unchecked).
  */
@@ -260,7 +261,7 @@ export function countReplan(s: ProgressState): ProgressState {
 /** The most replan events the note keeps (the oldest go first). */
 export const MAX_REPLAN_EVENTS = 30;
 
-/** Adds a replan's start, completion or failure to the note's history (seed 003 §11.1). */
+/** Adds a replan's start, completion or failure to the note's history. */
 export function addReplanEvent(s: ProgressState, event: ReplanEvent): ProgressState {
   return { ...s, replanLog: [...(s.replanLog ?? []), event].slice(-MAX_REPLAN_EVENTS) };
 }

@@ -11,9 +11,9 @@ import {
   setPlan,
   startPhase,
   updateItem,
-} from '../../../src/report/progress/state.ts';
-import type { PlanChangeKind } from '../../../src/core/progress.ts';
-import { executing, PLAN, sec, started, T0 } from './scenario.ts';
+} from '../../../src/core/progress/updates.ts';
+import type { PlanChangeKind } from '../../../src/core/progress/model.ts';
+import { executing, PLAN, sec, started, T0 } from '../../report/progress/scenario.ts';
 
 describe('report/progress/state', () => {
   describe('F5 carrying progress over a revision (seed 003 §11.4.3)', () => {

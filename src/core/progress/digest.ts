@@ -1,9 +1,9 @@
-import type { PlanStep } from './plan-steps.ts';
-import type { ActionRecord } from './records.ts';
+import type { PlanStep } from '../plan-steps.ts';
+import type { ActionRecord } from '../records.ts';
 
 /**
  * The fixed-size digest of a run's progress that execution, reflection and
- * verification prompts share (SPEC K4): counts, the last few actions, a
+ * verification prompts share, so a long run's prompts stay small: counts, the last few actions, a
  * capped list of changed files and what comes next.
  */
 export const RECENT_ACTIONS = 3;
