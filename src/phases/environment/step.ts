@@ -2,13 +2,13 @@ import type { Config } from '../../config/options.ts';
 import type { LlmPort } from '../../core/llm-port.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
-import { detectEnvironment } from './detect/detect.ts';
+import { detectEnvironment } from './detect-environment.ts';
 import type {
   EnvironmentDetection,
   EnvironmentHandoff,
   EnvironmentName,
 } from '../../core/environment.ts';
-import { detectEnvironmentTestCommand } from '../verify/test-command.ts';
+import { detectEnvironmentTestCommand } from './test-command.ts';
 import { environmentRunner } from './runner.ts';
 import { renderEnvironmentSection } from './section.ts';
 import { selectEnvironment } from './select.ts';
