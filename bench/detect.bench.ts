@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { detectEnvironment } from '../src/phases/environment/detect/detect.ts';
+import { detectEnvironment } from '../src/phases/environment/detect-environment.ts';
 
 const PACKAGES = 50;
 const DIRS_PER_PACKAGE = 20;

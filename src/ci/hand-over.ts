@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { detectEnvironment } from '../phases/environment/detect/detect.ts';
+import { detectEnvironment } from '../phases/environment/detect-environment.ts';
 import { selectEnvironment } from '../phases/environment/select.ts';
 import type { Plan } from '../core/plan.ts';
 import { t } from '../messages/catalog.ts';

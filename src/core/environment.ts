@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../config/options.ts';
 
-/** The execution environments a run can use (seed 000 §4.4.1). */
+/** The execution environments a run can use (src/phases/environment/registry.ts declares each). */
 export const EnvironmentName = z.enum(ENVIRONMENTS);
 export type EnvironmentName = z.infer<typeof EnvironmentName>;
 
 /**
- * One verification check (seed 000 §4.3): the command must exit 0 and its
+ * One verification check: the command must exit 0 and its
  * stdout must equal `expected_output` exactly, after the shell adapter's one
  * normalisation (a single final newline is stripped).
  */
@@ -17,9 +17,9 @@ export const VerificationCheck = z.strictObject({
 export type VerificationCheck = z.infer<typeof VerificationCheck>;
 
 /**
- * `selected_environment` of the planning reply (seed 000 §4.3, SPEC D1).
+ * `selected_environment` of the planning reply.
  * Strict (no unknown keys) but every part may be missing: missing parts are
- * filled from detection by `selectEnvironment` (seed 000 §4.4.2). `name` is a
+ * filled from detection by `selectEnvironment`. `name` is a
  * plain string here so that an unknown environment is reported as a fallback
  * with a reason instead of failing the whole plan.
  */
@@ -32,7 +32,7 @@ export const SelectedEnvironment = z.strictObject({
 });
 export type SelectedEnvironment = z.infer<typeof SelectedEnvironment>;
 
-/** The reply of an `environment.regenerate` call (seed 000 §5.3.8). */
+/** The reply of an `environment.regenerate` call. */
 export const RegenerationReply = z.strictObject({
   setup_commands: z.array(z.string().trim().min(1)).max(20),
   verification: z.array(VerificationCheck).min(1, 'expected at least one verification check'),
@@ -60,7 +60,7 @@ export interface EvidenceRef {
   text: string;
 }
 
-/** One decision of detection with what it rests on (SPEC O12). */
+/** One decision of detection with what it rests on (docs/environment.md). */
 export interface DetectionDecision {
   topic:
     | 'environment'
@@ -82,7 +82,7 @@ export interface EnvironmentCandidate {
   /** Project folders (`.` is the repository root), shallowest first. */
   projects: string[];
   dependency_count: number;
-  /** A lockfile, wrapper or build configuration was found (seed 000 §4.2.2 rule 3). */
+  /** A lockfile, wrapper or build configuration was found: it breaks ties in the ranking. */
   has_build_config: boolean;
   package_manager: string;
 }
@@ -98,7 +98,7 @@ export interface EnvironmentProposal {
 }
 
 /**
- * The result of `detectEnvironment` (seed 000 §3.2.1 plus verification,
+ * The result of `detectEnvironment` (the detected files, plus verification,
  * version pins and the reasons for the choice).
  */
 export interface EnvironmentDetection {
@@ -115,7 +115,7 @@ export interface EnvironmentDetection {
   /** Setup and verification for every environment that has a project here. */
   proposals: Partial<Record<EnvironmentName, EnvironmentProposal>>;
   reasons: string[];
-  /** Each decision with its evidence (file:line), strongest first (SPEC O12). */
+  /** Each decision with its evidence (file:line), strongest first. */
   decisions: DetectionDecision[];
   /** The test command the project's CI (or task runner, or docs) runs for the chosen environment. */
   test_command?: { command: string; evidence: EvidenceRef[] };
@@ -132,7 +132,7 @@ export interface EnvironmentDetection {
 }
 
 /**
- * How a command runs inside the selected environment (issue 17 item 4):
+ * How a command runs inside the selected environment:
  * `conda run -n X --no-capture-output` for a conda environment, a
  * virtualenv's `bin` first on `PATH` for Python. src/shell/in-environment.ts
  * applies it to every later command.
@@ -155,7 +155,7 @@ export interface EnvironmentTestCommand {
 }
 
 /**
- * The hand-off to execution (seed 000 §6.1, SPEC E5; issue 17 item 4): the
+ * The hand-off to execution: the
  * one value every later command uses — the tools' `run_command`,
  * verification, the test command and the execution prompt.
  */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { escapeInvisible } from '../../errors/visible.ts';
-import { detectEnvironment } from '../../phases/environment/detect/detect.ts';
+import { detectEnvironment } from '../../phases/environment/detect-environment.ts';
 import type { EnvironmentDetection } from '../../core/environment.ts';
 import type { CliIo } from '../io.ts';
 

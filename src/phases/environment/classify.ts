@@ -33,7 +33,7 @@ export interface FailedRun {
   spawnError?: string | undefined;
 }
 
-/** Waits before each retry (seed 000 §8.2.1): the length is the number of retries. */
+/** Waits before each retry: the length is the number of retries. */
 export const RETRY_WAITS_MS: Readonly<Record<RetryableKind, readonly number[]>> = {
   network: [5_000, 10_000, 20_000],
   'server-error': [10_000, 10_000, 10_000],
@@ -105,7 +105,7 @@ function byExitCode(run: FailedRun, text: string): Classification {
 }
 
 /**
- * Classifies a failed setup or verification command (SPEC E2): system
+ * Classifies a failed setup or verification command: system
  * resources and security first (fatal), then failures a retry cannot fix
  * (Maven's cached failure), then lock contention, temporary server errors
  * and network errors (retryable), then the fixable signatures, and last the

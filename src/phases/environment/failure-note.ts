@@ -1,5 +1,5 @@
 /**
- * The "environment setup failed" note (seed 000 §5.3.9); it is rendered by
+ * The "environment setup failed" note; it is rendered by
  * the report layer (src/report/notes/environment-failure-note.ts).
  */
 import {

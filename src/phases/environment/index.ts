@@ -1,5 +1,5 @@
-/** The environment phase (SPEC C2, D2, E1–E6; seed 000 §3–§8). */
-export { detectEnvironment, type DetectOptions } from './detect/detect.ts';
+/** The environment phase: detection, selection, setup and verification, and the hand-off. */
+export { detectEnvironment, type DetectOptions } from './detect-environment.ts';
 export { selectEnvironment, type EnvironmentSelection, type SelectionInput } from './select.ts';
 export {
   setupEnvironment,

@@ -2,8 +2,8 @@ import { inPhase } from '../../core/phase-scope.ts';
 import type { RunContext } from '../../core/run-context.ts';
 
 /**
- * Environment setup between planning and execution (seed 000 §5). Its
- * hand-off is the one value every later command uses (issue 17 item 4): the
+ * Environment setup between planning and execution. Its
+ * hand-off is the one value every later command uses: the
  * execution prompt's environment section, the tools' `run_command` (through
  * the tool context), verification and the test command (through the run
  * state).

@@ -96,9 +96,9 @@ export async function regenerationMessages(
 }
 
 /**
- * Asks the model for corrected `setup_commands` and `verification` (seed 000
- * §5.3.8) through the LLM port's validated JSON call (purpose
- * `environment.regenerate`, planning role). Errors of the port (service down,
+ * Asks the model for corrected `setup_commands` and `verification` through
+ * the LLM port's validated JSON call (purpose `environment.regenerate`,
+ * planning role). Errors of the port (service down,
  * reply never valid) propagate to the caller.
  */
 export async function regenerateSetup(

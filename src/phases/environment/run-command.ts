@@ -39,7 +39,7 @@ export interface RunnerDeps {
   timeoutMs?: number;
   redactor?: Redactor;
   signal?: AbortSignal;
-  /** Who runs the commands (issue 19 §3); absent: the agent's own user. */
+  /** Who runs the commands (the unprivileged command user, docs/security.md); absent: the agent's own user. */
   isolation?: CommandIsolation;
 }
 
@@ -61,7 +61,7 @@ export function outputTail(result: CommandResult, redactor?: Redactor): string {
 
 /**
  * Runs one command through the shell port; on a retryable failure waits
- * (injected clock) and runs it again, as seed 000 §8.2.1 says: network
+ * (injected clock) and runs it again, as the retry policy says: network
  * 5/10/20 s, server error 10 s ×3, lock 3 s ×5. Counts retries per kind in
  * `retries`. Cancellation (the signal, or the shell reporting it) throws.
  */

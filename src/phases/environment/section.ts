@@ -23,9 +23,9 @@ function code(text: string): string {
 }
 
 /**
- * The environment section of the execution prompt (seed 000 §7.2, SPEC E5):
+ * The environment section of the execution prompt:
  * environment, setup status, how commands run inside the environment, its
- * package manager and test command (issue 17 item 4) and, after a failed
+ * package manager and test command and, after a failed
  * setup, the warning and the errors (fenced: they hold command output).
  */
 export async function renderEnvironmentSection(

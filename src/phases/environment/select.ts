@@ -1,5 +1,6 @@
 import { ENVIRONMENTS } from '../../config/options.ts';
 import { defaultProposal } from './detect/decide.ts';
+import { DEFAULT_ENVIRONMENT, ENVIRONMENT_KINDS, kindOf } from './registry.ts';
 import {
   SelectedEnvironment,
   type EnvironmentDetection,
@@ -21,7 +22,7 @@ export interface SelectionInput {
 export type SelectionPart =
   'name' | 'reason' | 'detected_files' | 'setup_commands' | 'verification';
 
-/** The environment to set up, with every part filled (SPEC D2, seed 000 §4.4.2). */
+/** The environment to set up, with every part filled. */
 export interface EnvironmentSelection {
   name: EnvironmentName;
   reason: string;
@@ -35,30 +36,13 @@ export interface EnvironmentSelection {
 }
 
 /** Names models use for the environments. */
-const ALIASES: Record<string, EnvironmentName> = {
-  python3: 'python',
-  py: 'python',
-  pip: 'python',
-  poetry: 'python',
-  nodejs: 'node',
-  'node.js': 'node',
-  javascript: 'node',
-  typescript: 'node',
-  npm: 'node',
-  conda: 'miniforge',
-  anaconda: 'miniforge',
-  miniconda: 'miniforge',
-  mamba: 'miniforge',
-  jdk: 'java',
-  maven: 'java',
-  gradle: 'java',
-  kotlin: 'java',
-  golang: 'go',
-};
+const ALIASES: ReadonlyMap<string, EnvironmentName> = new Map(
+  ENVIRONMENT_KINDS.flatMap((kind) => kind.aliases.map((alias) => [alias, kind.name] as const)),
+);
 
 function normalise(name: string): string {
   const lower = name.trim().toLowerCase();
-  return ALIASES[lower] ?? lower;
+  return ALIASES.get(lower) ?? lower;
 }
 
 function issuesOf(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
@@ -104,11 +88,11 @@ function chooseName(
       input.detection.reasons.find((r) => r.startsWith('chose ')) ?? `detected ${detected}`;
     return { name: detected, fromPlanner: false, reason: `detection: ${chose}` };
   }
-  const fallback = available.includes('python') ? 'python' : available[0]!;
+  const fallback = available.includes(DEFAULT_ENVIRONMENT) ? DEFAULT_ENVIRONMENT : available[0]!;
   return {
     name: fallback,
     fromPlanner: false,
-    reason: `${fallback}: the default environment (seed 000 §4.2.3)`,
+    reason: `${fallback}: the default environment`,
   };
 }
 
@@ -130,7 +114,7 @@ export function selectEnvironment(input: SelectionInput): EnvironmentSelection {
   const planned: SelectedEnvironment = parsed.success ? parsed.data : {};
   const choice = chooseName(input, planned, warnings);
   const proposal: EnvironmentProposal =
-    input.detection.proposals[choice.name] ?? defaultProposal(choice.name);
+    input.detection.proposals[choice.name] ?? defaultProposal(kindOf(choice.name));
   const defaulted: SelectionPart[] = [];
   const pick = <T>(part: SelectionPart, mine: T[] | undefined, fallback: T[]): T[] => {
     if (choice.fromPlanner && mine && mine.length > 0) return mine;

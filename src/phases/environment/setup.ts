@@ -128,7 +128,7 @@ function stopReason(
 }
 
 /**
- * The environment setup sub-phase (SPEC E1–E5, seed 000 §5.3): runs the
+ * The environment setup sub-phase: runs the
  * setup commands one by one, retries retryable failures, asks the model for
  * corrected commands on fixable failures and verification mismatches (at
  * most `maxRegenerations` times), verifies by exact match, and on final

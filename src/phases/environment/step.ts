@@ -2,13 +2,13 @@ import type { Config } from '../../config/options.ts';
 import type { LlmPort } from '../../core/llm-port.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
-import { detectEnvironment } from './detect/detect.ts';
+import { detectEnvironment } from './detect-environment.ts';
 import type {
   EnvironmentDetection,
   EnvironmentHandoff,
   EnvironmentName,
 } from '../../core/environment.ts';
-import { detectEnvironmentTestCommand } from '../verify/test-command.ts';
+import { detectEnvironmentTestCommand } from './test-command.ts';
 import { environmentRunner } from './runner.ts';
 import { renderEnvironmentSection } from './section.ts';
 import { selectEnvironment } from './select.ts';
@@ -34,7 +34,7 @@ export interface EnvironmentStepDeps {
   marker?: Omit<NoteMarker, 'kind'>;
   /** The notes' language (the failure note is written in it). */
   language?: Language;
-  /** Who runs the setup commands (issue 19 §3); when refused, setup is skipped. */
+  /** Who runs the setup commands (the unprivileged command user, docs/security.md); when refused, setup is skipped. */
   isolation?: CommandIsolation;
 }
 
@@ -62,7 +62,7 @@ function setupOutcome(
 }
 
 /**
- * The one hand-off value (issue 17 item 4): the setup's status plus how
+ * The one hand-off value: the setup's status plus how
  * commands run inside the environment, its package manager and its test
  * command.
  */
@@ -100,8 +100,8 @@ async function completeHandoff(
 
 /**
  * The environment phase of src/phases/environment/ as the run's step:
- * detection during pre-planning (C2), then selection (D2) and setup with
- * retries and regeneration (E1–E5), and the execution-prompt section (§7.2).
+ * detection during pre-planning, then selection and setup with
+ * retries and regeneration, and the execution-prompt section.
  */
 export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
   let detection: EnvironmentDetection | undefined;

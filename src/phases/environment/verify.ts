@@ -9,7 +9,7 @@ import {
 import type { VerificationCheck } from '../../core/environment.ts';
 
 /**
- * Whether a check passed (seed 000 §5.3.5, SPEC E3): exit code 0 and stdout
+ * Whether a check passed: exit code 0 and stdout
  * exactly equal to `expected_output`. The shell adapter strips one final
  * newline from stdout (execa's `stripFinalNewline`); that is the only
  * normalisation — no trimming, no case folding, no other whitespace changes.

@@ -7,10 +7,13 @@ import {
   MAX_FILE_CHARS,
   MAX_LINE_CHARS,
 } from '../../../src/phases/environment/detect/evidence.ts';
-import { imageRuntime } from '../../../src/phases/environment/detect/ci-config.ts';
+import { imageRuntime as imageRuntimeOf } from '../../../src/phases/environment/detect/ci-config.ts';
+import { DETECTION_KINDS } from '../../../src/phases/environment/registry.ts';
 
+const { vocabulary } = DETECTION_KINDS;
 const evidenceOf = (files: Record<string, string>) =>
-  gatherEvidence(Object.keys(files), (rel) => Promise.resolve(files[rel]));
+  gatherEvidence(Object.keys(files), (rel) => Promise.resolve(files[rel]), vocabulary);
+const imageRuntime = (image: string) => imageRuntimeOf(image, vocabulary.ci.images);
 
 describe('evidence from what maintainers wrote (issue #20, SPEC O12)', () => {
   it('O12 commands are recognised by tool and kind; tool installs are not project installs', () => {
@@ -34,7 +37,7 @@ describe('evidence from what maintainers wrote (issue #20, SPEC O12)', () => {
     ];
     for (const [line, tool, kind] of table) {
       const [words] = splitCommands(line);
-      const found = recognize(words!);
+      const found = recognize(words!, vocabulary.rules);
       expect([line, found?.tool, found?.kind]).to.deep.equal([line, tool, kind]);
     }
   });

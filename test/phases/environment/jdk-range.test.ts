@@ -2,9 +2,9 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { execa } from 'execa';
-import { detectEnvironment } from '../../../src/phases/environment/detect/detect.ts';
-import { javaVersionCheck } from '../../../src/phases/environment/detect/java.ts';
-import { gradleJdkRange, mavenRange } from '../../../src/phases/environment/detect/java-range.ts';
+import { detectEnvironment } from '../../../src/phases/environment/detect-environment.ts';
+import { javaVersionCheck } from '../../../src/phases/environment/kinds/java/analyze.ts';
+import { gradleJdkRange, mavenRange } from '../../../src/phases/environment/kinds/java/range.ts';
 import { rangeOf } from '../../../src/phases/environment/detect/versions.ts';
 import type { EnvironmentDetection } from '../../../src/core/environment.ts';
 import { tempRepo } from './support.ts';
@@ -19,7 +19,7 @@ async function detect(files: Record<string, string>): Promise<EnvironmentDetecti
   return detectEnvironment(repo.dir);
 }
 
-const range = (d: EnvironmentDetection) => rangeOf('java', d.versions);
+const range = (d: EnvironmentDetection) => rangeOf(true, d.versions);
 const wrapper = (version: string) =>
   `distributionUrl=https\\://services.gradle.org/distributions/gradle-${version}-bin.zip\n`;
 const RELEASE_8 = '<properties><maven.compiler.release>8</maven.compiler.release></properties>';

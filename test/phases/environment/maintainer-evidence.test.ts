@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { detectEnvironment } from '../../../src/phases/environment/detect/detect.ts';
+import { detectEnvironment } from '../../../src/phases/environment/detect-environment.ts';
 import type { EnvironmentDetection } from '../../../src/core/environment.ts';
 import { tempRepo } from './support.ts';
 

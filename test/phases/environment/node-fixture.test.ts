@@ -2,7 +2,7 @@ import { cpSync, existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { detectEnvironment } from '../../../src/phases/environment/detect/detect.ts';
+import { detectEnvironment } from '../../../src/phases/environment/detect-environment.ts';
 import { renderEnvironmentSection } from '../../../src/phases/environment/section.ts';
 import { selectEnvironment } from '../../../src/phases/environment/select.ts';
 import { setupEnvironment } from '../../../src/phases/environment/setup.ts';

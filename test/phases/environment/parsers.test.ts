@@ -1,19 +1,25 @@
 import { expect } from 'chai';
-import { parseCondaFile } from '../../../src/phases/environment/detect/conda.ts';
-import { isWantedFile, ownerOf } from '../../../src/phases/environment/detect/files.ts';
-import { parseGoMod } from '../../../src/phases/environment/detect/go.ts';
-import { parseGradle, parsePom } from '../../../src/phases/environment/detect/java.ts';
+import { parseCondaFile } from '../../../src/phases/environment/kinds/miniforge/analyze.ts';
+import { DETECTION_KINDS } from '../../../src/phases/environment/registry.ts';
+import { parseGoMod } from '../../../src/phases/environment/kinds/go/analyze.ts';
+import { parseGradle, parsePom } from '../../../src/phases/environment/kinds/java/analyze.ts';
 import {
   parsePipfile,
   parsePyproject,
   parseRequirements,
   parseSetupCfg,
   parseSetupPy,
-} from '../../../src/phases/environment/detect/python-parse.ts';
+} from '../../../src/phases/environment/kinds/python/parse.ts';
 import {
   minimumVersion,
   parseToolVersions,
 } from '../../../src/phases/environment/detect/versions.ts';
+
+const { isWantedFile, ownerOf } = DETECTION_KINDS.files;
+/** `.tool-versions` names of every registered environment. */
+const TOOL_NAMES = Object.fromEntries(
+  Object.entries(DETECTION_KINDS.vocabulary.mise).map(([name, [language]]) => [name, language]),
+);
 
 describe('version pins (research §2.10)', () => {
   const table: [string, 'python' | 'node' | 'java' | 'go', string | undefined][] = [
@@ -51,6 +57,7 @@ describe('version pins (research §2.10)', () => {
     const pins = parseToolVersions(
       'nodejs 20.11.0\npython 3.11.4 3.10.2\ngolang 1.22.1\njava temurin-17.0.2+8\nruby 3.3.0\n',
       '.tool-versions',
+      TOOL_NAMES,
     );
     expect(pins.map((p) => [p.language, p.minimum])).to.deep.equal([
       ['node', '20'],

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { expect } from 'chai';
 import { execa } from 'execa';
-import { detectEnvironment } from '../../../src/phases/environment/detect/detect.ts';
-import { pythonInstalledChecks } from '../../../src/phases/environment/detect/python.ts';
+import { detectEnvironment } from '../../../src/phases/environment/detect-environment.ts';
+import { pythonInstalledChecks } from '../../../src/phases/environment/kinds/python/analyze.ts';
 import type { EnvironmentDetection } from '../../../src/core/environment.ts';
 import { tempRepo } from './support.ts';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { detectEnvironment } from '../../../src/phases/environment/detect/detect.ts';
+import { detectEnvironment } from '../../../src/phases/environment/detect-environment.ts';
 import type { EnvironmentDetection } from '../../../src/core/environment.ts';
 import { SelectedEnvironment } from '../../../src/core/environment.ts';
 import { selectEnvironment } from '../../../src/phases/environment/select.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
 import { workingDiff } from '../../../src/phases/review/diff.ts';
-import { detectEnvironment } from '../../../src/phases/environment/detect/detect.ts';
+import { detectEnvironment } from '../../../src/phases/environment/detect-environment.ts';
 
 const CANARY = 'canary-9f3e71';
 

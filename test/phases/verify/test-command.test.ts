@@ -4,8 +4,8 @@ import { loadConfig } from '../../../src/config/load.ts';
 import {
   detectEnvironmentTestCommand,
   detectTestCommand,
-  resolveTestCommand,
-} from '../../../src/phases/verify/test-command.ts';
+} from '../../../src/phases/environment/test-command.ts';
+import { resolveTestCommand } from '../../../src/phases/verify/test-command.ts';
 import { CompletionAssessment } from '../../../src/core/completion.ts';
 import { taskFromText } from '../../../src/task/task-yaml.ts';
 import { makeTempRepo } from '../../support/temp-repo.ts';

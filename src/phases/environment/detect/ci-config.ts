@@ -20,7 +20,25 @@ import { SECONDARY, type Collector } from './evidence-types.ts';
 
 type Language = VersionPin['language'];
 
+/** What CI configuration says about each environment: its set-up actions, job images and Travis key. */
+export interface CiVocabulary {
+  setupActions: readonly {
+    uses: RegExp;
+    language: Language;
+    environment: EnvironmentName;
+    /** The `with:` keys that name the version, first found wins. */
+    versionKeys: readonly string[];
+  }[];
+  images: readonly {
+    environment: EnvironmentName;
+    /** The image's language and version, given its repository's last segment and its tag. */
+    match: (repo: string, tag: string) => { language: Language; version?: string } | undefined;
+  }[];
+  travis: readonly { key: string; language: Language; environment: EnvironmentName }[];
+}
+
 interface Yaml {
+  vocabulary: CiVocabulary;
   doc: Document;
   file: string;
   lines: string[];
@@ -69,21 +87,6 @@ function findLine(lines: string[], needle: string, from: number): number {
   }
   return from;
 }
-
-const SETUP_ACTIONS: [RegExp, Language, EnvironmentName, string[]][] = [
-  [/^actions\/setup-python@/, 'python', 'python', ['python-version']],
-  [/^actions\/setup-node@/, 'node', 'node', ['node-version']],
-  [/^actions\/setup-java@/, 'java', 'java', ['java-version']],
-  [/^actions\/setup-go@/, 'go', 'go', ['go-version']],
-  [/^astral-sh\/setup-uv@/, 'python', 'python', ['python-version']],
-  [
-    /^(?:conda-incubator\/setup-miniconda|mamba-org\/setup-micromamba)@/,
-    'python',
-    'miniforge',
-    ['python-version'],
-  ],
-  [/^gradle\/(?:actions\/setup-gradle|gradle-build-action)@/, 'java', 'java', []],
-];
 
 /** `${{ matrix.python }}` → the matrix's values for `python` (include entries too). */
 function expand(value: string, matrix: Record<string, unknown>): string[] {
@@ -135,9 +138,9 @@ function githubWorkflow(y: Yaml, root: unknown): void {
       const secondary = jobSecondary || SECONDARY.test(stepName);
       const context = `job ${name}`;
       const uses = text(child(step, 'uses'));
-      const action = uses && SETUP_ACTIONS.find(([pattern]) => pattern.test(uses));
+      const action = uses && y.vocabulary.setupActions.find((a) => a.uses.test(uses));
       if (action) {
-        const [, language, environment, keys] = action;
+        const { language, environment, versionKeys: keys } = action;
         const withNode = child(step, 'with');
         const versionNode = keys.map((k) => child(withNode, k)).find(Boolean);
         y.collect.runtime({
@@ -171,35 +174,27 @@ const GITLAB_RESERVED = new Set([
   'spec',
 ]);
 
+/** The version at the start of an image tag (`3.11-slim` → `3.11`, `v1.22` → `1.22`). */
+export const tagVersion = (tag: string) => /^v?(\d+(?:\.\d+)*)/.exec(tag)?.[1];
+
 /** `python:3.11-slim`, `maven:3.9-eclipse-temurin-17`, `cimg/go:1.22`, `condaforge/miniforge3` → runtime. */
 export function imageRuntime(
   image: string,
+  images: CiVocabulary['images'],
 ): { language: Language; environment: EnvironmentName; version?: string } | undefined {
   const lastSlash = image.lastIndexOf('/');
   const [repo = '', tag = ''] = image.slice(lastSlash + 1).split(':');
-  const number = (s: string) => /^v?(\d+(?:\.\d+)*)/.exec(s)?.[1];
-  if (/conda|mamba|miniforge/.test(repo)) return { language: 'python', environment: 'miniforge' };
-  if (/^(?:python|pypy)\d?$/.test(repo))
-    return { language: 'python', environment: 'python', ...opt(number(tag)) };
-  if (/^(?:node|nodejs)$/.test(repo))
-    return { language: 'node', environment: 'node', ...opt(number(tag)) };
-  if (/^(?:golang|go)$/.test(repo))
-    return { language: 'go', environment: 'go', ...opt(number(tag)) };
-  if (/^(?:maven|gradle)$/.test(repo)) {
-    const jdk = /(?:jdk|temurin-|openjdk|corretto|zulu|java|graalvm-?\w*?-?)(\d+)/.exec(tag)?.[1];
-    return { language: 'java', environment: 'java', ...opt(jdk) };
+  for (const { environment, match } of images) {
+    const found = match(repo, tag);
+    if (found) return { ...found, environment };
   }
-  if (/temurin|openjdk|jdk|corretto|zulu|java|sapmachine/.test(repo))
-    return { language: 'java', environment: 'java', ...opt(number(tag)) };
   return undefined;
 }
-
-const opt = (version: string | undefined) => (version ? { version } : {});
 
 function gitlabImage(y: Yaml, node: unknown, secondary: boolean): void {
   const valueNode = isMap(node) ? child(node, 'name') : node;
   const image = text(valueNode);
-  const runtime = image && imageRuntime(image);
+  const runtime = image && imageRuntime(image, y.vocabulary.images);
   if (!runtime) return;
   y.collect.runtime({
     file: y.file,
@@ -250,15 +245,8 @@ function circleCi(y: Yaml, root: unknown): void {
   }
 }
 
-const TRAVIS_RUNTIMES: [string, Language, EnvironmentName][] = [
-  ['python', 'python', 'python'],
-  ['node_js', 'node', 'node'],
-  ['jdk', 'java', 'java'],
-  ['go', 'go', 'go'],
-];
-
 function travis(y: Yaml, root: unknown): void {
-  for (const [key, language, environment] of TRAVIS_RUNTIMES) {
+  for (const { key, language, environment } of y.vocabulary.travis) {
     const node = child(root, key);
     if (!node) continue;
     y.collect.runtime({
@@ -278,7 +266,12 @@ function travis(y: Yaml, root: unknown): void {
 }
 
 /** Reads one CI YAML file; a broken one is a problem noted, never a crash. */
-export function readCiYaml(file: string, source: string, collect: Collector): void {
+export function readCiYaml(
+  file: string,
+  source: string,
+  collect: Collector,
+  vocabulary: CiVocabulary,
+): void {
   const counter = new LineCounter();
   let doc: ReturnType<typeof parseDocument>;
   try {
@@ -297,7 +290,7 @@ export function readCiYaml(file: string, source: string, collect: Collector): vo
     collect.problem(`${file} is not valid YAML (${doc.errors[0]!.message.split('\n')[0]})`);
     return;
   }
-  const y: Yaml = { doc, file, lines: source.split(/\r?\n/), counter, collect };
+  const y: Yaml = { vocabulary, doc, file, lines: source.split(/\r?\n/), counter, collect };
   if (file.startsWith('.github/workflows/')) githubWorkflow(y, doc.contents);
   else if (file === '.travis.yml') travis(y, doc.contents);
   else if (file.startsWith('.circleci/')) circleCi(y, doc.contents);

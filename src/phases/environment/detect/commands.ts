@@ -89,120 +89,26 @@ function unwrap(words: string[]): string[] {
 
 const baseName = (word: string) =>
   word.slice(word.lastIndexOf('/') + 1).replace(/\.(?:bat|cmd|exe)$/, '');
-const positional = (args: string[]) => args.filter((a) => !a.startsWith('-'));
+/** The words of a command that are not options. */
+export const positional = (args: string[]) => args.filter((a) => !a.startsWith('-'));
 
-/** `pip install -r x.txt`, `-e .[test]`, `.`: the project or its requirements; named packages are tools. */
-function pipKind(args: string[]): CommandKind {
-  return args.some(
-    (a, i) =>
-      /^(?:-r|--requirement|-e|--editable|-c)$/.test(a) ||
-      /^\.(?:$|\[|\/)/.test(a) ||
-      (i > 0 && /^(?:-r|-e)/.test(a)),
-  )
-    ? 'install'
-    : 'tool';
-}
+/** Recognises one environment's tool: the command's base name and the words after it. */
+export type CommandRule = (
+  tool: string,
+  args: string[],
+) => Omit<Recognized, 'line' | 'args'> | undefined;
 
-type Rule = (tool: string, args: string[]) => Omit<Recognized, 'line' | 'args'> | undefined;
-
-const TEST_SCRIPT = /^test(?::[\w:-]+)?$|^(?:unit|ci)(?::?test)?$/;
-
-const RULES: Rule[] = [
-  (tool, args) => {
-    if (!/^pip(?:\d(?:\.\d+)?)?$/.test(tool) || args[0] !== 'install') return undefined;
-    return { environment: 'python', tool: 'pip', kind: pipKind(args.slice(1)) };
-  },
-  (tool, args) => {
-    if (tool !== 'uv') return undefined;
-    if (args[0] === 'sync') return { environment: 'python', tool: 'uv', kind: 'install' };
-    if (args[0] === 'pip' && args[1] === 'install')
-      return { environment: 'python', tool: 'pip', kind: pipKind(args.slice(2)) };
-    return undefined;
-  },
-  (tool, args) => {
-    const installs: Record<string, string[]> = {
-      poetry: ['install', 'sync'],
-      pdm: ['install', 'sync'],
-      pipenv: ['install', 'sync'],
-    };
-    if (!installs[tool]) return undefined;
-    if (installs[tool].includes(args[0] ?? '')) {
-      const named = tool === 'pipenv' && positional(args.slice(1)).length > 0;
-      return { environment: 'python', tool, kind: named ? 'tool' : 'install' };
-    }
-    return undefined;
-  },
-  (tool, args) => {
-    if (!['conda', 'mamba', 'micromamba'].includes(tool)) return undefined;
-    const file = args.some((a) => /^(?:-f|--file)(?:=|$)/.test(a));
-    const envFile = args[0] === 'env' && ['create', 'update'].includes(args[1] ?? '');
-    if (envFile || (['create', 'update', 'install'].includes(args[0] ?? '') && file))
-      return { environment: 'miniforge', tool: 'conda', kind: 'install' };
-    return { environment: 'miniforge', tool: 'conda', kind: 'tool' };
-  },
-  (tool, args) => {
-    if (tool === 'pytest' || tool === 'py.test')
-      return { environment: 'python', tool: 'pytest', kind: 'test' };
-    if (tool === 'tox' || tool === 'nox') return { environment: 'python', tool, kind: 'test' };
-    if (
-      tool === 'hatch' &&
-      (args[0] === 'test' || (args[0] === 'run' && /test/.test(args[1] ?? '')))
-    )
-      return { environment: 'python', tool, kind: 'test' };
-    return undefined;
-  },
-  (tool, args) => {
-    if (!['npm', 'pnpm', 'yarn', 'bun'].includes(tool)) return undefined;
-    const bare = args[0] === undefined || args[0].startsWith('-');
-    const sub = bare ? (tool === 'yarn' ? 'install' : '') : args[0]!;
-    const rest = bare ? args : args.slice(1);
-    if (['ci', 'install', 'i'].includes(sub)) {
-      const global = rest.some((a) => a === '-g' || a === '--global');
-      const named = positional(rest).length > 0;
-      return { environment: 'node', tool, kind: global || named ? 'tool' : 'install' };
-    }
-    const script = sub === 'run' || sub === 'run-script' ? rest[0] : sub === 't' ? 'test' : sub;
-    if (script && TEST_SCRIPT.test(script)) return { environment: 'node', tool, kind: 'test' };
-    if (script === 'build') return { environment: 'node', tool, kind: 'build' };
-    return undefined;
-  },
-  (tool, args) => {
-    if (!['mvn', 'mvnw', 'mvnd'].includes(tool)) return undefined;
-    const goals = positional(args);
-    const tests =
-      goals.some((g) => /^(?:test|verify|integration-test)$/.test(g)) ||
-      (goals.some((g) => /^(?:install|package|deploy)$/.test(g)) &&
-        !args.some((a) => /^-D(?:skipTests|maven\.test\.skip)(?:=true)?$/.test(a)));
-    return goals.length > 0
-      ? { environment: 'java', tool: 'maven', kind: tests ? 'test' : 'build' }
-      : undefined;
-  },
-  (tool, args) => {
-    if (tool !== 'gradle' && tool !== 'gradlew') return undefined;
-    const tasks = positional(args).map((t) => t.replace(/^.*:/, ''));
-    if (tasks.length === 0) return undefined;
-    const tests = tasks.some((t) => /^(?:test|check|build|integrationTest)$/.test(t));
-    return { environment: 'java', tool: 'gradle', kind: tests ? 'test' : 'build' };
-  },
-  (tool, args) => {
-    if (tool !== 'go') return undefined;
-    if (args[0] === 'test') return { environment: 'go', tool, kind: 'test' };
-    if (args[0] === 'build' || args[0] === 'vet') return { environment: 'go', tool, kind: 'build' };
-    if (args[0] === 'mod' && args[1] === 'download')
-      return { environment: 'go', tool, kind: 'install' };
-    return undefined;
-  },
-  (tool, args) => {
-    if (tool !== 'make' && tool !== 'just') return undefined;
-    const target = positional(args)[0];
-    return target && /test|check/.test(target)
-      ? { environment: undefined, tool, kind: 'test' }
-      : undefined;
-  },
-];
+/** `make test`, `just check`: a task runner's test target, of no environment. */
+const TASK_RUNNER_TEST: CommandRule = (tool, args) => {
+  if (tool !== 'make' && tool !== 'just') return undefined;
+  const target = positional(args)[0];
+  return target && /test|check/.test(target)
+    ? { environment: undefined, tool, kind: 'test' }
+    : undefined;
+};
 
 /** The tool a simple command runs, or undefined for anything else (`echo`, `cd`, `git` …). */
-export function recognize(words: string[]): Recognized | undefined {
+export function recognize(words: string[], rules: readonly CommandRule[]): Recognized | undefined {
   let rest = unwrap(words);
   // `uv run pytest`, `poetry run pytest`, `pipenv run`, `pdm run`: the command inside
   while (
@@ -215,7 +121,7 @@ export function recognize(words: string[]): Recognized | undefined {
   const [first, ...args] = rest;
   if (first === undefined) return undefined;
   const tool = baseName(first);
-  for (const rule of RULES) {
+  for (const rule of [...rules, TASK_RUNNER_TEST]) {
     const found = rule(tool, args);
     if (found) {
       // `uv pip install …` is read as `pip install …`

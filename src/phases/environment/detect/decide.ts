@@ -12,37 +12,57 @@ import { at, candidateOf, groupOf, rank, type Group } from './groups.ts';
 import { shellWord, unique, type Project } from './project.ts';
 import { rangeOf } from './versions.ts';
 
-/** Tie-break order when everything else is equal (python first: the seed's default). */
-export const ENVIRONMENT_ORDER: readonly EnvironmentName[] = [
-  'python',
-  'node',
-  'java',
-  'go',
-  'miniforge',
-];
+/** What the ranking and the proposals need to know of each environment (from the registry). */
+export interface DecisionKind {
+  name: EnvironmentName;
+  /** Rank when nothing else tells two environments apart (lower wins). */
+  tieBreak: number;
+  /**
+   * Another environment this one replaces when both have a project at the
+   * root or in one folder (a conda file next to `requirements.txt`), and why.
+   */
+  supersedes?: { environment: EnvironmentName; reason: string };
+  /** All pins together bound the runtime version (the JDK rule); else the first pin's minimum counts. */
+  rangeOfAllPins?: { label: string; rule: string };
+  /** The environment whose tools' test commands count for this one (miniforge runs Python's). */
+  testEvidence?: EnvironmentName;
+  /** The check used when the planner picks the environment and no project was found. */
+  defaultCheck: VerificationCheck;
+}
+
+/** The environments to rank and the one chosen when no project is found. */
+export interface DecisionKinds {
+  kinds: readonly DecisionKind[];
+  fallback: EnvironmentName;
+}
+
+const kindOf = (all: DecisionKinds, name: EnvironmentName) =>
+  all.kinds.find((k) => k.name === name)!;
 /** Top-level projects of one environment that get setup commands. */
 const MAX_PROJECTS = 5;
 
 const inDir = (dir: string, command: string) =>
   dir === '.' ? command : `cd ${shellWord(dir)} && ${command}`;
 
-function proposalOf(group: Group, all: Project[]): EnvironmentProposal {
+function proposalOf(group: Group, all: Project[], kind: DecisionKind): EnvironmentProposal {
   const top = group.top.slice(0, MAX_PROJECTS);
   const setup: string[] = [];
   const verification: VerificationCheck[] = [];
   for (const project of top) {
     setup.push(...project.setup.map((c) => inDir(project.dir, c)));
-    const python = all.find(
-      (p) => p.environment === 'python' && p.dir === project.dir && p.condaPipArgs,
+    // what pip installs inside the environment, from the superseded project in the same folder
+    const inside = all.find(
+      (p) =>
+        p.environment === kind.supersedes?.environment && p.dir === project.dir && p.condaPipArgs,
     );
-    if (project.runPrefix && python)
+    if (project.runPrefix && inside)
       setup.push(
-        inDir(project.dir, `${project.runPrefix} python -m pip install ${python.condaPipArgs}`),
+        inDir(project.dir, `${project.runPrefix} python -m pip install ${inside.condaPipArgs}`),
       );
     // a workspace root's own files may pin nothing while a member does (Gradle toolchains often live in app/)
     const members = group.members.filter((m) => isWithin(m.dir, project.dir));
     const range = rangeOf(
-      group.environment === 'java' ? 'java' : undefined,
+      Boolean(kind.rangeOfAllPins),
       [project, ...members].flatMap((p) => p.versions),
     );
     const checks = [project.versionCheck(range.minimum, range.maximum), ...project.checks];
@@ -61,17 +81,10 @@ function proposalOf(group: Group, all: Project[]): EnvironmentProposal {
 }
 
 /** Setup and verification for an environment no project asked for (a planner's choice). */
-export function defaultProposal(environment: EnvironmentName): EnvironmentProposal {
-  const checks: Record<EnvironmentName, VerificationCheck> = {
-    python: { command: `python3 -c "print('OK')"`, expected_output: 'OK' },
-    node: { command: `node -e "process.stdout.write('OK')"`, expected_output: 'OK' },
-    java: { command: 'java -version > /dev/null 2>&1 && echo OK', expected_output: 'OK' },
-    go: { command: 'go version > /dev/null && echo OK', expected_output: 'OK' },
-    miniforge: { command: 'conda --version > /dev/null && echo OK', expected_output: 'OK' },
-  };
+export function defaultProposal(kind: Pick<DecisionKind, 'defaultCheck'>): EnvironmentProposal {
   return {
     setup_commands: [],
-    verification: [checks[environment]],
+    verification: [kind.defaultCheck],
     package_manager: '',
     project_dirs: [],
     dependencies: [],
@@ -97,7 +110,7 @@ export interface Decision {
 }
 
 /** Workspace members, nested projects, package-manager notes and the checked version pin of the choice. */
-function detailsOf(chosen: Group, proposal: EnvironmentProposal): string[] {
+function detailsOf(chosen: Group, proposal: EnvironmentProposal, kind: DecisionKind): string[] {
   const details: string[] = [];
   if (chosen.members.length > 0)
     details.push(`workspace members counted: ${where(chosen.members.map((p) => p.dir))}`);
@@ -112,11 +125,11 @@ function detailsOf(chosen: Group, proposal: EnvironmentProposal): string[] {
   for (const project of chosen.top.slice(0, MAX_PROJECTS)) {
     details.push(...project.notes.map((n) => (project.dir === '.' ? n : `${project.dir}/: ${n}`)));
   }
-  const range = rangeOf(chosen.environment === 'java' ? 'java' : undefined, proposal.versions);
+  const range = rangeOf(Boolean(kind.rangeOfAllPins), proposal.versions);
   const pinned = proposal.versions.find((v) => v.minimum) ?? proposal.versions[0];
-  if (chosen.environment === 'java' && (range.minimum || range.maximum))
+  if (kind.rangeOfAllPins && (range.minimum || range.maximum))
     details.push(
-      `JDK range checked: ${range.minimum ?? '?'} to ${range.maximum ?? 'any newer'} (from ${proposal.versions.map((v) => v.source).join('; ')})`,
+      `${kind.rangeOfAllPins.label} range checked: ${range.minimum ?? '?'} to ${range.maximum ?? 'any newer'} (from ${proposal.versions.map((v) => v.source).join('; ')})`,
     );
   else if (pinned)
     details.push(
@@ -126,10 +139,15 @@ function detailsOf(chosen: Group, proposal: EnvironmentProposal): string[] {
 }
 
 /** The checked runtime range of the chosen group, with where each bound comes from. */
-function runtimeDecision(group: Group, proposal: EnvironmentProposal): DetectionDecision[] {
+function runtimeDecision(
+  group: Group,
+  proposal: EnvironmentProposal,
+  kind: DecisionKind,
+): DetectionDecision[] {
   if (proposal.versions.length === 0) return [];
   const language = proposal.versions[0]!.language;
-  const range = rangeOf(language === 'java' ? 'java' : undefined, proposal.versions);
+  const allPins = kind.rangeOfAllPins?.rule;
+  const range = rangeOf(Boolean(allPins), proposal.versions);
   const projects = [...group.top, ...group.members];
   const located = projects.flatMap((p) => p.versionRefs ?? []);
   const others = proposal.versions
@@ -143,20 +161,16 @@ function runtimeDecision(group: Group, proposal: EnvironmentProposal): Detection
     {
       topic: 'runtime_version',
       choice,
-      rule:
-        language === 'java'
-          ? 'the highest minimum and the lowest maximum of the build, its wrapper, toolchains, jvm.config, version files and CI'
-          : 'the first version pin with a lower bound',
+      rule: allPins ?? 'the first version pin with a lower bound',
       evidence: [...located, ...others],
     },
   ];
 }
 
 /** The test command of the chosen environment: CI first, then task runners, then docs. */
-function testCommandOf(environment: EnvironmentName, evidence: Evidence): Decision['testCommand'] {
-  const python = environment === 'miniforge' ? 'python' : environment;
+function testCommandOf(kind: DecisionKind, evidence: Evidence): Decision['testCommand'] {
   const found =
-    findCommands(evidence, { environment: python as EnvironmentName, kind: 'test' })[0] ??
+    findCommands(evidence, { environment: kind.testEvidence ?? kind.name, kind: 'test' })[0] ??
     findCommands(evidence, { tool: ['make', 'just'], kind: 'test' })[0];
   return found ? { command: found.text, evidence: [refOf(found)] } : undefined;
 }
@@ -167,7 +181,7 @@ function environmentDecision(
   order: readonly EnvironmentName[],
 ): { decision: DetectionDecision; reason: string } {
   if (!runnerUp) {
-    const rule = 'the only environment with project files (seed 000 §4.2.1)';
+    const rule = 'the only environment with project files';
     return {
       decision: {
         topic: 'environment',
@@ -192,51 +206,63 @@ function environmentDecision(
 
 const sharesFolder = (a: Group, b: Group) => a.top.some((p) => b.top.some((q) => q.dir === p.dir));
 
-export function decide(projects: Project[], evidence: Evidence): Decision {
-  const groups = ENVIRONMENT_ORDER.map((env) => projects.filter((p) => p.environment === env))
+/** Drops the environments another one supersedes (a conda file makes python's projects miniforge's). */
+function withoutSuperseded(groups: Group[], all: DecisionKinds, reasons: string[]): Group[] {
+  let ranked = groups;
+  for (const group of groups) {
+    const supersedes = kindOf(all, group.environment).supersedes;
+    const other = supersedes && ranked.find((g) => g.environment === supersedes.environment);
+    if (!supersedes || !other || !(group.depth === 0 || sharesFolder(group, other))) continue;
+    ranked = ranked.filter((g) => g !== other);
+    reasons.push(supersedes.reason);
+  }
+  return ranked;
+}
+
+/** Nothing found: the fallback environment with its default check. */
+function fallbackDecision(all: DecisionKinds, evidence: Evidence, reasons: string[]): Decision {
+  const kind = kindOf(all, all.fallback);
+  const rule = `no environment files found: ${kind.name}, the default`;
+  reasons.push(rule);
+  return {
+    environment: kind.name,
+    candidates: [],
+    proposals: { [kind.name]: defaultProposal(kind) },
+    reasons,
+    decisions: [{ topic: 'environment', choice: kind.name, rule, evidence: [] }],
+    testCommand: testCommandOf(kind, evidence),
+  };
+}
+
+export function decide(projects: Project[], evidence: Evidence, all: DecisionKinds): Decision {
+  const order = [...all.kinds].sort((a, b) => a.tieBreak - b.tieBreak).map((k) => k.name);
+  const groups = order
+    .map((env) => projects.filter((p) => p.environment === env))
     .filter((list) => list.length > 0)
     .map((list) => groupOf(list[0]!.environment, list, evidence));
   const proposals: Decision['proposals'] = {};
-  for (const group of groups) proposals[group.environment] = proposalOf(group, projects);
+  for (const group of groups)
+    proposals[group.environment] = proposalOf(group, projects, kindOf(all, group.environment));
   const reasons = groups.map(
     (g) =>
       `${g.environment}: ${fileNames(g)} at ${where(g.top.map((p) => p.dir))}; ${g.dependencies} ${g.dependencies === 1 ? 'dependency' : 'dependencies'}; ${g.top[0]!.packageManager}${g.ci ? `; CI: ${at(g.ci.ref)}` : ''}`,
   );
-  if (groups.length === 0) {
-    const rule = 'no environment files found: python, the default (seed 000 §4.2.3)';
-    reasons.push(rule);
-    return {
-      environment: 'python',
-      candidates: [],
-      proposals: { python: defaultProposal('python') },
-      reasons,
-      decisions: [{ topic: 'environment', choice: 'python', rule, evidence: [] }],
-      testCommand: testCommandOf('python', evidence),
-    };
-  }
-  let ranked = groups;
-  const conda = groups.find((g) => g.environment === 'miniforge');
-  const python = groups.find((g) => g.environment === 'python');
-  if (conda && python && (conda.depth === 0 || sharesFolder(conda, python))) {
-    ranked = groups.filter((g) => g !== python);
-    reasons.push(
-      'a conda environment file is present: conda is needed, so miniforge rather than python (seed 000 §4.2.1)',
-    );
-  }
-  ranked = [...ranked].sort((a, b) => rank(a, b, ENVIRONMENT_ORDER).order);
+  if (groups.length === 0) return fallbackDecision(all, evidence, reasons);
+  const ranked = [...withoutSuperseded(groups, all, reasons)].sort(
+    (a, b) => rank(a, b, order).order,
+  );
   const chosen = ranked[0]!;
-  const { decision, reason } = environmentDecision(chosen, ranked[1], ENVIRONMENT_ORDER);
+  const kind = kindOf(all, chosen.environment);
+  const { decision, reason } = environmentDecision(chosen, ranked[1], order);
   reasons.push(reason);
   if (ranked.length > 1)
-    reasons.push(
-      'polyglot repository: the planner may still pick the language the task targets (seed 000 §4.2.2 rule 1)',
-    );
-  reasons.push(...detailsOf(chosen, proposals[chosen.environment]!));
-  const testCommand = testCommandOf(chosen.environment, evidence);
+    reasons.push('polyglot repository: the planner may still pick the language the task targets');
+  reasons.push(...detailsOf(chosen, proposals[chosen.environment]!, kind));
+  const testCommand = testCommandOf(kind, evidence);
   const decisions: DetectionDecision[] = [
     decision,
     ...chosen.top.slice(0, MAX_PROJECTS).flatMap((p) => p.decisions ?? []),
-    ...runtimeDecision(chosen, proposals[chosen.environment]!),
+    ...runtimeDecision(chosen, proposals[chosen.environment]!, kind),
     ...(testCommand
       ? [
           {

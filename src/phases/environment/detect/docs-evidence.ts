@@ -178,17 +178,13 @@ function readRecipes(file: string, text: string, collect: Collector, source: Evi
   });
 }
 
-const MISE_TOOLS: Record<string, [VersionPin['language'], EnvironmentName]> = {
-  python: ['python', 'python'],
-  node: ['node', 'node'],
-  nodejs: ['node', 'node'],
-  java: ['java', 'java'],
-  go: ['go', 'go'],
-  golang: ['go', 'go'],
-};
+/** Tool names of `mise.toml` → the runtime language and its environment (`nodejs` → node). */
+export type MiseTools = Readonly<
+  Record<string, readonly [VersionPin['language'], EnvironmentName]>
+>;
 
 /** mise.toml `[tools]` versions and `[tasks.*] run` commands. */
-function readMise(file: string, text: string, collect: Collector): void {
+function readMise(file: string, text: string, collect: Collector, tools: MiseTools): void {
   let doc: Record<string, unknown>;
   try {
     doc = parseToml(text) as Record<string, unknown>;
@@ -198,9 +194,9 @@ function readMise(file: string, text: string, collect: Collector): void {
   }
   const lines = text.split(/\r?\n/);
   const lineOf = (pattern: RegExp) => lines.findIndex((l) => pattern.test(l)) + 1;
-  const tools = (doc.tools ?? {}) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(tools)) {
-    const known = MISE_TOOLS[name];
+  const listed = (doc.tools ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(listed)) {
+    const known = Object.hasOwn(tools, name) ? tools[name] : undefined;
     const versions = (Array.isArray(value) ? value : [value]).filter((v) => typeof v === 'string');
     if (!known || versions.length === 0) continue;
     collect.runtime({
@@ -236,9 +232,14 @@ function readMise(file: string, text: string, collect: Collector): void {
 }
 
 /** tox.ini, noxfile.py, Makefile, justfile or mise.toml. */
-export function readTaskRunner(file: string, text: string, collect: Collector): void {
+export function readTaskRunner(
+  file: string,
+  text: string,
+  collect: Collector,
+  tools: MiseTools,
+): void {
   if (file === 'tox.ini') readTox(file, text, collect);
   else if (file === 'noxfile.py') readNox(file, text, collect);
-  else if (file.endsWith('mise.toml')) readMise(file, text, collect);
+  else if (file.endsWith('mise.toml')) readMise(file, text, collect, tools);
   else readRecipes(file, text, collect, 'tool');
 }

@@ -1,7 +1,7 @@
 import type { EnvironmentName, EvidenceRef, VersionPin } from '../../../core/environment.ts';
-import { readCiYaml } from './ci-config.ts';
-import { recognize, splitCommands, type CommandKind } from './commands.ts';
-import { readDocs, readTaskRunner } from './docs-evidence.ts';
+import { readCiYaml, type CiVocabulary } from './ci-config.ts';
+import { recognize, splitCommands, type CommandKind, type CommandRule } from './commands.ts';
+import { readDocs, readTaskRunner, type MiseTools } from './docs-evidence.ts';
 import type { CommandEvidence, Collector, Evidence, EvidenceSource } from './evidence-types.ts';
 import { SECONDARY } from './evidence-types.ts';
 import { evidenceRole } from './files.ts';
@@ -24,11 +24,17 @@ export const MAX_LINE_CHARS = 2000;
 export const MAX_EVIDENCE = 2000;
 /** Real CI files and READMEs are far smaller; a YAML parse of a larger one takes seconds. */
 export const MAX_FILE_CHARS = 200_000;
-/** A line without any of these words holds no command `recognize` knows: skip the shell parse. */
-const TOOL_WORD =
-  /\b(?:pip[\d.]*|uv|poetry|pdm|pipenv|conda|mamba|micromamba|npm|pnpm|yarn|bun|mvnw?|mvnd|gradlew?|go|pytest|py\.test|tox|nox|hatch|make|just)\b/;
+/** What evidence reading knows of the environments (built from the registry). */
+export interface EvidenceVocabulary {
+  /** The environments' tool rules, in registry order. */
+  rules: readonly CommandRule[];
+  /** A line without any of these words holds no command `recognize` knows: the shell parse is skipped. */
+  toolWord: RegExp;
+  ci: CiVocabulary;
+  mise: MiseTools;
+}
 
-function collector(evidence: Evidence): Collector {
+function collector(evidence: Evidence, vocabulary: EvidenceVocabulary): Collector {
   let order = 0;
   const full = () => {
     if (evidence.commands.length + evidence.runtimes.length < MAX_EVIDENCE) return false;
@@ -38,10 +44,11 @@ function collector(evidence: Evidence): Collector {
   };
   return {
     script(line, source) {
-      if (line.text.length > MAX_LINE_CHARS || !TOOL_WORD.test(line.text) || full()) return;
+      if (line.text.length > MAX_LINE_CHARS || !vocabulary.toolWord.test(line.text) || full())
+        return;
       const text = short(line.text);
       for (const words of splitCommands(line.text)) {
-        const command = recognize(words);
+        const command = recognize(words, vocabulary.rules);
         if (!command || full()) continue;
         evidence.commands.push({ ...line, text, source, order: order++, command });
       }
@@ -77,6 +84,7 @@ function rank(file: string): number {
 export async function gatherEvidence(
   files: string[],
   read: (rel: string) => Promise<string | undefined>,
+  vocabulary: EvidenceVocabulary,
 ): Promise<Evidence> {
   const wanted = files.filter((f) => {
     const slash = f.lastIndexOf('/');
@@ -86,7 +94,7 @@ export async function gatherEvidence(
   });
   wanted.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const evidence: Evidence = { commands: [], runtimes: [], files: [], problems: [] };
-  const collect = collector(evidence);
+  const collect = collector(evidence, vocabulary);
   for (const file of wanted) {
     const text = await read(file);
     if (text === undefined) continue;
@@ -97,9 +105,9 @@ export async function gatherEvidence(
       continue;
     }
     evidence.files.push(file);
-    if (/\.ya?ml$/.test(file)) readCiYaml(file, text, collect);
+    if (/\.ya?ml$/.test(file)) readCiYaml(file, text, collect, vocabulary.ci);
     else if (rank(file) === 3) readDocs(file, text, collect);
-    else readTaskRunner(file, text, collect);
+    else readTaskRunner(file, text, collect, vocabulary.mise);
   }
   return evidence;
 }

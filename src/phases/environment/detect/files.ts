@@ -1,6 +1,8 @@
 /**
- * The files detection looks for (seed 000 §9.1, plus version files and
- * wrappers), and how a repository path maps to the folder it describes.
+ * The files detection looks for (each environment's manifests, lockfiles,
+ * version files and wrappers, declared in its folder, plus the CI, task-runner
+ * and docs files read as evidence), and how a repository path maps to the
+ * folder it describes.
  */
 import type { EnvironmentName } from '../../../core/environment.ts';
 
@@ -16,68 +18,6 @@ export type FileRole =
   /** README and CONTRIBUTING: read for their install and test commands. */
   | 'docs';
 export type FileEnvironment = EnvironmentName | 'any';
-
-const ROLES: ReadonlyMap<string, readonly [FileRole, FileEnvironment]> = new Map<
-  string,
-  readonly [FileRole, FileEnvironment]
->([
-  // python
-  ['requirements.txt', ['manifest', 'python']],
-  ['pyproject.toml', ['manifest', 'python']],
-  ['setup.py', ['manifest', 'python']],
-  ['setup.cfg', ['support', 'python']],
-  ['Pipfile', ['manifest', 'python']],
-  ['Pipfile.lock', ['lockfile', 'python']],
-  ['poetry.lock', ['lockfile', 'python']],
-  ['uv.lock', ['lockfile', 'python']],
-  ['pdm.lock', ['lockfile', 'python']],
-  ['.python-version', ['version', 'python']],
-  ['runtime.txt', ['version', 'python']],
-  // conda
-  ['environment.yml', ['manifest', 'miniforge']],
-  ['environment.yaml', ['manifest', 'miniforge']],
-  ['condaenv.yaml', ['manifest', 'miniforge']],
-  ['condaenv.yml', ['manifest', 'miniforge']],
-  // node
-  ['package.json', ['manifest', 'node']],
-  ['package-lock.json', ['lockfile', 'node']],
-  ['npm-shrinkwrap.json', ['lockfile', 'node']],
-  ['yarn.lock', ['lockfile', 'node']],
-  ['pnpm-lock.yaml', ['lockfile', 'node']],
-  ['bun.lock', ['lockfile', 'node']],
-  ['bun.lockb', ['lockfile', 'node']],
-  ['pnpm-workspace.yaml', ['support', 'node']],
-  ['.yarnrc.yml', ['support', 'node']],
-  ['.nvmrc', ['version', 'node']],
-  ['.node-version', ['version', 'node']],
-  // java
-  ['pom.xml', ['manifest', 'java']],
-  ['build.gradle', ['manifest', 'java']],
-  ['build.gradle.kts', ['manifest', 'java']],
-  ['settings.gradle', ['manifest', 'java']],
-  ['settings.gradle.kts', ['manifest', 'java']],
-  ['mvnw', ['wrapper', 'java']],
-  ['gradlew', ['wrapper', 'java']],
-  ['system.properties', ['version', 'java']],
-  ['.sdkmanrc', ['version', 'java']],
-  ['.java-version', ['version', 'java']],
-  ['.mvn/jvm.config', ['support', 'java']],
-  // go
-  ['go.mod', ['manifest', 'go']],
-  ['go.work', ['manifest', 'go']],
-  ['go.sum', ['lockfile', 'go']],
-  ['go.work.sum', ['lockfile', 'go']],
-  // any language
-  ['.tool-versions', ['version', 'any']],
-  ['Dockerfile', ['common', 'any']],
-  ['docker-compose.yml', ['common', 'any']],
-  ['docker-compose.yaml', ['common', 'any']],
-  ['compose.yaml', ['common', 'any']],
-  ['compose.yml', ['common', 'any']],
-  ['Makefile', ['common', 'any']],
-  ['mise.toml', ['version', 'any']],
-  ['.mise.toml', ['version', 'any']],
-]);
 
 /** Evidence files read at the repository root only (CI configuration, task runners). */
 const ROOT_EVIDENCE: ReadonlySet<string> = new Set([
@@ -108,77 +48,94 @@ export function evidenceRole(name: string, dir: string): 'ci' | 'docs' | undefin
   return CI_FOLDERS.get(dir)?.test(name) ? 'ci' : undefined;
 }
 
-/** `requirements-dev.txt`, `test_requirements.txt`, `requirements.in` … (Renovate's pattern, widened). */
-const REQUIREMENTS_FILE = /^(?:[\w-]+[-_.])?requirements(?:[-_.][\w-]+)?\.(?:txt|in)$/i;
-
-function lastSegment(dir: string): string {
+export function lastSegment(dir: string): string {
   const slash = dir.lastIndexOf('/');
   return slash < 0 ? dir : dir.slice(slash + 1);
 }
 
-/** Whether the file `name` in folder `dir` (relative, POSIX) is one detection reads. */
-export function isWantedFile(name: string, dir: string): boolean {
-  if (ROLES.has(name)) return true;
-  if (evidenceRole(name, dir)) return true;
-  if (name === 'jvm.config') return lastSegment(dir) === '.mvn';
-  if (name.endsWith('.gradle.kts') || name.endsWith('.gradle')) return isConventionFolder(dir);
-  if (name.includes('equirement') && REQUIREMENTS_FILE.test(name)) return true;
-  if (name.endsWith('.txt') || name.endsWith('.in')) return lastSegment(dir) === 'requirements';
-  if (name.endsWith('-wrapper.properties')) return lastSegment(dir) === 'wrapper';
-  if (name.endsWith('.versions.toml')) return lastSegment(dir) === 'gradle';
-  return false;
-}
-
-/** Role and environment of a file by its key in its folder (see `ownerOf`). */
-export function describeFile(key: string): { role: FileRole; environment: FileEnvironment } {
-  const known = ROLES.get(key);
-  if (known) return { role: known[0], environment: known[1] };
-  const slash = key.lastIndexOf('/');
-  const evidence = evidenceRole(key.slice(slash + 1), slash < 0 ? '' : key.slice(0, slash));
-  if (evidence) return { role: evidence, environment: 'any' };
-  if (CONVENTION_KEY.test(key)) return { role: 'support', environment: 'java' };
-  if (CONDA_ALTERNATIVE.test(key)) return { role: 'manifest', environment: 'miniforge' };
-  if (key.endsWith('-wrapper.properties') || key.endsWith('.versions.toml'))
-    return { role: 'support', environment: 'java' };
-  return { role: 'manifest', environment: 'python' }; // requirements files
-}
-
 /**
- * The folder a file describes and its key there: `api/requirements/dev.txt`
- * belongs to `api` as `requirements/dev.txt`; `gradle/wrapper/…properties`
- * to the folder above `gradle/`. The root folder is `.`.
+ * The files of one environment, by their key in the folder they describe.
+ * Exact names cover most; the hooks cover files found by pattern and files
+ * that describe a folder above their own.
  */
-export function ownerOf(rel: string): { dir: string; key: string } {
-  const parts = rel.split('/');
-  const name = parts[parts.length - 1]!;
-  let keep = parts.length - 1;
-  const parent = parts[keep - 1];
-  const convention = parts.findIndex((p) => CONVENTION_FOLDERS.has(p));
-  if (convention >= 0 && /\.gradle(?:\.kts)?$/.test(name)) keep = convention;
-  else if (parent === 'requirements' && /\.(?:txt|in)$/.test(name)) keep -= 1;
-  else if (CONDA_ALTERNATIVE.test(`${parent}/${name}`)) keep -= 1;
-  else if (parent === '.mvn' && name === 'jvm.config') keep -= 1;
-  else if (parent === 'wrapper' && parts[keep - 2] === 'gradle') keep -= 2;
-  else if (parent === 'wrapper' && parts[keep - 2] === '.mvn') keep -= 2;
-  else if (parent === 'gradle' && name.endsWith('.versions.toml')) keep -= 1;
-  const dir = parts.slice(0, keep).join('/') || '.';
-  const key = parts.slice(keep).join('/');
-  return { dir, key };
+export interface FileSpec {
+  environment: EnvironmentName;
+  /** Exact keys (`go.mod`, `.mvn/jvm.config`) and their role. */
+  roles: Readonly<Record<string, FileRole>>;
+  /** Files found by pattern rather than by name, given the name and its folder. */
+  wanted?: (name: string, dir: string) => boolean;
+  /** The role of a key found by `wanted` (undefined: not this environment's). */
+  describe?: (key: string) => FileRole | undefined;
+  /** Segments, counted from the end, that make the key of a file describing a folder above its own. */
+  keyLength?: (parts: readonly string[]) => number | undefined;
 }
 
-/**
- * Gradle convention plugins: scripts in `buildSrc/` and `build-logic/` belong
- * to the build that uses them (their toolchain settings are the build's), not
- * to a project of their own.
- */
-const CONVENTION_FOLDERS: ReadonlySet<string> = new Set(['buildSrc', 'build-logic']);
-const CONVENTION_KEY = /^(?:buildSrc|build-logic)\/.*\.gradle(?:\.kts)?$/;
-/** repo2docker's convention: `binder/environment.yml` describes the repository root. */
-const CONDA_ALTERNATIVE = /^\.?binder\/(?:environment|condaenv)\.ya?ml$/;
-
-function isConventionFolder(dir: string): boolean {
-  return dir.split('/').some((p) => CONVENTION_FOLDERS.has(p));
+/** What detection asks about a repository path, answered from every environment's files. */
+export interface FileTable {
+  /** Whether the file `name` in folder `dir` (relative, POSIX) is one detection reads. */
+  isWantedFile(name: string, dir: string): boolean;
+  /** Role and environment of a file by its key in its folder (see `ownerOf`). */
+  describeFile(key: string): { role: FileRole; environment: FileEnvironment };
+  /**
+   * The folder a file describes and its key there: `api/requirements/dev.txt`
+   * belongs to `api` as `requirements/dev.txt`; `gradle/wrapper/…properties`
+   * to the folder above `gradle/`. The root folder is `.`.
+   */
+  ownerOf(rel: string): { dir: string; key: string };
 }
+
+/** The file table of the given environments (the registry's, or a test's). */
+export function fileTable(specs: readonly FileSpec[]): FileTable {
+  const roles = new Map<string, readonly [FileRole, FileEnvironment]>();
+  for (const spec of specs)
+    for (const [key, role] of Object.entries(spec.roles)) roles.set(key, [role, spec.environment]);
+  for (const [key, role] of COMMON_FILES) roles.set(key, [role, 'any']);
+  return {
+    isWantedFile(name, dir) {
+      if (roles.has(name)) return true;
+      if (evidenceRole(name, dir)) return true;
+      return specs.some((spec) => spec.wanted?.(name, dir) === true);
+    },
+    describeFile(key) {
+      const known = roles.get(key);
+      if (known) return { role: known[0], environment: known[1] };
+      const slash = key.lastIndexOf('/');
+      const evidence = evidenceRole(key.slice(slash + 1), slash < 0 ? '' : key.slice(0, slash));
+      if (evidence) return { role: evidence, environment: 'any' };
+      for (const spec of specs) {
+        const role = spec.describe?.(key);
+        if (role) return { role, environment: spec.environment };
+      }
+      return { role: 'common', environment: 'any' };
+    },
+    ownerOf(rel) {
+      const parts = rel.split('/');
+      let length = 1;
+      for (const spec of specs) {
+        const own = spec.keyLength?.(parts);
+        if (own !== undefined) {
+          length = own;
+          break;
+        }
+      }
+      const keep = parts.length - length;
+      return { dir: parts.slice(0, keep).join('/') || '.', key: parts.slice(keep).join('/') };
+    },
+  };
+}
+
+/** Files of any language: version managers, containers, task runners. */
+const COMMON_FILES: readonly (readonly [string, FileRole])[] = [
+  ['.tool-versions', 'version'],
+  ['Dockerfile', 'common'],
+  ['docker-compose.yml', 'common'],
+  ['docker-compose.yaml', 'common'],
+  ['compose.yaml', 'common'],
+  ['compose.yml', 'common'],
+  ['Makefile', 'common'],
+  ['mise.toml', 'version'],
+  ['.mise.toml', 'version'],
+];
 
 /**
  * Folders that never hold a project: hidden ones (`.github`, `.devcontainer`)

@@ -174,13 +174,13 @@ function rankByFiles(a: Group, b: Group, order: readonly EnvironmentName[]): Ran
   if (a.dependencies !== b.dependencies)
     return {
       order: b.dependencies - a.dependencies,
-      rule: 'it declares the most dependencies (seed 000 §4.2.2 rule 2)',
+      rule: 'it declares the most dependencies',
       evidence,
     };
   if (a.buildConfig !== b.buildConfig)
     return {
       order: Number(b.buildConfig) - Number(a.buildConfig),
-      rule: 'it has build configuration (a lockfile, wrapper or build file; seed 000 §4.2.2 rule 3)',
+      rule: 'it has build configuration (a lockfile, wrapper or build file)',
       evidence,
     };
   return {

@@ -6,7 +6,7 @@ import type {
   VersionPin,
 } from '../../../core/environment.ts';
 import type { Evidence } from './evidence.ts';
-import { describeFile } from './files.ts';
+import type { FileEnvironment } from './files.ts';
 import type { MemberTest } from './members.ts';
 
 /** The detected files of one folder: key (e.g. `requirements/dev.txt`) → repository path. */
@@ -14,6 +14,8 @@ export interface FolderFiles {
   /** `.` for the repository root. */
   dir: string;
   files: ReadonlyMap<string, string>;
+  /** The environment a key's file belongs to (`any` for files of every language). */
+  environmentOf(key: string): FileEnvironment;
 }
 
 export interface AnalyzeContext {
@@ -40,7 +42,7 @@ export interface Project {
   versions: VersionPin[];
   /** Where the version pins were read, with line numbers when known. */
   versionRefs?: EvidenceRef[];
-  /** A lockfile, wrapper or build configuration is present (seed 000 §4.2.2 rule 3). */
+  /** A lockfile, wrapper or build configuration is present: a sign the project is built as it stands. */
   hasBuildConfig: boolean;
   /** A workspace/multi-module root: projects of the same environment below it may be its members. */
   workspace: boolean;
@@ -76,7 +78,7 @@ export function fileIn(folder: FolderFiles, key: string): string | undefined {
 /** Repository paths of the folder's files that belong to `environment`. */
 export function filesOf(folder: FolderFiles, environment: EnvironmentName): string[] {
   return [...folder.files]
-    .filter(([key]) => describeFile(key).environment === environment)
+    .filter(([key]) => folder.environmentOf(key) === environment)
     .map(([, rel]) => rel);
 }
 

@@ -70,22 +70,18 @@ export function pin(language: Language, spec: string, source: string): VersionPi
     : { language, spec: text, minimum, source };
 }
 
-const TOOL_NAMES: Record<string, Language> = {
-  python: 'python',
-  nodejs: 'node',
-  node: 'node',
-  golang: 'go',
-  go: 'go',
-  java: 'java',
-};
-
 /** asdf/mise `.tool-versions`: `nodejs 20.11.0`, `python 3.11.4 3.10.2`, `java temurin-17.0.2+8`. */
-export function parseToolVersions(text: string, source: string): VersionPin[] {
+export function parseToolVersions(
+  text: string,
+  source: string,
+  /** Tool name → runtime language (`nodejs` → `node`); other tools are skipped. */
+  names: Readonly<Record<string, Language>>,
+): VersionPin[] {
   const pins: VersionPin[] = [];
   for (const raw of text.split('\n')) {
     const line = raw.replace(/#.*$/, '').trim();
     const [tool, version] = line.split(/\s+/);
-    const language = tool ? TOOL_NAMES[tool] : undefined;
+    const language = tool && Object.hasOwn(names, tool) ? names[tool] : undefined;
     if (!language || !version) continue;
     const found = pin(language, version, `${source} ${tool}`);
     if (found) pins.push(found);
@@ -114,15 +110,15 @@ const numeric = (v: string) => v.split('.').map(Number);
 export const compareVersions = (a: string, b: string) => compare(numeric(a), numeric(b));
 
 /**
- * The range a verification checks. Java: the highest minimum and the lowest
- * maximum of all pins (the build, the wrapper and the toolchain must all be
- * satisfied). Other languages: the first pin with a minimum, as listed.
+ * The range a verification checks. With `allPins` (Java: the build, the
+ * wrapper and the toolchain must all be satisfied) the highest minimum and
+ * the lowest maximum of all pins; else the first pin with a minimum, as listed.
  */
 export function rangeOf(
-  language: Language | undefined,
+  allPins: boolean,
   pins: VersionPin[],
 ): { minimum?: string; maximum?: string } {
-  if (language !== 'java') {
+  if (!allPins) {
     const minimum = pins.find((v) => v.minimum)?.minimum;
     return minimum ? { minimum } : {};
   }

@@ -1,6 +1,6 @@
-import type { VersionPin } from '../../../core/environment.ts';
-import { ciVersionPin, findCommands, type Evidence } from './evidence.ts';
-import { globMembers } from './members.ts';
+import type { VersionPin } from '../../../../core/environment.ts';
+import { ciVersionPin, findCommands, type Evidence } from '../../detect/evidence.ts';
+import { globMembers } from '../../detect/members.ts';
 import {
   filesOf,
   isPlainName,
@@ -13,7 +13,7 @@ import {
   type Analyzer,
   type FolderFiles,
   type Project,
-} from './project.ts';
+} from '../../detect/project.ts';
 import {
   parsePipfile,
   parsePyproject,
@@ -22,12 +22,15 @@ import {
   parseSetupPy,
   type PyDependency,
   type Pyproject,
-} from './python-parse.ts';
-import { pythonInstalledChecks, pythonVersionCheck } from './python-checks.ts';
-import { planInstall } from './python-install.ts';
+} from './parse.ts';
+import { pythonInstalledChecks, pythonVersionCheck } from './checks.ts';
+import { planInstall } from './install.ts';
 
-export { pythonInstalledChecks, pythonVersionCheck } from './python-checks.ts';
-import { firstLine, parseToolVersions, pin } from './versions.ts';
+export { pythonInstalledChecks, pythonVersionCheck } from './checks.ts';
+import { firstLine, parseToolVersions, pin } from '../../detect/versions.ts';
+
+/** The runtime's names in `.tool-versions` and `mise.toml`. */
+export const TOOL_NAMES = { python: 'python' } as const;
 
 const MAX_REQUIREMENT_FILES = 4;
 const MAX_CHECKED = 5;
@@ -149,7 +152,7 @@ async function readOtherManifests(
   const tools = rel('.tool-versions');
   if (tools)
     facts.pins.push(
-      ...parseToolVersions((await context.read(tools)) ?? '', tools).filter(
+      ...parseToolVersions((await context.read(tools)) ?? '', tools, TOOL_NAMES).filter(
         (p) => p.language === 'python',
       ),
     );

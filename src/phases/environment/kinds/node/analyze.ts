@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml';
-import type { VerificationCheck, VersionPin } from '../../../core/environment.ts';
-import { ciVersionPin, findCommands, refOf, type Evidence } from './evidence.ts';
-import { globMembers, type MemberTest } from './members.ts';
+import type { VerificationCheck, VersionPin } from '../../../../core/environment.ts';
+import { ciVersionPin, findCommands, refOf, type Evidence } from '../../detect/evidence.ts';
+import { globMembers, type MemberTest } from '../../detect/members.ts';
 import {
   filesOf,
   isPlainName,
@@ -10,8 +10,11 @@ import {
   type Analyzer,
   type EvidenceRef,
   type FolderFiles,
-} from './project.ts';
-import { firstLine, parseToolVersions, pin } from './versions.ts';
+} from '../../detect/project.ts';
+import { firstLine, parseToolVersions, pin } from '../../detect/versions.ts';
+
+/** The runtime's names in `.tool-versions` and `mise.toml`. */
+export const TOOL_NAMES = { nodejs: 'node', node: 'node' } as const;
 
 const MAX_CHECKED = 5;
 
@@ -157,7 +160,9 @@ async function versionsOf(
   const tools = versionFile(folder, { root }, '.tool-versions');
   if (tools)
     found.push(
-      ...parseToolVersions((await read(tools)) ?? '', tools).filter((p) => p.language === 'node'),
+      ...parseToolVersions((await read(tools)) ?? '', tools, TOOL_NAMES).filter(
+        (p) => p.language === 'node',
+      ),
     );
   return found.filter((p): p is VersionPin => p !== undefined);
 }

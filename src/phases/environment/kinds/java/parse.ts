@@ -1,9 +1,9 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { VersionPin } from '../../../core/environment.ts';
-import { pomJdkBounds, pomMembers } from './java-build.ts';
-import type { JdkBound } from './java-range.ts';
-import type { MemberTest } from './members.ts';
-import { pin } from './versions.ts';
+import type { VersionPin } from '../../../../core/environment.ts';
+import { pomJdkBounds, pomMembers } from './build.ts';
+import type { JdkBound } from './range.ts';
+import type { MemberTest } from '../../detect/members.ts';
+import { pin } from '../../detect/versions.ts';
 
 /** Reading a `pom.xml` and Gradle build scripts as text (never run). */
 

@@ -1,5 +1,5 @@
-import type { VerificationCheck } from '../../../core/environment.ts';
-import { pythonTuple } from './versions.ts';
+import type { VerificationCheck } from '../../../../core/environment.ts';
+import { pythonTuple } from '../../detect/versions.ts';
 
 /** `sys.version_info >= (3, 10)` → `True`; without a minimum the major version, `3`. */
 export function pythonVersionCheck(python: string, minimum: string | undefined): VerificationCheck {

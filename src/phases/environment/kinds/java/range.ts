@@ -1,4 +1,4 @@
-import type { EvidenceRef, VersionPin } from '../../../core/environment.ts';
+import type { EvidenceRef, VersionPin } from '../../../../core/environment.ts';
 
 /**
  * The JDK range a Java build really needs, from what constrains it: the

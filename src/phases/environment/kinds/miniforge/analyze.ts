@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
-import type { VersionPin } from '../../../core/environment.ts';
-import { findCommands, refOf, type Evidence } from './evidence.ts';
+import type { VersionPin } from '../../../../core/environment.ts';
+import { findCommands, refOf, type Evidence } from '../../detect/evidence.ts';
 import {
   filesOf,
   isPlainName,
@@ -8,10 +8,10 @@ import {
   type Analyzer,
   type EvidenceRef,
   type FolderFiles,
-} from './project.ts';
-import { pep508 } from './python-parse.ts';
-import { pythonInstalledChecks, pythonVersionCheck } from './python-checks.ts';
-import { pin } from './versions.ts';
+} from '../../detect/project.ts';
+import { pep508 } from '../python/parse.ts';
+import { pythonInstalledChecks, pythonVersionCheck } from '../python/checks.ts';
+import { pin } from '../../detect/versions.ts';
 
 const NAMES = ['environment.yml', 'environment.yaml', 'condaenv.yaml', 'condaenv.yml'];
 /** repo2docker's order: a `binder/` (or `.binder/`) folder wins over the root's files. */

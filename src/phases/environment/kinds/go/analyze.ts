@@ -1,7 +1,10 @@
-import type { VerificationCheck, VersionPin } from '../../../core/environment.ts';
-import { exactMembers } from './members.ts';
-import { filesOf, maybe, versionFile, type Analyzer } from './project.ts';
-import { parseToolVersions, pin } from './versions.ts';
+import type { VerificationCheck, VersionPin } from '../../../../core/environment.ts';
+import { exactMembers } from '../../detect/members.ts';
+import { filesOf, maybe, versionFile, type Analyzer } from '../../detect/project.ts';
+import { parseToolVersions, pin } from '../../detect/versions.ts';
+
+/** The runtime's names in `.tool-versions` and `mise.toml`. */
+export const TOOL_NAMES = { golang: 'go', go: 'go' } as const;
 
 export interface GoMod {
   module: string | undefined;
@@ -77,7 +80,7 @@ export const analyzeGo: Analyzer = async (folder, context) => {
   const tools = versionFile(folder, context, '.tool-versions');
   if (tools)
     pins.push(
-      ...parseToolVersions((await context.read(tools)) ?? '', tools).filter(
+      ...parseToolVersions((await context.read(tools)) ?? '', tools, TOOL_NAMES).filter(
         (p) => p.language === 'go',
       ),
     );

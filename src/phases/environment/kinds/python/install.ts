@@ -1,7 +1,7 @@
-import type { DetectionDecision, EvidenceRef } from '../../../core/environment.ts';
-import { findCommands, refOf, type CommandEvidence, type Evidence } from './evidence.ts';
-import { shellWord, type FolderFiles } from './project.ts';
-import type { Pyproject } from './python-parse.ts';
+import type { DetectionDecision, EvidenceRef } from '../../../../core/environment.ts';
+import { findCommands, refOf, type CommandEvidence, type Evidence } from '../../detect/evidence.ts';
+import { shellWord, type FolderFiles } from '../../detect/project.ts';
+import type { Pyproject } from './parse.ts';
 
 /**
  * How a Python project is installed, the way its maintainers do: the package

@@ -1,6 +1,6 @@
-import type { EvidenceRef } from '../../../core/environment.ts';
-import { lineMatching, mavenRange, type JdkBound } from './java-range.ts';
-import { exactMembers, type MemberTest } from './members.ts';
+import type { EvidenceRef } from '../../../../core/environment.ts';
+import { lineMatching, mavenRange, type JdkBound } from './range.ts';
+import { exactMembers, type MemberTest } from '../../detect/members.ts';
 
 /**
  * What a Maven POM or a Gradle settings file says about the build's members

@@ -1,19 +1,15 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '../../../errors/errors.ts';
-import { readInRepo } from '../../../tools/repo-read.ts';
-import { repoRoot, type RepoRoot } from '../../../tools/sandbox.ts';
-import type { EnvironmentDetection } from '../../../core/environment.ts';
-import { analyzeConda } from './conda.ts';
-import { decide, defaultProposal } from './decide.ts';
-import { gatherEvidence } from './evidence.ts';
-import { depthOf, describeFile, isProjectFolder, isWantedFile, ownerOf } from './files.ts';
-import { analyzeGo } from './go.ts';
-import { analyzeJava } from './java.ts';
-import { listRepository, type ListingMode } from './list.ts';
-import { analyzeNode } from './node.ts';
-import type { AnalyzeContext, Analyzer, FolderFiles, Project } from './project.ts';
-import { analyzePython } from './python.ts';
+import { UsageError } from '../../errors/errors.ts';
+import { readInRepo } from '../../tools/repo-read.ts';
+import { repoRoot, type RepoRoot } from '../../tools/sandbox.ts';
+import type { EnvironmentDetection } from '../../core/environment.ts';
+import { decide, defaultProposal } from './detect/decide.ts';
+import { gatherEvidence } from './detect/evidence.ts';
+import { depthOf, isProjectFolder, type FileTable } from './detect/files.ts';
+import { listRepository, type ListingMode } from './detect/list.ts';
+import type { AnalyzeContext, FolderFiles, Project } from './detect/project.ts';
+import { DETECTION_KINDS, kindOf, type DetectionKinds } from './registry.ts';
 
 export interface DetectOptions {
   /** `auto` (git index in a checkout, else walk) or `walk`. */
@@ -28,6 +24,8 @@ export interface DetectOptions {
   maxTotalShownBytes?: number;
   /** Files listed in `detected_files`. */
   maxShownFiles?: number;
+  /** The environments to look for (default: the registry's). */
+  kinds?: DetectionKinds;
 }
 
 const LIMITS = {
@@ -37,7 +35,6 @@ const LIMITS = {
   maxTotalShownBytes: 160 * 1024,
   maxShownFiles: 120,
 };
-const ANALYZERS: Analyzer[] = [analyzePython, analyzeConda, analyzeNode, analyzeJava, analyzeGo];
 
 interface FileText {
   text: string;
@@ -45,9 +42,9 @@ interface FileText {
 }
 
 /**
- * A cached, size-capped reader through the path sandbox (issue 19 §5): a
- * committed symbolic link out of the checkout is never followed, so its
- * target's text reaches no output, command or prompt.
+ * A cached, size-capped reader through the path sandbox: a committed
+ * symbolic link out of the checkout is never followed, so its target's text
+ * reaches no output, command or prompt.
  */
 function createReader(root: RepoRoot, cap: number): (rel: string) => Promise<FileText | undefined> {
   const cache = new Map<string, Promise<FileText | undefined>>();
@@ -58,28 +55,30 @@ function createReader(root: RepoRoot, cap: number): (rel: string) => Promise<Fil
   };
 }
 
-function groupByFolder(files: string[]): FolderFiles[] {
+function groupByFolder(files: string[], table: FileTable): FolderFiles[] {
   const folders = new Map<string, Map<string, string>>();
   for (const rel of files) {
-    const { dir, key } = ownerOf(rel);
+    const { dir, key } = table.ownerOf(rel);
     if (!isProjectFolder(dir)) continue; // .github/, .devcontainer/, ci/: evidence, not projects
     let folder = folders.get(dir);
     if (!folder) folders.set(dir, (folder = new Map()));
     folder.set(key, rel);
   }
-  return [...folders].map(([dir, map]) => ({ dir, files: map }));
+  const environmentOf = (key: string) => table.describeFile(key).environment;
+  return [...folders].map(([dir, map]) => ({ dir, files: map, environmentOf }));
 }
 
 async function showFiles(
   files: string[],
   read: (rel: string) => Promise<FileText | undefined>,
   limits: typeof LIMITS,
+  table: FileTable,
 ): Promise<Record<string, string>> {
   const shown: Record<string, string> = {};
   const ordered = [...files].sort((a, b) => depthOf(a) - depthOf(b) || a.localeCompare(b));
   let budget = limits.maxTotalShownBytes;
   for (const rel of ordered.slice(0, limits.maxShownFiles)) {
-    const { role } = describeFile(ownerOf(rel).key);
+    const { role } = table.describeFile(table.ownerOf(rel).key);
     const file = await read(rel);
     if (!file) continue;
     if (role === 'lockfile' || role === 'wrapper') {
@@ -109,7 +108,7 @@ async function showFiles(
 }
 
 /**
- * Detects a repository's execution environment (SPEC C2, seed 000 §3, §4.2):
+ * Detects a repository's execution environment:
  * finds the environment files, reads them size-capped, extracts dependencies
  * and version pins, chooses the environment by the documented precedence
  * (docs/environment.md) and proposes setup and verification commands.
@@ -120,6 +119,7 @@ export async function detectEnvironment(
 ): Promise<EnvironmentDetection> {
   const started = Date.now();
   const limits = { ...LIMITS, ...options };
+  const kinds = options.kinds ?? DETECTION_KINDS;
   const root = path.resolve(dir);
   const info = await stat(root).catch(() => undefined);
   if (!info?.isDirectory()) {
@@ -128,7 +128,7 @@ export async function detectEnvironment(
       hint: 'pass the folder of a repository checkout.',
     });
   }
-  const listing = await listRepository(root, isWantedFile, {
+  const listing = await listRepository(root, kinds.files.isWantedFile, {
     mode: options.listing ?? 'auto',
     maxDepth: limits.maxDepth,
   });
@@ -137,24 +137,27 @@ export async function detectEnvironment(
   const context: AnalyzeContext = {
     read,
     root: undefined,
-    evidence: await gatherEvidence(listing.files, read),
+    evidence: await gatherEvidence(listing.files, read, kinds.vocabulary),
   };
-  const folders = groupByFolder(listing.files);
+  const folders = groupByFolder(listing.files, kinds.files);
   context.root = folders.find((f) => f.dir === '.');
   const found = await Promise.all(
-    folders.flatMap((folder) => ANALYZERS.map((analyze) => analyze(folder, context))),
+    folders.flatMap((folder) => kinds.kinds.map((kind) => kind.analyze(folder, context))),
   );
   const projects = found.filter((p): p is Project => p !== undefined);
-  const decision = decide(projects, context.evidence);
+  const decision = decide(projects, context.evidence, kinds.decision);
   decision.reasons.push(...context.evidence.problems);
   const proposal =
-    decision.proposals[decision.environment] ?? defaultProposal(decision.environment);
+    decision.proposals[decision.environment] ??
+    defaultProposal(
+      kinds.kinds.find((k) => k.name === decision.environment) ?? kindOf(decision.environment),
+    );
   if (listing.truncated)
     decision.reasons.push(
       'the folder walk stopped early (too many entries); some files may be missing',
     );
   return {
-    detected_files: await showFiles(listing.files, readFile, limits),
+    detected_files: await showFiles(listing.files, readFile, limits, kinds.files),
     environment_type: decision.environment,
     dependencies: proposal.dependencies,
     setup_commands: proposal.setup_commands,

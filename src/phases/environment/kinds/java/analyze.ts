@@ -1,7 +1,7 @@
-import type { EvidenceRef, VerificationCheck, VersionPin } from '../../../core/environment.ts';
-import { findCommands, refOf, type Evidence } from './evidence.ts';
-import { parseGradleSettings } from './java-build.ts';
-import { parseGradle, parsePom, type BuildFacts } from './java-parse.ts';
+import type { EvidenceRef, VerificationCheck, VersionPin } from '../../../../core/environment.ts';
+import { findCommands, refOf, type Evidence } from '../../detect/evidence.ts';
+import { parseGradleSettings } from './build.ts';
+import { parseGradle, parsePom, type BuildFacts } from './parse.ts';
 import {
   ciBounds,
   gradleToolchainBounds,
@@ -9,7 +9,7 @@ import {
   jvmConfigBounds,
   wrapperBounds,
   type JdkBound,
-} from './java-range.ts';
+} from './range.ts';
 import {
   filesOf,
   maybe,
@@ -17,10 +17,13 @@ import {
   type AnalyzeContext,
   type Analyzer,
   type FolderFiles,
-} from './project.ts';
-import { firstLine, parseToolVersions, pin, rangeOf } from './versions.ts';
+} from '../../detect/project.ts';
+import { firstLine, parseToolVersions, pin, rangeOf } from '../../detect/versions.ts';
 
-export { parseGradle, parsePom } from './java-parse.ts';
+/** The runtime's names in `.tool-versions` and `mise.toml`. */
+export const TOOL_NAMES = { java: 'java' } as const;
+
+export { parseGradle, parsePom } from './parse.ts';
 
 async function otherPins(
   folder: FolderFiles,
@@ -39,7 +42,9 @@ async function otherPins(
   if (sdkman && sdk) pins.push(pin('java', firstLine(sdk), `${sdkman.rel} java`));
   const tools = await read('.tool-versions');
   if (tools)
-    pins.push(...parseToolVersions(tools.text, tools.rel).filter((p) => p.language === 'java'));
+    pins.push(
+      ...parseToolVersions(tools.text, tools.rel, TOOL_NAMES).filter((p) => p.language === 'java'),
+    );
   return pins;
 }
 
@@ -202,7 +207,7 @@ export const analyzeJava: Analyzer = async (folder, context) => {
       ? 'sh ./mvnw -B'
       : 'mvn -B';
   facts.notes.push(`build tool ${choice.tool}${wrapper ? ' (wrapper)' : ''}: ${choice.rule}`);
-  const range = rangeOf('java', versions);
+  const range = rangeOf(true, versions);
   if (range.minimum && range.maximum && Number(range.minimum) > Number(range.maximum))
     facts.notes.push(
       `the JDK sources disagree: at least ${range.minimum} but at most ${range.maximum}`,
