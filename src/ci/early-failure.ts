@@ -13,7 +13,7 @@ import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { postNote } from '../report/note-body.ts';
 import { buildRunResult, writeResultFile } from '../report/result-file.ts';
-import type { CommandRequest } from '../trigger/note-rules.ts';
+import type { CommandRequest } from '../commands/note-rules.ts';
 import { systemClock } from '../core/clock.ts';
 import { startReporting } from '../run/reporting/index.ts';
 import { taskFromText } from '../task/task-yaml.ts';

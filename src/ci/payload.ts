@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors/errors.ts';
 import { systemClock } from '../core/clock.ts';
-import type { ThreadLookup } from '../trigger/resume.ts';
+import type { ThreadLookup } from '../commands/resume.ts';
 import {
   interpretTriggerPayload,
   resolveTriggerPayload,
   type TriggerPayloadDecision,
-} from '../trigger/trigger-payload.ts';
+} from '../commands/trigger-payload.ts';
 import type { CiContext } from './context.ts';
 import type { Config } from '../config/options.ts';
 import { jobGitLabToken } from './secrets.ts';
@@ -45,7 +45,7 @@ export function jobThreadLookup(
     const token = jobGitLabToken(config, env);
     const [{ createGitLabClient }, { threadLookup }] = await Promise.all([
       import('../gitlab/gitbeaker-adapter.ts'),
-      import('../trigger/gitlab-bridge.ts'),
+      import('../commands/gitlab-bridge.ts'),
     ]);
     const url = config.gitlab.url || context.gitlab.apiUrl;
     const client = createGitLabClient({ url, token, clock: systemClock });

@@ -8,10 +8,10 @@ import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { ACCESS_LEVEL, roleOf } from '../gitlab/access-levels.ts';
-import type { DispatchOutcome } from '../trigger/dispatch.ts';
-import { bridgeGitLabFromPort } from '../trigger/gitlab-bridge.ts';
-import type { BridgeGitLab } from '../trigger/bridge-port.ts';
-import type { CommandRequest, CommandTarget } from '../trigger/note-rules.ts';
+import type { DispatchOutcome } from '../commands/dispatch.ts';
+import { bridgeGitLabFromPort } from '../commands/gitlab-bridge.ts';
+import type { BridgeGitLab } from '../commands/bridge-port.ts';
+import type { CommandRequest, CommandTarget } from '../commands/note-rules.ts';
 import { checkoutMergeRequest } from './checkout.ts';
 import { CI_COMMANDS } from './commands.ts';
 import { usersToCheck, type CiContext } from './context.ts';
@@ -105,7 +105,7 @@ async function claimPayloadCommand(
   const own = { id: context.pipeline.id, status: 'running', ref: context.ref ?? request.ref };
   const gitlab = bridgeGitLabFromPort(deps.gitlab);
   const base = deps.config.base;
-  const { dispatchCommand } = await import('../trigger/dispatch.ts');
+  const { dispatchCommand } = await import('../commands/dispatch.ts');
   const outcome = await dispatchCommand(
     {
       gitlab: {

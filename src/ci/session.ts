@@ -5,7 +5,7 @@ import type { GitLabUser } from '../core/gitlab-port.ts';
 import type { LlmPort } from '../core/llm-port.ts';
 import type { RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
-import { pauseAwarded } from '../trigger/pause.ts';
+import { pauseAwarded } from '../commands/pause.ts';
 import { statePaths, type StatePaths } from '../history/paths.ts';
 import { lazyOpenAiLlm } from '../llm/lazy-llm.ts';
 import type { Logger } from '../log/logger.ts';
@@ -229,7 +229,7 @@ async function webUrlOf(run: PreparedRun): Promise<string | undefined> {
   return undefined;
 }
 
-/** `/agent pause` reaches the job as a ⏸ on its progress note (src/trigger/pause.ts). */
+/** `/agent pause` reaches the job as a ⏸ on its progress note (src/commands/pause.ts). */
 function pauseCheck(run: PreparedRun): ((noteId: string) => Promise<boolean>) | undefined {
   const target = run.request.target;
   if (target.kind === 'none') return undefined;

@@ -4,8 +4,13 @@ import { ConfigError, ExternalServiceError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { ACCESS_LEVEL } from '../gitlab/access-levels.ts';
-import type { BridgeGitLab } from './bridge-port.ts';
-import { dispatchCommand, dispatchPrivate, dispatchReply, type DispatchDeps } from './dispatch.ts';
+import type { BridgeGitLab } from '../commands/bridge-port.ts';
+import {
+  dispatchCommand,
+  dispatchPrivate,
+  dispatchReply,
+  type DispatchDeps,
+} from '../commands/dispatch.ts';
 import { startBridgeServer, type RunningBridge } from './server.ts';
 import { createPipelineStarter } from './pipeline-start.ts';
 import { MembershipCache } from './membership.ts';

@@ -1,5 +1,5 @@
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
-import { RUN_COMMANDS } from './command.ts';
+import { RUN_COMMANDS } from './parse.ts';
 import type { CommandRequest, CommandTarget } from './note-rules.ts';
 import { isQuestionThread } from './resume.ts';
 import { interpretTriggerPayload, payloadReply } from './trigger-payload.ts';

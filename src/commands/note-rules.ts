@@ -1,7 +1,7 @@
 import type { ForkMode } from '../config/options.ts';
 import { isBotUser } from '../gitlab/bot-users.ts';
 import { parseMarker } from '../core/marker.ts';
-import { parseAgentCommand, type SubCommand } from './command.ts';
+import { parseAgentCommand, type SubCommand } from './parse.ts';
 import type { NoteHookEvent } from './note-event.ts';
 
 /**

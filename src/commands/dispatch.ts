@@ -6,7 +6,7 @@ import type { Redactor } from '../log/redact.ts';
 import { accessLevelName } from '../gitlab/access-levels.ts';
 import { activeAgentPipelines, blockingAgentPipelines, lastAgentPipeline } from './agent-runs.ts';
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
-import { RUN_COMMANDS } from './command.ts';
+import { RUN_COMMANDS } from './parse.ts';
 import type { CommandRequest, ReplyCandidate } from './note-rules.ts';
 import {
   alreadyRunningText,
