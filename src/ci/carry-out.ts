@@ -5,7 +5,8 @@ import type { Plan } from '../core/plan.ts';
 import type { RunOutcome } from '../core/outcome.ts';
 import type { PlannedWork, RunInput } from '../run/orchestrator.ts';
 import type { CarriedOut, CarryOutDeps } from './job-types.ts';
-import { commandPlan, type CommandPlan } from './commands.ts';
+import type { JobPlan } from '../commands/verbs.ts';
+import { commandPlan } from './commands.ts';
 import { readHandoff } from './handoff.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
 import {
@@ -23,7 +24,7 @@ const PLAN_ONLY_SUMMARY = (prefix: string) =>
   `The plan is posted. Comment \`${prefix} approve\` to carry it out as written.`;
 
 /** The task text: the instruction, or (retry, approve) the earlier request's on this MR or issue. */
-function taskText(run: PreparedRun, plan: CommandPlan, last: CiRequestRecord | undefined): string {
+function taskText(run: PreparedRun, plan: JobPlan, last: CiRequestRecord | undefined): string {
   if (plan.task === 'last-request') {
     if (last) return last.task.text;
     if (plan.needsEarlierRun)

@@ -13,7 +13,7 @@ import { bridgeGitLabFromPort } from '../commands/gitlab-bridge.ts';
 import type { BridgeGitLab } from '../commands/bridge-port.ts';
 import type { CommandRequest, CommandTarget } from '../commands/note-rules.ts';
 import { checkoutMergeRequest } from './checkout.ts';
-import { CI_COMMANDS } from './commands.ts';
+import { isRunVerb } from '../commands/verbs.ts';
 import { usersToCheck, type CiContext } from './context.ts';
 import { readHandoff } from './handoff.ts';
 import { requestFromTrigger, type CiRequest } from './request.ts';
@@ -209,7 +209,7 @@ async function checked(
     });
   if (!payload || context.step === 'run') return checks();
   // a command that runs has its checks read while the claim is made; others need none
-  const early = payload.command in CI_COMMANDS ? checks() : undefined;
+  const early = isRunVerb(payload.command) ? checks() : undefined;
   early?.catch(() => undefined);
   const refused = await claimPayloadCommand(context, payload, deps, reads);
   return refused ?? (await (early ?? checks()));
@@ -230,7 +230,7 @@ export async function prepareRun(
 ): Promise<Preparation> {
   const reads = jobReads(deps.gitlab, context.gitlab.projectId);
   const asked = await requestOf(context, payload);
-  if (!payload || payload.command in CI_COMMANDS) prefetch(reads, asked, context.step);
+  if (!payload || isRunVerb(payload.command)) prefetch(reads, asked, context.step);
   const checks = await checked(context, payload, asked, deps, reads);
   if ('kind' in checks) return checks;
   const request = await withRequester(asked, context, reads);

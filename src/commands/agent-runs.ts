@@ -1,8 +1,8 @@
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
-import { RUN_COMMANDS } from './parse.ts';
 import type { CommandRequest, CommandTarget } from './note-rules.ts';
 import { isQuestionThread } from './resume.ts';
 import { interpretTriggerPayload, payloadReply } from './trigger-payload.ts';
+import { isRunVerb } from './verbs.ts';
 
 /**
  * How the bridge recognises the agent pipelines of one MR or issue (A6):
@@ -63,7 +63,7 @@ export function belongsTo(
   const decision = interpretTriggerPayload(payload, { prefix });
   return (
     decision.kind === 'command' &&
-    RUN_COMMANDS.includes(decision.request.command) &&
+    isRunVerb(decision.request.command) &&
     sameTarget(decision.request.target, target)
   );
 }

@@ -6,7 +6,6 @@ import type { Redactor } from '../log/redact.ts';
 import { accessLevelName } from '../gitlab/access-levels.ts';
 import { activeAgentPipelines, blockingAgentPipelines, lastAgentPipeline } from './agent-runs.ts';
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
-import { RUN_COMMANDS } from './parse.ts';
 import type { CommandRequest, ReplyCandidate } from './note-rules.ts';
 import {
   alreadyRunningText,
@@ -20,6 +19,7 @@ import {
 import { PAUSE_EMOJI, pauseReply, runningProgressNote } from './pause.ts';
 import { resolveReply } from './resume.ts';
 import { statusReply } from './run-status.ts';
+import { isRunVerb, type AnsweredVerb } from './verbs.ts';
 
 /**
  * The API half of the comment rules (A2, A6), after `decideNote` accepted a
@@ -203,6 +203,16 @@ async function pause(deps: DispatchDeps, request: CommandRequest): Promise<Dispa
   return { kind: 'pause-asked', pipelines: active };
 }
 
+async function help(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
+  await reply(deps, request, helpText(deps.prefix));
+  return { kind: 'help' };
+}
+
+/** The handler of each verb that is answered in the thread rather than run (verbs.ts). */
+const ANSWERS: Readonly<
+  Record<AnsweredVerb, (deps: DispatchDeps, request: CommandRequest) => Promise<DispatchOutcome>>
+> = { status, pause, stop, help };
+
 /** Carries out one accepted command. Throws only when GitLab itself fails. */
 export async function dispatchCommand(
   deps: DispatchDeps,
@@ -218,12 +228,8 @@ export async function dispatchCommand(
     return claim;
   }
   if (claim.kind === 'duplicate') return claim;
-  if (RUN_COMMANDS.includes(request.command)) return runCommand(deps, request);
-  if (request.command === 'stop') return stop(deps, request);
-  if (request.command === 'status') return status(deps, request);
-  if (request.command === 'pause') return pause(deps, request);
-  await reply(deps, request, helpText(deps.prefix));
-  return { kind: 'help' };
+  const verb = request.command;
+  return isRunVerb(verb) ? runCommand(deps, request) : ANSWERS[verb](deps, request);
 }
 
 /**

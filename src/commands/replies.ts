@@ -1,11 +1,12 @@
 import { parseMarker, renderMarker } from '../core/marker.ts';
 import { Redactor } from '../log/redact.ts';
 import { prepareNoteBody } from '../report/note-body.ts';
-import { helpLines } from '../report/notes/reply-note.ts';
+import { helpLines, type HelpEntry } from '../report/notes/reply-note.ts';
 import type { AgentPipeline } from './bridge-port.ts';
 import type { CommandTarget } from './note-rules.ts';
 import { t } from '../messages/catalog.ts';
 import { detectLanguage, type Language } from '../messages/language.ts';
+import { VERB_NAMES, verbRow, type HelpKey } from './verbs.ts';
 
 /**
  * The short notes the bridge posts in a command's thread (A1, A6). Every body
@@ -41,9 +42,22 @@ export function replyLanguage(instruction: string): Language {
   return detectLanguage(instruction);
 }
 
-/** The command list, in the same words as the job's help reply (report/notes/reply-note.ts). */
+/** The help reply's lines, one per verb of the table in its order (verbs.ts). */
+export function helpEntries(): HelpEntry[] {
+  return VERB_NAMES.map((verb) => {
+    const row = verbRow(verb);
+    return {
+      verb: row.syntax === 'implicit' ? undefined : verb,
+      instruction: row.syntax !== 'alone',
+      key: `help.${verb}` satisfies HelpKey,
+      mentions: row.helpMentions,
+    };
+  });
+}
+
+/** The command list `/agent help` gets, from the bridge or from a job. */
 export function helpText(prefix: string): string {
-  return helpLines({ taskId: '', commandPrefix: prefix }).join('\n');
+  return helpLines({ taskId: '', commandPrefix: prefix }, helpEntries()).join('\n');
 }
 
 export function alreadyRunningText(

@@ -16,6 +16,7 @@ import {
 import { renderPatchNote } from '../../src/report/notes/patch-note.ts';
 import { renderReplanNote } from '../../src/report/notes/replan-note.ts';
 import { renderHelpReply, renderStatusReply } from '../../src/report/notes/reply-note.ts';
+import { helpEntries } from '../../src/commands/replies.ts';
 import { renderSummaryNote } from '../../src/report/notes/summary-note.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
 import {
@@ -226,7 +227,7 @@ function otherNotes(language: Language): Array<[string, string]> {
         ctx,
       ),
     ],
-    ['help', renderHelpReply(ctx)],
+    ['help', renderHelpReply(ctx, helpEntries())],
   ];
 }
 
