@@ -63,7 +63,7 @@ interface JobStart {
   adoptNoteId?: string | undefined;
   from?: RunInput['from'];
   stopAfterPlan?: RunInput['stopAfterPlan'];
-  /** The earlier task whose plan the run may reuse (seed 001 §7.3: retry, resume). */
+  /** The earlier task whose plan the run may reuse (retry, resume). */
   planSource?: string | undefined;
 }
 
@@ -103,7 +103,7 @@ async function requestedStart(run: PreparedRun, deps: CarryOutDeps): Promise<Job
       : run.context.step === 'plan'
         ? { kind: 'hand-over' }
         : undefined;
-  // retry and resume run the last request again: its plan may be reused (seed 001 §7.3)
+  // retry and resume run the last request again: its plan may be reused
   const planSource =
     plan.mode === 'run' && plan.task === 'last-request' ? restored.lastRequest?.task.id : undefined;
   return {
@@ -114,7 +114,7 @@ async function requestedStart(run: PreparedRun, deps: CarryOutDeps): Promise<Job
   };
 }
 
-/** `--step run`: the child pipeline's job carries on from the plan job's hand-off (B2). */
+/** `--step run`: the child pipeline's job carries on from the plan job's hand-off. */
 async function handedOverStart(run: PreparedRun): Promise<JobStart> {
   const handoff = await readHandoff(run.context.projectDir);
   return {
@@ -152,7 +152,7 @@ export async function carryOutJob(run: PreparedRun, deps: CarryOutDeps): Promise
     from: start.from,
     stopAfterPlan: start.stopAfterPlan,
   };
-  // the run's stages, phases and tools load once the progress note is posted (issue #22)
+  // the run's stages, phases and tools load once the progress note is posted, so the note comes first
   const stages = import('../run/orchestrator.ts');
   const settled = await deps.lifecycle.settle(
     session.reporting,

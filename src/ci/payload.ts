@@ -30,7 +30,7 @@ export async function readTriggerPayload(value: string): Promise<string> {
 }
 
 /**
- * Reads a reply's thread through the GitLab API with the job's token (F4).
+ * Reads a reply's thread through the GitLab API with the job's token: a reply below a paused ❓ question resumes the run.
  * The client is made on the first lookup: a top-level comment never needs
  * one, so its job still ends without loading the API client.
  */
@@ -64,9 +64,9 @@ export function jobThreadLookup(
 }
 
 /**
- * A3: the same command rules as the bridge, decided from the payload alone
+ * A comment webhook at the trigger URL: the same command rules as the bridge, decided from the payload alone
  * (no API call) — except a reply in a thread, which `lookup`, when given,
- * reads to tell whether it answers a paused ❓ question (a `resume`, F4).
+ * reads to tell whether it answers a paused ❓ question (a `resume`).
  */
 export async function decideTriggerPayload(
   context: CiContext,

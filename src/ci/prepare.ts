@@ -24,7 +24,7 @@ import { excludeAgentFolders } from './workspace.ts';
 export interface PreparedRun {
   context: CiContext;
   request: CiRequest;
-  /** defaults < `.mr-agent.yml` of the default branch < environment (M4). */
+  /** defaults < `.mr-agent.yml` of the default branch < environment. */
   config: Config;
   gitlab: GitLabPort;
   /** The job's GitLab reads, each made once: the MR or issue, its threads, each member's role. */
@@ -54,7 +54,7 @@ export interface PrepareDeps {
   onChecks?(checks: StartCheckResult): void;
 }
 
-/** The A3 request as the bridge's variables would have described it. */
+/** A TRIGGER_PAYLOAD request as the bridge's variables would have described it. */
 function requestFromCommand(request: CommandRequest): CiRequest {
   return {
     source: 'note',
@@ -95,7 +95,7 @@ function statusReads(reads: JobReads): Pick<BridgeGitLab, 'listNotes' | 'targetW
   };
 }
 
-/** A3: the bridge's API rules in the job: role check, 👀 claim, control verbs, "already running". */
+/** A TRIGGER_PAYLOAD comment gets the bridge's API rules in the job: role check, 👀 claim, control verbs, "already running". */
 async function claimPayloadCommand(
   context: CiContext,
   request: CommandRequest,
@@ -216,9 +216,9 @@ async function checked(
 }
 
 /**
- * Everything between "the job started" and "the run starts" (M4, M5): the
- * request (A2 variables, A3 payload claimed like the bridge does, A4 variables,
- * or the plan job's hand-off), the token's scope, every triggering user's role,
+ * Everything between "the job started" and "the run starts": the
+ * request (the bridge's variables, a TRIGGER_PAYLOAD claimed like the bridge
+ * does, "Run pipeline" or API variables, or the plan job's hand-off), the token's scope, every triggering user's role,
  * `.mr-agent.yml` from the default branch, and a checkout of the merge
  * request's head. Independent reads run at once; each is made once per job
  * (`JobReads`), and the run reuses them.

@@ -65,7 +65,7 @@ function artifactUrl(run: PreparedRun): (file: string) => string {
 }
 
 /**
- * Commit and push on completion (SPEC H3): to the MR's branch, to a new branch
+ * Commit and push on completion: to the MR's branch, to a new branch
  * and draft MR for an issue, or to the pipeline's branch for a run on neither.
  */
 async function deliveryFor(run: PreparedRun, task: TaskSpec): Promise<GitLabDelivery | undefined> {
@@ -101,7 +101,7 @@ interface SessionInput {
   adoptNoteId?: string | undefined;
   /** Aborts the run (the job's lifecycle). */
   signal: AbortSignal;
-  /** The earlier task whose plan the run may reuse (seed 001 §7.3: retry, resume). */
+  /** The earlier task whose plan the run may reuse (retry, resume). */
   planSource?: string | undefined;
 }
 
@@ -126,7 +126,7 @@ function notesFor(run: PreparedRun, input: SessionInput, paths: StatePaths, webU
   return input.adoptNoteId ? new AdoptingNoteTarget(base, input.adoptNoteId, webUrl) : base;
 }
 
-/** Replies to a ❓ clarification note come from the thread on the MR or issue (F4). */
+/** Replies to a ❓ clarification note come from the thread on the MR or issue. */
 function answersFor(run: PreparedRun) {
   const target = run.request.target;
   if (target.kind === 'none') return undefined;
@@ -147,7 +147,7 @@ function llmFor(run: PreparedRun, input: SessionInput): LlmPort {
   return make(run.config, run.env, logger, services.clock);
 }
 
-/** The merge request or issue with its discussion, loaded when the run gathers (C1, C4). */
+/** The merge request or issue with its discussion, loaded when the run gathers. */
 function requestSource(run: PreparedRun): RequestSource {
   return {
     load: () =>

@@ -27,7 +27,7 @@ const MEMBERS_LISTING_MAX_PAGES = 20;
  * `mr-agent serve` without the CLI: checks the configuration, learns the
  * agent's own GitLab user, and starts the HTTP server whose accepted commands
  * go through `dispatchCommand`, and replies in threads through `dispatchReply`
- * (a reply below a paused ❓ question resumes the run, F4), with a pipeline
+ * (a reply below a paused ❓ question resumes the run), with a pipeline
  * trigger as the way to start a run.
  */
 export interface BridgeSetup {

@@ -6,7 +6,7 @@ import type { CommandRequest } from '../commands/note-rules.ts';
 import { nonEmptyVariables, pipelineInputs, pipelineVariables } from '../commands/variables.ts';
 
 /**
- * How the bridge hands a request to the pipeline it triggers (O9, #21):
+ * How the bridge hands a request to the pipeline it triggers:
  * `inputs` (the project's `.gitlab-ci.yml` declares the `mr_agent_*` pipeline
  * inputs, docs/ci-component.md), `variables` (MR_AGENT_TASK, …; refused where
  * "Minimum role to use pipeline variables" is above the trigger token owner's
