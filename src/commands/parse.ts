@@ -7,10 +7,10 @@ import { isVerb, VERB_NAMES, verbRow, type Verb } from './verbs.ts';
  * never inside code blocks, inline code, quotes or HTML comments — followed
  * by a space or the end of the line. The first such line counts.
  *
- * The verbs and how each is read are the rows of verbs.ts: `plan` takes the
- * rest as its instruction; the `alone` verbs (`approve`, `retry`, `pause`,
- * `resume`, `help`, `stop`, `status`) are verbs only when nothing else
- * follows on the line; anything else is a `run` instruction. A bare `/agent`
+ * The verbs and how each is read are the rows of verbs.ts: an `instruction`
+ * verb (`plan`) takes the rest as its instruction; an `alone` verb (`stop`)
+ * is a verb only when nothing else follows on the line; anything else is a
+ * `run` instruction. A bare `/agent`
  * takes its request from the lines below it, or asks for help when there are
  * none. The instruction is the rest of the command line plus every line
  * after it (so a longer request can follow on the next lines).

@@ -277,7 +277,8 @@ export const en = {
   'patch.details': { one: 'The patch · 1 file', other: 'The patch · {count} files' },
   'patch.full': 'the full patch is in the job artifacts as {path}',
 
-  // replies to `/agent status` and `/agent help` (SPEC A6)
+  // replies to `/agent status` and `/agent help`; `/agent help` lists one
+  // `help.<verb>` line per verb of src/commands/verbs.ts
   'status.heading': 'mr-agent status:',
   'status.progress': '{done} of {total} steps done',
   'status.started': 'started {time}',
