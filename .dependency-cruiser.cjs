@@ -6,7 +6,7 @@
 const KERNEL = '^src/(core|messages|config|errors|log|task|version\\.ts)';
 const ADAPTERS = '^src/(shell|llm|gitlab|history|report|tools|workers|testkit)/';
 const PHASES = '^src/phases/';
-const RUN = '^src/(run|agent-runner)/';
+const RUN = '^src/(run|agent-runner|commands)/';
 const ENTRIES = '^src/(ci|cli|demo|trigger|index\\.ts)';
 
 /** A rule forbidding `from` to import anything matching `to`. */
@@ -39,6 +39,14 @@ module.exports = {
     layer('adapters-below-phases', ADAPTERS, `${PHASES}|${RUN}|${ENTRIES}`),
     layer('phases-below-run', PHASES, `${RUN}|${ENTRIES}`),
     layer('run-below-entries', RUN, ENTRIES),
+    {
+      name: 'job-apart-from-bridge',
+      severity: 'error',
+      comment:
+        'the CI job and the webhook bridge are two entries: what both need (comment commands) lives in src/commands/',
+      from: { path: '^src/ci/' },
+      to: { path: '^src/trigger/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

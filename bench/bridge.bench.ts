@@ -4,9 +4,9 @@
 import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createSilentLogger } from '../src/log/logger.ts';
-import { parseAgentCommand } from '../src/trigger/command.ts';
-import { parseNoteEvent } from '../src/trigger/note-event.ts';
-import { decideNote } from '../src/trigger/note-rules.ts';
+import { parseAgentCommand } from '../src/commands/parse.ts';
+import { parseNoteEvent } from '../src/commands/note-event.ts';
+import { decideNote } from '../src/commands/note-rules.ts';
 import { startBridgeServer } from '../src/trigger/server.ts';
 
 const SECRET = 'bench-secret-0123456789';

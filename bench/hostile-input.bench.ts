@@ -4,8 +4,8 @@
 import { performance } from 'node:perf_hooks';
 import { extractJson } from '../src/llm/extract-json.ts';
 import { parseReviewVerdict } from '../src/llm/review-verdict.ts';
-import { parseAgentCommand } from '../src/trigger/command.ts';
-import { interpretTriggerPayload } from '../src/trigger/trigger-payload.ts';
+import { parseAgentCommand } from '../src/commands/parse.ts';
+import { interpretTriggerPayload } from '../src/commands/trigger-payload.ts';
 
 function time(label: string, input: string, fn: (text: string) => unknown): void {
   fn(input.slice(0, 1000)); // warm-up

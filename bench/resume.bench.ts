@@ -5,11 +5,11 @@ import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Discussion, Note } from '../src/core/gitlab-port.ts';
 import { createSilentLogger } from '../src/log/logger.ts';
-import { parseNoteEvent } from '../src/trigger/note-event.ts';
-import { decideNote } from '../src/trigger/note-rules.ts';
-import { resolveReply, type ThreadLookup } from '../src/trigger/resume.ts';
+import { parseNoteEvent } from '../src/commands/note-event.ts';
+import { decideNote } from '../src/commands/note-rules.ts';
+import { resolveReply, type ThreadLookup } from '../src/commands/resume.ts';
 import { startBridgeServer } from '../src/trigger/server.ts';
-import { resolveTriggerPayload } from '../src/trigger/trigger-payload.ts';
+import { resolveTriggerPayload } from '../src/commands/trigger-payload.ts';
 
 const SECRET = 'bench-secret-0123456789';
 const review = 'Looks good to me; a few nits below.\n'.repeat(80);

@@ -20,8 +20,11 @@ export {
   SUB_COMMANDS,
   type ParsedCommand,
   type SubCommand,
-} from './trigger/command.ts';
-export { interpretTriggerPayload, type TriggerPayloadDecision } from './trigger/trigger-payload.ts';
+} from './commands/parse.ts';
+export {
+  interpretTriggerPayload,
+  type TriggerPayloadDecision,
+} from './commands/trigger-payload.ts';
 export {
   detectEnvironment,
   selectEnvironment,

@@ -3,7 +3,7 @@ import type { CiRequestRecord, RestoredHistory } from './past-history.ts';
 import type { PreparedRun } from './prepare.ts';
 
 /**
- * Which earlier run `/agent approve` answers (A1, issue 23): the run whose
+ * Which earlier run `/agent approve` answers: the run whose
  * progress note starts the thread the approve comment replies in, else the
  * newest `/agent plan` run on the merge request or issue. Its plan is carried
  * out and its request is the task — never the plan of some later full run.

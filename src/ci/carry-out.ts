@@ -5,7 +5,8 @@ import type { Plan } from '../core/plan.ts';
 import type { RunOutcome } from '../core/outcome.ts';
 import type { PlannedWork, RunInput } from '../run/orchestrator.ts';
 import type { CarriedOut, CarryOutDeps } from './job-types.ts';
-import { commandPlan, type CommandPlan } from './commands.ts';
+import type { JobPlan } from '../commands/verbs.ts';
+import { commandPlan } from './commands.ts';
 import { readHandoff } from './handoff.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
 import {
@@ -23,7 +24,7 @@ const PLAN_ONLY_SUMMARY = (prefix: string) =>
   `The plan is posted. Comment \`${prefix} approve\` to carry it out as written.`;
 
 /** The task text: the instruction, or (retry, approve) the earlier request's on this MR or issue. */
-function taskText(run: PreparedRun, plan: CommandPlan, last: CiRequestRecord | undefined): string {
+function taskText(run: PreparedRun, plan: JobPlan, last: CiRequestRecord | undefined): string {
   if (plan.task === 'last-request') {
     if (last) return last.task.text;
     if (plan.needsEarlierRun)
@@ -62,7 +63,7 @@ interface JobStart {
   adoptNoteId?: string | undefined;
   from?: RunInput['from'];
   stopAfterPlan?: RunInput['stopAfterPlan'];
-  /** The earlier task whose plan the run may reuse (seed 001 §7.3: retry, resume). */
+  /** The earlier task whose plan the run may reuse (retry, resume). */
   planSource?: string | undefined;
 }
 
@@ -102,7 +103,7 @@ async function requestedStart(run: PreparedRun, deps: CarryOutDeps): Promise<Job
       : run.context.step === 'plan'
         ? { kind: 'hand-over' }
         : undefined;
-  // retry and resume run the last request again: its plan may be reused (seed 001 §7.3)
+  // retry and resume run the last request again: its plan may be reused
   const planSource =
     plan.mode === 'run' && plan.task === 'last-request' ? restored.lastRequest?.task.id : undefined;
   return {
@@ -113,7 +114,7 @@ async function requestedStart(run: PreparedRun, deps: CarryOutDeps): Promise<Job
   };
 }
 
-/** `--step run`: the child pipeline's job carries on from the plan job's hand-off (B2). */
+/** `--step run`: the child pipeline's job carries on from the plan job's hand-off. */
 async function handedOverStart(run: PreparedRun): Promise<JobStart> {
   const handoff = await readHandoff(run.context.projectDir);
   return {
@@ -151,7 +152,7 @@ export async function carryOutJob(run: PreparedRun, deps: CarryOutDeps): Promise
     from: start.from,
     stopAfterPlan: start.stopAfterPlan,
   };
-  // the run's stages, phases and tools load once the progress note is posted (issue #22)
+  // the run's stages, phases and tools load once the progress note is posted, so the note comes first
   const stages = import('../run/orchestrator.ts');
   const settled = await deps.lifecycle.settle(
     session.reporting,

@@ -4,7 +4,7 @@ import { Git, isLocalRemote } from '../shell/git.ts';
 
 /**
  * Puts the job's checkout on the merge request's head when the pipeline runs
- * elsewhere: a comment webhook at the trigger URL (A3) always runs on the
+ * elsewhere: a comment webhook at the trigger URL always runs on the
  * branch named in the URL, and the bridge runs fork merge requests on the
  * default branch. GitLab keeps every merge request's head, forks included,
  * at `refs/merge-requests/<iid>/head` of the target project.

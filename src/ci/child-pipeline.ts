@@ -6,7 +6,7 @@ import type { CiRequest } from './request.ts';
 import type { RunnerSettings } from './runner-settings.ts';
 
 /**
- * The child pipeline of the two-step flow (B2): `mr-agent ci --step plan`
+ * The child pipeline of the two-step flow: `mr-agent ci --step plan`
  * writes it as an artifact; the component's `<as>-run` trigger job starts it.
  * Its one job runs in the chosen environment's image, with that
  * environment's caches, and takes the plan job's `.mr-agent/` artifacts
@@ -83,7 +83,7 @@ const NO_RUNNER_SETTINGS: RunnerSettings = { tags: [], resourceGroup: undefined 
 /**
  * The child pipeline that carries out the plan in `environment`'s image. Its
  * job pushes: it is `interruptible: false`, takes the runner tags, and joins
- * the resource group of the request's merge request or issue (O10).
+ * the resource group of the request's merge request or issue.
  */
 export function renderChildPipeline(spec: {
   environment: EnvironmentName;

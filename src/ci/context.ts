@@ -3,18 +3,18 @@ import { ConfigError, UsageError } from '../errors/errors.ts';
 import { runnerSettings, type RunnerSettings } from './runner-settings.ts';
 
 /**
- * What `mr-agent ci` learns from its job's environment (SPEC contract, A2–A4):
+ * What `mr-agent ci` learns from its job's environment (docs/ci-component.md):
  * GitLab's predefined variables, the request variables a trigger passes
  * (`MR_AGENT_TASK`, `MR_AGENT_NOTE_ID`, …) and `TRIGGER_PAYLOAD`. Pure: the
  * environment in, a `CiContext` out, or one error naming every bad variable.
  * Reading the payload file, checking permissions and running happen later.
  */
 
-/** `--step`: the whole run in one job, or the planning and the work of the two-step flow (B2). */
+/** `--step`: the whole run in one job, or the planning and the work of the two-step flow. */
 export const CI_STEPS = ['all', 'plan', 'run'] as const;
 export type CiStep = (typeof CI_STEPS)[number];
 
-/** Pipeline sources an agent job may run in (B4); `parent_pipeline` only for the run step. */
+/** Pipeline sources an agent job may run in; `parent_pipeline` only for the run step. */
 export const AGENT_PIPELINE_SOURCES = ['trigger', 'api', 'web', 'pipeline', 'chat'] as const;
 
 const blank = (value: unknown) =>
@@ -69,7 +69,7 @@ export type CiTarget =
 
 /** How the job was asked to act. */
 export type CiTrigger =
-  /** A2: the webhook bridge triggered the pipeline for a comment. */
+  /** The webhook bridge triggered the pipeline for a comment. */
   | {
       kind: 'note';
       noteId: number;
@@ -78,7 +78,7 @@ export type CiTrigger =
       target: CiTarget;
       triggeredBy: number | undefined;
     }
-  /** A4: "Run pipeline", the pipelines API or a trigger token with MR_AGENT_TASK. */
+  /** "Run pipeline", the pipelines API or a trigger token with MR_AGENT_TASK. */
   | {
       kind: 'manual';
       source: 'manual' | 'api';
@@ -86,7 +86,7 @@ export type CiTrigger =
       target: CiTarget;
       triggeredBy: number | undefined;
     }
-  /** A3: a comment webhook pointed at the trigger URL; the value is the payload file's path. */
+  /** A comment webhook pointed at the trigger URL; the value is the payload file's path. */
   | { kind: 'payload'; payload: string }
   /** Nothing asks for work (only valid for the run step, which reads the plan job's hand-off). */
   | { kind: 'none' };
@@ -110,7 +110,7 @@ export interface CiContext {
   /** The user GitLab runs the pipeline as (the trigger token's owner for `trigger`). */
   pipelineUser: { id: number; login: string | undefined } | undefined;
   trigger: CiTrigger;
-  /** The component's `runner_tags` and `resource_group`, for the child pipeline's job (O10). */
+  /** The component's `runner_tags` and `resource_group`, for the child pipeline's job. */
   runner: RunnerSettings;
 }
 
@@ -221,7 +221,7 @@ export function parseCiContext(
   };
 }
 
-/** Every user whose access level the job re-checks (M4): the commenter and the pipeline's user. */
+/** Every user whose access level the job re-checks: the commenter and the pipeline's user. */
 export function usersToCheck(context: CiContext): number[] {
   const ids = new Set<number>();
   const trigger = context.trigger;

@@ -13,7 +13,7 @@ import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { postNote, prepareNoteBody } from '../report/note-body.ts';
 import { buildRunResult, writeResultFile } from '../report/result-file.ts';
-import type { CommandRequest } from '../trigger/note-rules.ts';
+import type { CommandRequest } from '../commands/note-rules.ts';
 import { systemClock } from '../core/clock.ts';
 import { startReporting } from '../run/reporting/index.ts';
 import { taskFromText } from '../task/task-yaml.ts';
@@ -24,13 +24,14 @@ import { AdoptingNoteTarget } from './note-target.ts';
 import type { CiRequest } from './request.ts';
 
 /**
- * A job that fails before its run has a progress note (SPEC O4): an invalid
+ * A job that fails before its run has a progress note: an invalid
  * `.mr-agent.yml` on the default branch, a missing merge request, a GitLab
  * that refuses or does not answer, a worker CLI missing from the image. The
  * requester still hears of it — a reply in the command's thread (or a note on
  * the merge request or issue) saying what went wrong and what to do, where
  * GitLab lets one be written — and `result.json` records it for machines.
- * A requester without the role gets nothing (no 👀, no run, no note: M4).
+ * A requester without the role gets nothing — no 👀, no run, no note: the
+ * job tells nothing to someone who may not command the agent.
  */
 export interface EarlyFailure {
   context: CiContext;
@@ -76,7 +77,7 @@ function whereAsked(
   };
 }
 
-/** The requester lacks the role (M4): refused without a word on GitLab. */
+/** The requester lacks the role: refused without a word on GitLab. */
 function requesterRefused(error: unknown): boolean {
   return isAgentError(error) && error.where === 'MR_AGENT_TRIGGERED_BY';
 }
@@ -203,7 +204,7 @@ async function postFailureNote(
 }
 
 /**
- * The run job of the two-step flow (B2) that fails before it takes over the
+ * The run job of the two-step flow that fails before it takes over the
  * plan job's progress note still ends that note, as failed: it would say
  * "running" for good otherwise.
  */

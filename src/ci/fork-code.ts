@@ -2,7 +2,7 @@ import type { CodeNotRun } from '../core/run-context.ts';
 import type { PreparedRun } from './prepare.ts';
 
 /**
- * Whether a CI run may run the checkout's code (issue 19 §1). A fork's
+ * Whether a CI run may run the checkout's code. A fork's
  * merge request runs none of it — no setup, lifecycle scripts, tests or
  * commands — unless `trigger.forks` is `run` *and* the pipeline is not on a
  * protected ref (`CI_COMMIT_REF_PROTECTED` is `false`; absent counts as

@@ -6,7 +6,7 @@ import { jobReads, type JobReads } from '../gitlab/job-reads.ts';
 import type { CiRequest } from './request.ts';
 
 /**
- * The request a CI run works on (SPEC C1, C4): the merge request or issue with
+ * The request a CI run works on: the merge request or issue with
  * its labels, the merge request's changed files, and its discussion, each
  * comment marked as authorised when its author holds at least the minimum
  * role — only those count as instructions. The agent's own notes,

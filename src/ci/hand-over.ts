@@ -12,7 +12,7 @@ import type { PreparedRun } from './prepare.ts';
 import type { CiSession } from './session.ts';
 import type { PlannedWork } from '../run/orchestrator.ts';
 
-/** The image of the environment the run will use: the configured one, else the planner's choice checked against detection (D2). */
+/** The image of the environment the run will use: the configured one, else the planner's choice checked against detection. */
 async function chosenEnvironment(run: PreparedRun, plan: Plan) {
   const selection = selectEnvironment({
     planned: plan.selected_environment,
@@ -22,7 +22,7 @@ async function chosenEnvironment(run: PreparedRun, plan: Plan) {
   return selection.name;
 }
 
-/** The plan job hands over (B2): the hand-off and the child pipeline for the chosen environment. */
+/** The plan job hands over: the hand-off and the child pipeline for the chosen environment. */
 export async function handOver(
   run: PreparedRun,
   session: CiSession,

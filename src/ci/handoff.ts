@@ -8,7 +8,7 @@ import { Plan } from '../core/plan.ts';
 import { CiRequest } from './request.ts';
 
 /**
- * What the plan job of the two-step flow (B2) leaves for the run job of the
+ * What the plan job of the two-step flow leaves for the run job of the
  * child pipeline, next to the rest of `.mr-agent/` in its artifacts: the
  * request, the chosen environment, the task and run ids, the progress note,
  * and what the run gathered and planned.
@@ -51,11 +51,11 @@ export const CiHandoff = z.object({
   /** The run continues under the same task and run ids (one history, one run record). */
   task: z.object({ id: z.string().min(1), text: z.string() }),
   runId: z.string().min(1),
-  /** The progress note the run job keeps editing (one note per run, H1). */
+  /** The progress note the run job keeps editing (one progress note per run). */
   noteId: z.string().optional(),
   /**
    * What the plan job gathered (its shape belongs to src/phases/gather/), the
-   * plan, and the earlier plan it took over (seed 001 §7.3) with its revisions
+   * plan, and the earlier plan it took over (a retry or resume reuses it) with its revisions
    * and reflections.
    */
   work: z.object({

@@ -34,8 +34,8 @@ export function noteTargetFor(input: {
 }
 
 /**
- * The run job of the two-step flow (B2) goes on editing the progress note the
- * plan job created — one note per run (H1): its first progress note is
+ * The run job of the two-step flow goes on editing the progress note the
+ * plan job created — one progress note per run: its first progress note is
  * written over that note instead of being created.
  */
 export class AdoptingNoteTarget implements NoteTarget {

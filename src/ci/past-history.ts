@@ -14,7 +14,7 @@ import { replanStateFile } from '../phases/replan/state.ts';
 import { CiRequest } from './request.ts';
 
 /**
- * History across pipelines (SPEC I1, I2) for a CI run: earlier runs on the
+ * History across pipelines for a CI run: earlier runs on the
  * same merge request or issue are found through their progress notes, their
  * `.mr-agent/` artifacts are downloaded, and their planning history is merged
  * into this checkout's, so the planner sees them, `/agent approve` finds the
@@ -37,7 +37,7 @@ export type CiRequestRecord = z.infer<typeof CiRequestRecord>;
 
 /**
  * The history's and the replan state's issue id (src/history/entries.ts):
- * `12!42` for merge request !42 of project 12, `12#7` for issue #7.
+ * `12!42` for merge request !42 of project 12, `12#7` for its issue `#7`.
  */
 export function issueIdOf(projectId: number, request: CiRequest): string | undefined {
   const target = request.target;

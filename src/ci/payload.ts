@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors/errors.ts';
 import { systemClock } from '../core/clock.ts';
-import type { ThreadLookup } from '../trigger/resume.ts';
+import type { ThreadLookup } from '../commands/resume.ts';
 import {
   interpretTriggerPayload,
   resolveTriggerPayload,
   type TriggerPayloadDecision,
-} from '../trigger/trigger-payload.ts';
+} from '../commands/trigger-payload.ts';
 import type { CiContext } from './context.ts';
 import type { Config } from '../config/options.ts';
 import { jobGitLabToken } from './secrets.ts';
@@ -30,7 +30,7 @@ export async function readTriggerPayload(value: string): Promise<string> {
 }
 
 /**
- * Reads a reply's thread through the GitLab API with the job's token (F4).
+ * Reads a reply's thread through the GitLab API with the job's token: a reply below a paused ❓ question resumes the run.
  * The client is made on the first lookup: a top-level comment never needs
  * one, so its job still ends without loading the API client.
  */
@@ -45,7 +45,7 @@ export function jobThreadLookup(
     const token = jobGitLabToken(config, env);
     const [{ createGitLabClient }, { threadLookup }] = await Promise.all([
       import('../gitlab/gitbeaker-adapter.ts'),
-      import('../trigger/gitlab-bridge.ts'),
+      import('../commands/gitlab-bridge.ts'),
     ]);
     const url = config.gitlab.url || context.gitlab.apiUrl;
     const client = createGitLabClient({ url, token, clock: systemClock });
@@ -64,9 +64,9 @@ export function jobThreadLookup(
 }
 
 /**
- * A3: the same command rules as the bridge, decided from the payload alone
+ * A comment webhook at the trigger URL: the same command rules as the bridge, decided from the payload alone
  * (no API call) — except a reply in a thread, which `lookup`, when given,
- * reads to tell whether it answers a paused ❓ question (a `resume`, F4).
+ * reads to tell whether it answers a paused ❓ question (a `resume`).
  */
 export async function decideTriggerPayload(
   context: CiContext,

@@ -8,13 +8,13 @@ import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { ACCESS_LEVEL, roleOf } from '../gitlab/access-levels.ts';
-import type { DispatchOutcome } from '../trigger/dispatch.ts';
-import { bridgeGitLabFromPort } from '../trigger/gitlab-bridge.ts';
-import type { BridgeGitLab } from '../trigger/bridge-port.ts';
-import type { CommandRequest, CommandTarget } from '../trigger/note-rules.ts';
+import type { DispatchOutcome } from '../commands/dispatch.ts';
+import { bridgeGitLabFromPort } from '../commands/gitlab-bridge.ts';
+import type { BridgeGitLab } from '../commands/bridge-port.ts';
+import type { CommandRequest, CommandTarget } from '../commands/note-rules.ts';
 import { checkoutMergeRequest } from './checkout.ts';
-import { CI_COMMANDS } from './commands.ts';
 import { refuseConfidentialTarget } from './confidential.ts';
+import { isRunVerb } from '../commands/verbs.ts';
 import { usersToCheck, type CiContext } from './context.ts';
 import { readHandoff } from './handoff.ts';
 import { requestFromTrigger, type CiRequest } from './request.ts';
@@ -25,7 +25,7 @@ import { excludeAgentFolders } from './workspace.ts';
 export interface PreparedRun {
   context: CiContext;
   request: CiRequest;
-  /** defaults < `.mr-agent.yml` of the default branch < environment (M4). */
+  /** defaults < `.mr-agent.yml` of the default branch < environment. */
   config: Config;
   gitlab: GitLabPort;
   /** The job's GitLab reads, each made once: the MR or issue, its threads, each member's role. */
@@ -55,7 +55,7 @@ export interface PrepareDeps {
   onChecks?(checks: StartCheckResult): void;
 }
 
-/** The A3 request as the bridge's variables would have described it. */
+/** A TRIGGER_PAYLOAD request as the bridge's variables would have described it. */
 function requestFromCommand(request: CommandRequest): CiRequest {
   return {
     source: 'note',
@@ -96,7 +96,7 @@ function statusReads(reads: JobReads): Pick<BridgeGitLab, 'listNotes' | 'targetW
   };
 }
 
-/** A3: the bridge's API rules in the job: role check, 👀 claim, control verbs, "already running". */
+/** A TRIGGER_PAYLOAD comment gets the bridge's API rules in the job: role check, 👀 claim, control verbs, "already running". */
 async function claimPayloadCommand(
   context: CiContext,
   request: CommandRequest,
@@ -106,7 +106,7 @@ async function claimPayloadCommand(
   const own = { id: context.pipeline.id, status: 'running', ref: context.ref ?? request.ref };
   const gitlab = bridgeGitLabFromPort(deps.gitlab);
   const base = deps.config.base;
-  const { dispatchCommand } = await import('../trigger/dispatch.ts');
+  const { dispatchCommand } = await import('../commands/dispatch.ts');
   const outcome = await dispatchCommand(
     {
       gitlab: {
@@ -210,16 +210,16 @@ async function checked(
     });
   if (!payload || context.step === 'run') return checks();
   // a command that runs has its checks read while the claim is made; others need none
-  const early = payload.command in CI_COMMANDS ? checks() : undefined;
+  const early = isRunVerb(payload.command) ? checks() : undefined;
   early?.catch(() => undefined);
   const refused = await claimPayloadCommand(context, payload, deps, reads);
   return refused ?? (await (early ?? checks()));
 }
 
 /**
- * Everything between "the job started" and "the run starts" (M4, M5): the
- * request (A2 variables, A3 payload claimed like the bridge does, A4 variables,
- * or the plan job's hand-off), the token's scope, every triggering user's role,
+ * Everything between "the job started" and "the run starts": the
+ * request (the bridge's variables, a TRIGGER_PAYLOAD claimed like the bridge
+ * does, "Run pipeline" or API variables, or the plan job's hand-off), the token's scope, every triggering user's role,
  * `.mr-agent.yml` from the default branch, and a checkout of the merge
  * request's head. Independent reads run at once; each is made once per job
  * (`JobReads`), and the run reuses them.
@@ -231,7 +231,7 @@ export async function prepareRun(
 ): Promise<Preparation> {
   const reads = jobReads(deps.gitlab, context.gitlab.projectId);
   const asked = await requestOf(context, payload);
-  if (!payload || payload.command in CI_COMMANDS) prefetch(reads, asked, context.step);
+  if (!payload || isRunVerb(payload.command)) prefetch(reads, asked, context.step);
   const checks = await checked(context, payload, asked, deps, reads);
   if ('kind' in checks) return checks;
   await refuseConfidentialTarget(asked, reads);

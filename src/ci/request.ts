@@ -3,7 +3,7 @@ import type { CiTrigger } from './context.ts';
 
 /**
  * What the agent is asked to do in this pipeline, whichever way it came in
- * (A2 bridge, A3 TRIGGER_PAYLOAD, A4 manual/API). The plan job hands it to the
+ * (the bridge, a TRIGGER_PAYLOAD, "Run pipeline" or the API). The plan job hands it to the
  * run job of the child pipeline inside `.mr-agent/ci-handoff.json`.
  */
 export const CiTarget = z.discriminatedUnion('kind', [
@@ -14,15 +14,15 @@ export const CiTarget = z.discriminatedUnion('kind', [
 
 export const CiRequest = z.object({
   source: z.enum(['note', 'manual', 'api']),
-  /** `run`, `plan`, `approve` or `retry` (A1). */
+  /** A verb that starts a run (src/commands/verbs.ts). */
   command: z.string().min(1),
   task: z.string(),
   target: CiTarget,
-  /** The comment that asked, for notes (A2, A3). */
+  /** The comment that asked, for notes. */
   noteId: z.number().int().positive().optional(),
   /** The user on whose behalf the agent acts (the commenter), when known. */
   userId: z.number().int().positive().optional(),
-  /** Their GitLab username, when known: the @mention in the notes that need an answer, the user-config API (seed 001 §9.3; requester.ts). */
+  /** Their GitLab username, when known: the @mention in the notes that need an answer, the user-config API (requester.ts). */
   username: z.string().min(1).optional(),
 });
 export type CiRequest = z.infer<typeof CiRequest>;

@@ -1,6 +1,6 @@
 /**
  * Who asked. By username, for the @mention of the ❓ and 🙋 notes (GitLab
- * then adds a To-Do for them), and for the user-config API (seed 001 §9.3).
+ * then adds a To-Do for them), and for the user-config API, which answers for the user who asked.
  * A comment's author comes from the comment itself (`MR_AGENT_NOTE_ID` in the
  * job's one listing of the threads, or the `TRIGGER_PAYLOAD` event's user). A
  * run started from "Run pipeline" or the API is the pipeline's user

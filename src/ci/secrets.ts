@@ -3,7 +3,7 @@ import { ConfigError } from '../errors/errors.ts';
 
 /**
  * The component names the variables that hold secrets (`gitlab_token_variable`,
- * `llm_api_key_variable`) instead of taking the secrets as inputs (M5). The
+ * `llm_api_key_variable`) instead of taking the secrets as inputs, which the pipeline would show. The
  * LLM adapter reads its key through `llm.api_key_variable` itself; the GitLab
  * token is copied here into the variable the options table reads.
  */

@@ -5,7 +5,7 @@ import type { GitLabUser } from '../core/gitlab-port.ts';
 import type { LlmPort } from '../core/llm-port.ts';
 import type { RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
-import { pauseAwarded } from '../trigger/pause.ts';
+import { pauseAwarded } from '../commands/pause.ts';
 import { statePaths, type StatePaths } from '../history/paths.ts';
 import { lazyOpenAiLlm } from '../llm/lazy-llm.ts';
 import type { Logger } from '../log/logger.ts';
@@ -65,7 +65,7 @@ function artifactUrl(run: PreparedRun): (file: string) => string {
 }
 
 /**
- * Commit and push on completion (SPEC H3): to the MR's branch, to a new branch
+ * Commit and push on completion: to the MR's branch, to a new branch
  * and draft MR for an issue, or to the pipeline's branch for a run on neither.
  */
 async function deliveryFor(run: PreparedRun, task: TaskSpec): Promise<GitLabDelivery | undefined> {
@@ -101,7 +101,7 @@ interface SessionInput {
   adoptNoteId?: string | undefined;
   /** Aborts the run (the job's lifecycle). */
   signal: AbortSignal;
-  /** The earlier task whose plan the run may reuse (seed 001 §7.3: retry, resume). */
+  /** The earlier task whose plan the run may reuse (retry, resume). */
   planSource?: string | undefined;
 }
 
@@ -126,7 +126,7 @@ function notesFor(run: PreparedRun, input: SessionInput, paths: StatePaths, webU
   return input.adoptNoteId ? new AdoptingNoteTarget(base, input.adoptNoteId, webUrl) : base;
 }
 
-/** Replies to a ❓ clarification note come from the thread on the MR or issue (F4). */
+/** Replies to a ❓ clarification note come from the thread on the MR or issue. */
 function answersFor(run: PreparedRun) {
   const target = run.request.target;
   if (target.kind === 'none') return undefined;
@@ -147,7 +147,7 @@ function llmFor(run: PreparedRun, input: SessionInput): LlmPort {
   return make(run.config, run.env, logger, services.clock);
 }
 
-/** The merge request or issue with its discussion, loaded when the run gathers (C1, C4). */
+/** The merge request or issue with its discussion, loaded when the run gathers. */
 function requestSource(run: PreparedRun): RequestSource {
   return {
     load: () =>
@@ -229,7 +229,7 @@ async function webUrlOf(run: PreparedRun): Promise<string | undefined> {
   return undefined;
 }
 
-/** `/agent pause` reaches the job as a ⏸ on its progress note (src/trigger/pause.ts). */
+/** `/agent pause` reaches the job as a ⏸ on its progress note (src/commands/pause.ts). */
 function pauseCheck(run: PreparedRun): ((noteId: string) => Promise<boolean>) | undefined {
   const target = run.request.target;
   if (target.kind === 'none') return undefined;

@@ -12,7 +12,7 @@ import { exitCodeFor } from '../errors/exit-code.ts';
 import { guardGitLab, RequestBudget } from '../gitlab/request-budget.ts';
 import { alreadyReported, RunLifecycle } from '../run/lifecycle.ts';
 import type { Shell } from '../core/shell-port.ts';
-import type { CommandRequest } from '../trigger/note-rules.ts';
+import type { CommandRequest } from '../commands/note-rules.ts';
 import type { CiContext } from './context.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
 import { carryOutJob, type CarriedOut } from './carry-out.ts';

@@ -12,7 +12,7 @@ import type { Redactor } from '../log/redact.ts';
 import type { Clock } from '../core/clock.ts';
 import type { JobRec, PipelineRec } from '../testkit/gitlab-server/index.ts';
 import { startBridge } from '../trigger/bridge.ts';
-import { bridgeGitLabFromPort } from '../trigger/gitlab-bridge.ts';
+import { bridgeGitLabFromPort } from '../commands/gitlab-bridge.ts';
 import type { RunningBridge } from '../trigger/server.ts';
 import type { DemoWorld } from './world.ts';
 

@@ -92,7 +92,7 @@ export const enErrors = {
   'early.details': 'Details: {job} log; {file} in its artifacts.',
   'early.job': 'job {id}',
 
-  // the bridge's replies in a command's thread (src/trigger/replies.ts)
+  // the bridge's replies in a command's thread (src/commands/replies.ts)
   'reply.thisMergeRequest': 'this merge request',
   'reply.thisIssue': 'this issue',
   'reply.pipeline': 'pipeline #{id}',

@@ -196,7 +196,7 @@ export const en = {
   'replanLog.failed':
     '{time} · failed after {duration}: the run ended before the revised plan reached its next step',
 
-  // the `/agent help` reply and the answers to `/agent pause`
+  // the `/agent help` reply (one `help.<verb>` line per verb of src/commands/verbs.ts) and the answers to `/agent pause`
   'help.heading': 'mr-agent commands',
   'help.where': 'Write a command at the start of a comment line, outside code and quotes.',
   'help.run': 'make the change you describe and push it here',

@@ -4,8 +4,13 @@ import { ConfigError, ExternalServiceError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { ACCESS_LEVEL } from '../gitlab/access-levels.ts';
-import type { BridgeGitLab } from './bridge-port.ts';
-import { dispatchCommand, dispatchPrivate, dispatchReply, type DispatchDeps } from './dispatch.ts';
+import type { BridgeGitLab } from '../commands/bridge-port.ts';
+import {
+  dispatchCommand,
+  dispatchPrivate,
+  dispatchReply,
+  type DispatchDeps,
+} from '../commands/dispatch.ts';
 import { startBridgeServer, type RunningBridge } from './server.ts';
 import { createPipelineStarter } from './pipeline-start.ts';
 import { MembershipCache } from './membership.ts';
@@ -29,7 +34,7 @@ const MEMBERS_LISTING_MAX_PAGES = 20;
  * `mr-agent serve` without the CLI: checks the configuration, learns the
  * agent's own GitLab user, and starts the HTTP server whose accepted commands
  * go through `dispatchCommand`, and replies in threads through `dispatchReply`
- * (a reply below a paused ❓ question resumes the run, F4), with a pipeline
+ * (a reply below a paused ❓ question resumes the run), with a pipeline
  * trigger as the way to start a run.
  */
 export interface BridgeSetup {

@@ -1,12 +1,12 @@
 import type { PASS_AS } from '../config/options.ts';
 import { ConfigError, ExternalServiceError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
-import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
-import type { CommandRequest } from './note-rules.ts';
-import { nonEmptyVariables, pipelineInputs, pipelineVariables } from './variables.ts';
+import type { AgentPipeline, BridgeGitLab } from '../commands/bridge-port.ts';
+import type { CommandRequest } from '../commands/note-rules.ts';
+import { nonEmptyVariables, pipelineInputs, pipelineVariables } from '../commands/variables.ts';
 
 /**
- * How the bridge hands a request to the pipeline it triggers (O9, #21):
+ * How the bridge hands a request to the pipeline it triggers:
  * `inputs` (the project's `.gitlab-ci.yml` declares the `mr_agent_*` pipeline
  * inputs, docs/ci-component.md), `variables` (MR_AGENT_TASK, …; refused where
  * "Minimum role to use pipeline variables" is above the trigger token owner's

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { describeError } from '../errors/catalog.ts';
 import type { Logger } from '../log/logger.ts';
-import type { DispatchOutcome, ReplyOutcome } from './dispatch.ts';
+import type { DispatchOutcome, ReplyOutcome } from '../commands/dispatch.ts';
 import { ByteBudget } from './byte-budget.ts';
 import {
   declaredLength,
@@ -11,14 +11,14 @@ import {
   sendJson,
   tokenMatches,
 } from './http-util.ts';
-import { parseNoteEvent } from './note-event.ts';
+import { parseNoteEvent } from '../commands/note-event.ts';
 import {
   decideNote,
   type CommandRequest,
   type NoteOrigin,
   type NoteRules,
   type ReplyCandidate,
-} from './note-rules.ts';
+} from '../commands/note-rules.ts';
 import { WorkQueue } from './work-queue.ts';
 
 /**

@@ -66,4 +66,16 @@ describe('architecture: the import rules of npm run lint', function () {
     expect(result.stdout).to.contain('phases-below-run');
     expect(result.stdout).to.contain('kernel-stays-at-the-bottom');
   });
+
+  it('fail when the CI job imports the webhook bridge, or the shared commands an entry', async () => {
+    const result = await cruise({
+      'src/ci/prepare.ts': "import { b } from '../trigger/bridge.ts';\nexport const p = b;\n",
+      'src/trigger/bridge.ts': 'export const b = 1;\n',
+      'src/commands/dispatch.ts': "import { s } from '../cli/serve.ts';\nexport const d = s;\n",
+      'src/cli/serve.ts': 'export const s = 1;\n',
+    });
+    expect(result.exitCode).to.not.equal(0);
+    expect(result.stdout).to.contain('job-apart-from-bridge');
+    expect(result.stdout).to.contain('run-below-entries');
+  });
 });

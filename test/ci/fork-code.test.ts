@@ -17,7 +17,7 @@ import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import type { MergeRequestRec, ProjectRec } from '../../src/testkit/gitlab-server/records.ts';
 import { startBridge } from '../../src/trigger/bridge.ts';
-import { bridgeGitLabFromPort } from '../../src/trigger/gitlab-bridge.ts';
+import { bridgeGitLabFromPort } from '../../src/commands/gitlab-bridge.ts';
 import type { RunningBridge } from '../../src/trigger/server.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { deliver, SECRET } from '../trigger/http-client.ts';

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import type { CommandRequest } from '../../src/trigger/note-rules.ts';
-import { pipelineInputs, pipelineVariables } from '../../src/trigger/variables.ts';
+import type { CommandRequest } from '../../src/commands/note-rules.ts';
+import { pipelineInputs, pipelineVariables } from '../../src/commands/variables.ts';
 import { documentedHeader, documentedJobRules } from '../support/documented-header.ts';
 import {
   activeJobs,

@@ -3,7 +3,7 @@ import { tail } from '../../src/core/shell-port.ts';
 import { cutText, fence } from '../../src/core/text.ts';
 import { oneLine } from '../../src/report/markdown.ts';
 import { capText } from '../../src/tools/cap.ts';
-import { truncateTask } from '../../src/trigger/variables.ts';
+import { truncateTask } from '../../src/commands/variables.ts';
 import { capOutput, clip } from '../../src/workers/output.ts';
 
 const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -17,6 +17,7 @@ import {
 import { renderPatchNote } from '../../src/report/notes/patch-note.ts';
 import { renderReplanNote } from '../../src/report/notes/replan-note.ts';
 import { renderHelpReply, renderStatusReply } from '../../src/report/notes/reply-note.ts';
+import { helpEntries } from '../../src/commands/replies.ts';
 import { renderSummaryNote } from '../../src/report/notes/summary-note.ts';
 import { NOTES, type NoteName } from '../../src/report/notes/registry.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
@@ -282,7 +283,7 @@ const SPECIMENS: Readonly<Record<NoteName, Specimens>> = {
           ctx,
         ),
       ],
-      ['help', renderHelpReply(ctx)],
+      ['help', renderHelpReply(ctx, helpEntries())],
     ];
   },
 };

@@ -19,7 +19,7 @@ import {
   startFailedText,
   privateRefusalText,
   stoppedText,
-} from '../../src/trigger/replies.ts';
+} from '../../src/commands/replies.ts';
 import { englishWords, renderGitLab, visibleText } from '../support/gitlab-markdown.ts';
 
 // names of things, not template words (`node` is the environment's name)

@@ -13,6 +13,7 @@ import {
 } from '../../src/report/notes/human-intervention-note.ts';
 import { renderReplanNote } from '../../src/report/notes/replan-note.ts';
 import { helpLines, renderHelpReply } from '../../src/report/notes/reply-note.ts';
+import { helpEntries } from '../../src/commands/replies.ts';
 import { renderSummaryNote } from '../../src/report/notes/summary-note.ts';
 import { RecordingTarget } from '../support/recording-target.ts';
 import { completed, sec } from './progress/scenario.ts';
@@ -80,7 +81,7 @@ describe('report/notes (#24)', () => {
     expect(
       renderClarificationNote({ ...question, waitMinutes: 0, autoAssume: false }, ctx),
     ).to.contain(rule);
-    expect(helpLines(ctx)).to.include(rule);
+    expect(helpLines(ctx, helpEntries())).to.include(rule);
     expect(
       renderClarificationSettled('answered', { waitMinutes: 0, answeredBy: ['dana', 'dana'] }, ctx),
     ).to.equal('✅ Answered by @dana: going on with the answers.');
@@ -124,7 +125,7 @@ describe('report/notes (#24)', () => {
   });
 
   it('#24 help lists the commands with the command prefix of the project', () => {
-    const body = renderHelpReply({ ...ctx, commandPrefix: '/bot' });
+    const body = renderHelpReply({ ...ctx, commandPrefix: '/bot' }, helpEntries());
     expect(body).to.contain(
       '- `/bot <instruction>` — make the change you describe and push it here',
     );

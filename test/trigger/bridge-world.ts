@@ -22,7 +22,7 @@ import type {
   UserRec,
 } from '../../src/testkit/gitlab-server/index.ts';
 import { startBridge } from '../../src/trigger/bridge.ts';
-import { bridgeGitLabFromPort } from '../../src/trigger/gitlab-bridge.ts';
+import { bridgeGitLabFromPort } from '../../src/commands/gitlab-bridge.ts';
 import type { RunningBridge } from '../../src/trigger/server.ts';
 import { SECRET } from './http-client.ts';
 import { noteHook } from './note-hook.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseAgentCommand, type SubCommand } from '../../src/trigger/command.ts';
+import { parseAgentCommand, type SubCommand } from '../../src/commands/parse.ts';
 
 type Case = [title: string, body: string, command: SubCommand | null, instruction?: string];
 

@@ -7,9 +7,9 @@ import {
   type GitLabStandIn,
   type Scenario,
 } from '../../src/testkit/gitlab-server/index.ts';
-import { parseNoteEvent } from '../../src/trigger/note-event.ts';
-import { decideNote } from '../../src/trigger/note-rules.ts';
-import { interpretTriggerPayload } from '../../src/trigger/trigger-payload.ts';
+import { parseNoteEvent } from '../../src/commands/note-event.ts';
+import { decideNote } from '../../src/commands/note-rules.ts';
+import { interpretTriggerPayload } from '../../src/commands/trigger-payload.ts';
 
 interface Received {
   event: string | undefined;

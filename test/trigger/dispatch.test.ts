@@ -1,11 +1,15 @@
 import { expect } from 'chai';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
-import { dispatchCommand, dispatchPrivate, type DispatchDeps } from '../../src/trigger/dispatch.ts';
-import type { CommandRequest } from '../../src/trigger/note-rules.ts';
-import { finishReply } from '../../src/trigger/replies.ts';
+import {
+  dispatchCommand,
+  dispatchPrivate,
+  type DispatchDeps,
+} from '../../src/commands/dispatch.ts';
+import type { CommandRequest } from '../../src/commands/note-rules.ts';
+import { finishReply } from '../../src/commands/replies.ts';
 import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
-import { nonEmptyVariables, pipelineVariables } from '../../src/trigger/variables.ts';
+import { nonEmptyVariables, pipelineVariables } from '../../src/commands/variables.ts';
 import { MemoryGitLab } from './memory-gitlab.ts';
 import { noteHook } from './note-hook.ts';
 

@@ -3,8 +3,8 @@ import type {
   AgentPipeline,
   BridgeGitLab,
   PipelineRequest,
-} from '../../src/trigger/bridge-port.ts';
-import type { CommandTarget } from '../../src/trigger/note-rules.ts';
+} from '../../src/commands/bridge-port.ts';
+import type { CommandTarget } from '../../src/commands/note-rules.ts';
 
 /**
  * An in-memory BridgeGitLab for the dispatch tests (the bridge's HTTP tests use

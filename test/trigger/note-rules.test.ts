@@ -1,10 +1,14 @@
 import { expect } from 'chai';
-import { parseNoteEvent, type NoteHookEvent } from '../../src/trigger/note-event.ts';
+import { parseNoteEvent, type NoteHookEvent } from '../../src/commands/note-event.ts';
 import { isBotUser } from '../../src/gitlab/bot-users.ts';
-import { decideNote } from '../../src/trigger/note-rules.ts';
-import { interpretTriggerPayload } from '../../src/trigger/trigger-payload.ts';
-import { resumeRequest } from '../../src/trigger/resume.ts';
-import { nonEmptyVariables, pipelineVariables, truncateTask } from '../../src/trigger/variables.ts';
+import { decideNote } from '../../src/commands/note-rules.ts';
+import { interpretTriggerPayload } from '../../src/commands/trigger-payload.ts';
+import { resumeRequest } from '../../src/commands/resume.ts';
+import {
+  nonEmptyVariables,
+  pipelineVariables,
+  truncateTask,
+} from '../../src/commands/variables.ts';
 import { noteHook, type NoteHookInput } from './note-hook.ts';
 
 const rules = { prefix: '/agent', self: { id: 99, username: 'mr-agent-bot' } };

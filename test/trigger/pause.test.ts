@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { pauseAwarded, runningProgressNote } from '../../src/trigger/pause.ts';
+import { pauseAwarded, runningProgressNote } from '../../src/commands/pause.ts';
 
 const BOT = 99;
 const note = (id: number, body: string, author = BOT) => ({

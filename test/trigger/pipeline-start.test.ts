@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { ConfigError, ExternalServiceError } from '../../src/errors/errors.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
-import type { BridgeGitLab, PipelineRequest } from '../../src/trigger/bridge-port.ts';
-import type { CommandRequest } from '../../src/trigger/note-rules.ts';
+import type { BridgeGitLab, PipelineRequest } from '../../src/commands/bridge-port.ts';
+import type { CommandRequest } from '../../src/commands/note-rules.ts';
 import {
   createPipelineStarter,
   NO_INPUTS_MEMORY_MS,

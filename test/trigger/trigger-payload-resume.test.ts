@@ -11,13 +11,13 @@ import {
   type Scenario,
   type UserRec,
 } from '../../src/testkit/gitlab-server/index.ts';
-import { dispatchCommand } from '../../src/trigger/dispatch.ts';
-import { bridgeGitLabFromPort, threadLookup } from '../../src/trigger/gitlab-bridge.ts';
-import type { ThreadLookup } from '../../src/trigger/resume.ts';
+import { dispatchCommand } from '../../src/commands/dispatch.ts';
+import { bridgeGitLabFromPort, threadLookup } from '../../src/commands/gitlab-bridge.ts';
+import type { ThreadLookup } from '../../src/commands/resume.ts';
 import {
   interpretTriggerPayload,
   resolveTriggerPayload,
-} from '../../src/trigger/trigger-payload.ts';
+} from '../../src/commands/trigger-payload.ts';
 
 /**
  * F4 with the zero-infrastructure trigger (A3): every comment starts a

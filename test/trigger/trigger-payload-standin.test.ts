@@ -8,9 +8,9 @@ import {
   type GitLabStandIn,
   type Scenario,
 } from '../../src/testkit/gitlab-server/index.ts';
-import { dispatchCommand } from '../../src/trigger/dispatch.ts';
-import { bridgeGitLabFromPort } from '../../src/trigger/gitlab-bridge.ts';
-import { interpretTriggerPayload } from '../../src/trigger/trigger-payload.ts';
+import { dispatchCommand } from '../../src/commands/dispatch.ts';
+import { bridgeGitLabFromPort } from '../../src/commands/gitlab-bridge.ts';
+import { interpretTriggerPayload } from '../../src/commands/trigger-payload.ts';
 import { noteHook } from './note-hook.ts';
 
 /**

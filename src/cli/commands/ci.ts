@@ -3,7 +3,7 @@ import { finishWithNothingToDo } from '../../ci/nothing-to-do.ts';
 import { parseCiContext, type CiStep } from '../../ci/context.ts';
 import { withNamedSecrets } from '../../ci/secrets.ts';
 import { jobConfigStages } from '../../ci/job-config.ts';
-import type { CommandRequest } from '../../trigger/note-rules.ts';
+import type { CommandRequest } from '../../commands/note-rules.ts';
 import type { CliIo } from '../io.ts';
 
 export interface CiOptions {

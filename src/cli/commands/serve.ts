@@ -4,8 +4,8 @@ import type { Config } from '../../config/options.ts';
 import { createLogger, newTraceId, type Logger } from '../../log/logger.ts';
 import { Redactor } from '../../log/redact.ts';
 import { assertBridgeConfig, startBridge } from '../../trigger/bridge.ts';
-import type { BridgeGitLab } from '../../trigger/bridge-port.ts';
-import { createBridgeGitLab } from '../../trigger/gitlab-bridge.ts';
+import type { BridgeGitLab } from '../../commands/bridge-port.ts';
+import { createBridgeGitLab } from '../../commands/gitlab-bridge.ts';
 import type { CliIo } from '../io.ts';
 
 export interface ServeOptions {

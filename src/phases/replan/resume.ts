@@ -16,7 +16,7 @@
  *    (marker state `answered`) settles the question: later replies in the
  *    thread resume nothing.
  *
- * The trigger side (src/trigger/resume.ts) turns such a reply into a
+ * The trigger side (src/commands/resume.ts) turns such a reply into a
  * `resume` request.
  */
 import type { Discussion } from '../../core/gitlab-port.ts';

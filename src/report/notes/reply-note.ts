@@ -106,24 +106,32 @@ export function renderStatusReply(status: RunStatus, context: NoteContext): stri
   return `${lines.join('\n')}\n`;
 }
 
-/** The command list (the bridge's `/agent help` reply and the job's). */
-export function helpLines(context: NoteContext): string[] {
+/**
+ * One line of the command list: the verb (none for the one a bare
+ * instruction is), whether an instruction follows it, and its catalog key.
+ */
+export interface HelpEntry {
+  verb?: string | undefined;
+  instruction: boolean;
+  key: MessageKey;
+  /** Placeholders of the line that name another command (`{plan}` → `/agent plan`). */
+  mentions?: Readonly<Record<string, string>> | undefined;
+}
+
+/** The command list (the bridge's `/agent help` reply and the job's), one line per entry. */
+export function helpLines(context: NoteContext, commands: readonly HelpEntry[]): string[] {
   const v = contextVoice(context);
-  const item = (rest: string, key: MessageKey, params = {}) =>
-    `- ${v.command(rest)} — ${v.m(key, params)}`;
   const instruction = v.m('help.instruction');
+  const line = (entry: HelpEntry) => {
+    const words = [entry.verb, entry.instruction ? instruction : undefined].filter(Boolean);
+    const mentions = Object.entries(entry.mentions ?? {});
+    const params = Object.fromEntries(mentions.map(([name, verb]) => [name, v.command(verb)]));
+    return `- ${v.command(words.join(' '))} — ${v.m(entry.key, params)}`;
+  };
   return [
     `**${v.m('help.heading')}**`,
     '',
-    item(instruction, 'help.run'),
-    item(`plan ${instruction}`, 'help.plan'),
-    item('approve', 'help.approve', { plan: v.command('plan') }),
-    item('retry', 'help.retry'),
-    item('status', 'help.status'),
-    item('pause', 'help.pause'),
-    item('resume', 'help.resume'),
-    item('stop', 'help.stop'),
-    item('help', 'help.help'),
+    ...commands.map(line),
     '',
     v.m('help.where'),
     '',
@@ -131,6 +139,6 @@ export function helpLines(context: NoteContext): string[] {
   ];
 }
 
-export function renderHelpReply(context: NoteContext): string {
-  return `${[markerFor('reply', context), ...helpLines(context)].join('\n')}\n`;
+export function renderHelpReply(context: NoteContext, commands: readonly HelpEntry[]): string {
+  return `${[markerFor('reply', context), ...helpLines(context, commands)].join('\n')}\n`;
 }

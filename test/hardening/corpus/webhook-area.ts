@@ -6,7 +6,7 @@ import type {
   MergeRequestRec,
   UserRec,
 } from '../../../src/testkit/gitlab-server/index.ts';
-import { MAX_TASK_CHARS } from '../../../src/trigger/variables.ts';
+import { MAX_TASK_CHARS } from '../../../src/commands/variables.ts';
 import { startBridgeWorld, type BridgeWorld } from '../../trigger/bridge-world.ts';
 import { SECRET } from '../../trigger/http-client.ts';
 import { BaseCase, expand, parseCase } from './case.ts';

@@ -7,7 +7,7 @@ import { isActive } from './agent-runs.ts';
 import type { AgentPipeline } from './bridge-port.ts';
 
 /**
- * `/agent status` (SPEC A6, issue 23): the state of the active or last run on
+ * `/agent status`: the state of the active or last run on
  * a merge request or issue, read from what GitLab already holds — the newest
  * progress note the agent posted there (its hidden marker carries the state,
  * phase, plan steps and the ❓ note a paused run waits on, all

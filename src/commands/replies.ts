@@ -1,17 +1,18 @@
 import { parseMarker, renderMarker } from '../core/marker.ts';
 import { Redactor } from '../log/redact.ts';
 import { prepareNoteBody } from '../report/note-body.ts';
-import { helpLines } from '../report/notes/reply-note.ts';
+import { helpLines, type HelpEntry } from '../report/notes/reply-note.ts';
 import type { AgentPipeline } from './bridge-port.ts';
 import type { CommandTarget } from './note-rules.ts';
 import { t } from '../messages/catalog.ts';
 import { detectLanguage, type Language } from '../messages/language.ts';
+import { VERB_NAMES, verbRow, type HelpKey } from './verbs.ts';
 
 /**
- * The short notes the bridge posts in a command's thread (A1, A6). Every body
+ * The short notes the bridge posts in a command's thread. Every body
  * carries the hidden `reply` marker (so the agent never treats it as a
  * command), is redacted, and has every line that would start with `/` escaped,
- * so no reply can run a GitLab quick action (M3).
+ * so no reply can run a GitLab quick action.
  */
 export function finishReply(text: string, redactor: Redactor = new Redactor()): string {
   // a reply rendered in report/notes (status) carries its own marker already
@@ -41,9 +42,22 @@ export function replyLanguage(instruction: string): Language {
   return detectLanguage(instruction);
 }
 
-/** The command list, in the same words as the job's help reply (report/notes/reply-note.ts). */
+/** The help reply's lines, one per verb of the table in its order (verbs.ts). */
+export function helpEntries(): HelpEntry[] {
+  return VERB_NAMES.map((verb) => {
+    const row = verbRow(verb);
+    return {
+      verb: row.syntax === 'implicit' ? undefined : verb,
+      instruction: row.syntax !== 'alone',
+      key: `help.${verb}` satisfies HelpKey,
+      mentions: row.helpMentions,
+    };
+  });
+}
+
+/** The command list `/agent help` gets, from the bridge or from a job. */
 export function helpText(prefix: string): string {
-  return helpLines({ taskId: '', commandPrefix: prefix }).join('\n');
+  return helpLines({ taskId: '', commandPrefix: prefix }, helpEntries()).join('\n');
 }
 
 export function alreadyRunningText(
@@ -74,7 +88,7 @@ export function nothingToStopText(target: CommandTarget, language: Language = 'e
   return t(language, 'reply.nothingToStop', { where: where(target, language) });
 }
 
-/** `hint`: what to change, when the cause is known (e.g. pipeline variables refused, #21). */
+/** `hint`: what to change, when the cause is known (e.g. pipeline variables refused). */
 export function startFailedText(reason: string, hint?: string, language: Language = 'en'): string {
   return [
     t(language, 'reply.startFailed'),
@@ -88,7 +102,7 @@ export function startFailedText(reason: string, hint?: string, language: Languag
 }
 
 /**
- * The internal reply to a command said in private (issue 19 §6): what the
+ * The internal reply to a command said in private: what the
  * agent writes — notes, commits, a merge request — is public, so nothing was
  * started. The command's text is not repeated.
  */

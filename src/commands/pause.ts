@@ -5,7 +5,7 @@ import type { Language } from '../messages/language.ts';
 import { inlineCode, link } from '../report/markdown.ts';
 
 /**
- * `/agent pause` (seed 002's pause verb, issue 23), as GitLab allows it: a
+ * `/agent pause`, as GitLab allows it: a
  * job cannot be sent a message and a cancelled job may be killed at any
  * moment, so the request is left where the running job looks — a ⏸ award by
  * the agent's own user on the run's progress note. The job asks for it before

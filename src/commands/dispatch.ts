@@ -6,7 +6,6 @@ import type { Redactor } from '../log/redact.ts';
 import { accessLevelName } from '../gitlab/access-levels.ts';
 import { activeAgentPipelines, blockingAgentPipelines, lastAgentPipeline } from './agent-runs.ts';
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
-import { RUN_COMMANDS } from './command.ts';
 import type { CommandRequest, ReplyCandidate } from './note-rules.ts';
 import {
   alreadyRunningText,
@@ -20,9 +19,10 @@ import {
 import { PAUSE_EMOJI, pauseReply, runningProgressNote } from './pause.ts';
 import { resolveReply } from './resume.ts';
 import { statusReply } from './run-status.ts';
+import { isRunVerb, type AnsweredVerb } from './verbs.ts';
 
 /**
- * The API half of the comment rules (A2, A6), after `decideNote` accepted a
+ * The API half of the comment rules, after `decideNote` accepted a
  * comment: check the author's access level, claim the note with 👀, then act.
  * The bridge's `start` triggers a pipeline; `mr-agent ci` (TRIGGER_PAYLOAD)
  * passes a `start` that returns its own pipeline and an `excludePipelineId`,
@@ -57,7 +57,7 @@ export type DispatchOutcome =
   | { kind: 'already-running'; pipeline: AgentPipeline }
   | { kind: 'started'; pipeline: AgentPipeline }
   | { kind: 'start-failed'; message: string }
-  /** A command said in private: answered with an internal note, nothing started (issue 19 §6). */
+  /** A command said in private: answered with an internal note, nothing started. */
   | { kind: 'refused-private' };
 
 /** A reply in a thread: a resume when the thread is a paused ❓ question, else nothing. */
@@ -155,7 +155,7 @@ async function stop(deps: DispatchDeps, request: CommandRequest): Promise<Dispat
   return { kind: 'stopped', pipelines: cancelled };
 }
 
-/** `/agent status`: the run's state from its progress note's marker and its pipeline (A6). */
+/** `/agent status`: the run's state from its progress note's marker and its pipeline. */
 async function status(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
   const { gitlab } = deps;
   const [pipeline, notes, targetUrl, selfId] = await Promise.all([
@@ -203,6 +203,16 @@ async function pause(deps: DispatchDeps, request: CommandRequest): Promise<Dispa
   return { kind: 'pause-asked', pipelines: active };
 }
 
+async function help(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
+  await reply(deps, request, helpText(deps.prefix));
+  return { kind: 'help' };
+}
+
+/** The handler of each verb that is answered in the thread rather than run (verbs.ts). */
+const ANSWERS: Readonly<
+  Record<AnsweredVerb, (deps: DispatchDeps, request: CommandRequest) => Promise<DispatchOutcome>>
+> = { status, pause, stop, help };
+
 /** Carries out one accepted command. Throws only when GitLab itself fails. */
 export async function dispatchCommand(
   deps: DispatchDeps,
@@ -218,16 +228,12 @@ export async function dispatchCommand(
     return claim;
   }
   if (claim.kind === 'duplicate') return claim;
-  if (RUN_COMMANDS.includes(request.command)) return runCommand(deps, request);
-  if (request.command === 'stop') return stop(deps, request);
-  if (request.command === 'status') return status(deps, request);
-  if (request.command === 'pause') return pause(deps, request);
-  await reply(deps, request, helpText(deps.prefix));
-  return { kind: 'help' };
+  const verb = request.command;
+  return isRunVerb(verb) ? runCommand(deps, request) : ANSWERS[verb](deps, request);
 }
 
 /**
- * A command in an internal note or on a confidential issue (issue 19 §6):
+ * A command in an internal note or on a confidential issue:
  * after the same access check and 👀 claim as any command, one internal note
  * says why nothing public was started.
  */
@@ -253,7 +259,7 @@ export async function dispatchPrivate(
 }
 
 /**
- * A reply in a thread (F4): reads the thread; when it starts with a ❓
+ * A reply in a thread: reads the thread; when it starts with a ❓
  * question a stopped run awaits, the reply is a `resume` request and goes
  * through `dispatchCommand` like a command (access level, 👀 claim, "already
  * running"). Anything else is left alone: no reaction, no reply.

@@ -1,11 +1,11 @@
 import type { ForkMode } from '../config/options.ts';
 import { isBotUser } from '../gitlab/bot-users.ts';
 import { parseMarker } from '../core/marker.ts';
-import { parseAgentCommand, type SubCommand } from './command.ts';
+import { parseAgentCommand, type SubCommand } from './parse.ts';
 import type { NoteHookEvent } from './note-event.ts';
 
 /**
- * The cheap, pure half of the comment rules (A2, A3): everything that can be
+ * The cheap, pure half of the comment rules: everything that can be
  * decided from the event alone. The access-level check and the 👀 claim need
  * the API and follow in dispatch.ts. The webhook bridge and `mr-agent ci`
  * (TRIGGER_PAYLOAD) apply the same function.
@@ -15,7 +15,7 @@ export interface NoteRules {
   prefix: string;
   /** The agent's own GitLab user, when known: its notes are never commands. */
   self?: { id: number; username?: string } | undefined;
-  /** `trigger.forks` (issue 19 §1): where a fork's merge request runs. Default `patch`. */
+  /** `trigger.forks`: where a fork's merge request runs. Default `patch`. */
   forks?: ForkMode | undefined;
 }
 
@@ -89,7 +89,7 @@ export type NoteDecision =
   | { kind: 'reply'; reply: ReplyCandidate; detail: string }
   /**
    * A command said in private (an internal note, a confidential issue): it
-   * starts nothing; the bridge answers it with an internal note (issue 19 §6).
+   * starts nothing; the bridge answers it with an internal note.
    */
   | { kind: 'private'; request: CommandRequest; detail: string };
 

@@ -1,11 +1,11 @@
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
-import { RUN_COMMANDS } from './command.ts';
 import type { CommandRequest, CommandTarget } from './note-rules.ts';
 import { isQuestionThread } from './resume.ts';
 import { interpretTriggerPayload, payloadReply } from './trigger-payload.ts';
+import { isRunVerb } from './verbs.ts';
 
 /**
- * How the bridge recognises the agent pipelines of one MR or issue (A6):
+ * How the bridge recognises the agent pipelines of one MR or issue:
  * pipelines with source `trigger` on the request's ref (the MR source branch,
  * or the default branch for issues and fork MRs) whose name (`mr-agent !12`,
  * pipelines started with inputs) or variables name the same target (see
@@ -16,7 +16,7 @@ import { interpretTriggerPayload, payloadReply } from './trigger-payload.ts';
  * the pipeline is counted as the target's: a refused duplicate is better than
  * two agents on one branch.
  *
- * A resumed run (F4) started by the zero-infrastructure trigger is a pipeline
+ * A resumed run started by the zero-infrastructure trigger is a pipeline
  * whose TRIGGER_PAYLOAD is a reply in a thread; such a pipeline counts when
  * the thread is one of the agent's ❓ questions (one thread read each).
  */
@@ -63,7 +63,7 @@ export function belongsTo(
   const decision = interpretTriggerPayload(payload, { prefix });
   return (
     decision.kind === 'command' &&
-    RUN_COMMANDS.includes(decision.request.command) &&
+    isRunVerb(decision.request.command) &&
     sameTarget(decision.request.target, target)
   );
 }
@@ -102,7 +102,7 @@ function payloadNoteId(
 /**
  * The target a pipeline's name gives (`mr-agent !12`, `mr-agent #5`): the
  * documented `.gitlab-ci.yml` header names pipelines started with inputs so,
- * since GitLab shows no pipeline's inputs (docs/ci-component.md, #21).
+ * since GitLab shows no pipeline's inputs (docs/ci-component.md).
  */
 export function nameTarget(
   name: string | undefined,

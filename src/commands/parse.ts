@@ -1,54 +1,22 @@
 import { proseLines } from './markdown-mask.ts';
+import { isVerb, VERB_NAMES, verbRow, type Verb } from './verbs.ts';
 
 /**
- * Comment commands (SPEC A1, A6). A command is the prefix (default `/agent`)
- * at the start of a prose line of the comment — within three spaces of the
- * line start, never inside code blocks, inline code, quotes or HTML comments —
- * followed by a space or the end of the line. The first such line counts.
+ * Comment commands. A command is the prefix (default `/agent`) at the start
+ * of a prose line of the comment — within three spaces of the line start,
+ * never inside code blocks, inline code, quotes or HTML comments — followed
+ * by a space or the end of the line. The first such line counts.
  *
- *   /agent <instruction>          run (free text)
- *   /agent plan <instruction>     plan only
- *   /agent approve                carry out the plan `/agent plan` posted
- *   /agent retry                  run the last task again
- *   /agent pause                  stop the active run after its current step (resumable)
- *   /agent resume                 carry on the paused run (its plan, revisions, reflections)
- *   /agent help | stop | status   control verbs
- *
- * `plan` always takes the rest as its instruction. `approve`, `retry`, `pause`,
- * `resume`, `help`, `stop` and `status` are verbs only when nothing else follows on the line, so
- * `/agent stop the retry loop from spinning` is an ordinary instruction. A bare
- * `/agent` takes its request from the lines below it, or asks for help when
- * there are none. The instruction is the rest of the command line plus
- * every line after it (so a longer request can follow on the next lines).
+ * The verbs and how each is read are the rows of verbs.ts: an `instruction`
+ * verb (`plan`) takes the rest as its instruction; an `alone` verb (`stop`)
+ * is a verb only when nothing else follows on the line; anything else is a
+ * `run` instruction. A bare `/agent`
+ * takes its request from the lines below it, or asks for help when there are
+ * none. The instruction is the rest of the command line plus every line
+ * after it (so a longer request can follow on the next lines).
  */
-export const SUB_COMMANDS = [
-  'run',
-  'plan',
-  'approve',
-  'retry',
-  'pause',
-  'resume',
-  'help',
-  'stop',
-  'status',
-] as const;
-export type SubCommand = (typeof SUB_COMMANDS)[number];
-
-/**
- * What a request asks for: a sub-command of a comment. `resume` is also what
- * a reply below a ❓ question a stopped run is waiting on becomes (SPEC F4);
- * typed as `/agent resume` it carries on a run paused by `/agent pause`.
- */
-export type RequestCommand = SubCommand | 'resume';
-
-/** Requests that start a pipeline run; the rest are answered by the bridge itself. */
-export const RUN_COMMANDS: readonly RequestCommand[] = [
-  'run',
-  'plan',
-  'approve',
-  'retry',
-  'resume',
-];
+export const SUB_COMMANDS: readonly Verb[] = VERB_NAMES;
+export type SubCommand = Verb;
 
 export type ParsedCommand =
   | {
@@ -60,16 +28,6 @@ export type ParsedCommand =
       line: number;
     }
   | { isCommand: false; reason: string };
-
-const ALONE_VERBS = new Set<SubCommand>([
-  'approve',
-  'retry',
-  'pause',
-  'resume',
-  'help',
-  'stop',
-  'status',
-]);
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -87,9 +45,10 @@ function splitVerb(rest: string): { command: SubCommand; remainder: string } {
   const match = /^(\S+)\s*([\s\S]*)$/.exec(rest)!;
   const word = match[1]!.toLowerCase().replace(/[.!?:,]+$/, '');
   const remainder = match[2]!;
-  if (word === 'plan') return { command: 'plan', remainder };
-  if (ALONE_VERBS.has(word as SubCommand) && remainder.trim() === '') {
-    return { command: word as SubCommand, remainder: '' };
+  if (isVerb(word)) {
+    const { syntax } = verbRow(word);
+    if (syntax === 'instruction') return { command: word, remainder };
+    if (syntax === 'alone' && remainder.trim() === '') return { command: word, remainder: '' };
   }
   return { command: 'run', remainder: rest };
 }
@@ -113,7 +72,7 @@ export function parseAgentCommand(body: string, prefix = '/agent'): ParsedComman
     const restOfLine = original[index]!.slice(match[0].length).trim();
     if (restOfLine === '') return barePrefix(original.slice(index + 1), index + 1);
     const { command, remainder } = splitVerb(restOfLine);
-    const following = ALONE_VERBS.has(command) ? [] : original.slice(index + 1);
+    const following = verbRow(command).syntax === 'alone' ? [] : original.slice(index + 1);
     const instruction = [remainder, ...following].join('\n').trim();
     return { isCommand: true, command, instruction, line: index + 1 };
   }

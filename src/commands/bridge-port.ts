@@ -59,7 +59,7 @@ export interface BridgeGitLab {
   internalNote(projectId: number, target: CommandTarget, body: string): Promise<void>;
   /**
    * One thread of the MR or issue, notes oldest first; undefined when there is
-   * no such thread. Read only for replies in threads (a possible resume, F4).
+   * no such thread. Read only for replies in threads (a possible resume).
    */
   discussion(
     projectId: number,
@@ -72,7 +72,7 @@ export interface BridgeGitLab {
   targetWebUrl(projectId: number, target: CommandTarget): Promise<string>;
   /**
    * `POST /projects/:id/trigger/pipeline` with a pipeline trigger token, the
-   * request as pipeline variables or as pipeline inputs (#21).
+   * request as pipeline variables or as pipeline inputs (docs/ci-component.md).
    */
   triggerPipeline(
     projectId: number,

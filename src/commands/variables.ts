@@ -2,9 +2,9 @@ import { cutText } from '../core/text.ts';
 import type { CommandRequest, ResumePoint } from './note-rules.ts';
 
 /**
- * The variables a comment-triggered pipeline receives (A2). `mr-agent ci`
- * reads the same names for manual and API runs (A4). A reply that resumes a
- * paused run (F4) has `MR_AGENT_COMMAND=resume`, no `MR_AGENT_TASK` (the task
+ * The variables a comment-triggered pipeline receives. `mr-agent ci`
+ * reads the same names for manual and API runs. A reply that resumes a
+ * paused run has `MR_AGENT_COMMAND=resume`, no `MR_AGENT_TASK` (the task
  * is the paused run's), `MR_AGENT_NOTE_ID` = the reply, and the
  * `MR_AGENT_RESUME_*` names: the ❓ question's thread and note, and its
  * marker's task and job (the job whose artifacts hold `.mr-agent/`).

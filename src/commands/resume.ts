@@ -4,7 +4,7 @@ import { pausedQuestionFor, type PausedQuestion } from '../phases/replan/resume.
 import type { CommandRequest, CommandTarget, ReplyCandidate } from './note-rules.ts';
 
 /**
- * A reply that resumes a paused run (SPEC F4, seed 003 §10.2). A run with
+ * A reply that resumes a paused run. A run with
  * `auto_assume_timeout_minutes: 0` stops on its ❓ question (marker state
  * `awaiting_answer`). A later comment in that thread is no command, but it
  * answers the question: the trigger reads the thread and, when it starts with

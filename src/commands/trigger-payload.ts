@@ -10,7 +10,7 @@ import { resolveReply, type ThreadLookup } from './resume.ts';
 import { pipelineVariables, type TriggerVariable } from './variables.ts';
 
 /**
- * The zero-infrastructure trigger (A3): a GitLab *Comments* webhook pointed
+ * The zero-infrastructure trigger: a GitLab *Comments* webhook pointed
  * straight at the pipeline-trigger URL. GitLab then starts a pipeline for
  * every comment and hands the event to the job as the file variable
  * `TRIGGER_PAYLOAD`. `mr-agent ci` reads that file and calls this module:
@@ -25,7 +25,7 @@ import { pipelineVariables, type TriggerVariable } from './variables.ts';
  * `interpretTriggerPayload` decides from the payload alone (pure, no API
  * call). `resolveTriggerPayload` does the same and, for a reply in a thread
  * (a `DiscussionNote`), reads the thread through the lookup it is given: a
- * reply below a paused ❓ question is a `resume` request (F4). Top-level
+ * reply below a paused ❓ question is a `resume` request. Top-level
  * comments never reach the lookup, so they still end at once.
  */
 export type PayloadSkipReason =
