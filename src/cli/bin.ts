@@ -1,5 +1,15 @@
 #!/usr/bin/env node
 import module from 'node:module';
+import { nodeVersionProblem } from './node-guard.ts';
+
+// First the Node.js version: on an older Node the rest of the command would
+// fail somewhere inside with an internal error. Nothing above this line (nor
+// in node-guard.ts) may use syntax or built-ins newer than what it checks for.
+const nodeProblem = nodeVersionProblem(process.versions.node, process.execPath);
+if (nodeProblem !== undefined) {
+  process.stderr.write(nodeProblem + '\n');
+  process.exit(2);
+}
 
 // V8's compile cache (Node ≥ 22.1): what is loaded after this line is compiled
 // once and reused by later starts. NODE_COMPILE_CACHE names the folder (the
