@@ -34,6 +34,8 @@ export interface PreparedRun {
   mergeRequest: MergeRequest | undefined;
   /** The job environment with the named secrets resolved. */
   env: Readonly<Record<string, string | undefined>>;
+  /** GitLab's version (`GET /version`), when it could be read: the note names what it lacks. */
+  gitlabVersion?: string | undefined;
 }
 
 export type Preparation =
@@ -214,6 +216,25 @@ async function checked(
 }
 
 /**
+ * GitLab's version, read alongside the other start reads. It only adds lines
+ * to the progress note, so an instance that does not answer loses those lines
+ * and nothing else.
+ */
+async function instanceVersion(deps: PrepareDeps): Promise<string | undefined> {
+  if (!deps.gitlab.instanceVersion) return undefined;
+  try {
+    const version = await deps.gitlab.instanceVersion();
+    deps.logger.info('GitLab instance', { version });
+    return version;
+  } catch (error) {
+    deps.logger.warn('GitLab version unreadable; its requirements are not checked', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return undefined;
+  }
+}
+
+/**
  * Everything between "the job started" and "the run starts" (M4, M5): the
  * request (A2 variables, A3 payload claimed like the bridge does, A4 variables,
  * or the plan job's hand-off), the token's scope, every triggering user's role,
@@ -227,6 +248,7 @@ export async function prepareRun(
   deps: PrepareDeps,
 ): Promise<Preparation> {
   const reads = jobReads(deps.gitlab, context.gitlab.projectId);
+  const version = instanceVersion(deps);
   const asked = await requestOf(context, payload);
   if (!payload || payload.command in CI_COMMANDS) prefetch(reads, asked, context.step);
   const checks = await checked(context, payload, asked, deps, reads);
@@ -253,7 +275,16 @@ export async function prepareRun(
     noteId: request.noteId,
   });
   const known = requester.username ? { ...request, username: requester.username } : request;
-  const run = { context, request: known, config, gitlab: deps.gitlab, reads, env: deps.env };
+  const gitlabVersion = await version;
+  const run = {
+    context,
+    request: known,
+    config,
+    gitlab: deps.gitlab,
+    reads,
+    env: deps.env,
+    ...(gitlabVersion ? { gitlabVersion } : {}),
+  };
   return {
     kind: 'ready',
     run: { ...run, project: checks.project, bot: checks.bot, mergeRequest },

@@ -125,6 +125,10 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
     'このマージリクエストはフォークからのものです。プロジェクトの CI/CD シークレットに触れないよう、フォークのコードは実行していません（セットアップ、インストールスクリプト、テスト、コマンドのいずれも実行なし）。変更はパッチとしてお渡しします。メンテナーは `trigger.forks: run` で実行を許可できます（docs/security.md を参照）。',
   'notice.forkProtectedRef':
     'このマージリクエストはフォークからのもので `trigger.forks` は `run` ですが、このパイプラインは保護された ref {ref} で動いているため、フォークのコードは実行していません。マージリクエスト自身の ref で実行する Webhook ブリッジから開始してください。',
+  'notice.gitlabTokenScopes':
+    'この GitLab（{found}）はトークンのスコープを返しません（GitLab {minimum} 以降で対応）。そのため実行前にトークンの `api` スコープを確認していません。スコープが足りないトークンは最初の書き込みで失敗します。',
+  'notice.gitlabTriggerInputs':
+    'この GitLab（{found}）はトリガー API でパイプライン入力を受け付けません（GitLab {minimum} 以降で対応）。そのため Webhook ブリッジはリクエストをパイプライン変数として渡します。「パイプライン変数を使用できる最小ロール」でトリガートークン所有者に許可してください。',
 
   'details.summary': '実行の詳細',
   'details.phases': { one: '{count} フェーズ', other: '{count} フェーズ' },

@@ -44,6 +44,8 @@ export class GitLabModel extends CoreModel {
    * only (GitLab issue 557381). Off by default, as on a fixed version.
    */
   triggerPayloadCountsAsVariable = false;
+  /** What `GET /version` answers (doc/api/version.md), e.g. an older instance's "15.4.2-ee". */
+  gitlabVersion = '18.4.0-standin';
   readonly ciVariables: CiVariableRec[] = [];
 
   /** A project CI/CD variable (Settings → CI/CD → Variables); protected by default, as GitLab's form. */
