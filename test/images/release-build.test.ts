@@ -35,8 +35,10 @@ describe('#21 O10 release images: two architectures, bases pinnable by digest', 
     expect(script).not.to.match(/buildah push /);
   });
 
-  it('O10 extra build arguments (digest-pinned bases) reach every image build', () => {
-    expect(script).to.match(/buildah build \$IMAGE_BUILD_ARGS /);
+  it('O10 extra build arguments (digest-pinned bases) reach every image build, and each image its own', () => {
+    expect(script).to.match(
+      /buildah build \$IMAGE_BUILD_ARGS \$\(printenv "IMAGE_BUILD_ARGS_\$IMAGE"\) /,
+    );
   });
 
   for (const name of readdirSync(path.join(ROOT, 'images'))) {
