@@ -55,6 +55,23 @@ describe('#21 O10 release images: two architectures, bases pinnable by digest', 
     });
   }
 
+  it('O10 docs/self-managed.md names the defaults the release pipeline really has for what a mirror replaces', () => {
+    const docs = readFileSync(path.join(ROOT, 'docs/self-managed.md'), 'utf8');
+    const ci = pipeline as unknown as {
+      variables: Record<string, string>;
+      images: { variables: Record<string, string> };
+      release: { variables: Record<string, string> };
+    };
+    const defaults = {
+      NODE_IMAGE: ci.variables['NODE_IMAGE'],
+      BUILDAH_IMAGE: ci.images.variables['BUILDAH_IMAGE'],
+      RELEASE_CLI_IMAGE: ci.release.variables['RELEASE_CLI_IMAGE'],
+      IMAGE_PLATFORMS: ci.images.variables['IMAGE_PLATFORMS'],
+    };
+    for (const [name, value] of Object.entries(defaults))
+      expect(docs, name).to.contain(`| \`${name}\` | \`${value}\` |`);
+  });
+
   it('O10 the docs say what the bases are pinned by (version, a digest where you give one)', () => {
     const docs = readFileSync(path.join(ROOT, 'docs/ci-component.md'), 'utf8');
     expect(docs).not.to.contain('pinned by version and digest');
