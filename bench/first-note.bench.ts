@@ -13,7 +13,10 @@
 // Beside the wall times it prints the CPU time each side used (the command's
 // own until the note, from /proc; the install's with its children), which a
 // loaded machine stretches less than the wall time.
-import { execFileSync } from 'node:child_process';
+//
+// Side by side with bare Node (`node -e 0`, run between the jobs, so a change
+// in the machine's load hits both alike). Goal: first note ≤ 5× `node -e 0`.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,7 +44,17 @@ const replies = [
 const notes: number[] = [];
 const noteCpu: number[] = [];
 const jobs: number[] = [];
+const bareNode: number[] = [];
+
+/** Wall time of `node -e 0` with the same Node as the jobs. */
+function bareNodeStart(): number {
+  const start = performance.now();
+  spawnSync(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+  return performance.now() - start;
+}
+
 for (let i = 0; i < RUNS; i++) {
+  bareNode.push(bareNodeStart());
   const job = await runCiJob({ replies, task: 'add a farewell function' });
   if (job.firstNoteMs === undefined) throw new Error('the job posted no progress note');
   notes.push(job.firstNoteMs);
@@ -53,6 +66,14 @@ console.log(`  job start → first progress note: median ${ms(median(notes))}`);
 if (noteCpu.length > 0)
   console.log(`  CPU time of the command until then: median ${ms(median(noteCpu))}`);
 console.log(`  whole job (1 action):            median ${ms(median(jobs))}`);
+console.log(`  node -e 0, in the same rounds:    median ${ms(median(bareNode))}`);
+reportGoal({
+  goal: 'job start → first progress note ≤ 5× `node -e 0`',
+  figure: ms(median(notes)),
+  baseline: `${ms(median(bareNode))} (node -e 0)`,
+  ratio: times(median(notes) / median(bareNode)),
+  verdict: verdictOf(median(notes) <= 5 * median(bareNode)),
+});
 
 /** CPU time (ms) used so far by this process's reaped children, from /proc (Linux). */
 function childrenCpu(): number {

@@ -1,7 +1,7 @@
-// Bundles the command into one file (dist/mr-agent.mjs) and the library entry
-// (dist/index.mjs, with declarations in dist/types). `--bundle-only` builds the
-// command alone (what `npm run demo` needs, in about a second).
-import { build } from 'esbuild';
+// Bundles the command (dist/mr-agent.mjs) and the library entry (dist/index.mjs),
+// which share dist/chunks/, and writes the library's declarations to dist/types.
+// `--bundle-only` leaves the declarations out (what `npm run demo` needs, in
+// about a second); `npm pack` runs the whole build (`prepack`).
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { bundleCli } from './bundle-cli.mjs';
@@ -11,16 +11,5 @@ if (!bundleOnly) rmSync('dist', { recursive: true, force: true });
 
 await bundleCli('dist/mr-agent.mjs');
 if (bundleOnly) process.exit(0);
-
-await build({
-  entryPoints: ['src/index.ts'],
-  outfile: 'dist/index.mjs',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node22',
-  packages: 'external',
-  logLevel: 'warning',
-});
 
 execFileSync('tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' });

@@ -2,8 +2,10 @@
 // path (the component tests put it on PATH as `mr-agent`). The entry is small;
 // what each command needs is split into chunks beside it (`chunks/`, loaded
 // with `import()` when the command runs), so `mr-agent --version` reads and
-// compiles a few hundred KB instead of the whole 4.6 MB (issue #22). The
-// entry and its `chunks/` folder go together: copy both.
+// compiles a few hundred KB instead of the whole 4.6 MB. The library entry
+// (`index.mjs`, the package's `exports`) is built in the same pass and shares
+// the chunks. Every dependency is bundled: the package installs no other
+// package. The entries and their `chunks/` folder go together: copy all.
 import { build } from 'esbuild';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +20,8 @@ export function chunksDir(outfile = 'dist/mr-agent.mjs') {
 }
 
 /**
- * Bundles the command into `outfile` and `chunks/` beside it. With
+ * Bundles the command into `outfile`, the library into `index.mjs` and what
+ * they load into `chunks/` beside them. With
  * `metafile`, esbuild's account of which sources went into which output file
  * is written to `<outfile>.meta.json` (the start-path tests read it).
  */
@@ -28,6 +31,7 @@ export async function bundleCli(outfile = 'dist/mr-agent.mjs', options = {}) {
   const result = await build({
     entryPoints: {
       [path.basename(outfile, '.mjs')]: path.resolve(import.meta.dirname, '../src/cli/bin.ts'),
+      index: path.resolve(import.meta.dirname, '../src/index.ts'),
     },
     outdir,
     outExtension: { '.js': '.mjs' },

@@ -37,6 +37,8 @@ export interface PreparedRun {
   env: Readonly<Record<string, string | undefined>>;
   /** Keys the user-config API sent that it may not set (not applied; the note names them). */
   refusedUserSettings?: readonly string[];
+  /** GitLab's version (`GET /version`), when it could be read: the note names what it lacks. */
+  gitlabVersion?: string | undefined;
 }
 
 export type Preparation =
@@ -217,6 +219,25 @@ async function checked(
 }
 
 /**
+ * GitLab's version, read alongside the other start reads. It only adds lines
+ * to the progress note, so an instance that does not answer loses those lines
+ * and nothing else.
+ */
+async function instanceVersion(deps: PrepareDeps): Promise<string | undefined> {
+  if (!deps.gitlab.instanceVersion) return undefined;
+  try {
+    const version = await deps.gitlab.instanceVersion();
+    deps.logger.info('GitLab instance', { version });
+    return version;
+  } catch (error) {
+    deps.logger.warn('GitLab version unreadable; its requirements are not checked', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return undefined;
+  }
+}
+
+/**
  * Everything between "the job started" and "the run starts": the
  * request (the bridge's variables, a TRIGGER_PAYLOAD claimed like the bridge
  * does, "Run pipeline" or API variables, or the plan job's hand-off), the token's scope, every triggering user's role,
@@ -230,6 +251,7 @@ export async function prepareRun(
   deps: PrepareDeps,
 ): Promise<Preparation> {
   const reads = jobReads(deps.gitlab, context.gitlab.projectId);
+  const version = instanceVersion(deps);
   const asked = await requestOf(context, payload);
   if (!payload || isRunVerb(payload.command)) prefetch(reads, asked, context.step);
   const checks = await checked(context, payload, asked, deps, reads);
@@ -263,6 +285,7 @@ export async function prepareRun(
     noteId: request.noteId,
   });
   const known = requester.username ? { ...request, username: requester.username } : request;
+  const gitlabVersion = await version;
   const run = {
     context,
     request: known,
@@ -271,6 +294,7 @@ export async function prepareRun(
     reads,
     env: deps.env,
     ...(refused ? { refusedUserSettings: refused } : {}),
+    ...(gitlabVersion ? { gitlabVersion } : {}),
   };
   return {
     kind: 'ready',

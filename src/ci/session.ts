@@ -212,6 +212,7 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     artifactUrl: artifactUrl(run),
     ...(answers ? { answers } : {}),
     ...(run.request.username ? { requester: run.request.username } : {}),
+    ...(run.gitlabVersion ? { gitlabVersion: run.gitlabVersion } : {}),
     request: requestSource(run),
     delivery: await deliveryFor(run, task),
     pauseAsked: pauseCheck(run),

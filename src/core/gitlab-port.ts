@@ -169,6 +169,11 @@ export interface GitLabPort {
   currentUser(): Promise<GitLabUser>;
   /** The API token itself (`GET /personal_access_tokens/self`): its scopes. */
   tokenInfo(): Promise<TokenInfo>;
+  /**
+   * The instance's version as `GET /version` gives it ("17.11.2-ee"); absent
+   * from ports that cannot tell (in-memory doubles).
+   */
+  instanceVersion?(): Promise<string>;
   getProject(project: ProjectRef): Promise<Project>;
 
   getMergeRequest(project: ProjectRef, iid: number): Promise<MergeRequest>;

@@ -103,6 +103,11 @@ export async function runAgentJob(input: JobInput, deps: JobDeps): Promise<JobRe
         ? {
             onSignal: (handler: (name: string) => void) => {
               const listener = () => handler('SIGINT');
+              // stopped while the stage was being set: the job stops at its start
+              if (signal.aborted) {
+                queueMicrotask(listener);
+                return () => undefined;
+              }
               signal.addEventListener('abort', listener, { once: true });
               return () => signal.removeEventListener('abort', listener);
             },

@@ -47,6 +47,7 @@ import {
   AwardEmojiSchema,
   DiscussionSchema,
   GitLabUserSchema,
+  GitLabVersionSchema,
   IssueSchema,
   JobSchema,
   MemberSchema,
@@ -132,6 +133,11 @@ class GitbeakerGitLab implements GitLabPort {
   async tokenInfo() {
     const raw = await this.api.PersonalAccessTokens.show();
     return toTokenInfo(parseAnswer(TokenInfoSchema, raw, 'GET /personal_access_tokens/self'));
+  }
+
+  async instanceVersion() {
+    const response = await this.api.Users.requester.get('version');
+    return parseAnswer(GitLabVersionSchema, response.body, 'GET /version').version;
   }
 
   async getProject(project: ProjectRef) {

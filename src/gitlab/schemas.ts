@@ -133,6 +133,12 @@ export const ProtectedBranchSchema = z.object({
   push_access_levels: z.array(z.object({ access_level: z.number().nullish() })).nullish(),
 });
 
+/** `GET /version` (doc/api/version.md): `{"version": "8.13.0-pre", "revision": "4e963fe"}`. */
+export const GitLabVersionSchema = z.object({
+  version: z.string(),
+  revision: z.string().nullish(),
+});
+
 export const TokenInfoSchema = z.object({
   id: z.number(),
   name: z.string().nullish(),

@@ -136,6 +136,10 @@ export const en = {
     "The user-config API's answer was not applied for {keys}: it may set the requesting user's own model, reasoning effort, temperature and planning choices only (see docs/security.md).",
   'notice.forkProtectedRef':
     "This merge request comes from a fork and `trigger.forks` is `run`, but this pipeline runs on the protected ref {ref}, so the fork's code was not run; start it through the webhook bridge, which runs it on the merge request's own ref.",
+  'notice.gitlabTokenScopes':
+    "This GitLab ({found}) cannot show a token's scopes (GitLab {minimum} or newer can), so the token's `api` scope was not checked before the run; a token without it fails at its first write.",
+  'notice.gitlabTriggerInputs':
+    'This GitLab ({found}) takes no pipeline inputs through the trigger API (GitLab {minimum} or newer does), so the webhook bridge passes requests as pipeline variables, which "Minimum role to use pipeline variables" must allow for the trigger token\'s owner.',
 
   // the folded run details
   'details.summary': 'Run details',

@@ -127,6 +127,10 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
     'ユーザー設定 API の応答のうち {keys} は適用していません。この API で設定できるのは、依頼したユーザー自身のモデル、推論の強さ、temperature、プランニングの選択だけです（docs/security.md を参照）。',
   'notice.forkProtectedRef':
     'このマージリクエストはフォークからのもので `trigger.forks` は `run` ですが、このパイプラインは保護された ref {ref} で動いているため、フォークのコードは実行していません。マージリクエスト自身の ref で実行する Webhook ブリッジから開始してください。',
+  'notice.gitlabTokenScopes':
+    'この GitLab（{found}）はトークンのスコープを返しません（GitLab {minimum} 以降で対応）。そのため実行前にトークンの `api` スコープを確認していません。スコープが足りないトークンは最初の書き込みで失敗します。',
+  'notice.gitlabTriggerInputs':
+    'この GitLab（{found}）はトリガー API でパイプライン入力を受け付けません（GitLab {minimum} 以降で対応）。そのため Webhook ブリッジはリクエストをパイプライン変数として渡します。「パイプライン変数を使用できる最小ロール」でトリガートークン所有者に許可してください。',
 
   'details.summary': '実行の詳細',
   'details.phases': { one: '{count} フェーズ', other: '{count} フェーズ' },

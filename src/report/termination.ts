@@ -6,11 +6,13 @@
  */
 import type { Logger } from '../log/logger.ts';
 
-export type TerminationSignal = 'SIGTERM' | 'SIGINT' | 'SIGHUP';
+/** SIGPIPE stands for a closed output: the CLI is told so when a write fails with EPIPE. */
+export type TerminationSignal = 'SIGTERM' | 'SIGINT' | 'SIGHUP' | 'SIGPIPE';
 
 const SIGNAL_NUMBERS: Readonly<Record<TerminationSignal, number>> = {
   SIGHUP: 1,
   SIGINT: 2,
+  SIGPIPE: 13,
   SIGTERM: 15,
 };
 

@@ -8,6 +8,7 @@
 import type { Config } from '../config/options.ts';
 import type { Clock } from '../core/clock.ts';
 import { isolationNotice, type CommandIsolation } from '../core/isolation.ts';
+import { versionNotices } from '../gitlab/requirements.ts';
 import type { RequestSource } from '../core/gathered.ts';
 import type { RunHooks } from '../core/hooks.ts';
 import type { LlmPort } from '../core/llm-port.ts';
@@ -82,6 +83,8 @@ export interface ComposeInput {
   answers?: AnswerSource | undefined;
   /** Who asked (a GitLab username), @mentioned where an answer is needed. */
   requester?: string | undefined;
+  /** GitLab's version (CI): what it lacks of the job's features goes into the note. */
+  gitlabVersion?: string | undefined;
   /** The request from GitLab (CI); absent: the task is the request. */
   request?: RequestSource | undefined;
   /** Absent: nothing is committed or pushed (local runs). */
@@ -240,6 +243,7 @@ function reportingFor(
     input.refusedUserSettings?.length
       ? refusedSettingsNotice(input.refusedUserSettings, language)
       : undefined,
+    ...(input.gitlabVersion ? versionNotices(input.gitlabVersion, language) : []),
   ].filter((n): n is string => n !== undefined);
   return startReporting({
     repoDir: input.repoDir,

@@ -29,7 +29,7 @@ export const DEFAULT_GRACE_MS = 8000;
 /** Part of the grace period kept for the final note when the run does not stop by itself. */
 const NOTE_RESERVE_MS = 2000;
 
-const SIGNALS: readonly TerminationSignal[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+const SIGNALS: readonly TerminationSignal[] = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGPIPE'];
 
 export interface LifecycleOptions {
   onSignal?: SignalSource | undefined;

@@ -51,6 +51,27 @@ function variablesForbidden(cause: unknown, triedInputs: boolean): ConfigError {
   );
 }
 
+/**
+ * GitLab refused a trigger that carried inputs only, with the message about
+ * pipeline variables: some GitLab versions count the `TRIGGER_PAYLOAD`
+ * variable they add to every trigger-token pipeline as one the caller set
+ * (GitLab issue 557381), so the project's setting refuses it. Sending
+ * variables instead would be refused the same way.
+ */
+function inputsRefusedAsVariables(cause: unknown): ConfigError {
+  return new ConfigError(
+    'Insufficient permissions to set pipeline variables, although the request was sent as pipeline inputs only',
+    {
+      cause,
+      hint: [
+        'This GitLab version counts the `TRIGGER_PAYLOAD` variable it adds to every trigger-token pipeline as a pipeline variable (GitLab issue 557381),',
+        `so the project's ${VARIABLES_SETTING} refuses even an inputs-only trigger when it is above the trigger token owner's role.`,
+        "Lower that setting to the trigger token owner's role (Developer or Maintainer), or upgrade GitLab to a release with the fix; the trigger token itself is fine.",
+      ].join(' '),
+    },
+  );
+}
+
 function inputsUndeclared(cause: unknown): ConfigError {
   return new ConfigError(
     "Given inputs not defined in the `spec` section: the project's `.gitlab-ci.yml` does not declare the mr-agent pipeline inputs",
@@ -102,7 +123,9 @@ export function createPipelineStarter(deps: PipelineStarterDeps): PipelineStarte
     try {
       return await trigger(request, 'inputs');
     } catch (error) {
-      if (gitlabRefusal(error) !== 'inputs-undeclared') throw error;
+      const refusal = gitlabRefusal(error);
+      if (refusal === 'variables-forbidden') throw inputsRefusedAsVariables(error);
+      if (refusal !== 'inputs-undeclared') throw error;
       if (deps.passAs === 'inputs') throw inputsUndeclared(error);
       deps.logger.info('the project declares no mr-agent pipeline inputs; passing variables', {
         projectId: request.projectId,

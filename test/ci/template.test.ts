@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { execa } from 'execa';
+import { parseAllDocuments } from 'yaml';
 import { readdirSync, readFileSync } from 'node:fs';
 import { ENVIRONMENT_JOBS } from '../../src/ci/environments.ts';
 import { parseComponentTemplate, type ComponentTemplate } from '../../src/config/template-spec.ts';
@@ -74,6 +75,13 @@ describe('ci/template (templates/*.yml)', () => {
       const template = parseComponentTemplate(readFileSync(`templates/${file}`, 'utf8'), file);
 
       for (const key of Object.keys(template.jobs)) {
+        // the one exception: the component's own parts, included from its project
+        if (key === 'include') {
+          const includes = template.jobs[key] as { local?: string }[];
+          for (const include of includes)
+            expect(include.local, 'only local parts').to.match(/^\/templates\/parts\/[\w-]+\.yml$/);
+          continue;
+        }
         expect(GLOBAL_KEYWORDS, key).not.to.include(key);
         expect(key, 'job names come from the `as` input').to.match(/^\.?\$\[\[ inputs\.as \]\]/);
       }
@@ -164,7 +172,19 @@ describe('ci/template (templates/*.yml)', () => {
     const job = all['.$[[ inputs.as ]]:job']!;
     const runners = Object.entries(all).filter(([, j]) => j.script !== undefined);
 
-    expect(job.tags).to.equal('$[[ inputs.runner_tags ]]');
+    // the tags come from templates/parts/runner-tags.yml, included only when there are any
+    expect(job).not.to.have.property('tags');
+    const parts = parseAllDocuments(readFileSync('templates/parts/runner-tags.yml', 'utf8'));
+    expect(parts[1]!.toJS()['.$[[ inputs.as ]]:job']).to.deep.equal({
+      tags: '$[[ inputs.runner_tags ]]',
+    });
+    expect(all['include']).to.deep.equal([
+      {
+        local: '/templates/parts/runner-tags.yml',
+        inputs: { as: '$[[ inputs.as ]]', runner_tags: '$[[ inputs.runner_tags ]]' },
+        rules: [{ if: "'$[[ inputs.runner_tags ]]' != '[]'" }],
+      },
+    ]);
     expect(job.interruptible).to.equal(false);
     for (const [name, j] of runners) {
       expect(j.extends, name).to.include('.$[[ inputs.as ]]:job');

@@ -185,7 +185,7 @@ describe('#21 adoption on a consumer project (gitlab-ci-local)', function () {
     expect(await active(python, payload)).to.deep.equal(['bot']);
   });
 
-  it('#21 O10 runner tags reach every job that runs on a runner; those jobs are not interruptible; the job that pushes has the resource group', async () => {
+  it('#21 O10 runner tags reach every job that runs on a runner, and no `tags` key is there without them; those jobs are not interruptible; the job that pushes has the resource group', async () => {
     const tagged = await preview(auto, asInputs);
     const fixed = await preview(python, asInputs);
 
@@ -193,6 +193,8 @@ describe('#21 adoption on a consumer project (gitlab-ci-local)', function () {
       expect(job.interruptible).to.equal(false);
     }
     expect(tagged['mr-agent-plan'].tags).to.deep.equal(['docker', 'big box']);
+    // without runner tags (the default) the key is left out: `tags: []` fails GitLab's CI schema
+    expect(fixed.bot).not.to.have.property('tags');
     expect(tagged['mr-agent-plan'].variables.MR_AGENT_RUNNER_TAGS).to.match(
       /^\{"runner_tags": \["docker", ?"big box"\]\}$/,
     );

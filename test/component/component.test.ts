@@ -255,7 +255,9 @@ describe('component (gitlab-ci-local)', function () {
       });
 
       const branch = activeJobs(await listJobs(dir));
-      const tag = activeJobs(await listJobs(dir, { CI_COMMIT_TAG: '0.1.0' }));
+      const tag = activeJobs(await listJobs(dir, { CI_COMMIT_TAG: '0.1.0', NPM_TOKEN: 'x' }));
+      // a mirror on a self-managed instance has no npm token: no npm job, the rest is released
+      const mirrorTag = activeJobs(await listJobs(dir, { CI_COMMIT_TAG: '0.1.0' }));
       const child = await gitlabCiLocal(dir, ['--file', smoke, '--list-json']);
 
       expect(branch).to.deep.equal(['typecheck', 'lint', 'bundle', 'test', 'component-smoke']);
@@ -267,6 +269,8 @@ describe('component (gitlab-ci-local)', function () {
         'npm-publish',
         'release',
       ]);
+      expect(mirrorTag).to.include.members(['images: [node]', 'release']);
+      expect(mirrorTag).not.to.include('npm-publish');
       expect(child.exitCode, child.all).to.equal(0);
     });
 
@@ -277,8 +281,12 @@ describe('component (gitlab-ci-local)', function () {
         'test/component/pipelines/smoke.gitlab-ci.yml': '',
       });
 
-      const jobs = (await listJobs(dir, { CI_COMMIT_TAG: '1.2.3' }, fast)) as (ListedJob & {
-        needs?: { job: string }[];
+      const jobs = (await listJobs(
+        dir,
+        { CI_COMMIT_TAG: '1.2.3', NPM_TOKEN: 'x' },
+        fast,
+      )) as (ListedJob & {
+        needs?: { job: string; optional?: boolean }[];
       })[];
       const needs = (name: string) =>
         (jobs.find((j) => j.name === name)?.needs ?? []).map((n) => n.job);
@@ -291,6 +299,12 @@ describe('component (gitlab-ci-local)', function () {
         'npm-publish',
       ]);
       expect(needs('npm-publish')).to.include.members(['test', 'component-smoke', 'check-version']);
+      // the npm package only where there is a token for it (not on a self-managed mirror)
+      const release = jobs.find((j) => j.name === 'release')!.needs!;
+      expect(release.find((n) => n.job === 'npm-publish')?.optional).to.equal(true);
+      // every image the release jobs use can be replaced by a CI/CD variable (an instance's own copy)
+      expect(config.images.image).to.equal('$BUILDAH_IMAGE');
+      expect(config.release.image).to.equal('$RELEASE_CLI_IMAGE');
       expect(needs('images: [bridge]')).to.include.members(['test', 'component-smoke']);
       expect(config['npm-publish'].script).to.include('npm publish --provenance --access public');
       expect(config['npm-publish'].id_tokens.SIGSTORE_ID_TOKEN.aud).to.equal('sigstore');

@@ -105,10 +105,7 @@ export async function gitlabCiLocal(
   // outside the project: an agent job commits what it finds in its checkout
   const home = `${cwd}.gcl-home`;
   mkdirSync(home, { recursive: true });
-  // GitLab accepts `tags: []` (the `runner_tags` default); its editor schema, which
-  // gitlab-ci-local validates against, asks for at least one tag
-  const schema = ['--ignore-schema-paths', '#/definitions/tags/minItems'];
-  const result = await execa(process.execPath, [GCL, ...schema, ...args], {
+  const result = await execa(process.execPath, [GCL, ...args], {
     cwd,
     reject: false,
     all: true,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { parseReviewVerdict, type Verdict } from '../../src/llm/review-verdict.ts';
@@ -13,24 +13,14 @@ interface LabelledCase {
 }
 
 /**
- * The labelled reviews live outside the repository (they are another
- * project's texts): `shared/data/review-verdicts` beside an ancestor of the
- * checkout, or the folder named by MR_AGENT_VERDICT_DATA.
+ * The labelled reviews (another project's review outputs, each with the
+ * verdict a person gave it) are carried in the repository's fixtures, so
+ * every clone runs these tests.
  */
-function dataDir(): string | undefined {
-  const given = process.env['MR_AGENT_VERDICT_DATA'];
-  if (given) return given;
-  let dir = resolve('.');
-  for (;;) {
-    const candidate = join(dir, 'shared', 'data', 'review-verdicts');
-    if (existsSync(join(candidate, 'recorded-reviews.json'))) return candidate;
-    if (dirname(dir) === dir) return undefined;
-    dir = dirname(dir);
-  }
-}
+const DATA_DIR = resolve(import.meta.dirname, '../fixtures/review-verdicts');
 
 function labelled(file: string): LabelledCase[] {
-  return JSON.parse(readFileSync(join(dataDir()!, file), 'utf8')) as LabelledCase[];
+  return JSON.parse(readFileSync(join(DATA_DIR, file), 'utf8')) as LabelledCase[];
 }
 
 describe('llm/review-verdict', () => {
@@ -203,11 +193,7 @@ describe('llm/review-verdict', () => {
     ]);
   });
 
-  describe('labelled review outputs (shared/data/review-verdicts)', function () {
-    before(function () {
-      if (!dataDir()) this.skip(); // not shipped with the repository; see dataDir()
-    });
-
+  describe('labelled review outputs (test/fixtures/review-verdicts)', function () {
     for (const file of ['seed-test-cases.json', 'recorded-reviews.json']) {
       it(`G2 every case of ${file} parses to its label`, () => {
         const all = labelled(file);

@@ -122,6 +122,26 @@ describe('#21 O9 requests as pipeline inputs (bridge ⇄ GitLab stand-in)', func
     expect(replies[0]!.body).to.include(SETTING).and.include('trigger.pass_as: inputs');
   });
 
+  for (const passAs of ['inputs', 'auto'] as const) {
+    it(`#21 ${passAs}: GitLab refusing an inputs-only trigger as "pipeline variables" (its TRIGGER_PAYLOAD, GitLab issue 557381) gets a reply naming that cause, the setting and the fix`, async () => {
+      await start(passAs, { header: true });
+      forbidVariables();
+      w.standIn.model.triggerPayloadCountsAsVariable = true;
+
+      const { replies } = await command('/agent fix it');
+
+      expect(w.triggerPipelines()).to.have.length(0);
+      const body = replies[0]!.body;
+      expect(body).to.include('Insufficient permissions to set pipeline variables');
+      expect(body).to.include('sent as pipeline inputs only');
+      expect(body).to.include('TRIGGER_PAYLOAD');
+      expect(body).to.include('557381');
+      expect(body).to.include(SETTING);
+      expect(body).not.to.include('trigger token is valid');
+      expect(body).not.to.include('declares no `mr_agent_*` pipeline inputs');
+    });
+  }
+
   it('#21 inputs: a project without the header gets a reply that says to add it', async () => {
     await start('inputs', { header: false });
 

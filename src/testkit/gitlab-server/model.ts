@@ -37,6 +37,15 @@ export class GitLabModel extends CoreModel {
   readonly triggerTokens: TriggerTokenRec[] = [];
   /** Jobs a triggered pipeline gets. */
   triggeredJobs: string[] = ['mr-agent'];
+  /**
+   * Some GitLab versions count the `TRIGGER_PAYLOAD` variable they add to every
+   * trigger-token pipeline as a pipeline variable the caller set, so "Minimum
+   * role to use pipeline variables" refuses even a trigger that sends inputs
+   * only (GitLab issue 557381). Off by default, as on a fixed version.
+   */
+  triggerPayloadCountsAsVariable = false;
+  /** What `GET /version` answers (doc/api/version.md), e.g. an older instance's "15.4.2-ee". */
+  gitlabVersion = '18.4.0-standin';
   readonly ciVariables: CiVariableRec[] = [];
 
   /** A project CI/CD variable (Settings → CI/CD → Variables); protected by default, as GitLab's form. */

@@ -76,7 +76,9 @@ async function createTriggered(
 ) {
   const { ref, variables, inputs } = request;
   const level = ctx.model.accessLevel(project, trigger.ownerId);
-  if (Object.keys(variables).length > 0 && level < ROLE_LEVEL[project.pipelineVariablesMinimumRole])
+  const setsVariables =
+    Object.keys(variables).length > 0 || ctx.model.triggerPayloadCountsAsVariable;
+  if (setsVariables && level < ROLE_LEVEL[project.pipelineVariablesMinimumRole])
     throw new HttpError(400, {
       message: { base: ['Insufficient permissions to set pipeline variables'] },
     });

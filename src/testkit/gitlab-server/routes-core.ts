@@ -6,7 +6,9 @@ import type { Renderer } from './render.ts';
 
 export function coreRoutes(render: Renderer): Route[] {
   return [
-    route('GET', '/version', () => json(200, { version: '18.4.0-standin', revision: 'standin' })),
+    route('GET', '/version', (ctx) =>
+      json(200, { version: ctx.model.gitlabVersion, revision: 'standin' }),
+    ),
     route('GET', '/user', (ctx) => json(200, render.user(ctx.user!.id))),
     route('GET', '/users/:user_id', (ctx) => {
       const user = ctx.model.users.get(Number(ctx.params.user_id));
