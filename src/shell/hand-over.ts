@@ -21,6 +21,19 @@ async function give(user: CommandUser, entry: string) {
 
 /** Checkouts handed over whole already: later, only what the agent writes is given. */
 const handedOver = new WeakSet<CommandUser>();
+/** The same, by the checkout's real path: whose files they are now. */
+const handedOverCheckouts = new Map<string, CommandUser>();
+
+/**
+ * The command user a checkout (or a folder inside it) was handed over to,
+ * if any: its files may have been changed since by that user's processes,
+ * so the agent reads them as that user (checkout-reader.ts).
+ */
+export function checkoutHandedTo(dir: string): CommandUser | undefined {
+  for (const [root, user] of handedOverCheckouts)
+    if (dir === root || dir.startsWith(`${root}/`)) return user;
+  return undefined;
+}
 
 /**
  * Gives the checkout to the command user before its first command (issue 19
@@ -36,6 +49,8 @@ const handedOver = new WeakSet<CommandUser>();
 export async function handOverCheckout(user: CommandUser): Promise<void> {
   if (handedOver.has(user)) return;
   const root = await realpath(user.checkout);
+  // from the first file given on, the agent reads the checkout as the user
+  handedOverCheckouts.set(root, user);
   const prune = user.keep.flatMap((k, i) => [
     ...(i > 0 ? ['-o'] : []),
     '-path',
