@@ -11,15 +11,16 @@
  * (and so could have copied into the checkout) anyway — never a file only
  * root may read, never `/proc/<agent>/environ`.
  *
- * Before the hand-over (or without a separate user) nobody but the agent
- * has written the checkout, and the same reading code runs in this process.
+ * Before the first command of a separate user (or without one) nobody but
+ * the agent has written the checkout, and the same reading code runs in
+ * this process.
  */
 import * as fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { CommandUser } from '../core/isolation.ts';
 import type { Shell } from '../core/shell-port.ts';
-import { checkoutHandedTo } from './hand-over.ts';
+import { commandUserOf } from './hand-over.ts';
 import { lazyExecaShell } from './lazy-shell.ts';
 import { shellLine } from './quote.ts';
 
@@ -188,7 +189,7 @@ async function readAs(
 
 /**
  * Reads paths of the checkout (relative to `root`, its real path): as the
- * command user once the checkout is handed over to one, in this process
+ * command user once its commands may have run there, in this process
  * before. One answer per path, in order; an entry that cannot be read is a
  * `skip` with the reason. Throws only when the reader process fails.
  */
@@ -199,7 +200,7 @@ export async function readCheckout(
 ): Promise<CheckoutEntry[]> {
   if (rels.length === 0) return [];
   const cap = Math.min(options.cap ?? NO_CAP, NO_CAP);
-  const user = checkoutHandedTo(root);
+  const user = commandUserOf(root);
   if (user) return readAs(user, root, rels, cap, options.shell ?? lazyExecaShell());
   return readEntries(fs, path, root, rels, cap).map(fromWire);
 }
