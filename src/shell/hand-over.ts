@@ -1,6 +1,7 @@
 import { chmod, chown, lchown, lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandIsolation, CommandUser } from '../core/isolation.ts';
+import { Git } from './git.ts';
 import { lazyExecaShell } from './lazy-shell.ts';
 import { shellLine } from './quote.ts';
 
@@ -19,8 +20,28 @@ async function give(user: CommandUser, entry: string) {
   return info;
 }
 
-/** Checkouts handed over whole already: later, only what the agent writes is given. */
-const handedOver = new WeakSet<CommandUser>();
+const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** Checkouts handed over whole (or being handed over): later, only what the agent writes is given. */
+const handedOver = new WeakMap<CommandUser, Promise<void>>();
+/** Checkouts, by real path, where commands of a command user may have run. */
+const commandsRan = new Map<string, CommandUser>();
+
+/** Records that commands of `user` run in its checkout from now on (called before the first). */
+export async function commandsRunIn(user: CommandUser): Promise<void> {
+  commandsRan.set(await realpath(user.checkout), user);
+}
+
+/**
+ * The command user whose commands may have run in a checkout (or a folder
+ * inside it), if any: its files may have been changed since by that user's
+ * processes, so the agent reads them as that user (checkout-reader.ts).
+ */
+export function commandUserOf(dir: string): CommandUser | undefined {
+  for (const [root, user] of commandsRan)
+    if (dir === root || dir.startsWith(`${root}/`)) return user;
+  return undefined;
+}
 
 /**
  * Gives the checkout to the command user before its first command (issue 19
@@ -33,8 +54,18 @@ const handedOver = new WeakSet<CommandUser>();
  * later is given as it is written (`handOverWritten`), so a command costs no
  * walk of the tree, however large the checkout.
  */
-export async function handOverCheckout(user: CommandUser): Promise<void> {
-  if (handedOver.has(user)) return;
+export function handOverCheckout(user: CommandUser): Promise<void> {
+  let once = handedOver.get(user);
+  if (!once) {
+    once = handOverWhole(user);
+    handedOver.set(user, once);
+    // a failed hand-over is tried again before the next command
+    once.catch(() => handedOver.delete(user));
+  }
+  return once;
+}
+
+async function handOverWhole(user: CommandUser): Promise<void> {
   const root = await realpath(user.checkout);
   const prune = user.keep.flatMap((k, i) => [
     ...(i > 0 ? ['-o'] : []),
@@ -79,7 +110,20 @@ export async function handOverCheckout(user: CommandUser): Promise<void> {
   });
   if (result.exitCode !== 0)
     throw new Error(`the checkout could not be handed to the command user: ${result.stderr}`);
-  handedOver.add(user);
+  await refreshIndex(root);
+}
+
+/**
+ * The hand-over changed every file's owner, and so its ctime: git's index
+ * no longer matches, and the next `git status` or `git diff` would read
+ * every file again. One refresh now, before any command has run (so no
+ * file read here can have been swapped), records the new stat data in the
+ * agent's index. Not a git work tree: nothing to do.
+ */
+async function refreshIndex(root: string): Promise<void> {
+  // root's own folders only, never one a command can write
+  const git = new Git({ cwd: root, hostEnv: { PATH: SYSTEM_PATH } });
+  await git.run(['update-index', '-q', '--refresh']);
 }
 
 /**

@@ -17,7 +17,7 @@ import { commandsRefused, type CommandIsolation, type CommandUser } from '../cor
 import type { CommandRequest } from '../core/shell-port.ts';
 import { removeCheckoutCredentials } from './checkout-credentials.ts';
 import { chooseCommandUser } from './command-user.ts';
-import { closeTopFolder, handOverCheckout, openPathTo } from './hand-over.ts';
+import { closeTopFolder, commandsRunIn, handOverCheckout, openPathTo } from './hand-over.ts';
 
 export interface IsolationSettings {
   isolation: 'auto' | 'required' | 'accept-risk';
@@ -195,9 +195,10 @@ export async function startIsolation(input: IsolationInput): Promise<CommandIsol
   await openPathTo(checkout);
   await closeTopFolder(user);
   await closeRunnerFiles(checkout);
-  // the checkout itself is handed over before each command (isolatedRequest), not here:
-  // a walk of the whole tree at start would delay the first progress note for nothing
   cleanUpAtExit(user);
+  // the whole checkout is handed over in the background, while the job detects and plans:
+  // the first command awaits it (isolatedRequest), the first progress note does not
+  handOverCheckout(user).catch(() => undefined);
   return { kind: 'separate-user', user };
 }
 
@@ -216,6 +217,8 @@ export async function isolatedRequest(
   if (isolation?.kind !== 'separate-user') return request;
   const { user } = isolation;
   await handOverCheckout(user);
+  // from now on the agent reads the checkout as the user (checkout-reader.ts)
+  await commandsRunIn(user);
   return {
     ...request,
     env: { ...request.env, HOME: user.home, USER: user.name, LOGNAME: user.name },

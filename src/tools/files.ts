@@ -1,4 +1,5 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { readCheckout } from '../shell/checkout-reader.ts';
 import { handOverWritten } from '../shell/hand-over.ts';
 import path from 'node:path';
 import { z } from 'zod';
@@ -51,13 +52,19 @@ export const readFileTool = defineTool({
     }),
   async run(args, ctx) {
     const file = await resolveInRepo(ctx.root, args.path);
-    const info = await stat(file).catch((error: unknown) => {
-      throw fsProblem(error, args.path);
+    // as the command user once the checkout is theirs (checkout-reader.ts): a folder
+    // swapped for a link after the check reaches nothing that user could not read
+    const [read] = await readCheckout(ctx.root.real, [path.relative(ctx.root.real, file)], {
+      cap: MAX_READ_BYTES + 1,
     });
-    if (info.isDirectory()) throw new ToolError(`${args.path}: is a folder; use list_files`);
-    if (info.size > MAX_READ_BYTES)
-      throw new ToolError(`${args.path}: is ${info.size} bytes, too large to read`);
-    const bytes = await readFile(file);
+    if (!read || read.kind === 'missing')
+      throw new ToolError(`${args.path}: no such file or folder`);
+    if (read.kind === 'folder') throw new ToolError(`${args.path}: is a folder; use list_files`);
+    if (read.kind === 'link') throw new ToolError(`${args.path}: changed into a symbolic link`);
+    if (read.kind === 'skip') throw new ToolError(`${args.path}: ${read.why}`);
+    if (read.size > MAX_READ_BYTES)
+      throw new ToolError(`${args.path}: is ${read.size} bytes, too large to read`);
+    const bytes = read.content;
     if (looksBinary(bytes)) return `${args.path}: binary file, ${bytes.length} bytes`;
     const lines = bytes.toString('utf8').split('\n');
     if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();

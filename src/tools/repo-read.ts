@@ -1,5 +1,5 @@
-import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { readCheckout } from '../shell/checkout-reader.ts';
 import { resolveInRepo, type RepoRoot } from './sandbox.ts';
 
 export interface RepoFileText {
@@ -12,28 +12,25 @@ export interface RepoFileText {
 /**
  * Reads a repository file through the path sandbox (M2, issue 19 §5), for the
  * readers that are not tools (environment detection, review): a symbolic
- * link that leaves the checkout or leads into `.git` is not followed, and
- * the last name is opened with `O_NOFOLLOW`, so a link swapped in after the
- * check is not followed either. At most `cap` bytes are read. Undefined when
- * the file is outside, missing, not a regular file or unreadable.
+ * link that leaves the checkout or leads into `.git` is not followed. The
+ * read itself goes through checkout-reader.ts: no folder on the way may be a
+ * link, the last name is opened with `O_NOFOLLOW`, and once the checkout is
+ * the command user's the read runs as that user, so a folder swapped for a
+ * link after the check reaches nothing that user could not read anyway. At
+ * most `cap` bytes are read. Undefined when the file is outside, missing,
+ * not a regular file or unreadable.
  */
 export async function readInRepo(
   root: RepoRoot,
   rel: string,
   cap: number,
 ): Promise<RepoFileText | undefined> {
-  let handle: FileHandle | undefined;
   try {
     const real = await resolveInRepo(root, rel);
-    handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
-    const info = await handle.stat();
-    if (!info.isFile()) return undefined;
-    const buffer = Buffer.alloc(Math.min(info.size, cap));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return { text: buffer.toString('utf8', 0, bytesRead), size: info.size };
+    const [read] = await readCheckout(root.real, [path.relative(root.real, real)], { cap });
+    if (read?.kind !== 'file') return undefined;
+    return { text: read.content.toString('utf8'), size: read.size };
   } catch {
     return undefined;
-  } finally {
-    await handle?.close();
   }
 }

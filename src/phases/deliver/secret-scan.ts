@@ -20,11 +20,10 @@
  * the staged blob's.
  */
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
-import path from 'node:path';
+import { realpath } from 'node:fs/promises';
 import { ModelBehaviorError } from '../../errors/errors.ts';
 import type { Redactor } from '../../log/redact.ts';
+import { readCheckout, type CheckoutEntry } from '../../shell/checkout-reader.ts';
 import type { Git } from './git.ts';
 import { GRAM, GramHits, GramIndex, secretForms, SYMBOL } from './secret-forms.ts';
 import {
@@ -90,32 +89,16 @@ async function stagedBlobs(git: Git): Promise<Map<string, string>> {
  * (git's object id of them matches); a reason otherwise. A symbolic link, a
  * FIFO or a file changed since staging is never taken for the blob.
  */
-async function stagedBytes(
-  repoDir: string,
-  file: string,
-  blob: string | undefined,
-): Promise<Buffer | string> {
+function stagedBytes(read: CheckoutEntry, blob: string | undefined): Buffer | string {
   if (!blob) return 'not a regular file in the index';
-  let handle;
-  try {
-    handle = await open(
-      path.join(repoDir, file),
-      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-    );
-    const stat = await handle.stat();
-    if (!stat.isFile()) return 'not a regular file';
-    if (stat.size > MAX_FILE_BYTES) return `larger than ${MAX_FILE_BYTES} bytes`;
-    const bytes = await handle.readFile();
-    const hash = createHash(blob.length === 64 ? 'sha256' : 'sha1')
-      .update(`blob ${bytes.length}\0`)
-      .update(bytes)
-      .digest('hex');
-    return hash === blob ? bytes : 'changed since it was staged';
-  } catch (error) {
-    return `unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
-  } finally {
-    await handle?.close();
-  }
+  if (read.kind === 'skip') return read.why;
+  if (read.kind !== 'file') return 'not a regular file';
+  if (read.size > MAX_FILE_BYTES) return `larger than ${MAX_FILE_BYTES} bytes`;
+  const hash = createHash(blob.length === 64 ? 'sha256' : 'sha1')
+    .update(`blob ${read.content.length}\0`)
+    .update(read.content)
+    .digest('hex');
+  return hash === blob ? read.content : 'changed since it was staged';
 }
 
 /** The staged change, file by file; a file git could not give as text also as bytes. */
@@ -130,8 +113,14 @@ export async function stagedFiles(git: Git, repoDir: string): Promise<StagedFile
   );
   if (lossy.length === 0) return files;
   const blobs = await stagedBlobs(git);
-  for (const file of lossy) {
-    const bytes = await stagedBytes(repoDir, file.path, blobs.get(file.path));
+  // as the command user once the checkout is theirs: a swapped folder reaches nothing more
+  const read = await readCheckout(
+    await realpath(repoDir),
+    lossy.map((f) => f.path),
+    { cap: MAX_FILE_BYTES + 1 },
+  );
+  for (const [i, file] of lossy.entries()) {
+    const bytes = stagedBytes(read[i]!, blobs.get(file.path));
     if (typeof bytes === 'string') file.unreadable = bytes;
     else file.bytes = bytes;
   }

@@ -3,22 +3,24 @@
  * the command user's; its git directory and index are the agent's. Git is
  * asked only which paths changed (`git status` with submodules ignored, no
  * hooks, no monitor: src/shell/git.ts). The agent then reads each changed
- * file itself — through no symbolic link, the last name opened with
- * `O_NOFOLLOW` — writes its content as a blob into the agent's object store
- * and puts it into the index with `update-index --index-info`. So no filter,
- * attribute or configuration the command user wrote is ever applied to the
- * change, and no file outside the checkout is read through a planted link.
+ * file — through no symbolic link, the last name opened with `O_NOFOLLOW`,
+ * and, once the checkout is the command user's, as that user
+ * (src/shell/checkout-reader.ts) — writes its content as a blob into the
+ * agent's object store and puts it into the index with `update-index
+ * --index-info`. So no filter, attribute or configuration the command user
+ * wrote is ever applied to the change, and a link swapped in at any moment
+ * reaches nothing the command user could not read anyway.
  *
  * Submodules stay as they are: a path the index holds as a submodule (a
  * gitlink), and anything below it, is never changed, and a folder that holds
  * a repository of its own (`folder/.git`) is never staged as one. A
  * repository without submodules never gets one from delivery.
  */
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, rename, stat, writeFile } from 'node:fs/promises';
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
+import { readCheckout, type CheckoutEntry } from '../../shell/checkout-reader.ts';
 import type { Git } from './git.ts';
 
 const GITLINK = '160000';
@@ -102,31 +104,20 @@ type Entry =
   | { kind: 'blob'; mode: '100644' | '100755' | '120000'; content: Buffer }
   | { kind: 'skip'; why: string };
 
-/**
- * What a changed path holds now, read by the agent: never through a folder
- * that is a link, a link itself kept as a link.
- */
-async function readEntry(root: string, rel: string, untracked: boolean): Promise<Entry> {
-  const full = path.join(root, rel);
-  const parent = await realpath(path.dirname(full)).catch(() => undefined);
-  if (parent === undefined) return { kind: 'remove' };
-  if (parent !== path.dirname(full)) return { kind: 'skip', why: 'a folder on its path is a link' };
-  const info = await lstat(full).catch(() => undefined);
-  if (!info) return { kind: 'remove' };
-  if (info.isSymbolicLink())
-    return { kind: 'blob', mode: '120000', content: Buffer.from(await readlink(full, 'buffer')) };
-  // a tracked file that became a folder goes; a new folder git lists whole holds a repository
-  if (info.isDirectory())
-    return untracked ? { kind: 'skip', why: 'a repository of its own' } : { kind: 'remove' };
-  if (!info.isFile()) return { kind: 'skip', why: 'not a file' };
-  const handle = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    const opened = await handle.stat();
-    if (!opened.isFile()) return { kind: 'skip', why: 'not a file' };
-    const content = await handle.readFile();
-    return { kind: 'blob', mode: opened.mode & 0o100 ? '100755' : '100644', content };
-  } finally {
-    await handle.close();
+/** What a changed path holds now, from what was read of it (checkout-reader.ts). */
+function entryOf(read: CheckoutEntry, untracked: boolean): Entry {
+  switch (read.kind) {
+    case 'missing':
+      return { kind: 'remove' };
+    case 'link':
+      return { kind: 'blob', mode: '120000', content: read.target };
+    // a tracked file that became a folder goes; a new folder git lists whole holds a repository
+    case 'folder':
+      return untracked ? { kind: 'skip', why: 'a repository of its own' } : { kind: 'remove' };
+    case 'file':
+      return { kind: 'blob', mode: read.executable ? '100755' : '100644', content: read.content };
+    case 'skip':
+      return read;
   }
 }
 
@@ -158,16 +149,18 @@ export async function stageChanges(
   const zero = '0'.repeat(store.hash === 'sha256' ? 64 : 40);
   const removals: string[] = [];
   const additions: string[] = [];
+  const wanted: { rel: string; untracked: boolean }[] = [];
   for (const { rel: listed, untracked } of changed) {
     const rel = listed.replace(/\/+$/, '');
-    if (underGitlink(rel, links)) {
-      summary.skipped.push({ path: rel, why: 'a submodule' });
-      continue;
-    }
-    const entry = await readEntry(root, rel, untracked).catch((error: unknown): Entry => ({
-      kind: 'skip',
-      why: (error as Error).message,
-    }));
+    if (underGitlink(rel, links)) summary.skipped.push({ path: rel, why: 'a submodule' });
+    else wanted.push({ rel, untracked });
+  }
+  const read = await readCheckout(
+    root,
+    wanted.map(({ rel }) => rel),
+  );
+  for (const [i, { rel, untracked }] of wanted.entries()) {
+    const entry = entryOf(read[i]!, untracked);
     if (entry.kind === 'skip') {
       summary.skipped.push({ path: rel, why: entry.why });
       continue;

@@ -1,0 +1,206 @@
+/**
+ * Reads files of the checkout with no more rights than the command user.
+ *
+ * Once the checkout is handed to the command user, a background process of
+ * that user can swap any folder of it for a symbolic link at any moment:
+ * between a check and an open, and between the parts of one path. A check
+ * by the agent (root) cannot close that race, as Node has no `openat`. So
+ * the reads themselves run as the command user, in a small reader process
+ * started with its uid and gid and an empty environment: whatever a swapped
+ * link leads to, the reader reaches only what the command user could read
+ * (and so could have copied into the checkout) anyway — never a file only
+ * root may read, never `/proc/<agent>/environ`.
+ *
+ * Before the first command of a separate user (or without one) nobody but
+ * the agent has written the checkout, and the same reading code runs in
+ * this process.
+ */
+import * as fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { CommandUser } from '../core/isolation.ts';
+import type { Shell } from '../core/shell-port.ts';
+import { commandUserOf } from './hand-over.ts';
+import { lazyExecaShell } from './lazy-shell.ts';
+import { shellLine } from './quote.ts';
+
+/** What one path of the checkout holds, as read. */
+export type CheckoutEntry =
+  /** Nothing there (or a folder on its path is gone). */
+  | { kind: 'missing' }
+  | { kind: 'folder' }
+  /** A symbolic link, never followed: its target as bytes. */
+  | { kind: 'link'; target: Buffer }
+  /** A regular file: its first `cap` bytes, its whole size. */
+  | { kind: 'file'; executable: boolean; size: number; content: Buffer }
+  /** Not read: a folder on its path is a link, not a regular file, unreadable. */
+  | { kind: 'skip'; why: string };
+
+/** The reader's answer for one path, as it travels from the reader process (content in base64). */
+const wireEntry = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('missing') }),
+  z.strictObject({ kind: z.literal('folder') }),
+  z.strictObject({ kind: z.literal('link'), data: z.base64() }),
+  z.strictObject({
+    kind: z.literal('file'),
+    executable: z.boolean(),
+    size: z.number().int().nonnegative(),
+    data: z.base64(),
+  }),
+  z.strictObject({ kind: z.literal('skip'), why: z.string().max(200) }),
+]);
+type WireEntry = z.infer<typeof wireEntry>;
+
+/**
+ * Reads `rels` under `root`, one answer per path, in order. Self-contained
+ * (it uses only its parameters), because its source is also the program of
+ * the reader process. A folder on a path must resolve to itself (a link
+ * there is not followed), a link is read as a link, and a file is opened
+ * with `O_NOFOLLOW` and read only when the opened entry is a regular file.
+ */
+function readEntries(
+  fsm: typeof fs,
+  pathm: typeof path,
+  root: string,
+  rels: readonly string[],
+  cap: number,
+): WireEntry[] {
+  const gone = (error: unknown) =>
+    ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
+  const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'error';
+  const one = (rel: string): WireEntry => {
+    const full = pathm.join(root, rel);
+    const folder = pathm.dirname(full);
+    let real: string;
+    try {
+      real = fsm.realpathSync(folder);
+    } catch (error) {
+      return gone(error)
+        ? { kind: 'missing' }
+        : { kind: 'skip', why: `unreadable (${code(error)})` };
+    }
+    if (real !== folder) return { kind: 'skip', why: 'a folder on its path is a link' };
+    let info: fs.Stats;
+    try {
+      info = fsm.lstatSync(full);
+    } catch (error) {
+      return gone(error)
+        ? { kind: 'missing' }
+        : { kind: 'skip', why: `unreadable (${code(error)})` };
+    }
+    if (info.isSymbolicLink())
+      return { kind: 'link', data: fsm.readlinkSync(full, 'buffer').toString('base64') };
+    if (info.isDirectory()) return { kind: 'folder' };
+    if (!info.isFile()) return { kind: 'skip', why: 'not a file' };
+    let fd: number;
+    try {
+      const c = fsm.constants;
+      fd = fsm.openSync(full, c.O_RDONLY | c.O_NOFOLLOW | c.O_NONBLOCK);
+    } catch (error) {
+      return { kind: 'skip', why: `unreadable (${code(error)})` };
+    }
+    try {
+      const opened = fsm.fstatSync(fd);
+      if (!opened.isFile()) return { kind: 'skip', why: 'not a file' };
+      const buffer = Buffer.alloc(Math.min(opened.size, cap));
+      let filled = 0;
+      while (filled < buffer.length) {
+        const got = fsm.readSync(fd, buffer, filled, buffer.length - filled, filled);
+        if (got === 0) break;
+        filled += got;
+      }
+      return {
+        kind: 'file',
+        executable: (opened.mode & 0o100) !== 0,
+        size: opened.size,
+        data: buffer.subarray(0, filled).toString('base64'),
+      };
+    } catch (error) {
+      return { kind: 'skip', why: `unreadable (${code(error)})` };
+    } finally {
+      fsm.closeSync(fd);
+    }
+  };
+  return rels.map(one);
+}
+
+/**
+ * The reader process: the request on stdin, one JSON line per path on
+ * stdout. `__name` stands in for the helper a bundler may wrap named
+ * functions in (esbuild's keepNames).
+ */
+const READER_PROGRAM = `
+const __name = (f) => f;
+const fs = require('node:fs');
+const path = require('node:path');
+const request = JSON.parse(fs.readFileSync(0, 'utf8'));
+const readEntries = ${readEntries.toString()};
+for (const entry of readEntries(fs, path, request.root, request.rels, request.cap))
+  fs.writeSync(1, JSON.stringify(entry) + '\\n');
+`;
+
+function fromWire(entry: WireEntry): CheckoutEntry {
+  if (entry.kind === 'link') return { kind: 'link', target: Buffer.from(entry.data, 'base64') };
+  if (entry.kind !== 'file') return entry;
+  const { data, ...rest } = entry;
+  return { ...rest, content: Buffer.from(data, 'base64') };
+}
+
+export interface ReadCheckoutOptions {
+  /** Bytes read per file at most (default: all). */
+  cap?: number;
+  /** The shell the reader process runs through (default: execa). */
+  shell?: Shell;
+}
+
+const NO_CAP = 2 ** 31 - 1;
+
+/** Runs the reader as `user`; throws when it does not answer every path. */
+async function readAs(
+  user: CommandUser,
+  root: string,
+  rels: readonly string[],
+  cap: number,
+  shell: Shell,
+): Promise<CheckoutEntry[]> {
+  const result = await shell.run({
+    command: `exec ${shellLine([process.execPath, '-e', READER_PROGRAM])}`,
+    cwd: '/',
+    env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+    input: JSON.stringify({ root, rels, cap }),
+    runAs: { uid: user.uid, gid: user.gid },
+    // base64 of what is read, with room to spare: never cut
+    maxOutputBytes: 2 ** 31 - 1,
+  });
+  const lines = result.stdout.split('\n').filter(Boolean);
+  if (result.exitCode !== 0 || lines.length !== rels.length)
+    throw new Error(
+      `the checkout could not be read as the command user (exit ${result.exitCode ?? result.signal ?? 'none'}): ${result.stderr.slice(0, 500)}`,
+    );
+  return lines.map((line, i) => {
+    const parsed = wireEntry.safeParse(JSON.parse(line));
+    if (!parsed.success)
+      throw new Error(
+        `the checkout reader answered nonsense for ${rels[i]}: ${parsed.error.message}`,
+      );
+    return fromWire(parsed.data);
+  });
+}
+
+/**
+ * Reads paths of the checkout (relative to `root`, its real path): as the
+ * command user once its commands may have run there, in this process
+ * before. One answer per path, in order; an entry that cannot be read is a
+ * `skip` with the reason. Throws only when the reader process fails.
+ */
+export async function readCheckout(
+  root: string,
+  rels: readonly string[],
+  options: ReadCheckoutOptions = {},
+): Promise<CheckoutEntry[]> {
+  if (rels.length === 0) return [];
+  const cap = Math.min(options.cap ?? NO_CAP, NO_CAP);
+  const user = commandUserOf(root);
+  if (user) return readAs(user, root, rels, cap, options.shell ?? lazyExecaShell());
+  return readEntries(fs, path, root, rels, cap).map(fromWire);
+}
