@@ -58,6 +58,8 @@ export interface CiJobResult {
   timeline: { atMs: number; what: string }[];
   /** When the stand-in created the progress note (ms since the epoch, wall clock). */
   noteCreatedAt: number | undefined;
+  /** The job's `.mr-agent/result.json`, parsed (undefined when it wrote none). */
+  result: unknown;
 }
 
 /** Runs one job; throws when the job did not finish with exit code 0. */
@@ -143,7 +145,20 @@ export async function runCiJob(options: CiJobOptions): Promise<CiJobResult> {
       (e) => e.method === 'POST' && e.input?.includes('mr-agent:progress'),
     )?.at;
     const { startedAt: _, ...result } = run;
-    return { ...result, requests: standIn.requests.byRoute(), calls, timeline, noteCreatedAt };
+    let resultJson: unknown;
+    try {
+      resultJson = JSON.parse(readFileSync(path.join(dir, '.mr-agent', 'result.json'), 'utf8'));
+    } catch {
+      resultJson = undefined;
+    }
+    return {
+      ...result,
+      requests: standIn.requests.byRoute(),
+      calls,
+      timeline,
+      noteCreatedAt,
+      result: resultJson,
+    };
   } finally {
     await llm.close();
     await standIn.close();

@@ -1,3 +1,4 @@
+import { findPastRunNotes } from '../gitlab/past-runs.ts';
 import type { Config } from '../config/options.ts';
 import type { Clock } from '../core/clock.ts';
 import type { RequestSource } from '../core/gathered.ts';
@@ -216,11 +217,31 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     request: requestSource(run),
     delivery: await deliveryFor(run, task),
     pauseAsked: pauseCheck(run),
+    ...(config.budget.mr_max_usd !== null ? { mrSpentUsd: await earlierSpendUsd(run) } : {}),
     observers: services.observers,
     ...(codeNotRun ? { codeNotRun } : {}),
     ...(run.refusedUserSettings ? { refusedUserSettings: run.refusedUserSettings } : {}),
   });
   return { task, runId, paths, deps, reporting };
+}
+
+/** USD the earlier runs on this merge request or issue spent, from their progress notes' markers. */
+async function earlierSpendUsd(run: PreparedRun): Promise<number> {
+  const target = run.request.target;
+  if (target.kind === 'none') return 0;
+  const on = { type: target.kind, iid: target.iid } as const;
+  const past = await findPastRunNotes({
+    gitlab: run.gitlab,
+    project: run.project.id,
+    on,
+    botUserId: run.bot.id,
+    currentJobId: String(run.context.job.id),
+    notes: await run.reads.notes(on),
+  });
+  return past.reduce((sum, p) => {
+    const usd = Number(p.marker.usd);
+    return Number.isFinite(usd) && usd > 0 ? sum + usd : sum;
+  }, 0);
 }
 
 async function webUrlOf(run: PreparedRun): Promise<string | undefined> {

@@ -6,8 +6,8 @@ import { z } from 'zod';
  */
 export type OptionKind =
   | { type: 'boolean' }
-  | { type: 'integer'; min?: number; max?: number }
-  | { type: 'number'; min?: number; max?: number }
+  | { type: 'integer'; min?: number; max?: number; positive?: boolean }
+  | { type: 'number'; min?: number; max?: number; positive?: boolean }
   | { type: 'string'; nonEmpty?: boolean; url?: boolean }
   | { type: 'enum'; values: readonly string[] }
   | { type: 'list' }
@@ -19,12 +19,14 @@ export function schemaFor(kind: OptionKind): z.ZodType {
       return z.boolean();
     case 'integer': {
       let s = z.number().int();
+      if (kind.positive) s = s.positive();
       if (kind.min !== undefined) s = s.min(kind.min);
       if (kind.max !== undefined) s = s.max(kind.max);
       return s;
     }
     case 'number': {
       let s = z.number();
+      if (kind.positive) s = s.positive();
       if (kind.min !== undefined) s = s.min(kind.min);
       if (kind.max !== undefined) s = s.max(kind.max);
       return s;
@@ -50,14 +52,16 @@ function isHttpUrl(value: string): boolean {
 }
 
 export function expectationFor(kind: OptionKind): string {
-  const range = (k: { min?: number; max?: number }) =>
-    k.min !== undefined && k.max !== undefined
-      ? ` between ${k.min} and ${k.max}`
-      : k.min !== undefined
-        ? ` >= ${k.min}`
-        : k.max !== undefined
-          ? ` <= ${k.max}`
-          : '';
+  const range = (k: { min?: number; max?: number; positive?: boolean }) =>
+    k.positive
+      ? ' > 0'
+      : k.min !== undefined && k.max !== undefined
+        ? ` between ${k.min} and ${k.max}`
+        : k.min !== undefined
+          ? ` >= ${k.min}`
+          : k.max !== undefined
+            ? ` <= ${k.max}`
+            : '';
   switch (kind.type) {
     case 'boolean':
       return 'true or false';

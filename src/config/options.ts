@@ -616,6 +616,28 @@ export const OPTIONS = [
     'Further variable names whose values are masked.',
     { env: ['MR_AGENT_SECRET_VARIABLES'] },
   ),
+  // budgets: a hard limit on what one run, and all runs on one MR or issue, spend on the model
+  opt(
+    'budget.max_usd',
+    { type: 'number', positive: true },
+    null as number | null,
+    'Most USD one run spends on the model (needs `llm.price.*`); the run stops before a call would pass it. Empty: no limit.',
+    { env: ['MR_AGENT_BUDGET_USD'] },
+  ),
+  opt(
+    'budget.max_tokens',
+    { type: 'integer', positive: true },
+    null as number | null,
+    'Most tokens (prompt + completion) one run spends; the run stops before a call would pass it. Empty: no limit.',
+    { env: ['MR_AGENT_BUDGET_TOKENS'] },
+  ),
+  opt(
+    'budget.mr_max_usd',
+    { type: 'number', positive: true },
+    null as number | null,
+    'Most USD all runs on one merge request or issue spend together, summed from the earlier runs (needs `llm.price.*`). Empty: no limit.',
+    { env: ['MR_AGENT_MR_BUDGET_USD'] },
+  ),
 ] as const;
 
 type AnyOption = (typeof OPTIONS)[number];

@@ -47,12 +47,31 @@ export interface TokenUsage {
   costUsd?: number;
 }
 
+/** USD per million tokens of the model a call goes to. */
+export interface CallPrice {
+  inputPerMtok: number;
+  outputPerMtok: number;
+}
+
+/**
+ * The run's budget as the adapter sees it: asked before every call it
+ * sends (re-asks and retries too) with the characters of the request,
+ * it answers the completion cap to send (undefined: none) or throws
+ * when the call would pass the budget; told afterwards what the call used.
+ */
+export interface CallMeter {
+  admit(call: { promptChars: number; price?: CallPrice | undefined }): number | undefined;
+  settle(usage: TokenUsage, call: { promptChars: number }): void;
+}
+
 export interface ChatRequest {
   purpose: LlmPurpose;
   role: LlmRole;
   messages: readonly ChatMessage[];
   tools?: readonly ToolDefinition[];
   signal?: AbortSignal;
+  /** The run's budget; absent: no limit. */
+  meter?: CallMeter;
 }
 
 export interface ChatReply {
@@ -72,6 +91,8 @@ export interface JsonRequest<T> {
   /** Name of the schema in a JSON-schema response format. */
   schemaName: string;
   signal?: AbortSignal;
+  /** The run's budget; absent: no limit. */
+  meter?: CallMeter;
 }
 
 export interface JsonReply<T> {

@@ -34,10 +34,22 @@ export interface NoteMarker {
   total?: string;
   /** The ❓ note a paused run waits on (its note id; progress notes). */
   question?: string;
+  /** USD the run spent so far, when its model has prices (progress notes; the MR budget sums them). */
+  usd?: string;
 }
 
 /** The marker's fields after the kind, in the order they are written; older markers lack the last ones. */
-const FIELDS = ['job', 'pipeline', 'task', 'state', 'phase', 'done', 'total', 'question'] as const;
+const FIELDS = [
+  'job',
+  'pipeline',
+  'task',
+  'state',
+  'phase',
+  'done',
+  'total',
+  'question',
+  'usd',
+] as const;
 type Field = (typeof FIELDS)[number];
 
 const PREFIX = '<!-- mr-agent:';

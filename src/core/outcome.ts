@@ -1,3 +1,4 @@
+import type { BudgetSpend } from './budget.ts';
 import type { ExitCode } from '../errors/exit-code.ts';
 import type { Plan, UnclearGoal } from './plan.ts';
 import type { ReflectionReply } from './reflection.ts';
@@ -17,6 +18,7 @@ export type OutcomeReason =
   | 'phase_failed'
   | 'stopped'
   | 'paused'
+  | 'budget_exhausted'
   | 'cancelled'
   | 'error';
 
@@ -93,6 +95,8 @@ export interface RunOutcome {
   delivery?: DeliveryReport;
   metaCalls: MetaCallLog[];
   tokens: TokenTotals;
+  /** What the run spent against its budget, when one was set. */
+  budget?: BudgetSpend;
   loops: number;
   transitions: Transition[];
   /** Set when the progress note's final state could not be written: the job says so and exits non-zero (O4). */

@@ -1,3 +1,4 @@
+import type { BudgetSpend } from './budget.ts';
 import type { EnvironmentInfo } from './gathered.ts';
 import type { EnvironmentHandoff } from './environment.ts';
 import type { ActionPlan, Plan, SelectedEnvironment } from './plan.ts';
@@ -48,6 +49,8 @@ export interface RunReporter {
   environment(outcome: EnvironmentSetupOutcome): Promise<void>;
   /** The final state, always written (also on failure and cancellation): Task Note, result.json, notes. */
   final(outcome: RunOutcome): Promise<void>;
+  /** What the run spent against its budget, after every LLM call (absent: not shown). */
+  budget?(spend: BudgetSpend): void;
 }
 
 /** One executed action (or the verification) for the history (seed 001 §7.4.2). */

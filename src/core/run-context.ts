@@ -1,3 +1,4 @@
+import type { RunBudget } from './budget.ts';
 import type { Config } from '../config/options.ts';
 import type { Logger } from '../log/logger.ts';
 import type { SectionWriter } from '../log/sections.ts';
@@ -89,6 +90,8 @@ export interface RunDeps extends PortDeps {
    * each action. Absent: the run cannot be paused (local runs).
    */
   pauseRequested?(): Promise<boolean>;
+  /** The run's spend limits; the LLM port refuses a call that would pass them. Absent: none. */
+  budget?: RunBudget;
 }
 
 /** The run's working memory, filled as phases go. */

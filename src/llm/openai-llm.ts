@@ -11,6 +11,7 @@ import { promptFiles } from '../core/prompts.ts';
 import { responseFormatFor, type JsonSchemaFormat } from './response-format.ts';
 import { backoffMs, classifyFailure, type Failure } from './retry-policy.ts';
 import { withCost } from './pricing.ts';
+import { isBudgetExhausted } from '../core/budget.ts';
 import { UsageLedger } from './usage-ledger.ts';
 import { fromCompletion, promptChars, toWireMessages, toWireTools } from './wire.ts';
 
@@ -92,6 +93,7 @@ export class OpenAiLlm implements LlmPort {
       try {
         return await this.send(request, candidate, format);
       } catch (error) {
+        if (isBudgetExhausted(error)) throw error;
         const failure = classifyFailure(error, this.clock.now(), format !== undefined);
         if (failure.kind === 'aborted') {
           throw new CancelledError('the LLM request was cancelled', {
@@ -164,11 +166,21 @@ export class OpenAiLlm implements LlmPort {
     const settings = roleSettings(request.role, this.llm);
     const started = this.clock.now();
     this.logger.debug('llm request', { purpose: request.purpose, messages: request.messages });
+    const messages = toWireMessages(request.messages);
+    const tools = request.tools?.length ? toWireTools(request.tools) : undefined;
+    // the budget sees what is sent: the messages, the tools and the response format
+    const sentChars = request.meter
+      ? JSON.stringify(messages).length +
+        (tools ? JSON.stringify(tools).length : 0) +
+        (format ? JSON.stringify(format).length : 0)
+      : 0;
+    const cap = request.meter?.admit({ promptChars: sentChars, price: candidate.price });
     const completion = await this.client(candidate).chat.completions.create(
       {
         model: candidate.model,
-        messages: toWireMessages(request.messages),
-        ...(request.tools?.length ? { tools: toWireTools(request.tools) } : {}),
+        messages,
+        ...(tools ? { tools } : {}),
+        ...(cap !== undefined ? { max_completion_tokens: cap } : {}),
         ...(format ? { response_format: format } : {}),
         ...(settings.reasoningEffort ? { reasoning_effort: settings.reasoningEffort } : {}),
         ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
@@ -177,6 +189,7 @@ export class OpenAiLlm implements LlmPort {
     );
     const parsed = fromCompletion(completion, candidate.model);
     const reply = { ...parsed, usage: withCost(parsed.usage, candidate.price) };
+    request.meter?.settle(reply.usage, { promptChars: sentChars });
     this.ledger.record(request.role, request.purpose, reply.model, reply.usage);
     this.logger.info('llm request finished', {
       purpose: request.purpose,

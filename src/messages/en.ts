@@ -22,6 +22,7 @@ export const en = {
   'state.awaiting_answer': 'Waiting for your answer',
   'state.needs_human': 'Needs your help',
   'state.paused': 'Paused',
+  'state.budget_exhausted': 'Budget reached',
   'state.never_run': 'No run yet',
 
   // phases (seed 000 §5.4) and replan checkpoints (seed 003 §3)
@@ -65,6 +66,10 @@ export const en = {
   'facts.stopped': 'Stopped: {who}',
   'facts.pausedDuring': 'Paused during {phase}, as asked with {command}',
   'facts.paused': 'Paused, as asked with {command}',
+  'facts.budgetStopped': 'Stopped before the next model call would pass {limit}',
+  'budget.spend': '{spent} of {limit}',
+  'budget.spendTokens': '{spent} of {limit} tokens',
+  'budget.spendMr': '{spent} of {limit} on this merge request or issue',
   'facts.interrupted': 'The job ended before the run could record how it ended',
   'facts.humanReason': {
     one: 'Not converging after 1 plan revision, the most allowed',
@@ -95,6 +100,8 @@ export const en = {
   'next.interrupted': 'comment {retry} to run the task again.',
   'next.paused':
     'comment {resume} to carry on: the next run takes over this plan with its revisions and reflections.',
+  'next.budget':
+    'raise {limit} (the variable {variable}) and comment {resume} to carry on: the next run takes over this plan with its revisions and reflections.',
   'next.needsHuman':
     'read {note}, then comment {command} with more specific guidance, or finish the change by hand.',
   'next.humanNote': 'what was tried',

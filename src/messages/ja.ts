@@ -16,6 +16,7 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'state.awaiting_answer': '回答待ち',
   'state.needs_human': '対応が必要です',
   'state.paused': '一時停止中',
+  'state.budget_exhausted': '予算の上限に達しました',
   'state.never_run': 'まだ実行されていません',
 
   'phase.pre_planning': '計画前情報収集',
@@ -58,6 +59,10 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'facts.stopped': '停止しました: {who}',
   'facts.pausedDuring': '{command} の依頼により{phase}の途中で一時停止しました',
   'facts.paused': '{command} の依頼により一時停止しました',
+  'facts.budgetStopped': '次のモデル呼び出しで {limit} を超えるため、その前に停止しました',
+  'budget.spend': '{limit} 中 {spent}',
+  'budget.spendTokens': '{limit} トークン中 {spent} トークン',
+  'budget.spendMr': 'このマージリクエスト・イシュー全体で {limit} 中 {spent}',
   'facts.interrupted': '最終状態を書き込む前にジョブが終了しました',
   'facts.humanReason': {
     one: '計画を {count} 回修正しても収束しません（修正回数の上限です）',
@@ -88,6 +93,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'next.interrupted': 'タスクをもう一度実行するには {retry} とコメントしてください。',
   'next.paused':
     '{resume} とコメントすると再開します。次の実行がこの計画を改訂履歴と振り返りごと引き継ぎます。',
+  'next.budget':
+    '{limit}（変数 {variable}）を引き上げてから {resume} とコメントすると再開します。次の実行がこの計画を改訂履歴と振り返りごと引き継ぎます。',
   'next.needsHuman':
     '{note}を読んだうえで、より具体的な指示を添えて {command} とコメントするか、手作業で変更を仕上げてください。',
   'next.humanNote': '試したこと',

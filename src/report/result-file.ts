@@ -1,3 +1,4 @@
+import type { BudgetSpend } from '../core/budget.ts';
 /**
  * `.mr-agent/result.json`: the machine-readable result of a run,
  * kept as a job artifact. The zod schema is the contract; the file is
@@ -65,7 +66,7 @@ export const RunResultFile = z
     state: z
       .enum(FINAL_STATES)
       .describe(
-        'How the run ended in detail: complete, failed, cancelled, interrupted, awaiting_answer, needs_human or paused.',
+        'How the run ended in detail: complete, failed, cancelled, interrupted, awaiting_answer, needs_human, paused or budget_exhausted (stopped before a model call would pass budget.*).',
       ),
     exit_code: z.number().int().min(0).describe('The exit code of the mr-agent process.'),
     summary: z.string().describe('What the run did, or why it stopped.'),
@@ -97,6 +98,28 @@ export const RunResultFile = z
       .min(0)
       .nullable()
       .describe('Estimated cost in USD from llm.price.*; null when no prices are set.'),
+    budget: z
+      .object({
+        exhausted: z
+          .boolean()
+          .describe('Whether the run stopped before a model call would pass a limit.'),
+        stopped_by: z
+          .enum(['max_usd', 'max_tokens', 'mr_max_usd'])
+          .optional()
+          .describe('The budget.* key the run stopped at.'),
+        spent_tokens: Count.describe('Prompt and completion tokens the budget counted.'),
+        spent_usd: z.number().min(0).describe('USD the budget counted (0 without prices).'),
+        limit_usd: z.number().positive().optional().describe('budget.max_usd.'),
+        limit_tokens: z.number().int().positive().optional().describe('budget.max_tokens.'),
+        mr_limit_usd: z.number().positive().optional().describe('budget.mr_max_usd.'),
+        mr_spent_usd: z
+          .number()
+          .min(0)
+          .optional()
+          .describe('USD all runs on the merge request or issue spent, this one included.'),
+      })
+      .optional()
+      .describe('The run against its budget; absent when no budget.* is set.'),
     trace_id: z.string().optional().describe("The trace id of the run's log lines."),
     job_id: z.string().optional().describe('The CI job that ran it.'),
     pipeline_id: z.string().optional().describe('The CI pipeline that ran it.'),
@@ -114,6 +137,7 @@ export interface RunResultInput {
   finishedAt: number;
   validation: readonly ValidationRun[];
   usage: UsageSummary;
+  budget?: BudgetSpend;
   traceId?: string;
   jobId?: string;
   pipelineId?: string;
@@ -162,11 +186,25 @@ export function buildRunResult(input: RunResultInput): RunResultFile {
     validation: { overall: overallOf(commands), commands },
     tokens: { prompt, completion, total: prompt + completion, by_role: byRole },
     cost_usd: input.usage.costUsd ?? null,
+    ...(input.budget ? { budget: budgetOf(input.budget) } : {}),
     trace_id: input.traceId,
     job_id: input.jobId,
     pipeline_id: input.pipelineId,
     task_note: input.taskNote,
   });
+}
+
+function budgetOf(b: BudgetSpend): NonNullable<RunResultFile['budget']> {
+  return {
+    exhausted: b.stoppedBy !== undefined,
+    ...(b.stoppedBy ? { stopped_by: b.stoppedBy } : {}),
+    spent_tokens: b.spentTokens,
+    spent_usd: b.spentUsd,
+    ...(b.limitUsd !== undefined ? { limit_usd: b.limitUsd } : {}),
+    ...(b.limitTokens !== undefined ? { limit_tokens: b.limitTokens } : {}),
+    ...(b.mrLimitUsd !== undefined ? { mr_limit_usd: b.mrLimitUsd } : {}),
+    ...(b.mrSpentUsd !== undefined ? { mr_spent_usd: b.mrSpentUsd } : {}),
+  };
 }
 
 /**

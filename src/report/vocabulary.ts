@@ -37,7 +37,8 @@ export type NoteState =
   | 'interrupted'
   | 'awaiting_answer'
   | 'needs_human'
-  | 'paused';
+  | 'paused'
+  | 'budget_exhausted';
 
 /** The emoji that opens a note in each state. */
 export const STATE_EMOJI: Readonly<Record<NoteState, string>> = {
@@ -49,4 +50,5 @@ export const STATE_EMOJI: Readonly<Record<NoteState, string>> = {
   awaiting_answer: EMOJI.question,
   needs_human: EMOJI.human,
   paused: EMOJI.paused,
+  budget_exhausted: EMOJI.paused,
 };

@@ -1,3 +1,5 @@
+import { meteredLlm, RunBudget } from '../core/budget.ts';
+import { priceOf } from '../llm/pricing.ts';
 /**
  * The one composition root of a run (SPEC O1): `mr-agent run`, every step of
  * `mr-agent ci` and `mr-agent demo` build their `RunDeps` here, so a
@@ -95,6 +97,8 @@ export interface ComposeInput {
    * id (CI: the ⏸ award on that note); absent: the run cannot be paused.
    */
   pauseAsked?: ((progressNoteId: string) => Promise<boolean>) | undefined;
+  /** USD the earlier runs on this merge request or issue spent (`budget.mr_max_usd`). */
+  mrSpentUsd?: number | undefined;
   /** Replaces the environment phase (tests). */
   createEnvironment?: ((deps: EnvironmentStepDeps) => EnvironmentStep | undefined) | undefined;
   /**
@@ -303,11 +307,18 @@ async function isolationFor(input: ComposeInput): Promise<CommandIsolation> {
 export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
   const { config, clock, logger, redactor } = input;
   const observers = input.observers ?? {};
-  const llm = observers.llm?.(input.llm) ?? input.llm;
+  const budget = runBudgetFor(input);
+  const observed = observers.llm?.(input.llm) ?? input.llm;
+  const llm = budget ? meteredLlm(observed, budget) : observed;
   const isolation = await isolationFor(input);
   const worker = await workerFor(input, isolation);
   const notes = observers.noteTarget?.(input.notes) ?? input.notes;
   const reporting = await reportingFor(input, notes, isolation);
+  if (budget) {
+    const reporter = reporting.reporter;
+    reporter.budget?.(budget.spend());
+    budget.onSpend((spend) => reporter.budget?.(spend));
+  }
   const { language } = reporting;
   const notRun = input.codeNotRun;
   const shell = notRun ? gitOnlyShell(input.shell, notRun.reason) : input.shell;
@@ -354,8 +365,29 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
     sections: createSectionWriter(input.log, () => clock.now(), input.hostEnv.CI === 'true'),
     signal: input.signal,
     ...pauseDep(input, reporting),
+    ...(budget ? { budget } : {}),
   };
   return { deps, reporting };
+}
+
+/** The run's budget from `budget.*` and what earlier runs on the MR or issue spent; none when unset. */
+function runBudgetFor(input: ComposeInput): RunBudget | undefined {
+  const b = input.config.budget;
+  const budget = new RunBudget({
+    maxUsd: b.max_usd ?? undefined,
+    maxTokens: b.max_tokens ?? undefined,
+    mrMaxUsd: b.mr_max_usd ?? undefined,
+    mrSpentUsd: input.mrSpentUsd ?? 0,
+  });
+  if (!budget.active) return undefined;
+  const priced =
+    priceOf(input.config.llm) !== undefined ||
+    input.config.llm.profiles.some((p) => priceOf(input.config.llm, p.price) !== undefined);
+  if (!priced && (b.max_usd !== null || b.mr_max_usd !== null))
+    input.logger.warn(
+      'a USD budget is set but no model has prices (llm.price.*): only budget.max_tokens applies',
+    );
+  return budget;
 }
 
 /** `pauseRequested`, asked about the run's own progress note once it has one. */

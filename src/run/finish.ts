@@ -45,7 +45,7 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
       terminationExitCode(ctx.signal) ??
       (goalAchieved
         ? exitCodeForCompletion(state.delivery)
-        : end.reason === 'paused'
+        : end.reason === 'paused' || end.reason === 'budget_exhausted'
           ? 0
           : end.error !== undefined && end.reason === 'error'
             ? exitCodeFor(end.error)
@@ -96,6 +96,7 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
     ...(state.delivery ? { delivery: state.delivery } : {}),
     metaCalls: ctx.llm.metaCalls,
     tokens: ctx.llm.tokens,
+    ...(ctx.deps.budget ? { budget: ctx.deps.budget.spend() } : {}),
     loops: ctx.fsm.loops,
     transitions: ctx.fsm.transitions,
   };

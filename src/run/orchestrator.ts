@@ -156,6 +156,24 @@ async function pipeline(
   return workStage(ctx);
 }
 
+/**
+ * A run whose budget refused an LLM call ends as `budget_exhausted`, however
+ * the refusal surfaced (a phase may have carried on without that call and
+ * ended otherwise): what was done and what is left, for `/agent continue`.
+ */
+function endAfterBudget(ctx: RunContext, end: RunEnd): RunEnd {
+  const stop = ctx.deps.budget?.stop;
+  if (!stop || end.reason === 'cancelled' || end.state === 'COMPLETE') return end;
+  const done = ctx.state.actions.filter((a) => a.status === 'success').length;
+  const left = ctx.state.queue.length;
+  ctx.logger.info('budget reached', { limit: stop.limit, actionsDone: done, actionsLeft: left });
+  return {
+    state: 'FAILED',
+    reason: 'budget_exhausted',
+    summary: `Budget reached (budget.${stop.limit}) after ${done} action${done === 1 ? '' : 's'}; ${left} left.`,
+  };
+}
+
 /** A run that got to its end after a cancellation ends as cancelled all the same (O4). */
 function endAfterAbort(ctx: RunContext, end: RunEnd): RunEnd {
   if (!ctx.signal?.aborted || end.reason === 'cancelled') return end;
@@ -202,7 +220,10 @@ export async function runStages(deps: RunDeps, input: RunInput): Promise<RunResu
   } catch (error) {
     end = endFromError(ctx, error);
   }
-  return { kind: 'ended', outcome: await finish(ctx, endAfterAbort(ctx, end)) };
+  return {
+    kind: 'ended',
+    outcome: await finish(ctx, endAfterAbort(ctx, endAfterBudget(ctx, end))),
+  };
 }
 
 /** Runs one task end to end (no hand-over). Never throws for run failures: they are in the outcome. */

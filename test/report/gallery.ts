@@ -23,6 +23,7 @@ import { NOTES, type NoteName } from '../../src/report/notes/registry.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
 import {
   awaitingAnswer,
+  budgetReached,
   cancelledDuringExecution,
   completed,
   executing,
@@ -69,6 +70,7 @@ const PROGRESS: ReadonlyArray<readonly [string, () => ProgressState]> = [
   ['progress-8-needs-human', needsHuman],
   ['progress-9-interrupted', interrupted],
   ['progress-10-paused', pausedDuringExecution],
+  ['progress-11-budget-reached', budgetReached],
 ];
 
 const SUMMARIES: ReadonlyArray<readonly [string, () => ProgressState]> = [

@@ -1,3 +1,4 @@
+import type { BudgetSpend } from '../budget.ts';
 import type { Language } from '../../messages/language.ts';
 
 /**
@@ -165,6 +166,7 @@ export const FINAL_STATES = [
   'awaiting_answer',
   'needs_human',
   'paused',
+  'budget_exhausted',
 ] as const;
 export type FinalState = (typeof FINAL_STATES)[number];
 
@@ -254,5 +256,7 @@ export interface ProgressState {
   facts?: RunFacts;
   /** Links to the run's other notes (❓ question, 🙋 help, patch). */
   related?: Partial<Record<RelatedNote, string>>;
+  /** What the run spent against its budget, when one is set (shown from the first edit on). */
+  budget?: BudgetSpend;
   final?: FinalOutcome;
 }

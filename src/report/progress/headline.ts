@@ -6,7 +6,7 @@
  */
 import { messages, type MessageBlock, type Translate } from '../../messages/catalog.ts';
 import type { MessageKey } from '../../messages/en.ts';
-import { formatClockTime, formatDuration } from '../../messages/format.ts';
+import { formatClockTime, formatCost, formatCount, formatDuration } from '../../messages/format.ts';
 import type { Language } from '../../messages/language.ts';
 import type { CheckFact, PhaseName, ProgressState } from '../../core/progress/model.ts';
 import { PHASES } from '../../core/progress/model.ts';
@@ -188,6 +188,13 @@ export function changeLine(s: ProgressState, v: Voice): string {
     case 'paused':
       parts.push(paused(s, v), deliveryFact(s, v), ...steps(s, v));
       break;
+    case 'budget_exhausted':
+      parts.push(
+        v.m('facts.budgetStopped', { limit: inlineCode(budgetKey(s)) }),
+        deliveryFact(s, v),
+        ...steps(s, v),
+      );
+      break;
     case 'awaiting_answer':
       parts.push(questions(s, v), deliveryFact(s, v), ...steps(s, v));
       break;
@@ -198,7 +205,47 @@ export function changeLine(s: ProgressState, v: Voice): string {
       parts.push(v.m('facts.interrupted'));
       break;
   }
-  return [...parts, ...jobLink(s, v)].join(' · ');
+  return [...parts, ...budgetFacts(s, v), ...jobLink(s, v)].join(' · ');
+}
+
+const BUDGET_VARIABLES: Record<string, string> = {
+  'budget.max_usd': 'MR_AGENT_BUDGET_USD',
+  'budget.max_tokens': 'MR_AGENT_BUDGET_TOKENS',
+  'budget.mr_max_usd': 'MR_AGENT_MR_BUDGET_USD',
+};
+
+/** The budget key the run stopped at. */
+function budgetKey(s: ProgressState): string {
+  return `budget.${s.budget?.stoppedBy ?? 'max_tokens'}`;
+}
+
+/** Spend against each limit set: `$0.42 of $2.00`, tokens, the merge request's total. */
+function budgetFacts(s: ProgressState, v: Voice): string[] {
+  const b = s.budget;
+  if (!b) return [];
+  const facts: string[] = [];
+  if (b.limitUsd !== undefined && b.priced)
+    facts.push(
+      v.m('budget.spend', {
+        spent: formatCost(b.spentUsd, v.language),
+        limit: formatCost(b.limitUsd, v.language),
+      }),
+    );
+  if (b.limitTokens !== undefined)
+    facts.push(
+      v.m('budget.spendTokens', {
+        spent: formatCount(b.spentTokens, v.language),
+        limit: formatCount(b.limitTokens, v.language),
+      }),
+    );
+  if (b.mrLimitUsd !== undefined && b.priced)
+    facts.push(
+      v.m('budget.spendMr', {
+        spent: formatCost(b.mrSpentUsd ?? 0, v.language),
+        limit: formatCost(b.mrLimitUsd, v.language),
+      }),
+    );
+  return facts;
 }
 
 function afterComplete(s: ProgressState, v: Voice): string {
@@ -275,6 +322,14 @@ export function nextLine(s: ProgressState, v: Voice): string {
       }
       case 'paused':
         return v.m('next.paused', { resume: v.command('resume') });
+      case 'budget_exhausted': {
+        const key = budgetKey(s);
+        return v.m('next.budget', {
+          limit: inlineCode(key),
+          variable: inlineCode(BUDGET_VARIABLES[key] ?? key),
+          resume: v.command('resume'),
+        });
+      }
       case 'needs_human': {
         const url = s.related?.['human-help'];
         const note = url ? link(v.m('next.humanNote'), url) : v.m('next.humanNote');

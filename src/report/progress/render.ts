@@ -92,7 +92,14 @@ function progressMarker(s: ProgressState): string {
     done: steps ? String(steps.done) : undefined,
     total: steps ? String(steps.total) : undefined,
     question,
+    usd: spentUsd(s),
   });
+}
+
+/** What the run spent so far in USD, for the merge request's budget; undefined without prices. */
+function spentUsd(s: ProgressState): string | undefined {
+  const usd = s.budget?.priced ? s.budget.spentUsd : s.usage.costUsd;
+  return usd === undefined ? undefined : usd.toFixed(6);
 }
 
 /** The full progress-note markdown, hidden marker first. */

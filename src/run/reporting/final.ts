@@ -15,6 +15,8 @@ export function finalState(outcome: RunOutcome): FinalState {
       return 'awaiting_answer';
     case 'paused':
       return 'paused';
+    case 'budget_exhausted':
+      return 'budget_exhausted';
     default:
       return 'failed';
   }

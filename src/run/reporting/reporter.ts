@@ -1,3 +1,4 @@
+import type { BudgetSpend } from '../../core/budget.ts';
 import path from 'node:path';
 import type { Config } from '../../config/options.ts';
 import { describeError } from '../../errors/catalog.ts';
@@ -119,6 +120,10 @@ export class ProgressReporter implements RunReporter {
   /** Resolves when every state-file write started so far has finished. */
   async settled(): Promise<void> {
     await Promise.all([...this.pending]);
+  }
+
+  budget(spend: BudgetSpend): void {
+    this.o.publisher.update((s) => ({ ...s, budget: spend }));
   }
 
   phase(phase: PhaseName, status: PhaseStatus, detail?: string): void {
@@ -287,6 +292,7 @@ export class ProgressReporter implements RunReporter {
       finishedAt: outcome.finishedAt,
       validation: validationRuns(outcome),
       usage: usageSummary(outcome),
+      ...(outcome.budget ? { budget: outcome.budget } : {}),
       ...(taskNote ? { taskNote } : {}),
       ...(o.context.jobId ? { jobId: o.context.jobId } : {}),
       ...(o.context.pipelineId ? { pipelineId: o.context.pipelineId } : {}),

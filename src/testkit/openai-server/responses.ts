@@ -72,9 +72,11 @@ export function completionBody(args: {
   sequence: number;
   createdMs: number;
   promptTokens: number;
+  /** The request's `max_completion_tokens` (or `max_tokens`): a longer reply is cut there. */
+  maxCompletionTokens?: number | undefined;
 }): ChatCompletionBody {
   const { reply, sequence } = args;
-  const content =
+  const fullContent =
     reply.json !== undefined
       ? JSON.stringify(reply.json)
       : (reply.content ?? (reply.tool_calls ? null : ''));
@@ -87,8 +89,13 @@ export function completionBody(args: {
         typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
     },
   }));
-  const completionText = (content ?? '') + JSON.stringify(toolCalls ?? '');
-  const completion = reply.usage?.completion_tokens ?? estimateTokens(completionText) + 1;
+  const completionText = (fullContent ?? '') + JSON.stringify(toolCalls ?? '');
+  const wanted = reply.usage?.completion_tokens ?? estimateTokens(completionText) + 1;
+  // as the API does: the completion stops at the cap, `finish_reason: length`
+  const cap = args.maxCompletionTokens;
+  const cut = cap !== undefined && wanted > cap;
+  const completion = cut ? cap : wanted;
+  const content = cut && fullContent !== null ? fullContent.slice(0, cap * 4) : fullContent;
   const prompt = reply.usage?.prompt_tokens ?? args.promptTokens;
   return {
     id: `chatcmpl-scripted${String(sequence).padStart(6, '0')}`,
@@ -106,7 +113,9 @@ export function completionBody(args: {
           ...(toolCalls && toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
         },
         logprobs: null,
-        finish_reason: reply.finish_reason ?? (toolCalls?.length ? 'tool_calls' : 'stop'),
+        finish_reason: cut
+          ? 'length'
+          : (reply.finish_reason ?? (toolCalls?.length ? 'tool_calls' : 'stop')),
       },
     ],
     usage: usageBody(prompt, completion),

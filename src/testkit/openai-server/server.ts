@@ -79,6 +79,8 @@ const ChatBody = z.looseObject({
     .optional(),
   response_format: z.looseObject({ type: z.string() }).optional(),
   stream: z.boolean().optional(),
+  max_completion_tokens: z.number().int().min(1).optional(),
+  max_tokens: z.number().int().min(1).optional(),
 });
 type ChatBody = z.infer<typeof ChatBody>;
 
@@ -220,6 +222,7 @@ class ServerState {
         sequence: entry.sequence,
         createdMs: created,
         promptTokens: promptTokens(body),
+        maxCompletionTokens: body.max_completion_tokens ?? body.max_tokens,
       }),
     );
   }

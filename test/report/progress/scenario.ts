@@ -197,6 +197,28 @@ export function pausedDuringExecution(): ProgressState {
   return finishRun(s, { state: 'paused', summary: 'Paused on request.', at: sec(75) });
 }
 
+/** Stopped before a model call would pass `budget.max_usd`: resumable, spend against the limit shown. */
+export function budgetReached(): ProgressState {
+  const s = setFacts(
+    {
+      ...executing(),
+      budget: {
+        spentUsd: 1.93,
+        spentTokens: 48_210,
+        priced: true,
+        limitUsd: 2,
+        stoppedBy: 'max_usd',
+      },
+    },
+    NO_FACTS,
+  );
+  return finishRun(s, {
+    state: 'budget_exhausted',
+    summary: 'Budget reached (budget.max_usd) after 2 actions; 1 left.',
+    at: sec(75),
+  });
+}
+
 /** Stopped on two questions (auto_assume_timeout_minutes: 0). */
 export function awaitingAnswer(): ProgressState {
   let s = setFacts(executing(), { ...NO_FACTS, questions: 2 });
