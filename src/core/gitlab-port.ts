@@ -72,6 +72,39 @@ export interface Issue extends WorkItem {
   confidential: boolean;
 }
 
+/** A merge request diff version (`GET …/versions`): the shas a diff position names. */
+export interface DiffVersion {
+  id: number;
+  headSha: string;
+  baseSha: string;
+  startSha: string;
+  createdAt: string;
+}
+
+/** One end of a multi-line position's `line_range`. */
+export interface DiffLineRef {
+  /** GitLab's line code: the path's SHA-1, `_old`, `_new` (0 for a side the line is not on). */
+  lineCode: string;
+  type: 'new' | 'old' | undefined;
+  oldLine: number | undefined;
+  newLine: number | undefined;
+}
+
+/**
+ * Where a diff thread sits (doc/api/discussions.md, text positions): an added
+ * line has only `newLine`, a removed one only `oldLine`, an unchanged one both.
+ */
+export interface DiffPosition {
+  baseSha: string;
+  startSha: string;
+  headSha: string;
+  oldPath: string;
+  newPath: string;
+  oldLine: number | undefined;
+  newLine: number | undefined;
+  lineRange?: { start: DiffLineRef; end: DiffLineRef } | undefined;
+}
+
 export interface Note {
   id: number;
   body: string;
@@ -82,6 +115,10 @@ export interface Note {
   internal?: boolean;
   createdAt: string;
   updatedAt: string;
+  /** A diff thread's note: where it sits in the diff. */
+  position?: DiffPosition | undefined;
+  /** A resolvable note (a thread's): whether its thread is resolved. */
+  resolved?: boolean | undefined;
 }
 
 export interface Discussion {
@@ -209,6 +246,30 @@ export interface GitLabPort {
    * replies go in it with `replyToDiscussion`.
    */
   createDiscussion(project: ProjectRef, on: Noteable, body: string): Promise<Discussion>;
+  /**
+   * The merge request's diff versions, newest first (`GET …/versions`); the
+   * newest one's shas are what a new diff thread's position names. Absent
+   * from ports without diff threads (in-memory doubles).
+   */
+  listDiffVersions?(project: ProjectRef, iid: number): Promise<DiffVersion[]>;
+  /**
+   * Starts a thread on a diff line (`POST …/discussions` with `position`).
+   * GitLab refuses a position that is on no line of the diff with a 400,
+   * thrown as an ExternalServiceError of status 400.
+   */
+  createDiffDiscussion?(
+    project: ProjectRef,
+    iid: number,
+    body: string,
+    position: DiffPosition,
+  ): Promise<Discussion>;
+  /** Resolves (or reopens) a merge request thread (`PUT …/discussions/:id?resolved=`). */
+  resolveDiscussion?(
+    project: ProjectRef,
+    iid: number,
+    discussionId: string,
+    resolved: boolean,
+  ): Promise<Discussion>;
   editNote(project: ProjectRef, on: Noteable, noteId: number, body: string): Promise<Note>;
   replyToDiscussion(
     project: ProjectRef,

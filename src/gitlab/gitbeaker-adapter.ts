@@ -11,6 +11,7 @@ import {
   parseAnswer,
   toAward,
   toChangedFile,
+  toDiffVersion,
   toDiscussion,
   toIssue,
   toJob,
@@ -23,6 +24,7 @@ import {
 } from './mappers.ts';
 import type {
   AwardResult,
+  DiffPosition,
   GitLabPort,
   GitLabUser,
   NewMergeRequest,
@@ -45,6 +47,7 @@ import {
 } from './write-checks.ts';
 import {
   AwardEmojiSchema,
+  DiffVersionSchema,
   DiscussionSchema,
   GitLabUserSchema,
   GitLabVersionSchema,
@@ -239,6 +242,37 @@ class GitbeakerGitLab implements GitLabPort {
       write: () => posts.discussion(this.api, project, on, body),
       landed: () => landedDiscussion(this, project, on, body),
     });
+  }
+
+  async listDiffVersions(project: ProjectRef, iid: number) {
+    const raw = await this.api.MergeRequests.allDiffVersions(project, iid);
+    return parseAnswer(z.array(DiffVersionSchema), raw, `diff versions of !${iid}`).map(
+      toDiffVersion,
+    );
+  }
+
+  createDiffDiscussion(project: ProjectRef, iid: number, body: string, position: DiffPosition) {
+    const on: Noteable = { type: 'merge_request', iid };
+    return this.writer.run({
+      what: 'POST diff thread',
+      write: () => posts.diffDiscussion(this.api, project, iid, body, position),
+      landed: () => landedDiscussion(this, project, on, body),
+    });
+  }
+
+  async resolveDiscussion(
+    project: ProjectRef,
+    iid: number,
+    discussionId: string,
+    resolved: boolean,
+  ) {
+    const raw = await this.api.MergeRequestDiscussions.resolve(
+      project,
+      iid,
+      discussionId,
+      resolved,
+    );
+    return toDiscussion(parseAnswer(DiscussionSchema, raw, `thread ${discussionId}`));
   }
 
   async editNote(project: ProjectRef, on: Noteable, noteId: number, body: string) {

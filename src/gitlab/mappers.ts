@@ -4,6 +4,9 @@ import { ExternalServiceError } from '../errors/errors.ts';
 import type {
   AwardEmoji,
   ChangedFile,
+  DiffLineRef,
+  DiffPosition,
+  DiffVersion,
   Discussion,
   GitLabUser,
   Issue,
@@ -17,6 +20,7 @@ import type {
 } from '../core/gitlab-port.ts';
 import type {
   AwardEmojiSchema,
+  DiffVersionSchema,
   DiscussionSchema,
   GitLabUserSchema,
   IssueSchema,
@@ -25,6 +29,7 @@ import type {
   MergeRequestSchema,
   NoteSchema,
   PipelineSchema,
+  PositionSchema,
   ProjectSchema,
   TokenInfoSchema,
   WorkItemSchema,
@@ -123,6 +128,43 @@ export function toNote(n: z.infer<typeof NoteSchema>): Note {
     internal: n.internal === true || n.confidential === true,
     createdAt: n.created_at,
     updatedAt: n.updated_at ?? n.created_at,
+    ...(n.position ? { position: toPosition(n.position) } : {}),
+    ...(typeof n.resolved === 'boolean' ? { resolved: n.resolved } : {}),
+  };
+}
+
+type LineRefAnswer = NonNullable<z.infer<typeof PositionSchema>['line_range']>['start'];
+
+function toLineRef(r: LineRefAnswer): DiffLineRef {
+  return {
+    lineCode: r.line_code ?? '',
+    type: r.type === 'new' || r.type === 'old' ? r.type : undefined,
+    oldLine: r.old_line ?? undefined,
+    newLine: r.new_line ?? undefined,
+  };
+}
+
+export function toPosition(p: z.infer<typeof PositionSchema>): DiffPosition {
+  const range = p.line_range;
+  return {
+    baseSha: p.base_sha ?? '',
+    startSha: p.start_sha ?? '',
+    headSha: p.head_sha ?? '',
+    oldPath: p.old_path ?? p.new_path ?? '',
+    newPath: p.new_path ?? p.old_path ?? '',
+    oldLine: p.old_line ?? undefined,
+    newLine: p.new_line ?? undefined,
+    ...(range ? { lineRange: { start: toLineRef(range.start), end: toLineRef(range.end) } } : {}),
+  };
+}
+
+export function toDiffVersion(v: z.infer<typeof DiffVersionSchema>): DiffVersion {
+  return {
+    id: v.id,
+    headSha: v.head_commit_sha,
+    baseSha: v.base_commit_sha,
+    startSha: v.start_commit_sha,
+    createdAt: v.created_at,
   };
 }
 

@@ -14,6 +14,8 @@ import {
 } from './mappers.ts';
 import type {
   AwardResult,
+  DiffLineRef,
+  DiffPosition,
   NewMergeRequest,
   Noteable,
   ProjectRef,
@@ -138,4 +140,44 @@ export async function trigger(api: Api, project: ProjectRef, request: TriggerReq
     { body: form },
   );
   return toPipeline(parseAnswer(PipelineSchema, response.body, 'pipeline trigger'));
+}
+
+/**
+ * POST …/merge_requests/:iid/discussions with a text `position`: a thread on
+ * a diff line (doc/api/discussions.md, "Create a new thread in the merge
+ * request diff"); `line_range` for a thread over several lines. Sent as JSON
+ * through the resource's requester: gitbeaker's own `create` sends a position
+ * as multipart form data, whose encoding turns every line break of the body
+ * into CRLF, so a suggestion would be applied with CRLF line endings.
+ */
+export async function diffDiscussion(
+  api: Api,
+  project: ProjectRef,
+  iid: number,
+  body: string,
+  position: DiffPosition,
+) {
+  const ref = (r: DiffLineRef) => ({
+    line_code: r.lineCode,
+    ...(r.type ? { type: r.type } : {}),
+    ...(r.oldLine !== undefined ? { old_line: r.oldLine } : {}),
+    ...(r.newLine !== undefined ? { new_line: r.newLine } : {}),
+  });
+  const wire = {
+    base_sha: position.baseSha,
+    start_sha: position.startSha,
+    head_sha: position.headSha,
+    position_type: 'text',
+    old_path: position.oldPath,
+    new_path: position.newPath,
+    ...(position.oldLine !== undefined ? { old_line: position.oldLine } : {}),
+    ...(position.newLine !== undefined ? { new_line: position.newLine } : {}),
+    ...(position.lineRange
+      ? { line_range: { start: ref(position.lineRange.start), end: ref(position.lineRange.end) } }
+      : {}),
+  };
+  const resource = api.MergeRequestDiscussions;
+  const path = `${encodeURIComponent(String(project))}/merge_requests/${iid}/discussions`;
+  const response = await resource.requester.post(path, { body: { body, position: wire } });
+  return toDiscussion(parseAnswer(DiscussionSchema, response.body, 'new diff thread'));
 }

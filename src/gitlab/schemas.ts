@@ -69,6 +69,35 @@ export const IssueSchema = WorkItemSchema.extend({
   confidential: z.boolean().nullish(),
 });
 
+const LineRefSchema = z.object({
+  line_code: z.string().nullish(),
+  type: z.string().nullish(),
+  old_line: z.coerce.number().nullish(),
+  new_line: z.coerce.number().nullish(),
+});
+
+/** A diff note's position (`note.position.to_h`; doc/api/discussions.md). */
+export const PositionSchema = z.object({
+  base_sha: z.string().nullish(),
+  start_sha: z.string().nullish(),
+  head_sha: z.string().nullish(),
+  old_path: z.string().nullish(),
+  new_path: z.string().nullish(),
+  position_type: z.string().nullish(),
+  old_line: z.number().nullish(),
+  new_line: z.number().nullish(),
+  line_range: z.object({ start: LineRefSchema, end: LineRefSchema }).nullish(),
+});
+
+/** A merge request diff version (`GET …/versions`). */
+export const DiffVersionSchema = z.object({
+  id: z.number(),
+  head_commit_sha: z.string(),
+  base_commit_sha: z.string(),
+  start_commit_sha: z.string(),
+  created_at: z.string(),
+});
+
 export const NoteSchema = z.object({
   id: z.number(),
   body: nullableString,
@@ -81,6 +110,8 @@ export const NoteSchema = z.object({
   updated_at: z.string().nullish(),
   noteable_type: z.string().nullish(),
   type: z.string().nullish(),
+  position: PositionSchema.nullish(),
+  resolved: z.boolean().nullish(),
 });
 
 export const DiscussionSchema = z.object({

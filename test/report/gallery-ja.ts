@@ -27,6 +27,10 @@ export const JA_MODEL_TEXT: Readonly<Record<string, string>> = {
     'モデルのエンドポイントが HTTP 503 を 3 回返しました。',
   'Check the LLM endpoint (MR_AGENT_LLM_BASE_URL) and its status page.':
     'LLM エンドポイント（`MR_AGENT_LLM_BASE_URL`）と、そのステータスページを確認してください。',
+  'The retry loop never gives up: bound it, as the request asks.':
+    '再試行のループが終わりません。依頼どおり回数に上限を設けてください。',
+  'Name the timeout.': 'タイムアウトに名前を付けてください。',
+  'GitLab refused the position (400)': 'GitLab がこの位置を拒否しました（400）',
   'pytest still cannot import the client': 'pytest がまだクライアントをインポートできない',
   'Should retries apply to POST requests?': 'POST リクエストも再試行の対象にしますか？',
   'What is the largest acceptable delay?': '許容できる最大の待ち時間はどれくらいですか？',

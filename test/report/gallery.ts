@@ -19,6 +19,11 @@ import { renderReplanNote } from '../../src/report/notes/replan-note.ts';
 import { renderHelpReply, renderStatusReply } from '../../src/report/notes/reply-note.ts';
 import { helpEntries } from '../../src/commands/replies.ts';
 import { renderSummaryNote } from '../../src/report/notes/summary-note.ts';
+import {
+  renderFindingThread,
+  renderFixedReply,
+  renderUnplacedFindings,
+} from '../../src/report/notes/review-note.ts';
 import { NOTES, type NoteName } from '../../src/report/notes/registry.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
 import {
@@ -247,6 +252,42 @@ const SPECIMENS: Readonly<Record<NoteName, Specimens>> = {
         diff: DIFF,
         filesChanged: 1,
         artifactPath: '.mr-agent/patch-mr-42-7.diff',
+        redactor: redactor(),
+        language,
+      }),
+    ],
+  ],
+  review: (language) => [
+    [
+      'review-thread',
+      renderFindingThread({
+        identity: '0123456789abcdef',
+        severity: 'major',
+        message: inLanguage(
+          'The retry loop never gives up: bound it, as the request asks.',
+          language,
+        ),
+        suggestion: {
+          text: 'for attempt in range(3):\n    response = with_backoff(get, url)',
+          linesAbove: 1,
+        },
+        redactor: redactor(),
+        language,
+      }),
+    ],
+    ['review-fixed', renderFixedReply({ sha: 'a1b2c3d4e5f6', redactor: redactor(), language })],
+    [
+      'review-unplaced',
+      renderUnplacedFindings({
+        findings: [
+          {
+            file: 'http/client.py',
+            line: 40,
+            severity: 'minor',
+            message: inLanguage('Name the timeout.', language),
+            reason: inLanguage('GitLab refused the position (400)', language),
+          },
+        ],
         redactor: redactor(),
         language,
       }),

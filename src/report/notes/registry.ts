@@ -15,6 +15,7 @@ import { HUMAN_INTERVENTION_NOTE } from './human-intervention-note.ts';
 import { PATCH_NOTE } from './patch-note.ts';
 import { REPLAN_NOTE } from './replan-note.ts';
 import { REPLY_NOTE } from './reply-note.ts';
+import { REVIEW_NOTE } from './review-note.ts';
 import { SUMMARY_NOTE } from './summary-note.ts';
 
 /** In the order the gallery and docs/notes.md show them. */
@@ -27,6 +28,7 @@ export const NOTES = [
   ENVIRONMENT_FAILURE_NOTE,
   PATCH_NOTE,
   REPLY_NOTE,
+  REVIEW_NOTE,
 ] as const;
 
 export type NoteName = (typeof NOTES)[number]['name'];

@@ -186,3 +186,25 @@ export async function diffFiles(repoDir: string, base: string, head: string): Pr
     .filter((s) => s.startsWith('diff --git '))
     .map((s) => parseSection(s.replace(/\n$/, '')));
 }
+
+/** The best common ancestor of two commits, or undefined when they share none. */
+export async function mergeBase(
+  repoDir: string,
+  a: string,
+  b: string,
+): Promise<string | undefined> {
+  const out = await tryGit(['merge-base', a, b], repoDir);
+  return out?.trim() || undefined;
+}
+
+/** One file's diff between two commits (renames followed), or undefined when either is unknown. */
+export async function fileDiff(
+  repoDir: string,
+  base: string,
+  head: string,
+  paths: { oldPath: string; newPath: string },
+): Promise<string | undefined> {
+  if ([base, head].some((sha) => !/^[0-9a-f]{7,64}$/.test(sha))) return undefined;
+  const files = [...new Set([paths.oldPath, paths.newPath])];
+  return tryGit(['diff', '--no-color', '-M', base, head, '--', ...files], repoDir);
+}

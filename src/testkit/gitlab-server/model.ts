@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { zipSync } from 'fflate';
 import { fetchRef, revParse } from './git.ts';
 import { CoreModel } from './model-core.ts';
+import { ReviewState } from './review-state.ts';
 import type {
   CiVariableRec,
   JobRec,
@@ -47,6 +48,8 @@ export class GitLabModel extends CoreModel {
   /** What `GET /version` answers (doc/api/version.md), e.g. an older instance's "15.4.2-ee". */
   gitlabVersion = '18.4.0-standin';
   readonly ciVariables: CiVariableRec[] = [];
+  /** Diff versions, diff-note positions, resolved threads and suggestions. */
+  readonly review = new ReviewState();
 
   /** A project CI/CD variable (Settings → CI/CD → Variables); protected by default, as GitLab's form. */
   addCiVariable(

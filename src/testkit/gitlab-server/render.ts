@@ -20,6 +20,7 @@ import type {
   SimpleUserSchema,
 } from '@gitbeaker/core';
 import type { GitLabModel } from './model.ts';
+import { renderPosition } from './review-state.ts';
 import type {
   AwardRec,
   IssueRec,
@@ -238,7 +239,27 @@ export class Renderer {
       // GitLab 16.7, on issues; a plain comment and a system note are not
       resolvable: thread && !n.system,
       type: thread ? 'DiscussionNote' : null,
+      ...this.reviewFields(n, thread && !n.system),
     } satisfies NoteSchema;
+  }
+
+  /**
+   * A diff thread's notes are DiffNotes with the thread's position; a
+   * resolvable note says whether its thread is resolved, by whom and when.
+   */
+  private reviewFields(n: NoteRec, resolvable: boolean) {
+    const position = this.model.review.positions.get(n.discussionId);
+    const resolution = this.model.review.resolved.get(n.discussionId);
+    return {
+      ...(position ? { type: 'DiffNote' as const, position: renderPosition(position) } : {}),
+      ...(resolvable
+        ? {
+            resolved: resolution !== undefined,
+            resolved_by: resolution ? this.author(resolution.byUserId) : null,
+            resolved_at: resolution?.at ?? null,
+          }
+        : {}),
+    };
   }
 
   discussionNote(n: NoteRec): DiscussionNoteSchema {

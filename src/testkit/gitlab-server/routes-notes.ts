@@ -12,6 +12,7 @@ import {
   type Route,
 } from './http.ts';
 import { runQuickActions } from './quick-actions.ts';
+import { createDiffDiscussion } from './routes-review.ts';
 import type { NoteRec } from './records.ts';
 import type { Renderer } from './render.ts';
 
@@ -143,6 +144,9 @@ function noteableRoutes(render: Renderer): Route[] {
       return json(200, render.discussion(id, notes));
     }),
     route('POST', `${BASE}/discussions`, (ctx) => {
+      // a position makes the thread a diff note (merge requests only, as GitLab's API declares it)
+      if (ctx.params.noteables === 'merge_requests' && ctx.input.position !== undefined)
+        return createDiffDiscussion(ctx, render, (c) => createNote(c, render));
       const reply = createNote(ctx, render);
       const note = reply.json as { id: number } | undefined;
       const rec = note && ctx.model.notes.find((n) => n.id === note.id);

@@ -29,6 +29,7 @@ import { ciRoutes } from './routes-ci.ts';
 import { coreRoutes } from './routes-core.ts';
 import { mergeRequestRoutes } from './routes-mr.ts';
 import { noteRoutes } from './routes-notes.ts';
+import { reviewRoutes } from './routes-review.ts';
 
 export interface StandInOptions {
   /** Folder for the bare repositories (a fresh temp folder when absent; removed on close). */
@@ -238,6 +239,7 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
     ...mergeRequestRoutes(render),
     ...noteRoutes(render),
     ...ciRoutes(render),
+    ...reviewRoutes(render),
   ];
 
   return {

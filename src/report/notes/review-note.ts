@@ -1,0 +1,196 @@
+/**
+ * The notes of `/agent review`: one thread per finding on the diff line it
+ * is about (with a suggestion GitLab can apply when the reviewer gave a
+ * concrete fix), the one-line reply that closes a thread whose finding is
+ * gone, the comment listing the findings GitLab would not place on the diff,
+ * and the summary line the progress note ends with. Each body goes through
+ * the note pipeline (redaction, quick actions escaped, size); a suggestion
+ * with a line GitLab could take for a quick action is left out, since
+ * escaping it would change the code it applies.
+ */
+import type { Redactor } from '../../log/redact.ts';
+import type { Language } from '../../messages/language.ts';
+import { defineMessages } from '../../messages/catalog.ts';
+import { fence, hasUnescapedQuickAction, inlineCode, oneLine, safeProse } from '../markdown.ts';
+import { prepareNoteBody } from '../note-body.ts';
+import { voiceOf } from '../progress/headline.ts';
+import { EMOJI } from '../vocabulary.ts';
+import { defineNote } from '../note-definition.ts';
+
+export const REVIEW_MESSAGES = defineMessages({
+  en: {
+    'review.severity.critical': 'Critical',
+    'review.severity.major': 'Major',
+    'review.severity.minor': 'Minor',
+    'review.severity.info': 'Note',
+    'review.fixed': 'This finding is gone in {sha}; resolving the thread.',
+    'review.refused.heading': 'Review findings I could not place on the diff',
+    'review.refused.line': '{where} ({severity}): {message} — {reason}',
+    'review.summary': 'Review {verdict}: {counts}.',
+    'review.none': 'no findings',
+    'review.count': '{count} {severity}',
+    'review.threads': 'Threads: {links}',
+    'review.unplaced': '{count} could not be placed on the diff: {link}',
+    'review.resolved': {
+      one: '1 earlier thread resolved',
+      other: '{count} earlier threads resolved',
+    },
+    'review.kept': {
+      one: '1 finding already has its thread',
+      other: '{count} findings already have their threads',
+    },
+  },
+  ja: {
+    'review.severity.critical': '重大',
+    'review.severity.major': '重要',
+    'review.severity.minor': '軽微',
+    'review.severity.info': '補足',
+    'review.fixed': '{sha} でこの指摘は解消されました。スレッドを解決済みにします。',
+    'review.refused.heading': '差分上に置けなかったレビューの指摘',
+    'review.refused.line': '{where}（{severity}）: {message} — {reason}',
+    'review.summary': 'レビュー {verdict}: {counts}。',
+    'review.none': '指摘なし',
+    'review.count': '{severity} {count} 件',
+    'review.threads': 'スレッド: {links}',
+    'review.unplaced': '{count} 件は差分上に置けませんでした: {link}',
+    'review.resolved': {
+      one: '以前のスレッド {count} 件を解決',
+      other: '以前のスレッド {count} 件を解決',
+    },
+    'review.kept': {
+      one: '{count} 件は既存のスレッドがあります',
+      other: '{count} 件は既存のスレッドがあります',
+    },
+  },
+});
+
+export const REVIEW_NOTE = defineNote({
+  name: 'review',
+  purpose:
+    'the threads of `/agent review` on diff lines, their replies, and the findings GitLab would not place',
+  messages: REVIEW_MESSAGES,
+});
+
+export type SeverityName = 'critical' | 'major' | 'minor' | 'info';
+const SEVERITY_EMOJI: Record<SeverityName, string> = {
+  critical: EMOJI.failed,
+  major: EMOJI.warning,
+  minor: EMOJI.suggestion,
+  info: 'ℹ️',
+};
+
+/** The hidden marker of a finding's thread: the finding's identity across re-reviews. */
+export function findingMarker(identity: string): string {
+  return `<!-- mr-agent:finding id=${identity.replace(/[^a-f0-9]/g, '')} -->`;
+}
+
+/** The identity in a thread's first note, when it is one of ours. */
+export function findingIdentityOf(body: string): string | undefined {
+  return /<!-- mr-agent:finding id=([a-f0-9]+) -->/.exec(body.slice(0, 300))?.[1];
+}
+
+interface Common {
+  redactor: Redactor;
+  language?: Language | undefined;
+}
+
+export interface FindingThreadInput extends Common {
+  identity: string;
+  severity: SeverityName;
+  message: string;
+  /** The replacement of the anchored lines, and how many lines above the position's line they start. */
+  suggestion?: { text: string; linesAbove: number } | undefined;
+}
+
+export function renderFindingThread(input: FindingThreadInput): string {
+  const v = voiceOf({ language: input.language }, REVIEW_MESSAGES);
+  const heading = `${SEVERITY_EMOJI[input.severity]} **${v.m(`review.severity.${input.severity}`)}**`;
+  const text = `${heading} · ${safeProse(input.message).trim()}`;
+  const body = prepareNoteBody(`${findingMarker(input.identity)}\n${text}\n`, {
+    redactor: input.redactor,
+  });
+  const replacement = input.suggestion ? input.redactor.redact(input.suggestion.text) : undefined;
+  if (replacement === undefined || hasUnescapedQuickAction(replacement)) return body;
+  // the block stays exactly what the lines become: not escaped, and only where nothing needs escaping
+  return `${body}\n${fence(replacement, `suggestion:-${input.suggestion!.linesAbove}+0`)}\n`;
+}
+
+export function renderFixedReply(input: Common & { sha: string }): string {
+  const v = voiceOf({ language: input.language }, REVIEW_MESSAGES);
+  return prepareNoteBody(
+    `<!-- mr-agent:finding-fixed -->\n${EMOJI.done} ${v.m('review.fixed', { sha: inlineCode(input.sha.slice(0, 8)) })}`,
+    {
+      redactor: input.redactor,
+    },
+  );
+}
+
+export interface UnplacedFinding {
+  file: string;
+  line: number;
+  severity: SeverityName;
+  message: string;
+  reason: string;
+}
+
+export function renderUnplacedFindings(input: Common & { findings: UnplacedFinding[] }): string {
+  const v = voiceOf({ language: input.language }, REVIEW_MESSAGES);
+  const lines = input.findings.map(
+    (f) =>
+      `- ${v.m('review.refused.line', {
+        where: inlineCode(`${f.file}:${f.line}`),
+        severity: v.m(`review.severity.${f.severity}`),
+        message: oneLine(safeProse(f.message), 500),
+        reason: oneLine(safeProse(f.reason), 300),
+      })}`,
+  );
+  return prepareNoteBody(
+    [
+      '<!-- mr-agent:review-unplaced -->',
+      `### ${EMOJI.warning} ${v.m('review.refused.heading')}`,
+      '',
+      ...lines,
+      '',
+    ].join('\n'),
+    { redactor: input.redactor },
+  );
+}
+
+export interface ReviewSummaryInput {
+  language?: Language | undefined;
+  verdict: string;
+  counts: Record<SeverityName, number>;
+  threads: { label: string; url: string }[];
+  unplaced?: { count: number; url: string } | undefined;
+  resolved: number;
+  kept: number;
+}
+
+/** The summary the progress note ends with: verdict, count per severity, a link to each thread. */
+export function renderReviewSummary(input: ReviewSummaryInput): string {
+  const v = voiceOf({ language: input.language }, REVIEW_MESSAGES);
+  const counts = (Object.keys(input.counts) as SeverityName[])
+    .filter((s) => input.counts[s] > 0)
+    .map((s) =>
+      v.m('review.count', { count: input.counts[s], severity: v.m(`review.severity.${s}`) }),
+    );
+  const parts = [
+    v.m('review.summary', {
+      verdict: inlineCode(input.verdict),
+      counts: counts.length > 0 ? counts.join(', ') : v.m('review.none'),
+    }),
+  ];
+  if (input.threads.length > 0)
+    parts.push(
+      v.m('review.threads', {
+        links: input.threads.map((t) => `[${t.label}](${t.url})`).join(', '),
+      }),
+    );
+  if (input.unplaced)
+    parts.push(
+      v.m('review.unplaced', { count: input.unplaced.count, link: `[#](${input.unplaced.url})` }),
+    );
+  if (input.kept > 0) parts.push(v.m('review.kept', { count: input.kept }));
+  if (input.resolved > 0) parts.push(v.m('review.resolved', { count: input.resolved }));
+  return parts.join(' ');
+}
