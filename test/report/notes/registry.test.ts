@@ -77,6 +77,7 @@ describe('report/notes/registry: a note kind is one file and one registry line',
       'environment-failure',
       'patch',
       'replies',
+      'review',
     ]);
   });
 
