@@ -1,10 +1,10 @@
 import type { EnvironmentName } from '../core/environment.ts';
 import { ENVIRONMENT_KINDS } from '../phases/environment/registry.ts';
+import { CACHE_DIR } from './cache-dir.ts';
 
 export type { EnvironmentName } from '../core/environment.ts';
 
-/** Dependency caches live here, inside the project folder (GitLab caches only paths below it). */
-export const CACHE_DIR = '.mr-agent-cache';
+export { CACHE_DIR } from './cache-dir.ts';
 
 /** What a job of one environment needs besides its image: its dependency caches. */
 export interface EnvironmentJob {

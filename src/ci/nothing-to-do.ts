@@ -1,7 +1,6 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/options.ts';
-import { CHILD_PIPELINE_FILE, renderNothingToDoPipeline } from './child-pipeline.ts';
 import type { CiContext } from './context.ts';
 
 /**
@@ -18,6 +17,9 @@ export async function finishWithNothingToDo(
 ): Promise<number> {
   stdout.write(`mr-agent: ${reason}\n`);
   if (context.step === 'plan') {
+    // loaded here: the child pipeline's module reads the environments' registry, which the
+    // job's start (up to its first note) does not need
+    const { CHILD_PIPELINE_FILE, renderNothingToDoPipeline } = await import('./child-pipeline.ts');
     const file = path.join(context.projectDir, CHILD_PIPELINE_FILE);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(

@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { CACHE_DIR } from './environments.ts';
+// the cache folder's name alone: the environments' registry loads after the first note
+import { CACHE_DIR } from './cache-dir.ts';
 
 /** Folders the agent writes into the checkout that must never be committed. */
 export const AGENT_FOLDERS = ['.mr-agent/', `${CACHE_DIR}/`] as const;

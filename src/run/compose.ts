@@ -24,7 +24,7 @@ import { guardGitLab } from '../gitlab/request-budget.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { createSectionWriter } from '../log/sections.ts';
-import { startIsolation } from '../shell/isolation.ts';
+import { beginHandOver, startIsolation } from '../shell/isolation.ts';
 import type { DeliveryStepOptions } from '../phases/deliver/step.ts';
 import type { EnvironmentStepDeps } from '../phases/environment/step.ts';
 import type { AnswerSource } from '../phases/replan/index.ts';
@@ -314,6 +314,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
   const worker = await workerFor(input, isolation);
   const notes = observers.noteTarget?.(input.notes) ?? input.notes;
   const reporting = await reportingFor(input, notes, isolation);
+  beginHandOver(isolation);
   if (budget) {
     const reporter = reporting.reporter;
     reporter.budget?.(budget.spend());

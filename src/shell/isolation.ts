@@ -196,10 +196,16 @@ export async function startIsolation(input: IsolationInput): Promise<CommandIsol
   await closeTopFolder(user);
   await closeRunnerFiles(checkout);
   cleanUpAtExit(user);
-  // the whole checkout is handed over in the background, while the job detects and plans:
-  // the first command awaits it (isolatedRequest), the first progress note does not
-  handOverCheckout(user).catch(() => undefined);
   return { kind: 'separate-user', user };
+}
+
+/**
+ * Starts handing the whole checkout over in the background, while the job
+ * detects and plans: the first command awaits it (`isolatedRequest`). Called
+ * once the first progress note is posted, which needs none of it.
+ */
+export function beginHandOver(isolation: CommandIsolation): void {
+  if (isolation.kind === 'separate-user') handOverCheckout(isolation.user).catch(() => undefined);
 }
 
 /**
