@@ -5,7 +5,8 @@
  */
 import type { CodeNotRun } from '../core/run-context.ts';
 import type { EnvironmentStep } from '../core/ports.ts';
-import { readPrompt, renderPrompt } from '../core/prompts.ts';
+import { renderPrompt } from '../core/prompts.ts';
+import { readPrompt } from '../llm/prompt-files.ts';
 import { builtinTools, type Tool } from '../tools/index.ts';
 
 /** A reason as a sentence of its own: capital first letter, final full stop. */

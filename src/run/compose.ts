@@ -14,7 +14,7 @@ import type { LlmPort } from '../core/llm-port.ts';
 import type { NoteTarget } from '../core/note-target.ts';
 import type { ActionWorker, EnvironmentSetupOutcome, EnvironmentStep } from '../core/ports.ts';
 import type { Language } from '../messages/language.ts';
-import { promptLibrary } from '../core/prompts.ts';
+import { promptLibrary } from '../llm/prompt-files.ts';
 import type { CodeNotRun, RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { guardGitLab } from '../gitlab/request-budget.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { promptLibrary } from '../../src/core/prompts.ts';
+import { promptLibrary } from '../../src/llm/prompt-files.ts';
 import { replanPrompts } from '../../src/phases/replan/prompts.ts';
 
 describe('core/prompts: the answer language (#23)', () => {

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FakeClock } from '../../src/core/clock.ts';
-import { parseMarker } from '../../src/core/marker.ts';
+import { parseMarker } from '../../src/report/marker.ts';
 import { GitLabNoteTarget } from '../../src/gitlab/note-target.ts';
 import { createMemoryLogger, createSilentLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';

@@ -4,7 +4,7 @@ import type { GitLabPort, Issue, MergeRequest, Project } from '../../core/gitlab
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
 import type { Language } from '../../messages/language.ts';
-import type { NoteMarker } from '../../core/marker.ts';
+import type { NoteMarker } from '../../report/marker.ts';
 import type { NoteTarget } from '../../core/note-target.ts';
 import type { GitControlSnapshot } from './git-guard.ts';
 

@@ -1,6 +1,7 @@
 import type { Config } from '../../config/options.ts';
 import type { RunContext } from '../../core/run-context.ts';
-import { fenceData, promptFiles, renderPrompt } from '../../core/prompts.ts';
+import { fenceData, renderPrompt } from '../../core/prompts.ts';
+import { promptFiles } from '../../llm/prompt-files.ts';
 import type { ActionRecord } from '../../core/records.ts';
 import { progressDigest } from '../../core/progress-digest.ts';
 import type { CompletionAssessment } from '../../core/completion.ts';

@@ -1,4 +1,4 @@
-import { promptFiles, withAnswerLanguage } from '../../core/prompts.ts';
+import { promptFiles, withAnswerLanguage } from '../../llm/prompt-files.ts';
 import type { Language } from '../../messages/language.ts';
 import type { ReplanPoint } from '../../core/hooks.ts';
 

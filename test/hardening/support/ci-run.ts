@@ -19,7 +19,7 @@ import { FakeClock } from '../../../src/core/clock.ts';
 import { environmentStep } from '../../../src/phases/environment/step.ts';
 import { runTask } from '../../../src/run/orchestrator.ts';
 import type { RunOutcome } from '../../../src/core/outcome.ts';
-import { promptLibrary } from '../../../src/core/prompts.ts';
+import { promptLibrary } from '../../../src/llm/prompt-files.ts';
 import { startReporting } from '../../../src/run/reporting/index.ts';
 import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 import { taskFromText } from '../../../src/task/task-yaml.ts';
