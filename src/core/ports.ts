@@ -17,16 +17,6 @@ import type {
 /** Progress phases of seed 000 §5.4 (SPEC E6): the progress note's list. */
 export { PHASES as PROGRESS_PHASES, type PhaseName as ProgressPhase } from './progress.ts';
 
-export type {
-  ChecklistItem,
-  ChecklistStatus,
-  DeliveryReport,
-  PhaseStatus,
-  PhaseStep,
-  PlanChange,
-  ReviewRecord,
-} from './records.ts';
-
 /**
  * Where the run reports progress: the progress note (GitLab) or the terminal
  * and `.mr-agent/` (local). Calls other than `final` are fire-and-forget; the
@@ -119,8 +109,6 @@ export interface RunHistory {
   saveReflection(reflection: ReflectionReply): Promise<void>;
   saveExecution(record: ExecutionRecord): Promise<void>;
 }
-
-export type { EnvironmentHandoff };
 
 /** What the environment sub-phase reports (seed 000 §5, §6.1). */
 export interface EnvironmentSetupOutcome {

@@ -17,17 +17,22 @@ import type { RunHooks } from './hooks.ts';
 import type { PromptLibrary } from './prompts.ts';
 import type {
   ActionWorker,
-  ChecklistItem,
-  DeliveryReport,
   DeliveryStep,
   EarlierPlan,
-  EnvironmentHandoff,
   EnvironmentStep,
-  ReviewRecord,
   RunHistory,
   RunReporter,
 } from './ports.ts';
-import type { ActionRecord, MetaCallLog, TestRun, TokenTotals } from './records.ts';
+import type { EnvironmentHandoff } from './environment.ts';
+import type {
+  ActionRecord,
+  ChecklistItem,
+  DeliveryReport,
+  MetaCallLog,
+  ReviewRecord,
+  TestRun,
+  TokenTotals,
+} from './records.ts';
 import type { TaskStateMachine } from './state-machine.ts';
 
 /** The ports and services every mode of the agent is given (GUIDE #2). */

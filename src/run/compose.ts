@@ -27,7 +27,7 @@ import type { EnvironmentStepDeps } from '../phases/environment/step.ts';
 import type { AnswerSource } from '../phases/replan/index.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import { gitOnlyShell } from '../shell/git-only-shell.ts';
-import type { Tool } from '../tools/index.ts';
+import type { Tool } from '../core/tool.ts';
 import { isExternalWorkerKind } from '../workers/registry.ts';
 import { notesLanguage, startReporting, type Reporting } from './reporting/index.ts';
 import { t } from '../messages/catalog.ts';

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { resolveInRepo, type RepoRoot } from './sandbox.ts';
+import { resolveInRepo } from './sandbox.ts';
+import type { RepoRoot } from '../core/tool.ts';
 
 export interface RepoFileText {
   /** The first `cap` bytes, as UTF-8. */

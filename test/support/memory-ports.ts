@@ -1,16 +1,18 @@
 import type {
-  ChecklistItem,
-  ChecklistStatus,
   EnvironmentSetupOutcome,
   ExecutionRecord,
-  PhaseStatus,
-  PhaseStep,
-  PlanChange,
   ProgressPhase,
-  ReviewRecord,
   RunHistory,
   RunReporter,
 } from '../../src/core/ports.ts';
+import type {
+  ChecklistItem,
+  ChecklistStatus,
+  PhaseStatus,
+  PhaseStep,
+  PlanChange,
+  ReviewRecord,
+} from '../../src/core/records.ts';
 import type { RunOutcome } from '../../src/core/outcome.ts';
 import type { ActionPlan, Plan } from '../../src/core/plan.ts';
 import type { ReflectionReply } from '../../src/core/reflection.ts';

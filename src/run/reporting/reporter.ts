@@ -34,17 +34,15 @@ import { writeTaskNote } from '../../report/task-note.ts';
 import { FinalStateNotWritten } from './final-state.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { RunOutcome } from '../../core/outcome.ts';
+import type { EnvironmentSetupOutcome, ProgressPhase, RunReporter } from '../../core/ports.ts';
 import type {
   ChecklistItem,
   ChecklistStatus,
-  EnvironmentSetupOutcome,
   PhaseStatus,
   PhaseStep,
   PlanChange,
-  ProgressPhase,
   ReviewRecord,
-  RunReporter,
-} from '../../core/ports.ts';
+} from '../../core/records.ts';
 import { finalState, taskNoteData, usageSummary, validationRuns } from './final.ts';
 
 export interface ProgressReporterOptions {
