@@ -317,6 +317,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
         repoDir: input.repoDir,
         notes,
         hostEnv: input.hostEnv,
+        shell: input.shell,
         branchPrefix: config.delivery.branch_prefix,
         push: config.delivery.push,
         stateDir: config.state.directory,

@@ -8,6 +8,7 @@ import { parseMarker } from '../../src/report/marker.ts';
 import { GitLabNoteTarget } from '../../src/gitlab/note-target.ts';
 import { createMemoryLogger, createSilentLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
+import { ExecaShell } from '../../src/shell/execa-shell.ts';
 import { deliver, type DeliveryInput } from '../../src/phases/deliver/deliver.ts';
 import { ProgressPublisher } from '../../src/report/progress/publisher.ts';
 import { initialProgress, setPhaseDetail, startPhase } from '../../src/report/progress/state.ts';
@@ -59,6 +60,7 @@ async function deliveryWorld(branch: string) {
   const redactor = new Redactor();
   const input = (extra: Partial<DeliveryInput>): DeliveryInput => ({
     repoDir: dir,
+    shell: new ExecaShell(),
     gitlab: w.gitlab,
     project,
     target: { kind: 'branch', branch },

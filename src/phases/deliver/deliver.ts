@@ -94,6 +94,7 @@ async function keepPatch(git: Git, input: DeliveryInput, commit: string): Promis
 
 function gitFor(input: DeliveryInput, remoteUrl: string): Git {
   return new Git({
+    shell: input.shell,
     cwd: input.repoDir,
     hostEnv: input.hostEnv,
     redactor: input.redactor,

@@ -5,6 +5,7 @@
  */
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
+import type { Shell } from '../../core/shell-port.ts';
 import { Git } from '../../shell/git.ts';
 import { readInRepo } from '../../tools/repo-read.ts';
 import { repoRoot } from '../../tools/sandbox.ts';
@@ -18,6 +19,8 @@ export interface WorkingDiffOptions {
   /** State folder relative to the repository (e.g. `.mr-agent`), never part of the change. */
   stateDir: string;
   hostEnv: Readonly<Record<string, string | undefined>>;
+  /** The shell git runs through (the run's). */
+  shell: Shell;
   redactor: Redactor;
   logger: Logger;
   /** Longest diff kept (its head); the rest is cut with a note. */
@@ -60,6 +63,7 @@ async function changedContents(options: WorkingDiffOptions): Promise<WorkingDiff
 
 export async function workingDiff(options: WorkingDiffOptions): Promise<WorkingDiff> {
   const git = new Git({
+    shell: options.shell,
     cwd: options.repoDir,
     hostEnv: options.hostEnv,
     redactor: options.redactor,

@@ -226,6 +226,7 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
         ...(options.deliverInRun
           ? {
               delivery: createDeliveryStep({
+                shell: new ExecaShell(),
                 repoDir: checkout,
                 gitlab,
                 project,
@@ -250,6 +251,7 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
   }
   if (options.deliver && result.outcome?.state === 'COMPLETE') {
     result.delivery = await deliver({
+      shell: new ExecaShell(),
       repoDir: checkout,
       gitlab,
       project,
