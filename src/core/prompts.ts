@@ -12,9 +12,20 @@ export type PromptName =
   | 'review-planning'
   | 'review-execution';
 
-export interface PromptLibrary {
+/** Prompt files by name, each read once. */
+export interface PromptFiles<Name extends string> {
   /** The raw template text. */
-  load(name: PromptName): Promise<string>;
+  load(name: Name): Promise<string>;
+}
+
+/** The run's prompt files (`prompts/`, or the folder `prompts.directory` names). */
+export interface PromptLibrary extends PromptFiles<PromptName> {
+  /**
+   * The prompt files `<name>.md` of a sub-folder (`replan`,
+   * `reflection-depth`); those named in `answerLanguage` end with the
+   * instruction to answer in the notes' language, as the run's own prompts do.
+   */
+  folder<Name extends string>(subdir: string, answerLanguage?: readonly Name[]): PromptFiles<Name>;
 }
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors/errors.ts';
 import { LANGUAGE_NAMES, type Language } from '../messages/language.ts';
-import type { PromptLibrary, PromptName } from '../core/prompts.ts';
+import type { PromptFiles, PromptLibrary, PromptName } from '../core/prompts.ts';
 
 /** The shipped `prompts/` folder, from the source tree or from `dist/`. */
 export function builtinPromptsDir(): string {
@@ -40,10 +40,7 @@ export async function readPrompt(file: string, overrideDir = ''): Promise<string
 }
 
 /** Prompt files (`<name>.md` below `subdir`), each read once (`readPrompt`). */
-export function promptFiles<Name extends string>(
-  overrideDir = '',
-  subdir = '',
-): { load(name: Name): Promise<string> } {
+export function promptFiles<Name extends string>(overrideDir = '', subdir = ''): PromptFiles<Name> {
   const cache = new Map<Name, Promise<string>>();
   return {
     load(name) {
@@ -66,11 +63,11 @@ export function promptFiles<Name extends string>(
  * prompts unchanged.
  */
 export function withAnswerLanguage<Name extends string>(
-  files: { load(name: Name): Promise<string> },
+  files: PromptFiles<Name>,
   overrideDir: string,
   language: Language | undefined,
   names?: readonly Name[],
-): { load(name: Name): Promise<string> } {
+): PromptFiles<Name> {
   if (!language || language === 'en') return files;
   const rule = promptFiles<'answer-language'>(overrideDir);
   return {
@@ -88,5 +85,15 @@ export function withAnswerLanguage<Name extends string>(
 
 /** The run's prompt files; `language`: the notes' language (the model answers in it). */
 export function promptLibrary(overrideDir = '', language?: Language): PromptLibrary {
-  return withAnswerLanguage(promptFiles<PromptName>(overrideDir), overrideDir, language);
+  const files = withAnswerLanguage(promptFiles<PromptName>(overrideDir), overrideDir, language);
+  return {
+    load: (name) => files.load(name),
+    folder: <Name extends string>(subdir: string, answerLanguage: readonly Name[] = []) =>
+      withAnswerLanguage(
+        promptFiles<Name>(overrideDir, subdir),
+        overrideDir,
+        language,
+        answerLanguage,
+      ),
+  };
 }

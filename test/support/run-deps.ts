@@ -44,7 +44,7 @@ export async function testDeps(
     logger,
     redactor,
     hostEnv: { PATH: process.env.PATH, HOME: process.env.HOME, ...(options.env ?? {}) },
-    prompts: promptLibrary(),
+    prompts: promptLibrary(config.prompts.directory),
     reporter: new MemoryReporter(),
     history: new MemoryHistory(),
     ...options.overrides,
