@@ -1,5 +1,5 @@
 import type { ForkMode } from '../config/options.ts';
-import { isBotUser } from '../gitlab/bot-users.ts';
+import { isBotUser } from '../core/bot-users.ts';
 import { parseMarker } from '../report/marker.ts';
 import { parseAgentCommand, type SubCommand } from './command.ts';
 import type { NoteHookEvent } from './note-event.ts';

@@ -6,7 +6,7 @@
  */
 import type { Discussion, GitLabPort, Noteable, ProjectRef } from '../../core/gitlab-port.ts';
 import { parseMarker } from '../../report/marker.ts';
-import { isBotUser } from '../../gitlab/bot-users.ts';
+import { isBotUser } from '../../core/bot-users.ts';
 
 export interface ThreadReply {
   id: string;
