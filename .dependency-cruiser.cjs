@@ -8,6 +8,23 @@ const ADAPTERS = '^src/(shell|llm|gitlab|history|report|tools|workers|testkit)/'
 const PHASES = '^src/phases/';
 const RUN = '^src/(run|agent-runner|commands)/';
 const ENTRIES = '^src/(ci|cli|demo|trigger|index\\.ts)';
+/**
+ * The adapters that do I/O: phases reach git, files, notes, the history and
+ * the model through the run's ports (RunContext, RunDeps), never through
+ * these. The shell's pure command builders (`sandbox-env.ts`,
+ * `in-environment.ts`, `quote.ts`) and the LLM layer's reply parsers are no I/O.
+ */
+const IO_ADAPTERS =
+  '^src/(gitlab|history)/|^src/shell/(?!(sandbox-env|in-environment|quote)\\.ts$)|^src/llm/(openai-llm|lazy-llm|prompt-files|recording-llm|api-keys)\\.ts$';
+/** Phase files that still import an I/O adapter; each is to go through a port, then leave this list. */
+const PHASES_NOT_YET_ON_PORTS = [
+  '^src/phases/environment/(section|regenerate|run-command)\\.ts$',
+  '^src/phases/environment/detect/git-list\\.ts$',
+  '^src/phases/review/diff\\.ts$',
+  '^src/phases/deliver/(git|stage|secret-scan)\\.ts$',
+  '^src/phases/replan/state\\.ts$',
+  '^src/phases/verify/index\\.ts$',
+];
 
 /** A rule forbidding `from` to import anything matching `to`. */
 const layer = (name, from, to) => ({
@@ -46,6 +63,13 @@ module.exports = {
         'the CI job and the webhook bridge are two entries: what both need (comment commands) lives in src/commands/',
       from: { path: '^src/ci/' },
       to: { path: '^src/trigger/' },
+    },
+    {
+      name: 'phases-use-ports',
+      severity: 'error',
+      comment: "phases reach git, files, notes and the model only through the run's ports",
+      from: { path: PHASES, pathNot: PHASES_NOT_YET_ON_PORTS },
+      to: { path: IO_ADAPTERS, dependencyTypesNot: ['type-only'] },
     },
   ],
   options: {

@@ -1,4 +1,4 @@
-import { promptFiles } from '../core/prompts.ts';
+import { promptFiles } from '../llm/prompt-files.ts';
 
 /** The English prompt files of the meta-agent (prompts/meta/*.md, J3). */
 export interface MetaPrompts {

@@ -1,4 +1,4 @@
-import { parseMarker } from '../core/marker.ts';
+import { parseMarker } from '../report/marker.ts';
 import type { CiRequestRecord, RestoredHistory } from './past-history.ts';
 import type { PreparedRun } from './prepare.ts';
 

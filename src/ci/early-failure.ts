@@ -1,6 +1,6 @@
 import type { Config } from '../config/options.ts';
 import type { GitLabPort, Noteable } from '../core/gitlab-port.ts';
-import { renderMarker } from '../core/marker.ts';
+import { renderMarker } from '../report/marker.ts';
 import { resolveLanguage } from '../messages/language.ts';
 import { inlineCode } from '../report/markdown.ts';
 import { hintText } from '../report/progress/error-words.ts';

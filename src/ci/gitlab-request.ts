@@ -1,6 +1,6 @@
 import type { ChangedFile, GitLabPort, Noteable } from '../core/gitlab-port.ts';
 import type { DiscussionComment, RequestContext } from '../core/gathered.ts';
-import { parseMarker } from '../core/marker.ts';
+import { parseMarker } from '../report/marker.ts';
 import { cutText } from '../core/text.ts';
 import { jobReads, type JobReads } from '../gitlab/job-reads.ts';
 import type { CiRequest } from './request.ts';

@@ -1,7 +1,7 @@
 import { GitLabNoteTarget } from '../gitlab/note-target.ts';
 import type { GitLabPort, Note } from '../core/gitlab-port.ts';
 import { LocalNoteTarget } from '../report/local-note-target.ts';
-import { parseMarker } from '../core/marker.ts';
+import { parseMarker } from '../report/marker.ts';
 import type { NoteOptions, NoteTarget } from '../core/note-target.ts';
 import type { CiRequest } from './request.ts';
 

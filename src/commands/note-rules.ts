@@ -1,6 +1,6 @@
 import type { ForkMode } from '../config/options.ts';
-import { isBotUser } from '../gitlab/bot-users.ts';
-import { parseMarker } from '../core/marker.ts';
+import { isBotUser } from '../core/bot-users.ts';
+import { parseMarker } from '../report/marker.ts';
 import { parseAgentCommand, type SubCommand } from './parse.ts';
 import type { NoteHookEvent } from './note-event.ts';
 

@@ -1,5 +1,5 @@
 import type { Note } from '../core/gitlab-port.ts';
-import { parseMarker } from '../core/marker.ts';
+import { parseMarker } from '../report/marker.ts';
 import { messages } from '../messages/catalog.ts';
 import type { Language } from '../messages/language.ts';
 import { inlineCode, link } from '../report/markdown.ts';

@@ -1,4 +1,4 @@
-import { parseMarker, renderMarker } from '../core/marker.ts';
+import { parseMarker, renderMarker } from '../report/marker.ts';
 import { Redactor } from '../log/redact.ts';
 import { prepareNoteBody } from '../report/note-body.ts';
 import { helpLines, type HelpEntry } from '../report/notes/reply-note.ts';

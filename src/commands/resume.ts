@@ -1,5 +1,5 @@
 import type { Discussion } from '../core/gitlab-port.ts';
-import { parseMarker } from '../core/marker.ts';
+import { parseMarker } from '../report/marker.ts';
 import { pausedQuestionFor, type PausedQuestion } from '../phases/replan/resume.ts';
 import type { CommandRequest, CommandTarget, ReplyCandidate } from './note-rules.ts';
 

@@ -1,5 +1,5 @@
 import type { Note } from '../core/gitlab-port.ts';
-import { parseMarker, type NoteMarker } from '../core/marker.ts';
+import { parseMarker, type NoteMarker } from '../report/marker.ts';
 import { detectLanguage, type Language, type LanguageSetting } from '../messages/language.ts';
 import { FINAL_STATES, type FinalState } from '../core/progress/model.ts';
 import { renderStatusReply, type RunStatus } from '../report/notes/reply-note.ts';

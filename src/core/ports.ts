@@ -15,16 +15,6 @@ import type {
   ReviewRecord,
 } from './progress/reports.ts';
 
-export type { DeliveryReport } from './records.ts';
-export type {
-  ChecklistItem,
-  ChecklistStatus,
-  PhaseStatus,
-  PhaseStep,
-  PlanChange,
-  ReviewRecord,
-} from './progress/reports.ts';
-
 /**
  * Where the run reports progress: the progress note (GitLab) or the terminal
  * and `.mr-agent/` (local). Calls other than `final` are fire-and-forget; the
@@ -119,8 +109,6 @@ export interface RunHistory {
   saveReflection(reflection: ReflectionReply): Promise<void>;
   saveExecution(record: ExecutionRecord): Promise<void>;
 }
-
-export type { EnvironmentHandoff };
 
 /** What the environment sub-phase reports (seed 000 §5, §6.1). */
 export interface EnvironmentSetupOutcome {

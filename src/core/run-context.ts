@@ -18,18 +18,15 @@ import type { RunHooks } from './hooks.ts';
 import type { PromptLibrary } from './prompts.ts';
 import type {
   ActionWorker,
-  ChecklistItem,
-  DeliveryReport,
   DeliveryStep,
   EarlierPlan,
-  EnvironmentHandoff,
   EnvironmentStep,
-  ReviewRecord,
   RunHistory,
   RunReporter,
 } from './ports.ts';
-import type { RecordingLlm } from './recording-llm.ts';
-import type { ActionRecord, TestRun } from './records.ts';
+import type { EnvironmentHandoff } from './environment.ts';
+import type { ActionRecord, DeliveryReport, MetaCallLog, TestRun, TokenTotals } from './records.ts';
+import type { ChecklistItem, ReviewRecord } from './progress/reports.ts';
 import type { TaskStateMachine } from './state-machine.ts';
 
 /** The ports and services every mode of the agent is given (GUIDE #2). */
@@ -125,13 +122,26 @@ export interface RunState {
   reusedPlan?: EarlierPlan;
 }
 
+/**
+ * The run's view of the LLM port: every call carries the run's abort signal,
+ * and what the run used is kept for the Task Note and `result.json`.
+ */
+export interface RecordedLlm extends LlmPort {
+  /** Tokens in all and per purpose. */
+  readonly tokens: TokenTotals;
+  /** The JSON ("meta") calls, in order. */
+  readonly metaCalls: MetaCallLog[];
+  /** Characters sent per call, in order (prompt size per step). */
+  readonly promptChars: Array<{ purpose: string; chars: number; promptTokens: number }>;
+}
+
 export interface RunContext {
   deps: RunDeps;
   config: Config;
   task: TaskSpec;
   repoDir: string;
   fsm: TaskStateMachine;
-  llm: RecordingLlm;
+  llm: RecordedLlm;
   hooks: RunHooks;
   tools: Tool[];
   toolContext: ToolContext;

@@ -4,7 +4,7 @@
  * redrawn in place; otherwise (CI logs, pipes) each new version prints only
  * the lines that changed, as plain text.
  */
-import { parseMarker } from '../core/marker.ts';
+import { parseMarker } from '../report/marker.ts';
 import type { NoteTarget } from '../core/note-target.ts';
 import { terminalLines } from '../report/terminal-render.ts';
 

@@ -10,7 +10,7 @@ import { parseReviewVerdict } from '../llm/review-verdict.ts';
 import { briefArguments } from '../phases/execute/tool-brief.ts';
 import type { EnvironmentSetupOutcome } from '../core/ports.ts';
 import type { Shell } from '../core/shell-port.ts';
-import type { Tool } from '../tools/index.ts';
+import type { Tool } from '../core/tool.ts';
 import type { LiveView } from './live-view.ts';
 
 function seconds(ms: number): string {

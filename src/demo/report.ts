@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { execa } from 'execa';
 import { taskNotePath } from '../report/task-note.ts';
-import { parseMarker } from '../core/marker.ts';
+import { parseMarker } from '../report/marker.ts';
 import { terminalLines } from '../report/terminal-render.ts';
 import { readTree } from './assets.ts';
 import { plainLinks, type LiveView } from './live-view.ts';

@@ -4,7 +4,7 @@
  */
 import type { NoteOptions, NoteTarget } from '../core/note-target.ts';
 import type { GitLabPort, Note, Noteable, ProjectRef } from '../core/gitlab-port.ts';
-import { parseMarker } from '../core/marker.ts';
+import { parseMarker } from '../report/marker.ts';
 
 export class GitLabNoteTarget implements NoteTarget {
   constructor(

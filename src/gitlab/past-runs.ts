@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ExternalServiceError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
-import { parseMarker, type NoteMarker } from '../core/marker.ts';
+import { parseMarker, type NoteMarker } from '../report/marker.ts';
 import type { GitLabPort, Note, Noteable, ProjectRef } from '../core/gitlab-port.ts';
 
 /** An earlier run, as its progress note tells it. */

@@ -7,7 +7,7 @@ import { apiKeysOf } from './api-keys.ts';
 import { askForJson } from './json-reply.ts';
 import type { ChatReply, ChatRequest, JsonReply, JsonRequest, LlmPort } from '../core/llm-port.ts';
 import { candidatesFor, CoolDowns, roleSettings, type ModelCandidate } from './profiles.ts';
-import { promptFiles } from '../core/prompts.ts';
+import { promptFiles } from './prompt-files.ts';
 import { responseFormatFor, type JsonSchemaFormat } from './response-format.ts';
 import { backoffMs, classifyFailure, type Failure } from './retry-policy.ts';
 import { withCost } from './pricing.ts';

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeFileAtomic } from '../history/atomic.ts';
-import { parseMarker } from '../core/marker.ts';
+import { parseMarker } from './marker.ts';
 import type { NoteOptions, NoteTarget } from '../core/note-target.ts';
 import { terminalLines } from './terminal-render.ts';
 

@@ -5,8 +5,10 @@
  */
 import type { CodeNotRun } from '../core/run-context.ts';
 import type { EnvironmentStep } from '../core/ports.ts';
-import { readPrompt, renderPrompt } from '../core/prompts.ts';
-import { builtinTools, type Tool } from '../tools/index.ts';
+import { renderPrompt } from '../core/prompts.ts';
+import { readPrompt } from '../llm/prompt-files.ts';
+import { builtinTools } from '../tools/index.ts';
+import type { Tool } from '../core/tool.ts';
 
 /** A reason as a sentence of its own: capital first letter, final full stop. */
 function sentence(text: string): string {

@@ -17,7 +17,7 @@ import type { LlmPort } from '../core/llm-port.ts';
 import type { NoteTarget } from '../core/note-target.ts';
 import type { ActionWorker, EnvironmentSetupOutcome, EnvironmentStep } from '../core/ports.ts';
 import type { Language } from '../messages/language.ts';
-import { promptLibrary } from '../core/prompts.ts';
+import { promptLibrary } from '../llm/prompt-files.ts';
 import type { CodeNotRun, RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { guardGitLab } from '../gitlab/request-budget.ts';
@@ -30,7 +30,7 @@ import type { EnvironmentStepDeps } from '../phases/environment/step.ts';
 import type { AnswerSource } from '../phases/replan/index.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import { gitOnlyShell } from '../shell/git-only-shell.ts';
-import type { Tool } from '../tools/index.ts';
+import type { Tool } from '../core/tool.ts';
 import { isExternalWorkerKind } from '../workers/registry.ts';
 import { notesLanguage, startReporting, type Reporting } from './reporting/index.ts';
 import { t } from '../messages/catalog.ts';
@@ -333,6 +333,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
         repoDir: input.repoDir,
         notes,
         hostEnv: input.hostEnv,
+        shell: input.shell,
         branchPrefix: config.delivery.branch_prefix,
         push: config.delivery.push,
         stateDir: config.state.directory,

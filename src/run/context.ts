@@ -3,7 +3,7 @@ import { noReplan, noReview } from '../core/hooks.ts';
 import type { RunContext, RunDeps } from '../core/run-context.ts';
 import { TaskStateMachine } from '../core/state-machine.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
-import { RecordingLlm } from '../core/recording-llm.ts';
+import { RecordingLlm } from '../llm/recording-llm.ts';
 import { reviewHook } from '../phases/review/index.ts';
 import { builtinTools, repoRoot } from '../tools/index.ts';
 

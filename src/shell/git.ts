@@ -22,7 +22,6 @@ import path from 'node:path';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { tail, type Shell } from '../core/shell-port.ts';
-import { lazyExecaShell } from './lazy-shell.ts';
 import { shellLine } from './quote.ts';
 import { gitHostEnv } from './sandbox-env.ts';
 
@@ -36,8 +35,8 @@ export interface GitOptions {
   cwd: string;
   /** The host environment; git keeps only `gitHostEnv(hostEnv)`. */
   hostEnv: Readonly<Record<string, string | undefined>>;
-  /** Default: the real execa adapter. */
-  shell?: Shell;
+  /** The shell git runs through: the run's, or the process's for what runs before a run. */
+  shell: Shell;
   redactor?: Redactor;
   logger?: Logger;
   /** Token for HTTPS remotes (sent as `Authorization: Basic` for that remote only). */
@@ -159,7 +158,7 @@ export class Git {
   private readonly prefix: string[];
 
   constructor(private readonly options: GitOptions) {
-    this.shell = options.shell ?? lazyExecaShell();
+    this.shell = options.shell;
     const allowFile = options.allowFileProtocol === true;
     this.env = gitEnvironment(options.hostEnv, allowFile);
     const auth = authConfig(options.remoteUrl, options.token, options.tokenUser ?? 'oauth2');

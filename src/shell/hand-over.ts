@@ -122,7 +122,7 @@ async function handOverWhole(user: CommandUser): Promise<void> {
  */
 async function refreshIndex(root: string): Promise<void> {
   // root's own folders only, never one a command can write
-  const git = new Git({ cwd: root, hostEnv: { PATH: SYSTEM_PATH } });
+  const git = new Git({ cwd: root, hostEnv: { PATH: SYSTEM_PATH }, shell: lazyExecaShell() });
   await git.run(['update-index', '-q', '--refresh']);
 }
 

@@ -10,7 +10,7 @@ import type {
   LlmPurpose,
   TokenUsage,
 } from '../core/llm-port.ts';
-import { promptFiles } from '../core/prompts.ts';
+import { promptFiles } from '../llm/prompt-files.ts';
 import { UsageLedger } from '../llm/usage-ledger.ts';
 
 /**

@@ -3,7 +3,8 @@ import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
 import { z } from 'zod';
 import { writeFileTool } from './files.ts';
 import { fsProblem } from './fs-walk.ts';
-import { defineTool, ToolError, type ToolContext } from './registry.ts';
+import { defineTool, ToolError } from './registry.ts';
+import type { ToolContext } from '../core/tool.ts';
 import { displayPath, resolveInRepo } from './sandbox.ts';
 
 const DEV_NULL = '/dev/null';

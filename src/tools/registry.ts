@@ -4,8 +4,6 @@ import { capText } from './cap.ts';
 import type { Tool, ToolContext } from '../core/tool.ts';
 import { SandboxViolation } from './sandbox.ts';
 
-export type { Tool, ToolContext } from '../core/tool.ts';
-
 /** An expected failure of a tool; its message is shown to the model as is. */
 export class ToolError extends Error {
   override readonly name = 'ToolError';

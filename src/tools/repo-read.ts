@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { readCheckout } from '../shell/checkout-reader.ts';
-import { resolveInRepo, type RepoRoot } from './sandbox.ts';
+import { resolveInRepo } from './sandbox.ts';
+import type { RepoRoot } from '../core/tool.ts';
 
 export interface RepoFileText {
   /** The first `cap` bytes, as UTF-8. */

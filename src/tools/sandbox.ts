@@ -12,8 +12,6 @@ export class SandboxViolation extends Error {
   override readonly name = 'SandboxViolation';
 }
 
-export type { RepoRoot } from '../core/tool.ts';
-
 export async function repoRoot(dir: string): Promise<RepoRoot> {
   const absolute = path.resolve(dir);
   return { dir: absolute, real: await realpath(absolute) };

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { loadMetaPrompts } from '../../src/agent-runner/prompts.ts';
-import { builtinPromptsDir, renderPrompt } from '../../src/core/prompts.ts';
+import { renderPrompt } from '../../src/core/prompts.ts';
+import { builtinPromptsDir } from '../../src/llm/prompt-files.ts';
 import {
   CompletionAssessmentReply,
   NextActionReply,

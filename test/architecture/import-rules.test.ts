@@ -78,4 +78,33 @@ describe('architecture: the import rules of npm run lint', function () {
     expect(result.stdout).to.contain('job-apart-from-bridge');
     expect(result.stdout).to.contain('run-below-entries');
   });
+
+  it('fail when a phase imports an I/O adapter (git, GitLab, the history, the model) instead of a port', async () => {
+    const result = await cruise({
+      'src/phases/plan/step.ts': [
+        "import { Git } from '../../shell/git.ts';",
+        "import { post } from '../../gitlab/posts.ts';",
+        "import { save } from '../../history/atomic.ts';",
+        "import { promptFiles } from '../../llm/prompt-files.ts';",
+        "import type { Entry } from '../../history/entries.ts';",
+        "import { sandboxEnv } from '../../shell/sandbox-env.ts';",
+        'export const p: unknown[] = [Git, post, save, promptFiles, sandboxEnv];',
+        'export type E = Entry;',
+      ].join('\n'),
+      'src/shell/git.ts': 'export class Git {}\n',
+      'src/shell/sandbox-env.ts': 'export const sandboxEnv = 1;\n',
+      'src/gitlab/posts.ts': 'export const post = 1;\n',
+      'src/history/atomic.ts': 'export const save = 1;\n',
+      'src/history/entries.ts': 'export type Entry = number;\n',
+      'src/llm/prompt-files.ts': 'export const promptFiles = 1;\n',
+    });
+    expect(result.exitCode).to.not.equal(0);
+    const violations = result.stdout.split('\n').filter((l) => l.includes('phases-use-ports'));
+    expect(violations.map((l) => l.replace(/.*→ /, '').trim()).sort()).to.deep.equal([
+      'src/gitlab/posts.ts',
+      'src/history/atomic.ts',
+      'src/llm/prompt-files.ts',
+      'src/shell/git.ts',
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseMarker } from '../../src/core/marker.ts';
+import { parseMarker } from '../../src/report/marker.ts';
 import { replanStateFile } from '../../src/phases/replan/state.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { JobWorld, LLM_KEY, requestsReached } from './job-world.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
 import { loadGitLabRequest, titleOf } from '../../src/ci/gitlab-request.ts';
-import { renderMarker } from '../../src/core/marker.ts';
+import { renderMarker } from '../../src/report/marker.ts';
 import { FakeClock } from '../../src/core/clock.ts';
 import {
   seedScenario,

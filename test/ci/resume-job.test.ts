@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseMarker, renderMarker } from '../../src/core/marker.ts';
+import { parseMarker, renderMarker } from '../../src/report/marker.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { JobWorld } from './job-world.ts';
 

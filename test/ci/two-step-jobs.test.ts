@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { parseMarker } from '../../src/core/marker.ts';
+import { parseMarker } from '../../src/report/marker.ts';
 import { PlanningHistoryStore } from '../../src/history/planning-history.ts';
 import { createSilentLogger } from '../../src/log/logger.ts';
 import { action, assessment, planWith, reflection } from '../support/plans.ts';

@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseMarker } from '../../src/core/marker.ts';
+import { parseMarker } from '../../src/report/marker.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { JobWorld, LLM_KEY } from './job-world.ts';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { promptLibrary } from '../../src/core/prompts.ts';
+import { promptLibrary } from '../../src/llm/prompt-files.ts';
 import { replanPrompts } from '../../src/phases/replan/prompts.ts';
 
 describe('core/prompts: the answer language (#23)', () => {
@@ -15,8 +15,8 @@ describe('core/prompts: the answer language (#23)', () => {
   });
 
   it('#23 the replan system prompt gets the instruction, the checkpoint prompts do not', async () => {
-    const ja = replanPrompts('', 'ja');
-    const en = replanPrompts('');
+    const ja = replanPrompts(promptLibrary('', 'ja'));
+    const en = replanPrompts(promptLibrary(''));
     expect(await ja.load('system')).to.contain('in Japanese');
     expect(await ja.load('execution')).to.equal(await en.load('execution'));
   });

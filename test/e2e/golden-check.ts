@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { DemoResult } from '../../src/demo/run-demo.ts';
-import { parseMarker } from '../../src/core/marker.ts';
+import { parseMarker } from '../../src/report/marker.ts';
 import { taskNotePath } from '../../src/report/task-note.ts';
 
 export const GOLDEN_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../golden/e2e');

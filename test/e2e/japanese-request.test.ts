@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseMarker } from '../../src/core/marker.ts';
+import { parseMarker } from '../../src/report/marker.ts';
 import { JobWorld } from '../ci/job-world.ts';
 import { englishWords, renderGitLab, visibleText } from '../support/gitlab-markdown.ts';
 

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { ExternalServiceError } from '../../src/errors/errors.ts';
 import { GitLabNoteTarget } from '../../src/gitlab/note-target.ts';
 import type { Noteable } from '../../src/core/gitlab-port.ts';
-import { parseMarker, renderMarker } from '../../src/core/marker.ts';
+import { parseMarker, renderMarker } from '../../src/report/marker.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { ProgressPublisher } from '../../src/report/progress/publisher.ts';

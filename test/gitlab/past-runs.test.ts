@@ -6,7 +6,7 @@ import { zipSync } from 'fflate';
 import { GitLabNoteTarget } from '../../src/gitlab/note-target.ts';
 import { extractStateDir, findPastRunNotes, restorePastRuns } from '../../src/gitlab/past-runs.ts';
 import type { Noteable } from '../../src/core/gitlab-port.ts';
-import { renderMarker } from '../../src/core/marker.ts';
+import { renderMarker } from '../../src/report/marker.ts';
 import { startWorld, type World } from './world.ts';
 
 describe('gitlab/past-runs (I2, I3 history across pipelines)', () => {

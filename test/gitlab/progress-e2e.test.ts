@@ -11,7 +11,7 @@ import type { Noteable } from '../../src/core/gitlab-port.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
-import { parseMarker } from '../../src/core/marker.ts';
+import { parseMarker } from '../../src/report/marker.ts';
 import { ProgressPublisher } from '../../src/report/progress/publisher.ts';
 import { initialProgress, setPhaseDetail, startPhase } from '../../src/core/progress/updates.ts';
 import { FakeClock } from '../../src/core/clock.ts';

@@ -167,7 +167,7 @@ describe('hardening: the agent’s git never runs what the command user wrote (S
     try {
       await plantEverything(s);
       const hostEnv = { PATH: process.env.PATH ?? '' };
-      const agentGit = new Git({ cwd: s.checkout, hostEnv });
+      const agentGit = new Git({ shell: new ExecaShell(), cwd: s.checkout, hostEnv });
       const ran: string[] = [];
       const check = async (what: string, action: () => Promise<unknown>) => {
         await action();
@@ -183,6 +183,7 @@ describe('hardening: the agent’s git never runs what the command user wrote (S
       const { logger } = createMemoryLogger({ redactor, level: 'debug', format: 'json' });
       await check('review diff', () =>
         workingDiff({
+          shell: new ExecaShell(),
           repoDir: s!.checkout,
           stateDir: '.mr-agent',
           hostEnv,
@@ -193,6 +194,7 @@ describe('hardening: the agent’s git never runs what the command user wrote (S
         }),
       );
       const deliveryGit = new DeliveryGit({
+        shell: new ExecaShell(),
         cwd: s.checkout,
         hostEnv,
         redactor,
@@ -235,6 +237,7 @@ describe('hardening: the agent’s git never runs what the command user wrote (S
     const redactor = new Redactor();
     const { logger } = createMemoryLogger({ redactor, level: 'debug', format: 'json' });
     const deliveryGit = new DeliveryGit({
+      shell: new ExecaShell(),
       cwd: s.checkout,
       hostEnv: { PATH: process.env.PATH ?? '' },
       redactor,
@@ -260,6 +263,7 @@ describe('hardening: the agent’s git never runs what the command user wrote (S
     const redactor = new Redactor();
     const { logger } = createMemoryLogger({ redactor, level: 'debug', format: 'json' });
     const deliveryGit = new DeliveryGit({
+      shell: new ExecaShell(),
       cwd: s.checkout,
       hostEnv: { PATH: process.env.PATH ?? '' },
       redactor,

@@ -154,6 +154,7 @@ describe('hardening: the agent reads the checkout as the command user (SPEC M1, 
       logger,
       maxChars: 100_000,
       changedFiles: [],
+      shell: new ExecaShell(),
     });
     expect(diff.files).to.include('docs/only-root.txt');
     expect(diff.text).to.contain('+changed').and.not.contain(SECRET);
@@ -168,6 +169,7 @@ describe('hardening: the agent reads the checkout as the command user (SPEC M1, 
     const deliveryGit = new DeliveryGit({
       cwd: s.checkout,
       hostEnv,
+      shell: new ExecaShell(),
       redactor,
       logger,
       identity: { name: 'mr-agent', email: 'mr-agent@example.invalid' },

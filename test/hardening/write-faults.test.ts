@@ -4,10 +4,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FakeClock } from '../../src/core/clock.ts';
-import { parseMarker } from '../../src/core/marker.ts';
+import { parseMarker } from '../../src/report/marker.ts';
 import { GitLabNoteTarget } from '../../src/gitlab/note-target.ts';
 import { createMemoryLogger, createSilentLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
+import { ExecaShell } from '../../src/shell/execa-shell.ts';
 import { deliver, type DeliveryInput } from '../../src/phases/deliver/deliver.ts';
 import { ProgressPublisher } from '../../src/report/progress/publisher.ts';
 import { initialProgress, setPhaseDetail, startPhase } from '../../src/core/progress/updates.ts';
@@ -59,6 +60,7 @@ async function deliveryWorld(branch: string) {
   const redactor = new Redactor();
   const input = (extra: Partial<DeliveryInput>): DeliveryInput => ({
     repoDir: dir,
+    shell: new ExecaShell(),
     gitlab: w.gitlab,
     project,
     target: { kind: 'branch', branch },

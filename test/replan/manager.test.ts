@@ -9,7 +9,7 @@ import type { ReplanDecisionInput } from '../../src/history/entries.ts';
 import type { JsonReply, JsonRequest, LlmPort } from '../../src/core/llm-port.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
-import { createReplanHook, ReplanManager } from '../../src/phases/replan/index.ts';
+import { createReplanHook, ReplanManager, replanPrompts } from '../../src/phases/replan/index.ts';
 import { replanStateFile, replanStateStore } from '../../src/phases/replan/state.ts';
 import { FakeClock } from '../../src/core/clock.ts';
 import { noReplan, type ReplanCheckpoint } from '../../src/core/hooks.ts';
@@ -19,6 +19,7 @@ import { json, scripted, type Step } from '../support/script.ts';
 import { action, planWith } from '../support/plans.ts';
 import { RecordingTarget } from '../support/recording-target.ts';
 import { decision, ScriptedAnswers } from './support.ts';
+import { promptLibrary } from '../../src/llm/prompt-files.ts';
 
 const plan = planWith([action('task_1', 'Write a.txt'), action('task_2', 'Write b.txt')]);
 
@@ -84,6 +85,7 @@ async function harness(options: {
     logger,
     llm: new SlowLlm(fake, clock),
     store: replanStateStore(file, logger, () => clock.now()),
+    prompts: replanPrompts(promptLibrary()),
     recorder: { saveReplanDecision: async (d) => recorded.push(d) },
     notes: { target, context: { taskId: 'task-1' }, redactor },
     ...(options.answers ? { answers: options.answers(clock) } : {}),
@@ -419,6 +421,7 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
     const { logger } = createMemoryLogger({ redactor: new Redactor() });
     const hook = await createReplanHook({
       config,
+      prompts: replanPrompts(promptLibrary()),
       clock: new FakeClock(),
       logger,
       redactor: new Redactor(),

@@ -4,7 +4,7 @@
  * own; only the 🔁 decision note of §11.2 is posted).
  */
 import { expect } from 'chai';
-import { parseMarker } from '../../src/core/marker.ts';
+import { parseMarker } from '../../src/report/marker.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
 import { addReplanEvent, initialProgress } from '../../src/core/progress/updates.ts';
 import { exec, json } from '../support/script.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseMarker } from '../../src/core/marker.ts';
+import { parseMarker } from '../../src/report/marker.ts';
 import { LANGUAGES } from '../../src/messages/language.ts';
 import { hasUnescapedQuickAction, escapeQuickActions } from '../../src/report/markdown.ts';
 import { expectGolden } from '../support/golden.ts';

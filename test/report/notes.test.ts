@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Redactor } from '../../src/log/redact.ts';
-import { parseMarker } from '../../src/core/marker.ts';
+import { parseMarker } from '../../src/report/marker.ts';
 import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
 import { postNote } from '../../src/report/note-body.ts';
 import {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { execa } from 'execa';
 import { createSilentLogger } from '../../src/log/logger.ts';
-import { parseMarker } from '../../src/core/marker.ts';
+import { parseMarker } from '../../src/report/marker.ts';
 import type { SignalSource, TerminationSignal } from '../../src/report/termination.ts';
 import { exitCodeForSignal, handleTermination } from '../../src/report/termination.ts';
 

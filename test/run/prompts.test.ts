@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { fenceData, promptLibrary, renderPrompt, type PromptName } from '../../src/core/prompts.ts';
+import { fenceData, renderPrompt, type PromptName } from '../../src/core/prompts.ts';
+import { promptLibrary } from '../../src/llm/prompt-files.ts';
 
 describe('run: prompt files (J3) and data fencing (C4)', () => {
   it('J3 ships an English prompt file per call kind with the seeds’ required sections', async () => {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Git, gitEnvironment, isLocalRemote } from '../../src/shell/git.ts';
 import { shellLine, shellQuote } from '../../src/shell/quote.ts';
+import { ExecaShell } from '../../src/shell/execa-shell.ts';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.email=t@e', '-c', 'user.name=T', ...args], {
@@ -75,6 +76,7 @@ describe('shell/git: the one git module (issue 17 item 5, issue 19 "git with no 
   it('issue 19: configuration planted in HOME, XDG_CONFIG_HOME or a host GIT_CONFIG_* never runs for status, diff, commit, fetch or push', async () => {
     const hostEnv = await plantEverywhere();
     const g = new Git({
+      shell: new ExecaShell(),
       cwd: work,
       hostEnv,
       identity: { name: 'mr-agent', email: 'mr-agent@example.invalid' },
@@ -97,7 +99,7 @@ describe('shell/git: the one git module (issue 17 item 5, issue 19 "git with no 
     git(work, 'config', 'protocol.ext.allow', 'always');
     git(work, 'config', 'protocol.allow', 'always');
     const hostEnv = { PATH: process.env.PATH ?? '' };
-    const g = new Git({ cwd: work, hostEnv });
+    const g = new Git({ shell: new ExecaShell(), cwd: work, hostEnv });
 
     const ext = await g.run(['fetch', `ext::sh -c touch% ${canary}`]);
     expect(ext.exitCode).not.to.equal(0);
@@ -106,12 +108,21 @@ describe('shell/git: the one git module (issue 17 item 5, issue 19 "git with no 
 
     const local = await g.run(['fetch', '-q', origin]);
     expect(local.stderr).to.match(/transport 'file' not allowed/);
-    const allowed = new Git({ cwd: work, hostEnv, allowFileProtocol: true });
+    const allowed = new Git({
+      shell: new ExecaShell(),
+      cwd: work,
+      hostEnv,
+      allowFileProtocol: true,
+    });
     expect((await allowed.run(['fetch', '-q', origin])).exitCode).to.equal(0);
   });
 
   it('issue 19: every call gets its own empty HOME, removed afterwards', async () => {
-    const g = new Git({ cwd: work, hostEnv: { PATH: process.env.PATH ?? '', HOME: home } });
+    const g = new Git({
+      shell: new ExecaShell(),
+      cwd: work,
+      hostEnv: { PATH: process.env.PATH ?? '', HOME: home },
+    });
     const seen: string[] = [];
     for (let i = 0; i < 2; i += 1) {
       const out = await g.must(['-c', 'alias.home=!echo "$HOME"; ls -A "$HOME" | wc -l', 'home']);

@@ -125,7 +125,7 @@ describe('shell: commands run as another user (issue 19 §3)', () => {
       expect((await stat(path.join(repo.dir, '.mr-agent'))).uid).to.equal(0);
       const top = await stat(repo.dir);
       expect([top.uid, top.gid, top.mode & 0o7777]).to.deep.equal([0, user.gid, 0o1770]);
-      const git = new Git({ cwd: repo.dir, hostEnv: env });
+      const git = new Git({ shell: new ExecaShell(), cwd: repo.dir, hostEnv: env });
       expect(await git.must(['status', '--porcelain'])).to.contain('new.txt');
       // the sticky checkout folder: `.git` cannot be swapped for a planted one
       const swap = await shell.run(

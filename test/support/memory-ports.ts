@@ -1,15 +1,10 @@
 import type {
-  ChecklistItem,
-  ChecklistStatus,
   EnvironmentSetupOutcome,
   ExecutionRecord,
-  PhaseStatus,
-  PhaseStep,
-  PlanChange,
-  ReviewRecord,
   RunHistory,
   RunReporter,
 } from '../../src/core/ports.ts';
+import type { ChecklistItem, ChecklistStatus, PhaseStatus, PhaseStep, PlanChange, ReviewRecord } from '../../src/core/progress/reports.ts';
 import type { RunOutcome } from '../../src/core/outcome.ts';
 import type { PhaseName } from '../../src/core/progress/model.ts';
 import type { ActionPlan, Plan } from '../../src/core/plan.ts';

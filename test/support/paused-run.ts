@@ -3,7 +3,7 @@
  * the GitLab stand-in: the ❓ note and the progress note, both posted by the
  * bot and rendered by the real renderers (so their markers are the shipped ones).
  */
-import { renderMarker } from '../../src/core/marker.ts';
+import { renderMarker } from '../../src/report/marker.ts';
 import type { Language } from '../../src/messages/language.ts';
 import { renderProgressNote } from '../../src/report/progress/render.ts';
 import {

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../src/config/load.ts';
 import { FakeClock } from '../../src/core/clock.ts';
 import type { RunDeps } from '../../src/core/run-context.ts';
-import { promptLibrary } from '../../src/core/prompts.ts';
+import { promptLibrary } from '../../src/llm/prompt-files.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
@@ -44,7 +44,7 @@ export async function testDeps(
     logger,
     redactor,
     hostEnv: { PATH: process.env.PATH, HOME: process.env.HOME, ...(options.env ?? {}) },
-    prompts: promptLibrary(),
+    prompts: promptLibrary(config.prompts.directory),
     reporter: new MemoryReporter(),
     history: new MemoryHistory(),
     ...options.overrides,

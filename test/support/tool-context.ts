@@ -1,7 +1,7 @@
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
-import type { ToolContext } from '../../src/tools/registry.ts';
+import type { ToolContext } from '../../src/core/tool.ts';
 import { repoRoot } from '../../src/tools/sandbox.ts';
 
 /** A tool context over a real folder and the real shell adapter. */

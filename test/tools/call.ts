@@ -1,5 +1,6 @@
 import { builtinTools } from '../../src/tools/index.ts';
-import { runToolCall, type ToolContext, type ToolOutcome } from '../../src/tools/registry.ts';
+import { runToolCall, type ToolOutcome } from '../../src/tools/registry.ts';
+import type { ToolContext } from '../../src/core/tool.ts';
 
 let counter = 0;
 

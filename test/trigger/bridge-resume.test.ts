@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
 import type { GitLabPort, Noteable } from '../../src/core/gitlab-port.ts';
-import { renderMarker } from '../../src/core/marker.ts';
+import { renderMarker } from '../../src/report/marker.ts';
 import { FakeClock } from '../../src/core/clock.ts';
 import type { IssueRec, MergeRequestRec, NoteRec } from '../../src/testkit/gitlab-server/index.ts';
 import { startBridgeWorld, type BridgeWorld } from './bridge-world.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseMarker } from '../../src/core/marker.ts';
+import { parseMarker } from '../../src/report/marker.ts';
 import { postPausedRun } from '../support/paused-run.ts';
 import { startBridgeWorld, type BridgeWorld } from './bridge-world.ts';
 import { deliver } from './http-client.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parseNoteEvent, type NoteHookEvent } from '../../src/commands/note-event.ts';
-import { isBotUser } from '../../src/gitlab/bot-users.ts';
+import { isBotUser } from '../../src/core/bot-users.ts';
 import { decideNote } from '../../src/commands/note-rules.ts';
 import { interpretTriggerPayload } from '../../src/commands/trigger-payload.ts';
 import { resumeRequest } from '../../src/commands/resume.ts';

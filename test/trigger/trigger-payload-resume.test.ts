@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
 import { createSilentLogger } from '../../src/log/logger.ts';
-import { renderMarker } from '../../src/core/marker.ts';
+import { renderMarker } from '../../src/report/marker.ts';
 import { FakeClock } from '../../src/core/clock.ts';
 import {
   seedScenario,

@@ -12,22 +12,16 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CommandFailedError } from '../../errors/errors.ts';
 import type { Issue, MergeRequest } from '../../core/gitlab-port.ts';
 import { escapeQuickActions, escapeQuickActionsInPlainText } from '../../report/markdown.ts';
 import { forbiddenReason, issueBranchName } from './branches.ts';
 import { deliverElsewhere, postPatch, type Elsewhere } from './elsewhere.ts';
 import { Git } from './git.ts';
 import { assertGitControlUnchanged } from './git-guard.ts';
-import { pushWithOneRebase } from './push.ts';
+import { attemptPush } from './push-attempt.ts';
 import { stageChanges } from './stage.ts';
 import { blocksDelivery, scanChange, secretWithheldError, stagedFiles } from './secret-scan.ts';
-import {
-  stopIfCancelled,
-  type DeliveredMergeRequest,
-  type DeliveryInput,
-  type DeliveryResult,
-} from './types.ts';
+import type { DeliveredMergeRequest, DeliveryInput, DeliveryResult } from './types.ts';
 
 export type {
   DeliveredMergeRequest,
@@ -94,6 +88,7 @@ async function keepPatch(git: Git, input: DeliveryInput, commit: string): Promis
 
 function gitFor(input: DeliveryInput, remoteUrl: string): Git {
   return new Git({
+    shell: input.shell,
     cwd: input.repoDir,
     hostEnv: input.hostEnv,
     redactor: input.redactor,
@@ -128,29 +123,18 @@ async function deliverTo(input: DeliveryInput, branch: string): Promise<Delivery
   const commit = await commitChanges(git, input);
   if (!commit) return { status: 'no-changes' };
   const patchPath = await keepPatch(git, input, commit);
-  let reason = await forbiddenReason(input.gitlab, input.project, branch);
-  if (reason === undefined) {
-    stopIfCancelled(input);
-    try {
-      const pushed = await pushWithOneRebase(
-        git,
-        input.project.httpUrlToRepo,
-        branch,
-        input.redactor,
-        input.signal,
-      );
-      const mergeRequest =
-        input.target.kind === 'issue'
-          ? await issueMergeRequest(input, input.target.issue, branch)
-          : undefined;
-      input.logger.info('change pushed', { branch, ...pushed });
-      return { status: 'pushed', branch, ...pushed, mergeRequest };
-    } catch (error) {
-      if (!(error instanceof CommandFailedError)) throw error;
-      reason = error.message;
-    }
+  const forbidden = await forbiddenReason(input.gitlab, input.project, branch);
+  const attempt = await attemptPush(input, git, input.project.httpUrlToRepo, branch, forbidden);
+  if ('pushed' in attempt) {
+    const { pushed } = attempt;
+    const mergeRequest =
+      input.target.kind === 'issue'
+        ? await issueMergeRequest(input, input.target.issue, branch)
+        : undefined;
+    input.logger.info('change pushed', { branch, ...pushed });
+    return { status: 'pushed', branch, ...pushed, mergeRequest };
   }
-  const where: Elsewhere = { intendedBranch: branch, reason, commit, patchPath };
+  const where: Elsewhere = { intendedBranch: branch, reason: attempt.refused, commit, patchPath };
   return deliverElsewhere(input, git, where);
 }
 
@@ -205,20 +189,15 @@ async function deliverFork(input: DeliveryInput, mr: MergeRequest): Promise<Deli
   if (!commit) return { status: 'no-changes' };
   const patchPath = await keepPatch(git, input, commit);
   if (remoteUrl) {
-    stopIfCancelled(input);
-    try {
-      const pushed = await pushWithOneRebase(
-        git,
-        remoteUrl,
-        mr.sourceBranch,
-        input.redactor,
-        input.signal,
-      );
-      return { status: 'pushed', branch: mr.sourceBranch, ...pushed, mergeRequest: undefined };
-    } catch (error) {
-      if (!(error instanceof CommandFailedError)) throw error;
-      reason = `the push to the fork was refused (${error.message})`;
-    }
+    const attempt = await attemptPush(input, git, remoteUrl, mr.sourceBranch);
+    if ('pushed' in attempt)
+      return {
+        status: 'pushed',
+        branch: mr.sourceBranch,
+        ...attempt.pushed,
+        mergeRequest: undefined,
+      };
+    reason = `the push to the fork was refused (${attempt.refused})`;
   }
   return postPatch(input, git, { intendedBranch: mr.sourceBranch, reason, commit, patchPath });
 }

@@ -5,7 +5,7 @@
  * ```diff block with `git apply` instructions) on the merge request or
  * issue. The patch is in the artifacts either way (`.mr-agent/patch.diff`).
  */
-import { CommandFailedError, ExternalServiceError } from '../../errors/errors.ts';
+import { ExternalServiceError } from '../../errors/errors.ts';
 import { escapeQuickActions, inlineCode } from '../../report/markdown.ts';
 import { branchSlug, forbiddenReason } from './branches.ts';
 import {
@@ -16,7 +16,7 @@ import {
 } from './types.ts';
 import type { Git } from './git.ts';
 import { renderPatchNote } from './patch-note.ts';
-import { pushWithOneRebase } from './push.ts';
+import { attemptPush } from './push-attempt.ts';
 
 export interface Elsewhere {
   /** The branch the change was meant for. */
@@ -53,37 +53,26 @@ export async function deliverElsewhere(
     reason: where.reason,
     fallback: branch,
   });
-  let refused =
+  const forbidden =
     branch === where.intendedBranch
       ? 'it is the same branch'
       : await forbiddenReason(input.gitlab, input.project, branch);
-  if (refused === undefined) {
-    stopIfCancelled(input);
-    try {
-      const pushed = await pushWithOneRebase(
-        git,
-        input.project.httpUrlToRepo,
-        branch,
-        input.redactor,
-        input.signal,
-      );
-      const opened = await openMergeRequest(input, branch, where);
-      input.logger.info('change pushed elsewhere', { branch, commit: pushed.commit });
-      return {
-        status: 'pushed-elsewhere',
-        branch,
-        intendedBranch: where.intendedBranch,
-        reason: where.reason,
-        commit: pushed.commit,
-        patchPath: where.patchPath,
-        ...opened,
-      };
-    } catch (error) {
-      if (!(error instanceof CommandFailedError)) throw error;
-      refused = error.message;
-    }
+  const attempt = await attemptPush(input, git, input.project.httpUrlToRepo, branch, forbidden);
+  if ('pushed' in attempt) {
+    const { pushed } = attempt;
+    const opened = await openMergeRequest(input, branch, where);
+    input.logger.info('change pushed elsewhere', { branch, commit: pushed.commit });
+    return {
+      status: 'pushed-elsewhere',
+      branch,
+      intendedBranch: where.intendedBranch,
+      reason: where.reason,
+      commit: pushed.commit,
+      patchPath: where.patchPath,
+      ...opened,
+    };
   }
-  const reason = `${where.reason}; the branch ${inlineCode(branch)} was refused too (${refused})`;
+  const reason = `${where.reason}; the branch ${inlineCode(branch)} was refused too (${attempt.refused})`;
   return postPatch(input, git, { ...where, reason });
 }
 

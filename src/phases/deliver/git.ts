@@ -6,11 +6,14 @@
  */
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
+import type { Shell } from '../../core/shell-port.ts';
 import { Git as ShellGit, isLocalRemote, type GitResult } from '../../shell/git.ts';
 
 export type { GitResult };
 
 export interface GitOptions {
+  /** The shell git runs through (the run's). */
+  shell: Shell;
   cwd: string;
   hostEnv: Readonly<Record<string, string | undefined>>;
   redactor: Redactor;

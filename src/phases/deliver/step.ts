@@ -3,7 +3,8 @@
  * message comes from the plan's objective and the completion summary, and
  * `deliver()` commits and pushes (SPEC H3).
  */
-import type { ChangeToDeliver, DeliveryReport, DeliveryStep } from '../../core/ports.ts';
+import type { ChangeToDeliver, DeliveryStep } from '../../core/ports.ts';
+import type { DeliveryReport } from '../../core/records.ts';
 import { cutText } from '../../core/text.ts';
 import { deliver, type DeliveryInput, type DeliveryResult } from './deliver.ts';
 import { snapshotGitControl } from './git-guard.ts';

@@ -4,8 +4,9 @@ import type { GitLabPort, Issue, MergeRequest, Project } from '../../core/gitlab
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
 import type { Language } from '../../messages/language.ts';
-import type { NoteMarker } from '../../core/marker.ts';
+import type { NoteMarker } from '../../report/marker.ts';
 import type { NoteTarget } from '../../core/note-target.ts';
+import type { Shell } from '../../core/shell-port.ts';
 import type { GitControlSnapshot } from './git-guard.ts';
 
 export type DeliveryTarget =
@@ -26,6 +27,8 @@ export interface DeliveryInput {
   /** Token for HTTPS pushes (`api` or `write_repository` scope). */
   token: string;
   hostEnv: Readonly<Record<string, string | undefined>>;
+  /** The shell git runs through. */
+  shell: Shell;
   commit: { title: string; body?: string; author: { name: string; email: string } };
   /** `delivery.branch_prefix` */
   branchPrefix: string;

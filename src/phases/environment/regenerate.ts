@@ -1,7 +1,8 @@
 import type { LlmPort, ChatMessage } from '../../core/llm-port.ts';
 import type { Redactor } from '../../log/redact.ts';
 import type { Classification } from './classify.ts';
-import { fenceData, readPrompt, renderPrompt, splitPrompt } from '../../core/prompts.ts';
+import { fenceData, renderPrompt, splitPrompt } from '../../core/prompts.ts';
+import { readPrompt } from '../../llm/prompt-files.ts';
 import {
   RegenerationReply,
   type EnvironmentName,

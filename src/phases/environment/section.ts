@@ -1,5 +1,6 @@
 import type { Redactor } from '../../log/redact.ts';
-import { fenceData, readPrompt, renderPrompt } from '../../core/prompts.ts';
+import { fenceData, renderPrompt } from '../../core/prompts.ts';
+import { readPrompt } from '../../llm/prompt-files.ts';
 import type { EnvironmentHandoff } from '../../core/environment.ts';
 
 export const SECTION_PROMPT = 'environment-section';

@@ -2,7 +2,7 @@ import type { Config } from '../../config/options.ts';
 import { CancelledError } from '../../errors/errors.ts';
 import { describeError } from '../../errors/catalog.ts';
 import type { LlmPort } from '../../core/llm-port.ts';
-import type { NoteMarker } from '../../core/marker.ts';
+import type { NoteMarker } from '../../report/marker.ts';
 import type { Language } from '../../messages/language.ts';
 import type { Classification } from './classify.ts';
 import { t } from '../../messages/catalog.ts';

@@ -13,7 +13,7 @@ import { environmentRunner } from './runner.ts';
 import { renderEnvironmentSection } from './section.ts';
 import { selectEnvironment } from './select.ts';
 import { setupEnvironment, setupSettings, type EnvironmentSetupResult } from './setup.ts';
-import type { NoteMarker } from '../../core/marker.ts';
+import type { NoteMarker } from '../../report/marker.ts';
 import type { Language } from '../../messages/language.ts';
 import type { Shell } from '../../core/shell-port.ts';
 import { sandboxEnv } from '../../shell/sandbox-env.ts';

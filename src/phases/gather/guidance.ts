@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
-import { resolveInRepo, type RepoRoot } from '../../tools/sandbox.ts';
+import { resolveInRepo } from '../../tools/sandbox.ts';
+import type { RepoRoot } from '../../core/tool.ts';
 import type { GuidanceFile } from '../../core/gathered.ts';
 
 /** Repository guidance files given to the planner as project conventions (C3). */

@@ -1,7 +1,8 @@
 import type { ActionPlan, Plan, PlannedAction } from '../../core/plan.ts';
 import { orderSteps, type PlanStep } from '../../core/plan-steps.ts';
 import type { RunContext } from '../../core/run-context.ts';
-import type { ChecklistItem, ChecklistStatus, PlanChange, PlanReuse } from '../../core/ports.ts';
+import type { PlanReuse } from '../../core/ports.ts';
+import type { ChecklistItem, ChecklistStatus, PlanChange } from '../../core/progress/reports.ts';
 
 function item(step: PlanStep, status: ChecklistStatus): ChecklistItem {
   return {

@@ -4,7 +4,7 @@ import type { RunContext } from '../../core/run-context.ts';
 import type { ReplanDirective, ReplanFrom } from '../../core/hooks.ts';
 import { adoptPlan } from './state.ts';
 import { adoptEarlierPlan, reusablePlan } from './reuse.ts';
-import type { PlanChange } from '../../core/ports.ts';
+import type { PlanChange } from '../../core/progress/reports.ts';
 import { reviewGate } from '../review/gate.ts';
 import { CONTINUE, endWith, type RunEnd, type StepResult } from '../../core/run-end.ts';
 import { runView } from '../../core/run-view.ts';

@@ -1,6 +1,6 @@
 import type { Config } from '../../config/options.ts';
 import type { RunContext } from '../../core/run-context.ts';
-import { fenceData, promptFiles, renderPrompt } from '../../core/prompts.ts';
+import { fenceData, renderPrompt, type PromptLibrary } from '../../core/prompts.ts';
 import type { ActionRecord } from '../../core/records.ts';
 import { progressDigest } from '../../core/progress/digest.ts';
 import type { CompletionAssessment } from '../../core/completion.ts';
@@ -23,8 +23,8 @@ export const TOOL_CALLS_SHOWN: Readonly<Record<ReflectionDepth, number>> = {
   deep: 30,
 };
 
-function depthRules(config: Config): Promise<string> {
-  const files = promptFiles<ReflectionDepth>(config.prompts.directory, 'reflection-depth');
+function depthRules(config: Config, prompts: PromptLibrary): Promise<string> {
+  const files = prompts.folder<ReflectionDepth>('reflection-depth');
   return files.load(config.planning.reflection.depth);
 }
 
@@ -126,7 +126,7 @@ export async function reflect(ctx: RunContext, input: ReflectInput): Promise<Ref
     reflection_interval: String(ctx.config.planning.reflection.trigger_interval),
     max_revisions: String(max),
     revisions_left: String(Math.max(0, max - ctx.state.revisions)),
-    depth_rules: (await depthRules(ctx.config)).trim(),
+    depth_rules: (await depthRules(ctx.config, ctx.deps.prompts)).trim(),
   });
   const reply = await ctx.llm.json({
     purpose: 'reflection',

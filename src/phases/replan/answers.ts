@@ -5,8 +5,8 @@
  * the GitLab port (`gitlabAnswers`).
  */
 import type { Discussion, GitLabPort, Noteable, ProjectRef } from '../../core/gitlab-port.ts';
-import { parseMarker } from '../../core/marker.ts';
-import { isBotUser } from '../../gitlab/bot-users.ts';
+import { parseMarker } from '../../report/marker.ts';
+import { isBotUser } from '../../core/bot-users.ts';
 
 export interface ThreadReply {
   id: string;

@@ -21,7 +21,8 @@ export interface ReplanManagerOptions {
   clock: Clock;
   logger: Logger;
   store: ReplanStateStore;
-  prompts?: ReplanPrompts;
+  /** The replan prompts (`replanPrompts` of the run's prompt library). */
+  prompts: ReplanPrompts;
   recorder?: ReplanRecorder;
   notes?: NoteSink;
   answers?: AnswerSource;

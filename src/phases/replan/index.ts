@@ -14,11 +14,13 @@ import { noReplan, type ReplanHook } from '../../core/hooks.ts';
 import type { AnswerSource } from './answers.ts';
 import { ReplanManager, type ReplanRecorder } from './manager.ts';
 import type { ProgressSink } from './notify.ts';
+import type { ReplanPrompts } from './prompts.ts';
 import { replanStateFile, replanStateStore } from './state.ts';
 
 export { ReplanManager, type ReplanRecorder } from './manager.ts';
 export { gitlabAnswers, type AnswerSource, type ThreadReply } from './answers.ts';
 export { replanStateFile } from './state.ts';
+export { replanPrompts } from './prompts.ts';
 
 export interface ReplanWiring {
   config: Config;
@@ -29,6 +31,8 @@ export interface ReplanWiring {
   stateDir: string;
   /** The MR/issue (`12!42`, `12#7`) when known, else the task id: how a resumed run finds its state. */
   key: string;
+  /** The replan prompts (`replanPrompts` of the run's prompt library, in the notes' language). */
+  prompts: ReplanPrompts;
   /** Used when a checkpoint does not bring the run's LLM port (the run always does). */
   llm?: LlmPort;
   /** The planning history (`PlanningHistoryStore`): one `replan_decision` entry per decision. */
@@ -49,6 +53,7 @@ export async function createReplanHook(w: ReplanWiring): Promise<ReplanHook> {
     clock: w.clock,
     logger: w.logger,
     store: replanStateStore(file, w.logger, () => w.clock.now()),
+    prompts: w.prompts,
     ...(w.llm ? { llm: w.llm } : {}),
     ...(w.recorder ? { recorder: w.recorder } : {}),
     ...(w.notes

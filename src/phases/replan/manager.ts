@@ -22,7 +22,7 @@ import { decisionFailure } from './escalation.ts';
 import { redonePoints, resolveDecision, type ReplanLevel } from './levels.ts';
 import { Notifier } from './notify.ts';
 import { buildDecisionMessages } from './prompt-builder.ts';
-import { replanPrompts, type ReplanPrompts } from './prompts.ts';
+import type { ReplanPrompts } from './prompts.ts';
 import type { Ask, QuestionHost, ReplanManagerOptions } from './ask.ts';
 import { handleBlocked, handleClarify, handleConfirm, handleUnclearGoal } from './questions.ts';
 import { decisionSchemaFor, type ReplanDecision } from './schema.ts';
@@ -55,8 +55,7 @@ export class ReplanManager implements ReplanHook, QuestionHost {
 
   private constructor(readonly o: ReplanManagerOptions) {
     this.ledger = new ReplanLedger(o.store, o.clock, o.logger, o.recorder);
-    this.prompts =
-      o.prompts ?? replanPrompts(o.config.prompts.directory, o.notes?.context.language);
+    this.prompts = o.prompts;
     this.clarifier = new Clarifier({
       config: o.config,
       clock: o.clock,

@@ -1,24 +1,13 @@
-import { promptFiles, withAnswerLanguage } from '../../core/prompts.ts';
-import type { Language } from '../../messages/language.ts';
+import type { PromptFiles, PromptLibrary } from '../../core/prompts.ts';
 import type { ReplanPoint } from '../../core/hooks.ts';
 
-/** The prompt files of replanning: `prompts/replan/<name>.md` (English, J3). */
+/** The prompt files of replanning: `prompts/replan/<name>.md` (English, like every prompt). */
 export type ReplanPromptName = ReplanPoint | 'system' | 'escalation' | 'answers' | 'assumptions';
 
-export interface ReplanPrompts {
-  load(name: ReplanPromptName): Promise<string>;
-}
+export type ReplanPrompts = PromptFiles<ReplanPromptName>;
 
-/**
- * Loads `replan/<name>.md` from `overrideDir` (`prompts.directory`) when it
- * is there, else the shipped file.
- */
-export function replanPrompts(overrideDir = '', language?: Language): ReplanPrompts {
+/** The replan prompts of the run's prompt library. */
+export function replanPrompts(library: PromptLibrary): ReplanPrompts {
   // the system prompt governs every checkpoint's reply (questions, reasoning shown in notes)
-  return withAnswerLanguage(
-    promptFiles<ReplanPromptName>(overrideDir, 'replan'),
-    overrideDir,
-    language,
-    ['system'],
-  );
+  return library.folder<ReplanPromptName>('replan', ['system']);
 }

@@ -20,7 +20,7 @@
  * `resume` request.
  */
 import type { Discussion } from '../../core/gitlab-port.ts';
-import { parseMarker, type NoteMarker } from '../../core/marker.ts';
+import { parseMarker, type NoteMarker } from '../../report/marker.ts';
 
 export interface PausedQuestion {
   discussionId: string;

@@ -26,14 +26,14 @@ export interface WorkingDiffOptions {
   /** State folder relative to the repository (e.g. `.mr-agent`), never part of the change. */
   stateDir: string;
   hostEnv: Readonly<Record<string, string | undefined>>;
+  /** The shell git runs through (the run's). */
+  shell: Shell;
   redactor: Redactor;
   logger: Logger;
   /** Longest diff kept (its head); the rest is cut with a note. */
   maxChars: number;
   /** Files the agent's tools changed: shown whole when the folder is not a git work tree. */
   changedFiles: readonly string[];
-  /** The shell git runs through (default: execa). */
-  shell?: Shell;
 }
 
 export interface WorkingDiff {
@@ -171,6 +171,7 @@ function newSide(read: CheckoutEntry, cap: number): { mode: string; text: string
  */
 export async function workingDiff(options: WorkingDiffOptions): Promise<WorkingDiff> {
   const git = new Git({
+    shell: options.shell,
     cwd: options.repoDir,
     hostEnv: options.hostEnv,
     redactor: options.redactor,

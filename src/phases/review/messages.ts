@@ -66,6 +66,7 @@ async function executionMessage(ctx: RunContext, subject: ReviewSubject): Promis
     repoDir: ctx.repoDir,
     stateDir: ctx.config.state.directory,
     hostEnv: ctx.deps.hostEnv,
+    shell: ctx.deps.shell,
     redactor: ctx.deps.redactor,
     logger: ctx.logger,
     maxChars: DIFF_CHARS,

@@ -3,8 +3,8 @@
  * job and pipeline, and the voice — the language, the command prefix and
  * who asked (for an @mention).
  */
-import type { NoteKind } from '../../core/marker.ts';
-import { renderMarker } from '../../core/marker.ts';
+import type { NoteKind } from '../marker.ts';
+import { renderMarker } from '../marker.ts';
 import type { MessageBlock } from '../../messages/catalog.ts';
 import type { Language } from '../../messages/language.ts';
 import { voiceOf, type Voice } from '../progress/headline.ts';

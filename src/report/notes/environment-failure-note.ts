@@ -6,7 +6,7 @@
  * Secrets are masked; the output is fenced so it cannot break the markdown.
  */
 import type { Redactor } from '../../log/redact.ts';
-import { renderMarker, type NoteMarker } from '../../core/marker.ts';
+import { renderMarker, type NoteMarker } from '../marker.ts';
 import type { Language } from '../../messages/language.ts';
 import { fence, inlineCode, oneLine } from '../markdown.ts';
 import { voiceOf, type Voice } from '../progress/headline.ts';

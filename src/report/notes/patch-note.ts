@@ -6,7 +6,7 @@
  * with the fence and the fold closed).
  */
 import type { Redactor } from '../../log/redact.ts';
-import { renderMarker, type NoteMarker } from '../../core/marker.ts';
+import { renderMarker, type NoteMarker } from '../marker.ts';
 import type { Language } from '../../messages/language.ts';
 import { fence, inlineCode, oneLine, safeProse } from '../markdown.ts';
 import { prepareNoteBody } from '../note-body.ts';

@@ -5,7 +5,7 @@
  * the acceptance criteria, the files changed and the links to the progress
  * note, the job, the commit and the Task Note.
  */
-import { renderMarker } from '../../core/marker.ts';
+import { renderMarker } from '../marker.ts';
 import { formatCost, formatDuration } from '../../messages/format.ts';
 import type { ProgressState } from '../../core/progress/model.ts';
 import { inlineCode, keepLineBreaks, link, oneLine, safeProse } from '../markdown.ts';

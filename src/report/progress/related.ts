@@ -3,7 +3,7 @@
  * when a ❓ question, a 🙋 request for help or a patch note is created,
  * tells the progress note where it is (its hidden marker says which).
  */
-import { parseMarker } from '../../core/marker.ts';
+import { parseMarker } from '../marker.ts';
 import type { NoteTarget } from '../../core/note-target.ts';
 import type { ProgressState, RelatedNote } from '../../core/progress/model.ts';
 import { setRelated } from '../../core/progress/updates.ts';

@@ -9,7 +9,7 @@
  * `<details>` ("Run details · …"); a footer. The first version (nothing has
  * happened yet) is only the top three lines and the footer.
  */
-import { renderMarker } from '../../core/marker.ts';
+import { renderMarker } from '../marker.ts';
 import { PHASES, type ProgressState } from '../../core/progress/model.ts';
 import { keepLineBreaks, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';

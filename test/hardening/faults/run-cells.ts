@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseMarker } from '../../../src/core/marker.ts';
+import { parseMarker } from '../../../src/report/marker.ts';
 import type { ScriptedReplyInput } from '../../../src/testkit/openai-server/scenario.ts';
 import { action, assessment, planWith } from '../../support/plans.ts';
 import { fillDiskAfter } from '../../support/disk-full.ts';

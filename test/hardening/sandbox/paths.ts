@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ToolContext } from '../../../src/tools/registry.ts';
+import type { ToolContext } from '../../../src/core/tool.ts';
 import { makeTempRepo } from '../../support/temp-repo.ts';
 import { toolContext } from '../../support/tool-context.ts';
 import { call } from '../../tools/call.ts';

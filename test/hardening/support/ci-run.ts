@@ -19,7 +19,7 @@ import { FakeClock } from '../../../src/core/clock.ts';
 import { environmentStep } from '../../../src/phases/environment/step.ts';
 import { runTask } from '../../../src/run/orchestrator.ts';
 import type { RunOutcome } from '../../../src/core/outcome.ts';
-import { promptLibrary } from '../../../src/core/prompts.ts';
+import { promptLibrary } from '../../../src/llm/prompt-files.ts';
 import { startReporting } from '../../../src/run/reporting/index.ts';
 import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 import { taskFromText } from '../../../src/task/task-yaml.ts';
@@ -226,6 +226,7 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
         ...(options.deliverInRun
           ? {
               delivery: createDeliveryStep({
+                shell: new ExecaShell(),
                 repoDir: checkout,
                 gitlab,
                 project,
@@ -250,6 +251,7 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
   }
   if (options.deliver && result.outcome?.state === 'COMPLETE') {
     result.delivery = await deliver({
+      shell: new ExecaShell(),
       repoDir: checkout,
       gitlab,
       project,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { CliIo } from '../../../src/cli/io.ts';
 import { runLocal } from '../../../src/cli/commands/run-local.ts';
 import { createOpenAiLlm } from '../../../src/llm/openai-llm.ts';
-import { parseMarker } from '../../../src/core/marker.ts';
+import { parseMarker } from '../../../src/report/marker.ts';
 import { FakeClock } from '../../../src/core/clock.ts';
 import type { ScriptedReplyInput } from '../../../src/testkit/openai-server/scenario.ts';
 import {

@@ -12,6 +12,7 @@ import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
 import { deliver, type DeliveryInput } from '../../../src/phases/deliver/deliver.ts';
 import { startWorld, type World } from '../../gitlab/world.ts';
+import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -67,6 +68,7 @@ describe('phases/deliver: git with no ambient config (issue 19 "a planted ~/.git
   function input(repoDir: string, hostEnv: Record<string, string | undefined>): DeliveryInput {
     const redactor = new Redactor();
     return {
+      shell: new ExecaShell(),
       repoDir,
       gitlab: w.gitlab,
       project,

@@ -8,6 +8,7 @@ import { GitLabNoteTarget } from '../../../src/gitlab/note-target.ts';
 import type { Project } from '../../../src/core/gitlab-port.ts';
 import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
+import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 import {
   deliver,
   type DeliveryInput,
@@ -55,6 +56,7 @@ describe('phases/deliver (H3, real git against the stand-in’s repositories ove
     logLines = memory.lines;
     return {
       repoDir,
+      shell: new ExecaShell(),
       gitlab: w.gitlab,
       project,
       target,

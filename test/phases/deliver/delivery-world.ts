@@ -8,6 +8,7 @@ import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
 import type { DeliveryInput, DeliveryTarget } from '../../../src/phases/deliver/deliver.ts';
 import { startWorld, type World } from '../../gitlab/world.ts';
+import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 
 export const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -52,6 +53,7 @@ export async function startDeliveryWorld(): Promise<DeliveryWorld> {
         notes: new GitLabNoteTarget(w.gitlab, project.id, { type: 'merge_request', iid: 1 }),
         token: w.s.botToken.value,
         hostEnv: process.env,
+        shell: new ExecaShell(),
         commit: {
           title: 'Add notes',
           body: 'Adds a note.',

@@ -17,6 +17,7 @@ import { GitLabNoteTarget } from '../../../src/gitlab/note-target.ts';
 import type { Project } from '../../../src/core/gitlab-port.ts';
 import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
+import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 import {
   deliver,
   type DeliveryInput,
@@ -72,6 +73,7 @@ describe('phases/deliver: the change always lands somewhere (issue 18 §2, H3)',
     };
     return {
       repoDir,
+      shell: new ExecaShell(),
       gitlab: w.gitlab,
       project,
       target,

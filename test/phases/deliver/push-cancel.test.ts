@@ -8,6 +8,7 @@ import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
 import { Git } from '../../../src/phases/deliver/git.ts';
 import { pushWithOneRebase } from '../../../src/phases/deliver/push.ts';
+import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 
 const IDENTITY = { name: 'mr-agent', email: 'agent@example.com' };
 
@@ -49,6 +50,7 @@ describe('deliver: no push after the job is cancelled (M6)', function () {
   function gitAborting(controller: AbortController, when: (args: readonly string[]) => boolean) {
     const redactor = new Redactor();
     const git = new Git({
+      shell: new ExecaShell(),
       cwd: work,
       hostEnv: { PATH: process.env.PATH },
       redactor,

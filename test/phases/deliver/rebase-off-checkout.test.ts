@@ -21,6 +21,7 @@ import { Redactor } from '../../../src/log/redact.ts';
 import { deliver } from '../../../src/phases/deliver/deliver.ts';
 import { Git } from '../../../src/phases/deliver/git.ts';
 import { pushWithOneRebase } from '../../../src/phases/deliver/push.ts';
+import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 import { git, startDeliveryWorld, type DeliveryWorld } from './delivery-world.ts';
 
 const IDENTITY = { name: 'mr-agent', email: 'agent@example.com' };
@@ -114,6 +115,7 @@ describe('deliver: the rebase after a rejected push stays out of the checkout (H
       const git = new Git({
         cwd: work,
         hostEnv: { PATH: process.env.PATH },
+        shell: new ExecaShell(),
         redactor,
         logger: createMemoryLogger({ redactor }).logger,
         remoteUrl: bare,

@@ -15,6 +15,7 @@ import {
   withheldText,
   type StagedFile,
 } from '../../../src/phases/deliver/secret-scan.ts';
+import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 
 /** A job token as GitLab 17+ writes them: a prefix, then random letters and digits. */
 const TOKEN = `glcbt-64_${randomBytes(15).toString('base64url').replace(/[-_]/g, 'x')}`;
@@ -220,6 +221,7 @@ describe('phases/deliver: the secret scan finds a secret split or encoded (issue
     }
     git(root, 'add', '-A');
     const g = new Git({
+      shell: new ExecaShell(),
       cwd: root,
       hostEnv: process.env,
       redactor,

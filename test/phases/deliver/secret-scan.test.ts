@@ -10,6 +10,7 @@ import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
 import { deliver, type DeliveryInput } from '../../../src/phases/deliver/deliver.ts';
 import { startWorld, type World } from '../../gitlab/world.ts';
+import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -57,6 +58,7 @@ describe('phases/deliver: secret scanning before the commit (issue 19 §3)', () 
   async function input(repoDir: string, body = 'Adds a note.'): Promise<DeliveryInput> {
     const memory = createMemoryLogger({ redactor, level: 'debug', format: 'json' });
     return {
+      shell: new ExecaShell(),
       repoDir,
       gitlab: w.gitlab,
       project,

@@ -12,6 +12,7 @@ import {
   deliveryReport,
 } from '../../../src/phases/deliver/step.ts';
 import { startWorld, type World } from '../../gitlab/world.ts';
+import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 
 describe('phases/deliver/step: delivery as the run sees it (H3)', () => {
   it('commitTitle: the first line, without a final period, at most 72 characters', () => {
@@ -112,6 +113,7 @@ describe('phases/deliver/step: delivery as the run sees it (H3)', () => {
       ]);
       const project = await w.gitlab.getProject(w.s.project.id);
       const step = createDeliveryStep({
+        shell: new ExecaShell(),
         repoDir: dir,
         gitlab: w.gitlab,
         project,

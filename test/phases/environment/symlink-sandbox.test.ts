@@ -7,6 +7,7 @@ import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
 import { workingDiff } from '../../../src/phases/review/diff.ts';
 import { detectEnvironment } from '../../../src/phases/environment/detect-environment.ts';
+import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 
 const CANARY = 'canary-9f3e71';
 
@@ -58,6 +59,7 @@ describe('phases/environment: detection reads through the sandbox (issue 19 §5)
     const redactor = new Redactor();
     const { logger } = createMemoryLogger({ redactor, level: 'debug', format: 'json' });
     const diff = await workingDiff({
+      shell: new ExecaShell(),
       repoDir: plain,
       stateDir: '.mr-agent',
       hostEnv: process.env,

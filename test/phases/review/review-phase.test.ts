@@ -13,6 +13,7 @@ import { ScriptedLlm } from '../../../src/testkit/scripted-llm.ts';
 import { testDeps } from '../../support/run-deps.ts';
 import { makeTempRepo } from '../../support/temp-repo.ts';
 import { writeHello } from './harness.ts';
+import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -201,6 +202,7 @@ describe('review phase: the working-tree diff', () => {
     return made.dir;
   }
   const options = (dir: string, extra: { maxChars?: number; redactor?: Redactor } = {}) => ({
+    shell: new ExecaShell(),
     repoDir: dir,
     stateDir: '.mr-agent',
     hostEnv: { PATH: process.env.PATH },

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { GitLabNoteTarget } from '../../../src/gitlab/note-target.ts';
 import { createSilentLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
-import { parseMarker } from '../../../src/core/marker.ts';
+import { parseMarker } from '../../../src/report/marker.ts';
 import { ProgressPublisher } from '../../../src/report/progress/publisher.ts';
 import { initialProgress, setPhaseDetail, startPhase } from '../../../src/core/progress/updates.ts';
 import { systemClock } from '../../../src/core/clock.ts';

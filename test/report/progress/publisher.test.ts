@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createMemoryLogger, createSilentLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
-import { parseMarker } from '../../../src/core/marker.ts';
+import { parseMarker } from '../../../src/report/marker.ts';
 import { hasUnescapedQuickAction } from '../../../src/report/markdown.ts';
 import { ProgressPublisher } from '../../../src/report/progress/publisher.ts';
 import type { ProgressPublisherOptions } from '../../../src/report/progress/publisher.ts';

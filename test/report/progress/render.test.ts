@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseMarker } from '../../../src/core/marker.ts';
+import { parseMarker } from '../../../src/report/marker.ts';
 import { hasUnescapedQuickAction, escapeQuickActions } from '../../../src/report/markdown.ts';
 import { renderProgressNote } from '../../../src/report/progress/render.ts';
 import {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { JsonRequest, LlmPort } from '../../../src/core/llm-port.ts';
-import { parseMarker } from '../../../src/core/marker.ts';
+import { parseMarker } from '../../../src/report/marker.ts';
 import { startReporting } from '../../../src/run/reporting/index.ts';
 import { runTask } from '../../../src/run/orchestrator.ts';
 import { taskFromText } from '../../../src/task/task-yaml.ts';

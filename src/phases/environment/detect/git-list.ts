@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { Shell } from '../../../core/shell-port.ts';
 import { Git } from '../../../shell/git.ts';
+import { lazyExecaShell } from '../../../shell/lazy-shell.ts';
 
 /**
  * Where git is looked for when the caller passes no host environment: the
@@ -17,14 +19,17 @@ const SYSTEM_PATH = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/
  * `git ls-files` itself. Git runs through the job's one git module
  * (src/shell/git.ts): no ambient configuration, no hooks, no fsmonitor. The
  * list is one NUL-separated text: on a large checkout, scanning it in place
- * (list.ts) spares building tens of thousands of strings.
+ * (list.ts) spares building tens of thousands of strings. `shell`: the one git
+ * runs through; detection does not have the run's yet, so it takes the
+ * process's execa shell.
  */
 export async function gitTrackedText(
   root: string,
   hostEnv: Readonly<Record<string, string | undefined>> = SYSTEM_PATH,
+  shell: Shell = lazyExecaShell(),
 ): Promise<string | undefined> {
   if (!existsSync(path.join(root, '.git'))) return undefined;
-  const git = new Git({ cwd: root, hostEnv, maxOutputBytes: 512 * 1024 * 1024 });
+  const git = new Git({ shell, cwd: root, hostEnv, maxOutputBytes: 512 * 1024 * 1024 });
   const result = await git.run(['ls-files', '-z', '--cached']).catch(() => undefined);
   if (!result || result.exitCode !== 0) return undefined;
   return result.stdout;

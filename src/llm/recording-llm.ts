@@ -5,10 +5,11 @@ import type {
   JsonRequest,
   LlmPort,
   TokenUsage,
-} from './llm-port.ts';
+} from '../core/llm-port.ts';
 import type { Redactor } from '../log/redact.ts';
-import type { Clock } from './clock.ts';
-import { addUsage, emptyUsage, type MetaCallLog, type TokenTotals } from './records.ts';
+import type { Clock } from '../core/clock.ts';
+import type { RecordedLlm } from '../core/run-context.ts';
+import { addUsage, emptyUsage, type MetaCallLog, type TokenTotals } from '../core/records.ts';
 
 const RESPONSE_CHARS = 4000;
 
@@ -29,7 +30,7 @@ function requestSize(request: { messages: ChatRequest['messages'] }): {
  * token usage per purpose and keeps a log of the JSON ("meta") calls for the
  * Task Note. Every chat call's prompt size is kept too (K4 benchmark).
  */
-export class RecordingLlm implements LlmPort {
+export class RecordingLlm implements RecordedLlm {
   readonly tokens: TokenTotals = { ...emptyUsage(), byPurpose: {}, calls: 0 };
   readonly metaCalls: MetaCallLog[] = [];
   /** Characters sent per call, in order (prompt size per step). */
