@@ -4,7 +4,14 @@ import type {
   RunHistory,
   RunReporter,
 } from '../../src/core/ports.ts';
-import type { ChecklistItem, ChecklistStatus, PhaseStatus, PhaseStep, PlanChange, ReviewRecord } from '../../src/core/progress/reports.ts';
+import type {
+  ChecklistItem,
+  ChecklistStatus,
+  PhaseStatus,
+  PhaseStep,
+  PlanChange,
+  ReviewRecord,
+} from '../../src/core/progress/reports.ts';
 import type { RunOutcome } from '../../src/core/outcome.ts';
 import type { PhaseName } from '../../src/core/progress/model.ts';
 import type { ActionPlan, Plan } from '../../src/core/plan.ts';

@@ -36,7 +36,14 @@ import { FinalStateNotWritten } from './final-state.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { RunOutcome } from '../../core/outcome.ts';
 import type { EnvironmentSetupOutcome, RunReporter } from '../../core/ports.ts';
-import type { ChecklistItem, ChecklistStatus, PhaseStatus, PhaseStep, PlanChange, ReviewRecord } from '../../core/progress/reports.ts';
+import type {
+  ChecklistItem,
+  ChecklistStatus,
+  PhaseStatus,
+  PhaseStep,
+  PlanChange,
+  ReviewRecord,
+} from '../../core/progress/reports.ts';
 import { finalState, taskNoteData, usageSummary, validationRuns } from './final.ts';
 
 export interface ProgressReporterOptions {
