@@ -1,6 +1,6 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { readCheckout } from '../shell/checkout-reader.ts';
-import { handOverWritten } from '../shell/hand-over.ts';
+import { writeCheckout, type CheckoutWriteResult } from '../shell/checkout-writer.ts';
 import path from 'node:path';
 import { z } from 'zod';
 import { fsProblem, looksBinary, walk } from './fs-walk.ts';
@@ -88,22 +88,27 @@ export const writeFileTool = defineTool({
   }),
   async run(args, ctx) {
     const file = await resolveInRepo(ctx.root, args.path);
-    const existed = await stat(file).then(
-      (s) => {
-        if (s.isDirectory()) throw new ToolError(`${args.path}: is a folder`);
-        return true;
-      },
-      () => false,
+    const [result] = await writeCheckout(
+      ctx.root.real,
+      [
+        {
+          op: 'write',
+          rel: path.relative(ctx.root.real, file),
+          content: Buffer.from(args.content, 'utf8'),
+        },
+      ],
+      { isolation: ctx.isolation },
     );
-    try {
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, args.content, 'utf8');
-      // the command user may change what the agent wrote: given now, never by a walk of the tree
-      await handOverWritten(ctx.isolation, file);
-    } catch (error) {
-      throw fsProblem(error, args.path);
-    }
+    if (result?.kind !== 'written')
+      throw new ToolError(`${args.path}: ${refusal(result)}; nothing was written`);
     const bytes = Buffer.byteLength(args.content, 'utf8');
-    return `${existed ? 'replaced' : 'created'} ${displayPath(ctx.root, file)} (${bytes} bytes)`;
+    return `${result.created ? 'created' : 'replaced'} ${displayPath(ctx.root, file)} (${bytes} bytes)`;
   },
 });
+
+/** Why the checkout writer changed nothing, for the model. */
+export function refusal(result: CheckoutWriteResult | undefined): string {
+  if (result?.kind === 'refused') return `refused: ${result.why}`;
+  if (result?.kind === 'missing') return 'no such file or folder';
+  return 'refused';
+}
