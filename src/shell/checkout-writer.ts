@@ -73,6 +73,7 @@ function writeEntries(
     ELOOP: 'it is a symbolic link',
     EISDIR: 'it is a folder',
     ENOTDIR: 'a part of the path is not a folder',
+    ENOENT: 'a folder on its path is gone',
     ENXIO: 'it is not a regular file',
     ENOSPC: 'no space left on the device',
     EROFS: 'the file system is read-only',
@@ -98,7 +99,12 @@ function writeEntries(
         } catch (error) {
           if (code(error) !== 'EEXIST') return { refused: why(error) };
         }
-        info = fsm.lstatSync(current);
+        try {
+          info = fsm.lstatSync(current);
+        } catch (error) {
+          // made and gone again: something else is changing the folder
+          return { refused: why(error) };
+        }
       }
       if (!info) return { refused: 'missing' };
       if (info.isSymbolicLink()) return { refused: 'a folder on its path is a symbolic link' };
@@ -161,11 +167,15 @@ function writeEntries(
       return code(error) === 'ENOENT' ? { kind: 'missing' } : { kind: 'refused', why: why(error) };
     }
   };
-  return changes.map((change) =>
-    change.op === 'write'
-      ? write(change.rel, Buffer.from(change.data, 'base64'))
-      : remove(change.rel),
-  );
+  return changes.map((change): CheckoutWriteResult => {
+    try {
+      return change.op === 'write'
+        ? write(change.rel, Buffer.from(change.data, 'base64'))
+        : remove(change.rel);
+    } catch (error) {
+      return { kind: 'refused', why: why(error) };
+    }
+  });
 }
 
 /**

@@ -182,4 +182,26 @@ describe('hardening: the agent writes the checkout as the command user (SPEC M1,
       await rm(base, { recursive: true, force: true });
     }
   });
+
+  it('M2 search_code and list_files after the first command read as the command user: a root-only file or folder in the checkout gives nothing away', async function () {
+    if (!isRoot) this.skip();
+    const s = await scene();
+    try {
+      const secret = 'root-only-SECRET-9d2e41';
+      await writeFile(path.join(s.checkout, 'docs/only-root.txt'), `${secret}\n`, { mode: 0o600 });
+      await mkdir(path.join(s.checkout, 'private'), { mode: 0o700 });
+      await writeFile(path.join(s.checkout, 'private/key-name.txt'), `${secret}\n`);
+      await s.asUser('echo "visible line" > docs/mine.txt');
+      const ctx = await toolContext(s.checkout, { isolation: s.isolation });
+      const search = await call(ctx, 'search_code', { query: 'SECRET' });
+      expect(search.output).to.equal('no matches for "SECRET"');
+      const found = await call(ctx, 'search_code', { query: 'visible', path: 'docs' });
+      expect(found.output).to.equal('docs/mine.txt:1: visible line');
+      const listed = await call(ctx, 'list_files', { recursive: true });
+      expect(listed.output).to.contain('docs/mine.txt').and.contain('private/');
+      expect(listed.output).not.to.contain('key-name');
+    } finally {
+      await s.cleanup();
+    }
+  });
 });
