@@ -121,7 +121,14 @@ function readEntries(
       fsm.closeSync(fd);
     }
   };
-  return rels.map(one);
+  return rels.map((rel): WireEntry => {
+    try {
+      return one(rel);
+    } catch (error) {
+      // changed between two steps (a link swapped back, say): not read
+      return { kind: 'skip', why: `unreadable (${code(error)})` };
+    }
+  });
 }
 
 /**
@@ -203,4 +210,150 @@ export async function readCheckout(
   const user = commandUserOf(root);
   if (user) return readAs(user, root, rels, cap, options.shell ?? lazyExecaShell());
   return readEntries(fs, path, root, rels, cap).map(fromWire);
+}
+
+/** One entry of a folder listing, relative to the checkout, `/`-separated. */
+export interface ListedEntry {
+  rel: string;
+  kind: 'file' | 'dir' | 'link' | 'other';
+  /** Bytes, for a regular file. */
+  size: number;
+}
+
+export type CheckoutListing =
+  | { kind: 'listed'; entries: ListedEntry[]; truncated: boolean }
+  | { kind: 'missing' }
+  | { kind: 'not-folder' }
+  /** The start folder is a link, or cannot be read. */
+  | { kind: 'refused'; why: string };
+
+const wireListing = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('listed'),
+    entries: z.array(
+      z.strictObject({
+        rel: z.string(),
+        kind: z.enum(['file', 'dir', 'link', 'other']),
+        size: z.number().int().nonnegative(),
+      }),
+    ),
+    truncated: z.boolean(),
+  }),
+  z.strictObject({ kind: z.literal('missing') }),
+  z.strictObject({ kind: z.literal('not-folder') }),
+  z.strictObject({ kind: z.literal('refused'), why: z.string().max(200) }),
+]);
+
+interface ListRequest {
+  root: string;
+  /** The folder to list, relative to `root` ('' for the root). */
+  start: string;
+  recursive: boolean;
+  limit: number;
+  /** Folder names never descended into (`.git` is never listed at all). */
+  skipped: readonly string[];
+}
+
+/**
+ * Lists a folder of the checkout breadth-first, names sorted, without
+ * following a link: a folder that no longer resolves to itself (swapped for
+ * a link) is not read. Self-contained: its source is also the lister
+ * process's program.
+ */
+function listEntries(fsm: typeof fs, pathm: typeof path, request: ListRequest): CheckoutListing {
+  const { root, start, recursive, limit, skipped } = request;
+  const first = start === '' ? root : pathm.join(root, start);
+  let info: fs.Stats;
+  try {
+    info = fsm.lstatSync(first);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    return ['ENOENT', 'ENOTDIR'].includes(code)
+      ? { kind: 'missing' }
+      : { kind: 'refused', why: `unreadable (${code})` };
+  }
+  if (info.isSymbolicLink()) return { kind: 'refused', why: 'it is a symbolic link' };
+  if (!info.isDirectory()) return { kind: 'not-folder' };
+  const entries: ListedEntry[] = [];
+  const queue = [{ abs: first, rel: start }];
+  while (queue.length > 0) {
+    const dir = queue.shift()!;
+    let items: fs.Dirent[];
+    try {
+      if (fsm.realpathSync(dir.abs) !== dir.abs) continue;
+      items = fsm.readdirSync(dir.abs, { withFileTypes: true });
+    } catch {
+      continue; // gone or unreadable meanwhile
+    }
+    items.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const item of items) {
+      if (item.name === '.git') continue;
+      const rel = dir.rel === '' ? item.name : `${dir.rel}/${item.name}`;
+      const abs = pathm.join(dir.abs, item.name);
+      const kind = item.isSymbolicLink()
+        ? 'link'
+        : item.isDirectory()
+          ? 'dir'
+          : item.isFile()
+            ? 'file'
+            : 'other';
+      if (entries.length >= limit) return { kind: 'listed', entries, truncated: true };
+      let size = 0;
+      if (kind === 'file')
+        try {
+          size = fsm.lstatSync(abs).size;
+        } catch {
+          continue;
+        }
+      entries.push({ rel, kind, size });
+      if (kind === 'dir' && recursive && !skipped.includes(item.name)) queue.push({ abs, rel });
+    }
+  }
+  return { kind: 'listed', entries, truncated: false };
+}
+
+/** The lister process: the request on stdin, the listing as one JSON line on stdout. */
+const LISTER_PROGRAM = `
+const __name = (f) => f;
+const fs = require('node:fs');
+const path = require('node:path');
+const listEntries = ${listEntries.toString()};
+fs.writeSync(1, JSON.stringify(listEntries(fs, path, JSON.parse(fs.readFileSync(0, 'utf8')))) + '\\n');
+`;
+
+/**
+ * Lists a folder of the checkout (`start` relative to `root`, its real
+ * path; '' for the root): as the command user once its commands may have
+ * run there, in this process before. No link is followed; `.git` is never
+ * listed. Throws only when the lister process fails.
+ */
+export async function listCheckout(
+  root: string,
+  start: string,
+  options: { recursive: boolean; limit: number; skipped: Iterable<string>; shell?: Shell },
+): Promise<CheckoutListing> {
+  const request: ListRequest = {
+    root,
+    start,
+    recursive: options.recursive,
+    limit: options.limit,
+    skipped: [...options.skipped],
+  };
+  const user = commandUserOf(root);
+  if (!user) return listEntries(fs, path, request);
+  const result = await (options.shell ?? lazyExecaShell()).run({
+    command: `exec ${shellLine([process.execPath, '-e', LISTER_PROGRAM])}`,
+    cwd: '/',
+    env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+    input: JSON.stringify(request),
+    runAs: { uid: user.uid, gid: user.gid },
+    maxOutputBytes: 2 ** 31 - 1,
+  });
+  const parsed =
+    result.exitCode === 0 ? wireListing.safeParse(JSON.parse(result.stdout)) : undefined;
+  if (!parsed?.success)
+    throw new Error(
+      `the checkout could not be listed as the command user (exit ${result.exitCode ?? result.signal ?? 'none'}): ${result.stderr.slice(0, 500)}`,
+    );
+  return parsed.data;
 }

@@ -54,8 +54,52 @@ export function planIsolation(
   return 'error' in chosen ? { sameUser: chosen.error } : chosen;
 }
 
-/** Live processes (not zombies) whose real uid is `uid`, read from /proc. */
-export function processesOfUser(uid: number, proc = '/proc'): number[] {
+/**
+ * When a process started, in clock ticks since boot: field 22 of
+ * `/proc/<pid>/stat` (counted after the command name, which may hold spaces
+ * and parentheses). Undefined when it cannot be read (it ended meanwhile).
+ */
+export function processStartTicks(pid: number | 'self', proc = '/proc'): number | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`${proc}/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 (the state): field 22 is fields[19]
+  const ticks = Number(fields[19]);
+  return Number.isInteger(ticks) ? ticks : undefined;
+}
+
+/**
+ * Clock ticks per second of `/proc/<pid>/stat` (USER_HZ): 100 on every
+ * architecture Linux runs on, whatever the kernel's own tick rate.
+ */
+const USER_HZ = 100;
+
+/**
+ * Now, in the clock of `processStartTicks`: the uptime, in ticks, rounded
+ * down (a process started from now on has a start time at or after it).
+ * Falls back to this process's own start, which is earlier.
+ */
+export function nowInStartTicks(proc = '/proc'): number {
+  try {
+    const uptime = Number(readFileSync(`${proc}/uptime`, 'utf8').split(' ')[0]);
+    if (Number.isFinite(uptime)) return Math.floor(uptime * USER_HZ);
+  } catch {
+    // no /proc/uptime: this process's start
+  }
+  return processStartTicks('self', proc) ?? 0;
+}
+
+/**
+ * Live processes (not zombies) whose real uid is `uid`, read from /proc;
+ * with `since`, only those started at or after it (clock ticks since boot).
+ * What /proc shows is this process's PID namespace: a process of another
+ * namespace is never among them.
+ */
+export function processesOfUser(uid: number, proc = '/proc', since?: number): number[] {
   const found: number[] = [];
   let entries: string[];
   try {
@@ -73,7 +117,12 @@ export function processesOfUser(uid: number, proc = '/proc'): number[] {
     }
     const real = /^Uid:\s+(\d+)/m.exec(status)?.[1];
     const state = /^State:\s+(\S)/m.exec(status)?.[1];
-    if (Number(real) === uid && state !== 'Z' && state !== 'X') found.push(Number(name));
+    if (Number(real) !== uid || state === 'Z' || state === 'X') continue;
+    if (since !== undefined) {
+      const started = processStartTicks(Number(name), proc);
+      if (started === undefined || started < since) continue;
+    }
+    found.push(Number(name));
   }
   return found;
 }
@@ -81,18 +130,21 @@ export function processesOfUser(uid: number, proc = '/proc'): number[] {
 const ROUND_PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * Kills every process of the command user, however it left its command's
- * process group (`setsid`, a double fork, a SIGHUP it ignores): the user is
- * the job's alone, so any process of its uid is one the job started. A
- * process may fork while its siblings are killed, so the scan repeats until
- * none is left (a bounded number of rounds). Synchronous, so it also runs
- * when the agent's process exits. Returns how many processes were killed.
+ * Kills the processes of the command user that the job may have started,
+ * however they left their command's process group (`setsid`, a double fork,
+ * a SIGHUP they ignore): every process of its uid started at or after
+ * `since` (the start of isolation, in clock ticks since boot). A process of
+ * the same uid that was running before — `nobody` may run a host's
+ * daemons — is left alone. A process may fork while its siblings are
+ * killed, so the scan repeats until none is left (a bounded number of
+ * rounds). Synchronous, so it also runs when the agent's process exits.
+ * Returns how many processes were killed.
  */
-export function killProcessesOfUser(uid: number, proc = '/proc'): number {
+export function killProcessesOfUser(uid: number, since: number, proc = '/proc'): number {
   if (uid === 0) return 0;
   let killed = 0;
   for (let round = 0; round < 50; round++) {
-    const pids = processesOfUser(uid, proc);
+    const pids = processesOfUser(uid, proc, since);
     if (pids.length === 0) return killed;
     for (const pid of pids) {
       try {
@@ -108,22 +160,24 @@ export function killProcessesOfUser(uid: number, proc = '/proc'): number {
 }
 
 const homes = new Set<string>();
-const commandUids = new Set<number>();
+/** Each command user's uid, with when its isolation started (clock ticks since boot). */
+const commandUids = new Map<number, number>();
 let exitHookInstalled = false;
 
 /**
- * When the agent's process ends, no process of a command user is left
- * (killed first, so none writes into a home being removed), and their homes go.
+ * When the agent's process ends, no process a command user started during
+ * the job is left (killed first, so none writes into a home being removed),
+ * and their homes go.
  */
-function cleanUpAtExit(user: { uid: number; home: string }): void {
+function cleanUpAtExit(user: { uid: number; home: string }, since: number): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once('exit', () => {
-      for (const uid of commandUids) killProcessesOfUser(uid);
+      for (const [uid, start] of commandUids) killProcessesOfUser(uid, start);
       for (const dir of homes) rmSync(dir, { recursive: true, force: true });
     });
   }
-  commandUids.add(user.uid);
+  commandUids.set(user.uid, Math.min(since, commandUids.get(user.uid) ?? since));
   homes.add(user.home);
 }
 
@@ -183,6 +237,8 @@ export async function startIsolation(input: IsolationInput): Promise<CommandIsol
         input.security.isolation === 'accept-risk' ||
         (input.security.isolation === 'auto' && input.local === true),
     };
+  // no process of the user started before this moment is the job's
+  const since = nowInStartTicks();
   const checkout = path.resolve(input.checkout);
   await mkdir(path.join(checkout, input.stateDir), { recursive: true });
   const user: CommandUser = {
@@ -195,7 +251,7 @@ export async function startIsolation(input: IsolationInput): Promise<CommandIsol
   await openPathTo(checkout);
   await closeTopFolder(user);
   await closeRunnerFiles(checkout);
-  cleanUpAtExit(user);
+  cleanUpAtExit(user, since);
   return { kind: 'separate-user', user };
 }
 

@@ -1,9 +1,8 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { readCheckout } from '../shell/checkout-reader.ts';
-import { handOverWritten } from '../shell/hand-over.ts';
+import { listCheckout, readCheckout } from '../shell/checkout-reader.ts';
+import { writeCheckout, type CheckoutWriteResult } from '../shell/checkout-writer.ts';
 import path from 'node:path';
 import { z } from 'zod';
-import { fsProblem, looksBinary, walk } from './fs-walk.ts';
+import { looksBinary, SKIPPED_DIRS } from './fs-walk.ts';
 import { defineTool, ToolError } from './registry.ts';
 import { displayPath, resolveInRepo } from './sandbox.ts';
 
@@ -21,18 +20,20 @@ export const listFiles = defineTool({
   async run(args, ctx) {
     const dir = await resolveInRepo(ctx.root, args.path);
     const shown = displayPath(ctx.root, dir);
-    const info = await stat(dir).catch((error: unknown) => {
-      throw fsProblem(error, args.path);
-    });
-    if (!info.isDirectory()) throw new ToolError(`${args.path}: is a file; use read_file`);
-    const { entries, truncated } = await walk(dir, shown, {
+    // as the command user once its commands may have run (checkout-reader.ts)
+    const listing = await listCheckout(ctx.root.real, path.relative(ctx.root.real, dir), {
       recursive: args.recursive,
       limit: args.max_entries,
+      skipped: SKIPPED_DIRS,
     });
-    const lines = entries.map((e) =>
+    if (listing.kind === 'missing') throw new ToolError(`${args.path}: no such file or folder`);
+    if (listing.kind === 'not-folder')
+      throw new ToolError(`${args.path}: is a file; use read_file`);
+    if (listing.kind === 'refused') throw new ToolError(`${args.path}: ${listing.why}`);
+    const lines = listing.entries.map((e) =>
       e.kind === 'dir' ? `${e.rel}/` : e.kind === 'link' ? `${e.rel} (symbolic link)` : e.rel,
     );
-    if (truncated) lines.push(`… stopped after ${args.max_entries} entries`);
+    if (listing.truncated) lines.push(`… stopped after ${args.max_entries} entries`);
     return lines.length > 0 ? lines.join('\n') : `${shown}/ is empty`;
   },
 });
@@ -88,22 +89,27 @@ export const writeFileTool = defineTool({
   }),
   async run(args, ctx) {
     const file = await resolveInRepo(ctx.root, args.path);
-    const existed = await stat(file).then(
-      (s) => {
-        if (s.isDirectory()) throw new ToolError(`${args.path}: is a folder`);
-        return true;
-      },
-      () => false,
+    const [result] = await writeCheckout(
+      ctx.root.real,
+      [
+        {
+          op: 'write',
+          rel: path.relative(ctx.root.real, file),
+          content: Buffer.from(args.content, 'utf8'),
+        },
+      ],
+      { isolation: ctx.isolation },
     );
-    try {
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, args.content, 'utf8');
-      // the command user may change what the agent wrote: given now, never by a walk of the tree
-      await handOverWritten(ctx.isolation, file);
-    } catch (error) {
-      throw fsProblem(error, args.path);
-    }
+    if (result?.kind !== 'written')
+      throw new ToolError(`${args.path}: ${refusal(result)}; nothing was written`);
     const bytes = Buffer.byteLength(args.content, 'utf8');
-    return `${existed ? 'replaced' : 'created'} ${displayPath(ctx.root, file)} (${bytes} bytes)`;
+    return `${result.created ? 'created' : 'replaced'} ${displayPath(ctx.root, file)} (${bytes} bytes)`;
   },
 });
+
+/** Why the checkout writer changed nothing, for the model. */
+export function refusal(result: CheckoutWriteResult | undefined): string {
+  if (result?.kind === 'refused') return `refused: ${result.why}`;
+  if (result?.kind === 'missing') return 'no such file or folder';
+  return 'refused';
+}

@@ -1,8 +1,9 @@
-import { readFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
 import { z } from 'zod';
-import { writeFileTool } from './files.ts';
-import { fsProblem } from './fs-walk.ts';
+import { readCheckout, type CheckoutEntry } from '../shell/checkout-reader.ts';
+import { writeCheckout, type CheckoutWrite } from '../shell/checkout-writer.ts';
+import { refusal } from './files.ts';
 import { defineTool, ToolError } from './registry.ts';
 import type { ToolContext } from '../core/tool.ts';
 import { displayPath, resolveInRepo } from './sandbox.ts';
@@ -35,19 +36,26 @@ function fileNames(patch: StructuredPatch): { oldName?: string; newName?: string
   };
 }
 
-async function exists(ctx: ToolContext, name: string): Promise<boolean> {
-  return stat(await resolveInRepo(ctx.root, name)).then(
-    () => true,
-    () => false,
-  );
+/**
+ * What a path of the checkout holds, read as checkout-reader.ts reads: as
+ * the command user once its commands may have run there.
+ */
+async function entryAt(ctx: ToolContext, file: string): Promise<CheckoutEntry | undefined> {
+  const [entry] = await readCheckout(ctx.root.real, [path.relative(ctx.root.real, file)]);
+  return entry;
 }
 
-async function readSource(file: string, shown: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw fsProblem(error, shown);
-  }
+async function exists(ctx: ToolContext, name: string): Promise<boolean> {
+  return (await entryAt(ctx, await resolveInRepo(ctx.root, name)))?.kind !== 'missing';
+}
+
+async function readSource(ctx: ToolContext, file: string, shown: string): Promise<string> {
+  const entry = await entryAt(ctx, file);
+  if (entry?.kind === 'file') return entry.content.toString('utf8');
+  if (!entry || entry.kind === 'missing') throw new ToolError(`${shown}: no such file or folder`);
+  if (entry.kind === 'folder') throw new ToolError(`${shown}: is a folder, not a file`);
+  if (entry.kind === 'link') throw new ToolError(`${shown}: changed into a symbolic link`);
+  throw new ToolError(`${shown}: ${entry.why}`);
 }
 
 async function planChange(patch: StructuredPatch, ctx: ToolContext): Promise<FileChange> {
@@ -58,7 +66,7 @@ async function planChange(patch: StructuredPatch, ctx: ToolContext): Promise<Fil
   if (oldName === DEV_NULL && !newName) throw new ToolError('a new file must be named after +++');
   if (newName === DEV_NULL || (!newName && oldName)) {
     const target = await resolveInRepo(ctx.root, oldName!);
-    await readSource(target, oldName!);
+    await readSource(ctx, target, oldName!);
     return { kind: 'delete', target, content: '' };
   }
   const target = await resolveInRepo(ctx.root, newName!);
@@ -67,7 +75,7 @@ async function planChange(patch: StructuredPatch, ctx: ToolContext): Promise<Fil
     oldName === DEV_NULL ||
     (patch.hunks.every((h) => h.oldLines === 0) && !(await exists(ctx, oldName)));
   const sourcePath = creating ? undefined : await resolveInRepo(ctx.root, oldName);
-  const source = sourcePath ? await readSource(sourcePath, oldName!) : '';
+  const source = sourcePath ? await readSource(ctx, sourcePath, oldName!) : '';
   const result = applyPatch(source, patch, { fuzzFactor: 2 });
   if (result === false) {
     throw new ToolError(
@@ -98,19 +106,46 @@ export const applyPatchTool = defineTool({
     if (patches.length === 0) throw new ToolError('the patch contains no hunks');
     const changes: FileChange[] = [];
     for (const patch of patches) changes.push(await planChange(patch, ctx));
-    const report: string[] = [];
+    // one writer for every change: as the command user once its commands may have run
+    const rel = (file: string) => path.relative(ctx.root.real, file);
+    const writes: Array<{ change: FileChange; write: CheckoutWrite }> = [];
     for (const change of changes) {
-      const shown = displayPath(ctx.root, change.target);
-      if (change.kind === 'delete') {
-        await rm(change.target).catch((error: unknown) => {
-          throw fsProblem(error, shown);
-        });
-      } else {
-        await writeFileTool.run({ path: shown, content: change.content }, ctx);
-        if (change.removeOld) await rm(change.removeOld, { force: true });
-      }
-      report.push(`${change.kind === 'modify' ? 'modified' : `${change.kind}d`} ${shown}`);
+      writes.push({
+        change,
+        write:
+          change.kind === 'delete'
+            ? { op: 'remove', rel: rel(change.target) }
+            : {
+                op: 'write',
+                rel: rel(change.target),
+                content: Buffer.from(change.content, 'utf8'),
+              },
+      });
+      if (change.removeOld)
+        writes.push({ change, write: { op: 'remove', rel: rel(change.removeOld) } });
     }
+    const results = await writeCheckout(
+      ctx.root.real,
+      writes.map((w) => w.write),
+      { isolation: ctx.isolation },
+    );
+    const report: string[] = [];
+    const refused: string[] = [];
+    for (const [i, { change, write }] of writes.entries()) {
+      const shown = displayPath(ctx.root, path.join(ctx.root.real, write.rel));
+      const result = results[i]!;
+      if (
+        result.kind === 'refused' ||
+        (result.kind === 'missing' && write.rel === rel(change.target))
+      )
+        refused.push(`${shown}: ${refusal(result)}`);
+      else if (write.rel === rel(change.target))
+        report.push(`${change.kind === 'modify' ? 'modified' : `${change.kind}d`} ${shown}`);
+    }
+    if (refused.length > 0)
+      throw new ToolError(
+        [...refused, ...(report.length > 0 ? ['changed all the same:', ...report] : [])].join('\n'),
+      );
     return report.join('\n');
   },
 });

@@ -1,11 +1,14 @@
-import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
-import { looksBinary, walk } from './fs-walk.ts';
+import { listCheckout, readCheckout } from '../shell/checkout-reader.ts';
+import { looksBinary, SKIPPED_DIRS } from './fs-walk.ts';
 import { defineTool, ToolError } from './registry.ts';
 import { displayPath, resolveInRepo } from './sandbox.ts';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_FILES = 20000;
+/** Bytes of files read by one reader process at most (a larger file alone). */
+const BATCH_BYTES = 16 * 1024 * 1024;
 /** Long lines are only searched up to here (keeps regular expressions cheap). */
 const MAX_LINE_CHARS = 2000;
 const SHOWN_LINE_CHARS = 200;
@@ -38,31 +41,59 @@ export const searchCode = defineTool({
   async run(args, ctx) {
     const start = await resolveInRepo(ctx.root, args.path);
     const test = matcher(args.query, args.regex, args.case_sensitive);
-    const info = await stat(start).catch(() => {
-      throw new ToolError(`${args.path}: no such file or folder`);
+    const startRel = path.relative(ctx.root.real, start);
+    // listed and read as the command user once its commands may have run (checkout-reader.ts):
+    // a folder swapped for a link leads to nothing that user could not read anyway
+    const listing = await listCheckout(ctx.root.real, startRel, {
+      recursive: true,
+      limit: MAX_FILES,
+      skipped: SKIPPED_DIRS,
     });
-    const files = info.isDirectory()
-      ? (
-          await walk(start, displayPath(ctx.root, start), { recursive: true, limit: MAX_FILES })
-        ).entries.filter((e) => e.kind === 'file')
-      : [{ absolute: start, rel: displayPath(ctx.root, start) }];
+    if (listing.kind === 'missing') throw new ToolError(`${args.path}: no such file or folder`);
+    if (listing.kind === 'refused') throw new ToolError(`${args.path}: ${listing.why}`);
+    const files =
+      listing.kind === 'listed'
+        ? listing.entries.filter((e) => e.kind === 'file' && e.size <= MAX_FILE_BYTES)
+        : [{ rel: startRel, size: 0 }];
     const hits: string[] = [];
-    for (const file of files) {
-      const size = (await stat(file.absolute)).size;
-      if (size > MAX_FILE_BYTES) continue;
-      const bytes = await readFile(file.absolute);
-      if (looksBinary(bytes)) continue;
-      const lines = bytes.toString('utf8').split('\n');
-      for (let i = 0; i < lines.length; i++) {
-        const line = lines[i]!.slice(0, MAX_LINE_CHARS);
-        if (!test(line)) continue;
-        hits.push(`${file.rel}:${i + 1}: ${line.trim().slice(0, SHOWN_LINE_CHARS)}`);
-        if (hits.length >= args.max_results) {
-          hits.push(`… stopped after ${args.max_results} matches`);
-          return hits.join('\n');
+    for (const batch of batches(files)) {
+      const read = await readCheckout(
+        ctx.root.real,
+        batch.map((f) => f.rel),
+        { cap: MAX_FILE_BYTES + 1 },
+      );
+      for (const [i, entry] of read.entries()) {
+        if (entry.kind !== 'file' || entry.size > MAX_FILE_BYTES) continue;
+        if (looksBinary(entry.content)) continue;
+        const shown = displayPath(ctx.root, path.join(ctx.root.real, batch[i]!.rel));
+        const lines = entry.content.toString('utf8').split('\n');
+        for (let n = 0; n < lines.length; n++) {
+          const line = lines[n]!.slice(0, MAX_LINE_CHARS);
+          if (!test(line)) continue;
+          hits.push(`${shown}:${n + 1}: ${line.trim().slice(0, SHOWN_LINE_CHARS)}`);
+          if (hits.length >= args.max_results) {
+            hits.push(`… stopped after ${args.max_results} matches`);
+            return hits.join('\n');
+          }
         }
       }
     }
     return hits.length > 0 ? hits.join('\n') : `no matches for ${JSON.stringify(args.query)}`;
   },
 });
+
+/** Files in groups of at most BATCH_BYTES (by their listed size): one reader process each. */
+function* batches<T extends { size: number }>(files: readonly T[]): Generator<T[]> {
+  let batch: T[] = [];
+  let bytes = 0;
+  for (const file of files) {
+    if (batch.length > 0 && bytes + file.size > BATCH_BYTES) {
+      yield batch;
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(file);
+    bytes += file.size;
+  }
+  if (batch.length > 0) yield batch;
+}
