@@ -14,6 +14,7 @@ import type { RunHooks } from '../core/hooks.ts';
 import type { LlmPort } from '../core/llm-port.ts';
 import type { NoteTarget } from '../core/note-target.ts';
 import type { ActionWorker, EnvironmentSetupOutcome, EnvironmentStep } from '../core/ports.ts';
+import type { ConversationPort } from '../core/conversation.ts';
 import type { Language } from '../messages/language.ts';
 import { promptLibrary } from '../core/prompts.ts';
 import type { CodeNotRun, RunDeps } from '../core/run-context.ts';
@@ -95,6 +96,8 @@ export interface ComposeInput {
    * id (CI: the ⏸ award on that note); absent: the run cannot be paused.
    */
   pauseAsked?: ((progressNoteId: string) => Promise<boolean>) | undefined;
+  /** What people say during the run (CI: the notes on GitLab); absent: nobody is heard. */
+  conversation?: ConversationPort | undefined;
   /** Replaces the environment phase (tests). */
   createEnvironment?: ((deps: EnvironmentStepDeps) => EnvironmentStep | undefined) | undefined;
   /**
@@ -354,6 +357,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
     sections: createSectionWriter(input.log, () => clock.now(), input.hostEnv.CI === 'true'),
     signal: input.signal,
     ...pauseDep(input, reporting),
+    ...(input.conversation ? { conversation: input.conversation } : {}),
   };
   return { deps, reporting };
 }

@@ -128,6 +128,14 @@ async function deliverTo(input: DeliveryInput, branch: string): Promise<Delivery
   const commit = await commitChanges(git, input);
   if (!commit) return { status: 'no-changes' };
   const patchPath = await keepPatch(git, input, commit);
+  if (input.patchOnly !== undefined) {
+    return postPatch(input, git, {
+      intendedBranch: branch,
+      reason: input.patchOnly,
+      commit,
+      patchPath,
+    });
+  }
   let reason = await forbiddenReason(input.gitlab, input.project, branch);
   if (reason === undefined) {
     stopIfCancelled(input);
