@@ -134,4 +134,61 @@ describe('a run as a conversation (issue 35)', function () {
     );
     expect(model.pipelines.filter((p) => p.source === 'trigger')).to.have.length(1);
   });
+
+  it('C2 "stop before you push" during execution ends the run without pushing, the change kept as a patch note, and says so in the thread', async () => {
+    const model = world.standIn.model;
+    const before = world.branchHead();
+    let asked: { id: number; discussionId: string } | undefined;
+    const job = await world.job({
+      replies: [
+        planning,
+        {
+          purpose: 'execution',
+          delay_ms: 1_500,
+          tool_calls: [
+            { name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } },
+          ],
+        },
+        { purpose: 'execution', content: 'DONE: added farewell()' },
+        {
+          purpose: 'reflection',
+          json: {
+            phase: 'reflection',
+            reflection: {
+              action_evaluated: 'task_1',
+              status: 'success',
+              evaluation: 'done; asked not to push',
+              alignment_with_plan: 'on track',
+              issues_identified: [],
+              plan_revision_needed: false,
+            },
+            human_feedback: { replies: [], stop_before_delivery: true },
+          },
+        },
+        { purpose: 'completion', json: assessment(true) },
+      ],
+      variables: world.bridgeVariables('run', 'add a farewell function'),
+      whileRunning: async ({ llm }) => {
+        while (!llm.requests.some((r) => r.purpose === 'execution'))
+          await new Promise((r) => setTimeout(r, 20));
+        const note = model.addNote({
+          on: world.s.mergeRequest,
+          body: 'Please stop before you push.',
+          authorId: world.s.developer.id,
+        });
+        asked = { id: note.id, discussionId: note.discussionId };
+      },
+    });
+
+    // kept as a patch, not pushed where it belongs: exit 3, as for any patch note
+    expect(job.code, job.stderr).to.equal(3);
+    job.llm.assertAllUsed();
+    expect(world.branchHead()).to.equal(before);
+    const [reply] = model.notes.filter(
+      (n) => n.discussionId === asked!.discussionId && n.id !== asked!.id,
+    );
+    expect(reply?.body).to.include('I will stop before pushing');
+    const patch = model.notes.find((n) => n.body.includes('mr-agent:patch'));
+    expect(patch?.body).to.include('@dev asked the run to stop before pushing');
+  });
 });
