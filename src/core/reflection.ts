@@ -43,7 +43,7 @@ export const ReflectionReply = z
     reflection: ReflectionBody,
     plan_revision: PlanRevision.nullable().default(null),
     comment: z.string().default(''),
-    human_feedback: HumanFeedbackAnswer.nullable().default(null),
+    human_feedback: HumanFeedbackAnswer.optional(),
   })
   .superRefine((reply, ctx) => {
     if (reply.reflection.plan_revision_needed && !reply.plan_revision)

@@ -18,7 +18,7 @@ export async function deliveryPhase(ctx: RunContext): Promise<void> {
         objective: state.plan?.goal_understanding.main_objective ?? ctx.task.title,
         summary: state.assessment?.summary ?? '',
         changedFiles: [...state.changedFiles],
-        patchOnly: stopReason(ctx),
+        ...(stopReason(ctx) !== undefined ? { patchOnly: stopReason(ctx) } : {}),
       },
       ctx.signal,
     );
