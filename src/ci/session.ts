@@ -7,6 +7,8 @@ import type { LlmPort } from '../core/llm-port.ts';
 import type { RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { pauseAwarded } from '../commands/pause.ts';
+import type { ConversationPort } from '../core/conversation.ts';
+import { gitlabConversation } from './conversation.ts';
 import { statePaths, type StatePaths } from '../history/paths.ts';
 import { lazyOpenAiLlm } from '../llm/lazy-llm.ts';
 import type { Logger } from '../log/logger.ts';
@@ -218,6 +220,7 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     delivery: await deliveryFor(run, task),
     pauseAsked: pauseCheck(run),
     ...(config.budget.mr_max_usd !== null ? { mrSpentUsd: await earlierSpendUsd(run) } : {}),
+    conversation: conversationFor(run, services.clock, logger, redactor),
     observers: services.observers,
     ...(codeNotRun ? { codeNotRun } : {}),
     ...(run.refusedUserSettings ? { refusedUserSettings: run.refusedUserSettings } : {}),
@@ -249,6 +252,36 @@ async function webUrlOf(run: PreparedRun): Promise<string | undefined> {
   if (target.kind === 'merge_request') return run.mergeRequest?.webUrl;
   if (target.kind === 'issue') return (await run.reads.issue(target.iid)).webUrl;
   return undefined;
+}
+
+/**
+ * What people say on the merge request or issue during the run
+ * (./conversation.ts): heard from the notes after the newest one the job
+ * already read.
+ */
+function conversationFor(
+  run: PreparedRun,
+  clock: Clock,
+  logger: Logger,
+  redactor: Redactor,
+): ConversationPort | undefined {
+  const target = run.request.target;
+  if (target.kind === 'none') return undefined;
+  const on = { type: target.kind, iid: target.iid } as const;
+  return gitlabConversation({
+    gitlab: run.gitlab,
+    project: run.project.id,
+    on,
+    selfId: run.bot.id,
+    minAccessLevel: ACCESS_LEVEL[run.config.trigger.min_access_level],
+    accessLevel: (userId) => run.reads.accessLevel(userId),
+    seenUpTo: async () =>
+      Math.max(0, run.request.noteId ?? 0, ...(await run.reads.notes(on)).map((n) => n.id)),
+    prefix: run.config.trigger.command_prefix,
+    clock,
+    redactor,
+    logger,
+  });
 }
 
 /** `/agent pause` reaches the job as a ⏸ on its progress note (src/commands/pause.ts). */

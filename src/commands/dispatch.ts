@@ -11,7 +11,9 @@ import {
   alreadyRunningText,
   finishReply,
   helpText,
+  joinedText,
   nothingToStopText,
+  queuedText,
   privateRefusalText,
   startFailedText,
   stoppedText,
@@ -19,6 +21,7 @@ import {
 import { PAUSE_EMOJI, pauseReply, runningProgressNote } from './pause.ts';
 import { resolveReply } from './resume.ts';
 import { statusReply } from './run-status.ts';
+import { parseMarker } from '../report/marker.ts';
 import { isRunVerb, type AnsweredVerb } from './verbs.ts';
 
 /**
@@ -55,6 +58,10 @@ export type DispatchOutcome =
   | { kind: 'pause-asked'; pipelines: AgentPipeline[] }
   | { kind: 'nothing-to-pause' }
   | { kind: 'already-running'; pipeline: AgentPipeline }
+  /** A new instruction during a run: the running job hears it at its next checkpoint. */
+  | { kind: 'joined'; pipeline: AgentPipeline }
+  /** A new instruction once the running run is delivering: a follow-up run, after it. */
+  | { kind: 'queued'; pipeline: AgentPipeline; running: AgentPipeline }
   | { kind: 'started'; pipeline: AgentPipeline }
   | { kind: 'start-failed'; message: string }
   /** A command said in private: answered with an internal note, nothing started. */
@@ -120,9 +127,76 @@ function lookupFor(deps: DispatchDeps, request: CommandRequest) {
   };
 }
 
+/**
+ * Where an active run stands for a new instruction: `listening` until its
+ * pipeline's progress note (the marker names the pipeline) shows the run's
+ * end, `delivering` from then while the pipeline is still finishing.
+ */
+async function runStage(
+  deps: DispatchDeps,
+  request: CommandRequest,
+  active: AgentPipeline,
+): Promise<'listening' | 'delivering'> {
+  const [notes, selfId] = await Promise.all([
+    deps.gitlab.listNotes(request.projectId, request.target),
+    deps.selfId ?? deps.gitlab.currentUser().then((u) => u.id),
+  ]);
+  const ended = notes.some((n) => {
+    if (n.author.id !== selfId) return false;
+    const marker = parseMarker(n.body);
+    return (
+      marker?.kind === 'progress' &&
+      marker.pipeline === String(active.id) &&
+      marker.state !== 'running'
+    );
+  });
+  return ended ? 'delivering' : 'listening';
+}
+
+async function startPipeline(
+  deps: DispatchDeps,
+  request: CommandRequest,
+): Promise<{ pipeline: AgentPipeline } | { failed: DispatchOutcome }> {
+  try {
+    return { pipeline: await deps.start(request) };
+  } catch (error) {
+    const message = describeError(error).message;
+    const hint = error instanceof ConfigError ? error.hint : undefined;
+    await reply(deps, request, startFailedText(message, hint, replyIn(deps, request)));
+    return { failed: { kind: 'start-failed', message } };
+  }
+}
+
+/**
+ * A new instruction (`/agent <instruction>`) while a run is active joins
+ * it: the running job reads it at its next checkpoint and answers it
+ * there, so no second pipeline starts. Once the run is delivering, the
+ * instruction starts a follow-up run instead, which the per-target resource
+ * group holds until the running one ends, and which continues from the
+ * merge request's history.
+ */
+async function joinOrFollow(
+  deps: DispatchDeps,
+  request: CommandRequest,
+  active: AgentPipeline,
+): Promise<DispatchOutcome> {
+  const language = replyIn(deps, request);
+  if ((await runStage(deps, request, active)) === 'listening') {
+    await reply(deps, request, joinedText(request.target, active, language));
+    return { kind: 'joined', pipeline: active };
+  }
+  const started = await startPipeline(deps, request);
+  if ('failed' in started) return started.failed;
+  await reply(deps, request, queuedText(request.target, active, started.pipeline, language));
+  return { kind: 'queued', pipeline: started.pipeline, running: active };
+}
+
 async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
   const lookup = lookupFor(deps, request);
   const [active] = await blockingAgentPipelines(lookup);
+  if (active && request.command === 'run' && request.instruction.trim() !== '') {
+    return joinOrFollow(deps, request, active);
+  }
   if (active) {
     await reply(
       deps,
@@ -131,14 +205,8 @@ async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<
     );
     return { kind: 'already-running', pipeline: active };
   }
-  try {
-    return { kind: 'started', pipeline: await deps.start(request) };
-  } catch (error) {
-    const message = describeError(error).message;
-    const hint = error instanceof ConfigError ? error.hint : undefined;
-    await reply(deps, request, startFailedText(message, hint, replyIn(deps, request)));
-    return { kind: 'start-failed', message };
-  }
+  const started = await startPipeline(deps, request);
+  return 'failed' in started ? started.failed : { kind: 'started', pipeline: started.pipeline };
 }
 
 async function stop(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {

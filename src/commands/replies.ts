@@ -76,6 +76,32 @@ export function alreadyRunningText(
   ].join('\n');
 }
 
+/** A new instruction joined the running run (dispatch.ts). */
+export function joinedText(
+  target: CommandTarget,
+  pipeline: AgentPipeline,
+  language: Language = 'en',
+): string {
+  return t(language, 'reply.joined', {
+    where: where(target, language),
+    pipeline: pipelineLink(pipeline, language),
+  });
+}
+
+/** A new instruction after the running run began delivering: a follow-up run. */
+export function queuedText(
+  target: CommandTarget,
+  running: AgentPipeline,
+  next: AgentPipeline,
+  language: Language = 'en',
+): string {
+  return t(language, 'reply.queued', {
+    where: where(target, language),
+    pipeline: pipelineLink(running, language),
+    next: pipelineLink(next, language),
+  });
+}
+
 export function stoppedText(
   pipelines: readonly AgentPipeline[],
   language: Language = 'en',

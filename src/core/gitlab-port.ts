@@ -224,6 +224,15 @@ export interface GitLabPort {
 
   /** Every note, oldest first (all pages). */
   listNotes(project: ProjectRef, on: Noteable): Promise<Note[]>;
+  /**
+   * One page of notes, newest first (`order_by=created_at&sort=desc`): a
+   * look at what is new costs one read, never a full listing.
+   */
+  listNewestNotes(
+    project: ProjectRef,
+    on: Noteable,
+    page: { page: number; perPage: number },
+  ): Promise<Note[]>;
   getNote(project: ProjectRef, on: Noteable, noteId: number): Promise<Note>;
   /** Every discussion (thread), oldest first, replies inside. */
   listDiscussions(project: ProjectRef, on: Noteable): Promise<Discussion[]>;

@@ -140,6 +140,11 @@ export interface ChangeToDeliver {
   /** The completion assessment's summary (the commit body). */
   summary: string;
   changedFiles: readonly string[];
+  /**
+   * Not pushed but kept as a patch note (and `.mr-agent/patch.diff`), for
+   * this reason: someone asked the run to stop before it pushes.
+   */
+  patchOnly?: string | undefined;
 }
 
 /**

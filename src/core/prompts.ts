@@ -10,7 +10,8 @@ export type PromptName =
   | 'reflection'
   | 'completion'
   | 'review-planning'
-  | 'review-execution';
+  | 'review-execution'
+  | 'human-feedback';
 
 /** Prompt files by name, each read once. */
 export interface PromptFiles<Name extends string> {

@@ -28,12 +28,22 @@ export const PlanRevision = z.object({
 });
 export type PlanRevision = z.infer<typeof PlanRevision>;
 
+/** The reflection's answer to comments people made during the run (only asked for when there were some). */
+export const HumanFeedbackAnswer = z.object({
+  replies: z
+    .array(z.object({ comment_id: z.coerce.number().int(), reply: z.string() }))
+    .default([]),
+  stop_before_delivery: z.boolean().default(false),
+});
+export type HumanFeedbackAnswer = z.infer<typeof HumanFeedbackAnswer>;
+
 export const ReflectionReply = z
   .object({
     phase: z.literal('reflection').default('reflection'),
     reflection: ReflectionBody,
     plan_revision: PlanRevision.nullable().default(null),
     comment: z.string().default(''),
+    human_feedback: HumanFeedbackAnswer.optional(),
   })
   .superRefine((reply, ctx) => {
     if (reply.reflection.plan_revision_needed && !reply.plan_revision)

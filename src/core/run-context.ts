@@ -1,4 +1,5 @@
 import type { RunBudget } from './budget.ts';
+import type { ConversationPort } from './conversation.ts';
 import type { Config } from '../config/options.ts';
 import type { Logger } from '../log/logger.ts';
 import type { SectionWriter } from '../log/sections.ts';
@@ -89,6 +90,11 @@ export interface RunDeps extends PortDeps {
   pauseRequested?(): Promise<boolean>;
   /** The run's spend limits; the LLM port refuses a call that would pass them. Absent: none. */
   budget?: RunBudget;
+  /**
+   * What people say on the merge request or issue while the run works,
+   * heard at each checkpoint. Absent: the run hears nobody (local runs).
+   */
+  conversation?: ConversationPort;
 }
 
 /** The run's working memory, filled as phases go. */
@@ -120,6 +126,8 @@ export interface RunState {
   checklistFrom: number;
   /** The earlier plan this run took over (seed 001 §7.3), with its revisions and reflections. */
   reusedPlan?: EarlierPlan;
+  /** Someone asked the run not to push: it keeps the change as a patch instead. */
+  stopBeforeDelivery?: { by: string };
 }
 
 /**

@@ -193,6 +193,25 @@ class GitbeakerGitLab implements GitLabPort {
     return parseAnswer(z.array(NoteSchema), raw, 'notes').map(toNote);
   }
 
+  async listNewestNotes(
+    project: ProjectRef,
+    on: Noteable,
+    page: { page: number; perPage: number },
+  ) {
+    const opts = {
+      sort: 'desc',
+      orderBy: 'created_at',
+      page: page.page,
+      perPage: page.perPage,
+      maxPages: 1,
+    } as const;
+    const raw =
+      on.type === 'merge_request'
+        ? await this.api.MergeRequestNotes.all(project, on.iid, opts)
+        : await this.api.IssueNotes.all(project, on.iid, opts);
+    return parseAnswer(z.array(NoteSchema), raw, 'notes').map(toNote);
+  }
+
   async getNote(project: ProjectRef, on: Noteable, noteId: number) {
     const raw =
       on.type === 'merge_request'

@@ -101,6 +101,12 @@ export const enErrors = {
   'reply.alreadyRunning': 'An agent run is already in progress for {where}: {pipeline} ({status}).',
   'reply.notStarted':
     'This command was not started. Wait for the run to finish, or cancel it with {stop}.',
+  'reply.joined':
+    'Joined the running agent run for {where} ({pipeline}): it reads this at its next step and answers here. No second run was started.',
+  'reply.queued':
+    'The running agent run for {where} ({pipeline}) is already delivering, so this starts a follow-up run that continues from it: {next}.',
+  'reply.busy':
+    'Not started: the bridge has {count} commands waiting and takes no more right now. Please comment again in a minute.',
   'reply.stopped': 'Cancelled the agent run: {pipelines}.',
   'reply.nothingToStop': 'No agent run is active for {where}; nothing to stop.',
   'reply.startFailed': 'Could not start the agent pipeline.',

@@ -226,6 +226,10 @@ export const en = {
   'pause.progressNote': 'progress note',
   'help.help': 'show this list',
   'help.instruction': '<instruction>',
+  'conversation.noted': 'Noted — {what}',
+  'conversation.notedGeneric': 'Noted — I will take this into account for the rest of this run.',
+  'conversation.stopBeforeDelivery': 'I will stop before pushing and keep the change as a patch.',
+  'conversation.stopReason': '@{user} asked the run to stop before pushing',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -93,6 +93,12 @@ export const jaErrors: Readonly<Record<keyof typeof enErrors, Message>> = {
   'reply.alreadyRunning': '{where}ではエージェントが実行中です: {pipeline}（{status}）。',
   'reply.notStarted':
     'このコマンドは開始していません。実行の終了を待つか、{stop} でキャンセルしてください。',
+  'reply.joined':
+    '{where}で実行中のエージェント（{pipeline}）に合流しました。次のステップでこのコメントを読み、ここで返信します。新しい実行は開始していません。',
+  'reply.queued':
+    '{where}で実行中のエージェント（{pipeline}）はすでに納品中のため、その続きとして次の実行を開始します: {next}。',
+  'reply.busy':
+    '開始していません: ブリッジには待機中のコマンドが {count} 件あり、今は受け付けられません。少し待ってからもう一度コメントしてください。',
   'reply.stopped': 'エージェントの実行をキャンセルしました: {pipelines}。',
   'reply.nothingToStop': '{where}で実行中のエージェントはありません。停止するものはありません。',
   'reply.startFailed': 'エージェントのパイプラインを開始できませんでした。',

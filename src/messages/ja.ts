@@ -217,4 +217,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'pause.progressNote': '進捗ノート',
   'help.help': 'この一覧を表示します',
   'help.instruction': '<指示>',
+  'conversation.noted': '承知しました — {what}',
+  'conversation.notedGeneric': '承知しました — この実行の残りの作業で考慮します。',
+  'conversation.stopBeforeDelivery': 'プッシュする前に停止し、変更はパッチとして残します。',
+  'conversation.stopReason': '@{user} さんがプッシュ前に停止するよう依頼しました',
 };

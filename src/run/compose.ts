@@ -16,6 +16,7 @@ import type { RunHooks } from '../core/hooks.ts';
 import type { LlmPort } from '../core/llm-port.ts';
 import type { NoteTarget } from '../core/note-target.ts';
 import type { ActionWorker, EnvironmentSetupOutcome, EnvironmentStep } from '../core/ports.ts';
+import type { ConversationPort } from '../core/conversation.ts';
 import type { Language } from '../messages/language.ts';
 import { promptLibrary } from '../llm/prompt-files.ts';
 import type { CodeNotRun, RunDeps } from '../core/run-context.ts';
@@ -99,6 +100,8 @@ export interface ComposeInput {
   pauseAsked?: ((progressNoteId: string) => Promise<boolean>) | undefined;
   /** USD the earlier runs on this merge request or issue spent (`budget.mr_max_usd`). */
   mrSpentUsd?: number | undefined;
+  /** What people say during the run (CI: the notes on GitLab); absent: nobody is heard. */
+  conversation?: ConversationPort | undefined;
   /** Replaces the environment phase (tests). */
   createEnvironment?: ((deps: EnvironmentStepDeps) => EnvironmentStep | undefined) | undefined;
   /**
@@ -368,6 +371,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
     signal: input.signal,
     ...pauseDep(input, reporting),
     ...(budget ? { budget } : {}),
+    ...(input.conversation ? { conversation: input.conversation } : {}),
   };
   return { deps, reporting };
 }

@@ -9,6 +9,7 @@ import type { RunContext, RunDeps } from '../core/run-context.ts';
 import { createRunContext } from './context.ts';
 import { deliveryPhase } from '../phases/deliver/phase.ts';
 import { environmentPhase } from '../phases/environment/phase.ts';
+import { hear, heed } from '../phases/converse/index.ts';
 import { executionPhase } from '../phases/execute/step.ts';
 import { endFromError, finish } from './finish.ts';
 import type { RunOutcome } from '../core/outcome.ts';
@@ -121,6 +122,16 @@ async function workStage(ctx: RunContext): Promise<RunEnd> {
     if (verified.kind === 'end') return verified.end;
     if (verified.kind === 'complete') {
       // nothing is pushed once the run is cancelled (O4)
+      throwIfCancelled(ctx);
+      const heard = await hear(ctx, 'delivery');
+      if (heard.length > 0) {
+        const heeded = await heed(ctx, heard);
+        if (heeded.kind === 'end') return heeded.end;
+        if (heeded.revised && ctx.state.queue.length > 0) {
+          ctx.fsm.to('RUNNING', 'comments before delivery changed the plan');
+          continue;
+        }
+      }
       throwIfCancelled(ctx);
       await deliveryPhase(ctx);
       throwIfCancelled(ctx);

@@ -144,6 +144,13 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
     return file;
   }
 
+  /** C5 the conversation reads one newest-first page of notes per checkpoint, never a full listing. */
+  function expectOnlyNewestNotePages(route: string, checkpoints: number): void {
+    const notes = standIn.requests.entries.filter((e) => e.method === 'GET' && e.route === route);
+    expect(notes, route).to.have.length(checkpoints);
+    for (const read of notes) expect(read.query).to.include('sort=desc').and.include('page=1');
+  }
+
   const members = (userId: number) =>
     standIn.requests.entries.filter(
       (e) => e.route === '/projects/:id/members/all/:user_id' && e.path.endsWith(`/${userId}`),
@@ -167,8 +174,10 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
     ]) {
       expect(reads[route], route).to.equal(1);
     }
-    // the one thread listing serves gather and history: no second listing as `/notes`
-    expect(reads['GET /projects/:id/merge_requests/:iid/notes']).to.equal(undefined);
+    // the one thread listing serves gather and history: no second listing as `/notes`;
+    // only the conversation's look for new comments, one newest-first page a checkpoint
+    // (after the one action, before delivery)
+    expectOnlyNewestNotePages('/projects/:id/merge_requests/:iid/notes', 2);
     // the commenter (claim, start check, discussion) and the pipeline's user, once each
     expect(members(s.developer.id), 'the commenter').to.equal(1);
     expect(members(s.maintainer.id), 'the pipeline user and earlier commenter').to.equal(1);
@@ -194,7 +203,7 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
       reads['GET /projects/:id/issues/:issue_iid'] ?? reads['GET /projects/:id/issues/:iid'],
     ).to.equal(1);
     expect(reads['GET /projects/:id/issues/:iid/discussions']).to.equal(1);
-    expect(reads['GET /projects/:id/issues/:iid/notes']).to.equal(undefined);
+    expectOnlyNewestNotePages('/projects/:id/issues/:iid/notes', 2);
     expect(members(s.developer.id)).to.equal(1);
     expect(userConfigHits).to.equal(1);
   });

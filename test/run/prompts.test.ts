@@ -26,6 +26,7 @@ describe('run: prompt files (J3) and data fencing (C4)', () => {
         '{{action}}',
       ],
       reflection: ['## Reflection Rules', '"plan_revision_needed"', '"updated_action_plan"'],
+      'human-feedback': ['## Human feedback', '"human_feedback"', 'stop_before_delivery'],
       completion: [
         '"completion_assessment"',
         '"all_criteria_satisfied"',

@@ -126,7 +126,7 @@ describe('A2 webhook bridge against the GitLab stand-in', function () {
     expect(reply?.authorId).to.equal(w.s.bot.id);
   });
 
-  it('A6 a command while a run is active replies "already running" and starts nothing', async () => {
+  it('D1 a new `/agent` instruction while a run is active joins it: 👀, a "joined" reply in its thread, 0 new pipelines', async () => {
     await deliver(url(), w.comment(w.s.mergeRequest, w.s.developer, '/agent fix it').hook);
     await w.idle();
     const second = w.comment(w.s.mergeRequest, w.s.maintainer, '/agent also rename greet');
@@ -134,7 +134,40 @@ describe('A2 webhook bridge against the GitLab stand-in', function () {
     await w.idle();
     expect(w.triggerPipelines()).to.have.length(1);
     const [reply] = repliesIn(second.note.discussionId, second.note.id);
-    expect(reply?.body).to.include('already in progress');
+    expect(reply?.body).to.include('Joined the running agent run').and.include('No second run');
+    const awards = w.standIn.model.awards.filter((a) => a.noteId === second.note.id);
+    expect(awards.map((a) => a.name)).to.deep.equal(['eyes']);
+  });
+
+  it('A6 a run verb other than a new instruction while a run is active still replies "already running"', async () => {
+    await deliver(url(), w.comment(w.s.mergeRequest, w.s.developer, '/agent fix it').hook);
+    await w.idle();
+    const retry = w.comment(w.s.mergeRequest, w.s.maintainer, '/agent retry');
+    await deliver(url(), retry.hook);
+    await w.idle();
+    expect(w.triggerPipelines()).to.have.length(1);
+    expect(repliesIn(retry.note.discussionId, retry.note.id)[0]?.body).to.include(
+      'already in progress',
+    );
+  });
+
+  it('D2 a new instruction once the running run has ended its note (delivered) starts a follow-up run and says so', async () => {
+    await deliver(url(), w.comment(w.s.mergeRequest, w.s.developer, '/agent fix it').hook);
+    await w.idle();
+    const [running] = w.triggerPipelines();
+    // the run wrote its final note; its pipeline is still finishing
+    w.standIn.model.addNote({
+      on: w.s.mergeRequest,
+      body: `<!-- mr-agent:progress job=1 pipeline=${running!.id} task=t state=complete -->\nDone`,
+      authorId: w.s.bot.id,
+    });
+    const next = w.comment(w.s.mergeRequest, w.s.maintainer, '/agent now add docs');
+    await deliver(url(), next.hook);
+    await w.idle();
+    const pipelines = w.triggerPipelines();
+    expect(pipelines).to.have.length(2);
+    const [reply] = repliesIn(next.note.discussionId, next.note.id);
+    expect(reply?.body).to.include('follow-up run').and.include(`#${pipelines[1]!.id}`);
   });
 
   it('A6 status and help reply in the thread; no reply runs a quick action (M3)', async () => {

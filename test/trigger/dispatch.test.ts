@@ -78,10 +78,20 @@ describe('A2/A6 dispatchCommand', () => {
     expect(gitlab.pipelines).to.have.length(1);
   });
 
-  it('A6 a run while another is active replies "already running"', async () => {
+  it('D1 a new instruction while another run is active joins it: no pipeline, a reply in its thread', async () => {
     const { gitlab, deps } = setup();
     gitlab.addPipeline('feature', 'running', { MR_AGENT_MR_IID: '3' });
     const outcome = await dispatchCommand(deps, request());
+    expect(outcome.kind).to.equal('joined');
+    expect(gitlab.pipelines).to.have.length(1);
+    expect(gitlab.replies[0]!.body).to.include('Joined the running agent run').and.include('#100');
+    expect(gitlab.replies[0]!.discussionId).to.equal('d1');
+  });
+
+  it('A6 a retry while another run is active replies "already running"', async () => {
+    const { gitlab, deps } = setup();
+    gitlab.addPipeline('feature', 'running', { MR_AGENT_MR_IID: '3' });
+    const outcome = await dispatchCommand(deps, request({ command: 'retry', instruction: '' }));
     expect(outcome.kind).to.equal('already-running');
     expect(gitlab.pipelines).to.have.length(1);
     expect(gitlab.replies[0]!.body).to.include('already in progress').and.include('#100');
@@ -124,7 +134,7 @@ describe('A2/A6 dispatchCommand', () => {
       deps,
       request({ target: { kind: 'issue', iid: 9 }, ref: 'main' }),
     );
-    expect(outcome.kind).to.equal('already-running');
+    expect(outcome.kind).to.equal('joined');
   });
 
   it('A3 a zero-infra pipeline counts when its TRIGGER_PAYLOAD is a run command here', async () => {
@@ -137,7 +147,7 @@ describe('A2/A6 dispatchCommand', () => {
     expect((await dispatchCommand(deps, request({ noteId: 1 }))).kind).to.equal('started');
     gitlab.pipelines.at(-1)!.status = 'success';
     gitlab.addPipeline('feature', 'running', { TRIGGER_PAYLOAD: payload('/agent fix', 3) });
-    expect((await dispatchCommand(deps, request({ noteId: 2 }))).kind).to.equal('already-running');
+    expect((await dispatchCommand(deps, request({ noteId: 2 }))).kind).to.equal('joined');
   });
 
   it('A6 stop cancels the active agent pipeline and says so', async () => {

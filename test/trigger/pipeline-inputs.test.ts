@@ -60,7 +60,7 @@ describe('#21 O9 requests as pipeline inputs (bridge ⇄ GitLab stand-in)', func
     expect(replies).to.have.length(0);
   });
 
-  it('#21 A6 a pipeline started with inputs is found by its name: "already running", status and stop', async () => {
+  it('#21 A6 D1 a pipeline started with inputs is found by its name: a new instruction joins it, status and stop', async () => {
     await start('inputs', { header: true });
     forbidVariables();
     await command('/agent fix it');
@@ -72,7 +72,7 @@ describe('#21 O9 requests as pipeline inputs (bridge ⇄ GitLab stand-in)', func
     const status = await command('/agent status');
     const stop = await command('/agent stop');
 
-    expect(second.replies[0]?.body).to.include('already in progress');
+    expect(second.replies[0]?.body).to.include('Joined the running agent run');
     expect(onIssue.replies).to.have.length(0);
     expect(w.triggerPipelines().map((p) => p.name)).to.deep.equal([
       `mr-agent !${w.s.mergeRequest.iid}`,

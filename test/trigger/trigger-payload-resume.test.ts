@@ -151,7 +151,7 @@ describe('F4 TRIGGER_PAYLOAD: a reply below a paused ❓ question resumes the ru
     expect(awardsOn(note.id)).to.have.length(1);
   });
 
-  it('F4 while the resumed run is active, a second reply and a command get "already running"', async () => {
+  it('F4 D1 while the resumed run is active, a second reply gets "already running" and a new instruction joins the run', async () => {
     const asked = question('awaiting_answer');
     const first = await comment(s.developer, 'main', asked);
     expect((await job(first.pipeline)).outcome?.kind).to.equal('started');
@@ -159,7 +159,7 @@ describe('F4 TRIGGER_PAYLOAD: a reply below a paused ❓ question resumes the ru
     const second = await comment(s.maintainer, 'Or develop?', asked);
     expect((await job(second.pipeline)).outcome?.kind).to.equal('already-running');
     const command = await comment(s.developer, '/agent rename greet');
-    expect((await job(command.pipeline)).outcome?.kind).to.equal('already-running');
+    expect((await job(command.pipeline)).outcome?.kind).to.equal('joined');
     standIn.model.setPipelineStatus(first.pipeline.id, 'success');
     standIn.model.setPipelineStatus(second.pipeline.id, 'success');
     standIn.model.setPipelineStatus(command.pipeline.id, 'success');

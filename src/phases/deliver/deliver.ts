@@ -123,6 +123,14 @@ async function deliverTo(input: DeliveryInput, branch: string): Promise<Delivery
   const commit = await commitChanges(git, input);
   if (!commit) return { status: 'no-changes' };
   const patchPath = await keepPatch(git, input, commit);
+  if (input.patchOnly !== undefined) {
+    return postPatch(input, git, {
+      intendedBranch: branch,
+      reason: input.patchOnly,
+      commit,
+      patchPath,
+    });
+  }
   const forbidden = await forbiddenReason(input.gitlab, input.project, branch);
   const attempt = await attemptPush(input, git, input.project.httpUrlToRepo, branch, forbidden);
   if ('pushed' in attempt) {

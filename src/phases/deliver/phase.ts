@@ -1,4 +1,5 @@
 import type { RunContext } from '../../core/run-context.ts';
+import { stopReason } from '../converse/index.ts';
 
 /**
  * Delivery (SPEC H3) once every criterion is met: the injected step commits
@@ -17,6 +18,7 @@ export async function deliveryPhase(ctx: RunContext): Promise<void> {
         objective: state.plan?.goal_understanding.main_objective ?? ctx.task.title,
         summary: state.assessment?.summary ?? '',
         changedFiles: [...state.changedFiles],
+        ...(stopReason(ctx) !== undefined ? { patchOnly: stopReason(ctx) } : {}),
       },
       ctx.signal,
     );

@@ -95,6 +95,7 @@ export function createDeliveryStep(options: DeliveryStepOptions): DeliveryStep {
         ...input,
         ...(signal ? { signal } : {}),
         ...(snapshot ? { gitControl: snapshot } : {}),
+        ...(change.patchOnly !== undefined ? { patchOnly: change.patchOnly } : {}),
         commit: {
           title: commitTitle(change.objective),
           body: commitBody(change, footer),

@@ -2,6 +2,7 @@ import { CancelledError } from '../../errors/errors.ts';
 import { progressDigest } from '../../core/progress/digest.ts';
 import { executeAction } from './index.ts';
 import { pauseEnd } from './pause.ts';
+import { hear, heed } from '../converse/index.ts';
 import { executeWithWorker } from './worker.ts';
 import type { PlanStep } from '../../core/plan-steps.ts';
 import { reflectionTrigger } from '../reflect/index.ts';
@@ -84,8 +85,16 @@ async function executeQueue(ctx: RunContext): Promise<StepResult> {
     const record = await runOne(ctx, step);
     const after = await afterAction(ctx, step, record);
     if (after.kind === 'end') return after;
-    if (after.replanned) continue;
-    const trigger = reflectionTrigger(ctx.config, record, ctx.state.actionCount);
+    const trigger = after.replanned
+      ? undefined
+      : reflectionTrigger(ctx.config, record, ctx.state.actionCount);
+    // comments heard here ride on this checkpoint's reflection instead of a separate one
+    const heard = await hear(ctx, trigger ? 'reflection' : 'action');
+    if (heard.length > 0) {
+      const heeded = await heed(ctx, heard, after.replanned ? undefined : record);
+      if (heeded.kind === 'end') return heeded;
+      continue;
+    }
     if (!trigger) continue;
     const reflected = await reflectAndRevise(ctx, { trigger, record }, { countsAsRevision: true });
     if (reflected.kind === 'end') return reflected;

@@ -5,8 +5,9 @@ import type { ActionRecord } from '../../core/records.ts';
 import { progressDigest } from '../../core/progress/digest.ts';
 import type { CompletionAssessment } from '../../core/completion.ts';
 import { ReflectionReply } from '../../core/reflection.ts';
+import type { HumanComment } from '../../core/conversation.ts';
 
-export type ReflectionTrigger = 'error' | 'interval' | 'validation' | 'review';
+export type ReflectionTrigger = 'error' | 'interval' | 'validation' | 'review' | 'feedback';
 
 const REMAINING_SHOWN = 30;
 
@@ -48,6 +49,19 @@ export interface ReflectInput {
   assessment?: CompletionAssessment;
   /** Review feedback or other notes for the reflection. */
   feedback?: string;
+  /** Comments people made during the run, to be heeded and answered. */
+  comments?: readonly HumanComment[];
+}
+
+/** Each comment fenced as data, with its id, author and time (the rules come from the prompt file). */
+export function humanComments(comments: readonly HumanComment[]): string {
+  return comments
+    .map((c) => fenceData(`comment ${c.id} by @${c.author.username} at ${c.createdAt}`, c.text))
+    .join('\n\n');
+}
+
+function humanFeedbackRules(prompts: PromptLibrary): Promise<string> {
+  return prompts.load('human-feedback');
 }
 
 /** The action a reflection evaluates (its error, closing message and tool calls fenced: they hold output). */
@@ -86,7 +100,7 @@ function earlierAttempts(ctx: RunContext): string | undefined {
   return `## Earlier attempts with this plan (${earlier.taskId})\n\nThe plan was taken over from an earlier run; do not repeat what went wrong there.\n\n${fenceData('earlier revisions and reflections', lines.join('\n'))}`;
 }
 
-function userPrompt(ctx: RunContext, input: ReflectInput): string {
+async function userPrompt(ctx: RunContext, input: ReflectInput): Promise<string> {
   const { state } = ctx;
   const goal = state.plan!.goal_understanding;
   const remaining = state.queue.slice(0, REMAINING_SHOWN).map((s) => s.action);
@@ -111,6 +125,11 @@ function userPrompt(ctx: RunContext, input: ReflectInput): string {
     );
   }
   if (input.feedback) parts.push(`## Review feedback to address\n\n${input.feedback}`);
+  if (input.comments?.length) {
+    parts.push(
+      `${(await humanFeedbackRules(ctx.deps.prompts)).trim()}\n\n${humanComments(input.comments)}`,
+    );
+  }
   const earlier = earlierAttempts(ctx);
   if (earlier) parts.push(earlier);
   parts.push(
@@ -133,7 +152,7 @@ export async function reflect(ctx: RunContext, input: ReflectInput): Promise<Ref
     role: 'reflection',
     messages: [
       { role: 'system', content: system },
-      { role: 'user', content: userPrompt(ctx, input) },
+      { role: 'user', content: await userPrompt(ctx, input) },
     ],
     schema: ReflectionReply,
     schemaName: 'reflection',
