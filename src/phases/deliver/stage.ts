@@ -53,12 +53,39 @@ async function changedPaths(git: Git): Promise<{ rel: string; untracked: boolean
     .map((entry) => ({ rel: entry.slice(3), untracked: entry.startsWith('??') }));
 }
 
-/** The index's gitlinks (submodule paths). */
-async function gitlinks(git: Git): Promise<Set<string>> {
-  const out = await git.must(['ls-files', '-z', '--stage']);
+/**
+ * The gitlinks (submodule paths) among the changed paths and the folders
+ * above them. The checkout's index is the commit's until the agent stages
+ * (nothing else writes it), so the commit's tree is asked for exactly those
+ * names: a few entries, where listing the whole index costs a read of every
+ * entry on a large checkout. A repository without a commit lists its index.
+ */
+async function gitlinks(git: Git, paths: readonly string[]): Promise<Set<string>> {
+  const prefixes = new Set<string>();
+  for (const rel of paths) {
+    const parts = rel.replace(/\/+$/, '').split('/');
+    for (let i = 1; i <= parts.length; i++) prefixes.add(parts.slice(0, i).join('/'));
+  }
   const links = new Set<string>();
-  for (const entry of out.split('\0'))
-    if (entry.startsWith(`${GITLINK} `)) links.add(entry.slice(entry.indexOf('\t') + 1));
+  const names = [...prefixes];
+  const head = await git.run(['rev-parse', '--verify', '-q', 'HEAD^{tree}']);
+  if (head.exitCode !== 0) {
+    for (const entry of (await git.must(['ls-files', '-z', '--stage'])).split('\0'))
+      if (entry.startsWith(`${GITLINK} `)) links.add(entry.slice(entry.indexOf('\t') + 1));
+    return links;
+  }
+  for (let start = 0; start < names.length; start += 500) {
+    const out = await git.must([
+      '--literal-pathspecs',
+      'ls-tree',
+      '-z',
+      'HEAD',
+      '--',
+      ...names.slice(start, start + 500),
+    ]);
+    for (const entry of out.split('\0'))
+      if (entry.startsWith(`${GITLINK} `)) links.add(entry.slice(entry.indexOf('\t') + 1));
+  }
   return links;
 }
 
@@ -144,7 +171,10 @@ export async function stageChanges(
   const changed = (await changedPaths(git)).filter(({ rel }) => !leftOut(rel, stateDir));
   const summary: StagedSummary = { staged: [], skipped: [] };
   if (changed.length === 0) return summary;
-  const links = await gitlinks(git);
+  const links = await gitlinks(
+    git,
+    changed.map(({ rel }) => rel),
+  );
   const store = await objectStore(git, repoDir);
   const zero = '0'.repeat(store.hash === 'sha256' ? 64 : 40);
   const removals: string[] = [];
