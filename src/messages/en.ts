@@ -225,6 +225,8 @@ export const en = {
   'pause.nothing': 'No agent run is active here; nothing to pause.',
   'pause.progressNote': 'progress note',
   'help.help': 'show this list',
+  'help.review':
+    'review this merge request: findings as threads on the changed lines, with suggestions',
   'help.instruction': '<instruction>',
   'conversation.noted': 'Noted — {what}',
   'conversation.notedGeneric': 'Noted — I will take this into account for the rest of this run.',

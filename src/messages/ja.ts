@@ -216,6 +216,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'pause.nothing': '実行中のエージェントはありません。一時停止するものはありません。',
   'pause.progressNote': '進捗ノート',
   'help.help': 'この一覧を表示します',
+  'help.review':
+    'このマージリクエストをレビューし、指摘を変更行のスレッドに（提案付きで）投稿します',
   'help.instruction': '<指示>',
   'conversation.noted': '承知しました — {what}',
   'conversation.notedGeneric': '承知しました — この実行の残りの作業で考慮します。',
