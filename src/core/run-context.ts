@@ -102,6 +102,8 @@ export interface RunDeps extends PortDeps {
 
 /** The run's working memory, filled as phases go. */
 export interface RunState {
+  /** The run reviewed a merge request (`/agent review`) instead of changing it. */
+  reviewOnly?: boolean;
   gathered?: Gathered;
   plan?: Plan;
   /** Actions still to run, in order. */

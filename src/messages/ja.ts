@@ -86,6 +86,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'next.pushDisabled':
     '`delivery.push` がオフのためプッシュしていません。オンにするか、手作業で変更してください。',
   'next.local': '作業ツリーの変更を確認してください（`git diff`）。',
+  'next.reviewThreads':
+    '変更行のレビュースレッドを確認してください。プッシュ後に {review} とコメントすると再レビューします。',
   'next.retry': 'そのうえで{retry}するか、もう一度 {command} とコメントしてください。',
   'next.retryJob': 'ジョブ #{id} を再試行',
   'next.cancelled':

@@ -98,6 +98,9 @@ describe('ci: /agent review as a job (stand-in + scripted model over HTTP; issue
     const note = world.progressNotes().at(-1)!.body;
     expect(note).to.contain('Review `FAIL`').and.contain('1 Critical').and.contain('1 Major');
     expect(note).to.contain('1 could not be placed on the diff');
+    // the note's next step is the threads, not a working tree to inspect
+    expect(note).to.contain('read the review threads').and.contain('`/agent review`');
+    expect(note).not.to.contain('git diff');
     const unplaced = world.standIn.model.notes.find((n) =>
       n.body.includes('mr-agent:review-unplaced'),
     )!;

@@ -219,5 +219,5 @@ export function renderReviewSummary(input: ReviewSummaryInput): string {
   if (input.kept > 0) parts.push(v.m('review.kept', { count: input.kept }));
   if (input.resolved > 0) parts.push(v.m('review.resolved', { count: input.resolved }));
   if (input.leftOpen) parts.push(v.m('review.leftOpen', { count: input.leftOpen }));
-  return parts.join(' ');
+  return parts.join(' · ');
 }

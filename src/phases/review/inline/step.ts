@@ -22,6 +22,7 @@ export async function reviewOnlyStage(ctx: RunContext, focus: string): Promise<R
   if (!target || !target.gitlab.listDiffVersions)
     throw new UsageError('`review` reviews a merge request: comment it on one');
   const { gitlab, project, iid } = target;
+  ctx.state.reviewOnly = true;
   ctx.fsm.to('PLANNING', 'review: reading the change');
   const { version, changes } = await inPhase(ctx, 'pre_planning', async () => {
     const [versions, files] = await Promise.all([
