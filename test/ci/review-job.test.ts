@@ -148,4 +148,29 @@ describe('ci: /agent review as a job (stand-in + scripted model over HTTP; issue
     const mul = threads().find((n) => n.body.includes('mul adds'))!;
     expect(world.standIn.model.review.resolved.has(mul.discussionId)).to.equal(false);
   });
+
+  it('`/agent review` on an issue is refused with a reply saying it reviews a merge request', async () => {
+    const note = world.standIn.model.addNote({
+      on: world.s.issue,
+      body: '/agent review',
+      authorId: world.s.developer.id,
+    });
+    const job = await world.job({
+      replies: [],
+      variables: {
+        MR_AGENT_SOURCE: 'note',
+        MR_AGENT_COMMAND: 'review',
+        MR_AGENT_TASK: '',
+        MR_AGENT_NOTE_ID: String(note.id),
+        MR_AGENT_ISSUE_IID: String(world.s.issue.iid),
+        MR_AGENT_TRIGGERED_BY: String(world.s.developer.id),
+      },
+    });
+    expect(job.code).to.equal(2);
+    expect(job.llm.requests).to.have.length(0);
+    const reply = world.standIn.model.notes.find(
+      (n) => n.discussionId === note.discussionId && n.authorId === world.s.bot.id,
+    );
+    expect(reply?.body).to.contain('reviews a merge request');
+  });
 });
