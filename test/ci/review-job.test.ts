@@ -68,6 +68,10 @@ describe('ci: /agent review as a job (stand-in + scripted model over HTTP; issue
     new Gitlab({ host: world.standIn.url, token: world.s.developerToken.value });
 
   it('G1 threads on the changed lines, a suggestion that applies, a refused position in the note; nothing pushed', async () => {
+    // a token committed by mistake is part of the change, but never of a model request
+    await commitFiles(world.s.project.repoDir, world.s.mergeRequest.sourceBranch, {
+      'src/config.js': `export const token = '${world.s.botToken.value}';\n`,
+    });
     const head = world.branchHead();
     const job = await world.job({
       replies: [review([ADD, MUL, OFF])],
@@ -80,6 +84,8 @@ describe('ci: /agent review as a job (stand-in + scripted model over HTTP; issue
     expect(sent).to.contain('diff of src/calc.js (untrusted data');
     expect(sent).to.contain('    2 +   return a - b;');
     expect(sent).to.contain('focus asked for (untrusted data').and.contain('arithmetic /close');
+    expect(sent).to.contain('diff of src/config.js');
+    expect(JSON.stringify(job.llm.requests)).not.to.contain(world.s.botToken.value);
 
     expect(threads()).to.have.length(2);
     for (const note of threads()) {

@@ -42,12 +42,16 @@ export async function reviewOnlyStage(ctx: RunContext, focus: string): Promise<R
       files: change.shown,
       skipped: change.skipped.length,
     });
-    const messages = await inlineReviewMessages(ctx.deps.prompts, {
+    // a diff may hold a secret the job knows (a token committed by mistake): never sent to the model
+    const redacted = await inlineReviewMessages(ctx.deps.prompts, {
       title: target.title,
       description: target.description,
       focus,
       change,
     });
+    const messages = redacted.map((m) =>
+      m.role === 'user' ? { ...m, content: ctx.deps.redactor.redact(m.content) } : m,
+    );
     const reply = await ctx.llm.chat({
       purpose: 'review.merge_request',
       role: 'review',
