@@ -38,6 +38,17 @@ function taskText(run: PreparedRun, plan: JobPlan, last: CiRequestRecord | undef
   throw new UsageError('the request has no task text', { where: 'MR_AGENT_TASK' });
 }
 
+/** The task of a review: the merge request, and the focus when one was given. */
+function reviewTaskText(run: PreparedRun): string {
+  const target = run.request.target;
+  if (target.kind !== 'merge_request')
+    throw new UsageError('`review` reviews a merge request: comment it on one', {
+      where: 'MR_AGENT_COMMAND',
+    });
+  const focus = run.request.task.trim();
+  return `Review !${target.iid}${focus ? `\n\nFocus: ${focus}` : ''}`;
+}
+
 async function approvedPlan(
   run: PreparedRun,
   paths: StatePaths,
@@ -65,6 +76,8 @@ interface JobStart {
   stopAfterPlan?: RunInput['stopAfterPlan'];
   /** The earlier task whose plan the run may reuse (retry, resume). */
   planSource?: string | undefined;
+  /** `/agent review`: the review's focus (may be empty). */
+  reviewOnly?: RunInput['reviewOnly'];
 }
 
 /** `--step all` and `--step plan`: the command asked for (see ./commands.ts). */
@@ -87,7 +100,10 @@ async function requestedStart(run: PreparedRun, deps: CarryOutDeps): Promise<Job
   });
   // approve answers one `/agent plan` run: its request and its plan (not a later run's)
   const planRun = plan.mode === 'approved-plan' ? await approvedRun(run, restored) : undefined;
-  const text = taskText(run, plan, planRun ?? restored.lastRequest);
+  const text =
+    plan.mode === 'review-only'
+      ? reviewTaskText(run)
+      : taskText(run, plan, planRun ?? restored.lastRequest);
   const approved =
     plan.mode === 'approved-plan'
       ? await approvedPlan(run, paths, deps.logger, planRun)
@@ -111,6 +127,7 @@ async function requestedStart(run: PreparedRun, deps: CarryOutDeps): Promise<Job
     ...(approved ? { from: { work: { plan: approved }, by: 'the approved plan' } } : {}),
     ...(stopAfterPlan ? { stopAfterPlan } : {}),
     ...(planSource ? { planSource } : {}),
+    ...(plan.mode === 'review-only' ? { reviewOnly: { focus: run.request.task.trim() } } : {}),
   };
 }
 
@@ -144,6 +161,7 @@ export async function carryOutJob(run: PreparedRun, deps: CarryOutDeps): Promise
     adoptNoteId: start.adoptNoteId,
     signal: deps.lifecycle.signal,
     planSource: start.planSource,
+    review: start.reviewOnly !== undefined,
   });
   const input: RunInput = {
     task: session.task,
@@ -151,6 +169,7 @@ export async function carryOutJob(run: PreparedRun, deps: CarryOutDeps): Promise
     maxLoops: session.task.maxLoops,
     from: start.from,
     stopAfterPlan: start.stopAfterPlan,
+    reviewOnly: start.reviewOnly,
   };
   // the run's stages, phases and tools load once the progress note is posted, so the note comes first
   const stages = import('../run/orchestrator.ts');

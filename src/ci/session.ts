@@ -1,3 +1,4 @@
+import { UsageError } from '../errors/errors.ts';
 import { findPastRunNotes } from '../gitlab/past-runs.ts';
 import type { Config } from '../config/options.ts';
 import type { Clock } from '../core/clock.ts';
@@ -106,6 +107,8 @@ interface SessionInput {
   signal: AbortSignal;
   /** The earlier task whose plan the run may reuse (retry, resume). */
   planSource?: string | undefined;
+  /** A review-only run (`/agent review`): the merge request it reviews is composed in. */
+  review?: boolean | undefined;
 }
 
 function notesFor(run: PreparedRun, input: SessionInput, paths: StatePaths, webUrl?: string) {
@@ -224,8 +227,27 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     observers: services.observers,
     ...(codeNotRun ? { codeNotRun } : {}),
     ...(run.refusedUserSettings ? { refusedUserSettings: run.refusedUserSettings } : {}),
+    ...(input.review ? { mergeRequestReview: mergeRequestUnderReview(run) } : {}),
   });
   return { task, runId, paths, deps, reporting };
+}
+
+/** The merge request `/agent review` reviews; only a merge request can be reviewed. */
+function mergeRequestUnderReview(run: PreparedRun) {
+  const mr = run.mergeRequest;
+  if (run.request.target.kind !== 'merge_request' || !mr)
+    throw new UsageError('`review` reviews a merge request: comment it on one', {
+      where: 'MR_AGENT_COMMAND',
+    });
+  return {
+    gitlab: run.gitlab,
+    project: run.project.id,
+    iid: mr.iid,
+    botUserId: run.bot.id,
+    webUrl: mr.webUrl,
+    title: mr.title,
+    description: mr.description,
+  };
 }
 
 /** USD the earlier runs on this merge request or issue spent, from their progress notes' markers. */

@@ -25,8 +25,12 @@ export interface JobPlan {
   task: 'instruction' | 'last-request';
   /** Fail when there is no earlier run to take the task from. */
   needsEarlierRun: boolean;
-  /** `run`: the whole run; `plan-only`: stop after the plan; `approved-plan`: carry out the posted plan. */
-  mode: 'run' | 'plan-only' | 'approved-plan';
+  /**
+   * `run`: the whole run; `plan-only`: stop after the plan; `approved-plan`:
+   * carry out the posted plan; `review-only`: review the merge request's
+   * change as threads on its diff lines, nothing executed or delivered.
+   */
+  mode: 'run' | 'plan-only' | 'approved-plan' | 'review-only';
 }
 
 export interface VerbRow {
@@ -75,6 +79,14 @@ export const VERBS = {
   },
   stop: { syntax: 'alone', handling: { kind: 'answer' } },
   help: { syntax: 'alone', handling: { kind: 'answer' } },
+  // the instruction is the review's focus, and may be empty
+  review: {
+    syntax: 'instruction',
+    handling: {
+      kind: 'run',
+      job: { task: 'instruction', needsEarlierRun: false, mode: 'review-only' },
+    },
+  },
 } as const satisfies Record<string, VerbRow>;
 
 export type Verb = keyof typeof VERBS;

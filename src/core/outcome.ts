@@ -93,6 +93,8 @@ export interface RunOutcome {
   changedFiles: string[];
   /** What delivery did (absent when the run has no delivery step or did not complete). */
   delivery?: DeliveryReport;
+  /** The run reviewed a merge request (`/agent review`): its result is the review threads. */
+  reviewOnly?: boolean;
   metaCalls: MetaCallLog[];
   tokens: TokenTotals;
   /** What the run spent against its budget, when one was set. */

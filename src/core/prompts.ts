@@ -11,7 +11,8 @@ export type PromptName =
   | 'completion'
   | 'review-planning'
   | 'review-execution'
-  | 'human-feedback';
+  | 'human-feedback'
+  | 'review-inline';
 
 /** Prompt files by name, each read once. */
 export interface PromptFiles<Name extends string> {

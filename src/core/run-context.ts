@@ -17,6 +17,7 @@ import type { Clock } from './clock.ts';
 import type { CommandIsolation } from './isolation.ts';
 import type { RunHooks } from './hooks.ts';
 import type { PromptLibrary } from './prompts.ts';
+import type { MergeRequestReview } from './merge-request-review.ts';
 import type {
   ActionWorker,
   DeliveryStep,
@@ -95,10 +96,14 @@ export interface RunDeps extends PortDeps {
    * heard at each checkpoint. Absent: the run hears nobody (local runs).
    */
   conversation?: ConversationPort;
+  /** The merge request a review-only run (`/agent review`) reviews; absent for every other run. */
+  mergeRequestReview?: MergeRequestReview;
 }
 
 /** The run's working memory, filled as phases go. */
 export interface RunState {
+  /** The run reviewed a merge request (`/agent review`) instead of changing it. */
+  reviewOnly?: boolean;
   gathered?: Gathered;
   plan?: Plan;
   /** Actions still to run, in order. */

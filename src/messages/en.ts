@@ -93,6 +93,8 @@ export const en = {
   'next.pushDisabled':
     'nothing was pushed because `delivery.push` is off; turn it on, or make the change by hand.',
   'next.local': 'review the change in your working tree (`git diff`).',
+  'next.reviewThreads':
+    'read the review threads on the changed lines; after a push, comment {review} again to re-review.',
   'next.retry': 'Then {retry} or comment {command} again.',
   'next.retryJob': 'retry job #{id}',
   'next.cancelled':
@@ -225,6 +227,8 @@ export const en = {
   'pause.nothing': 'No agent run is active here; nothing to pause.',
   'pause.progressNote': 'progress note',
   'help.help': 'show this list',
+  'help.review':
+    'review this merge request: findings as threads on the changed lines, with suggestions',
   'help.instruction': '<instruction>',
   'conversation.noted': 'Noted — {what}',
   'conversation.notedGeneric': 'Noted — I will take this into account for the rest of this run.',

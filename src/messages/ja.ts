@@ -86,6 +86,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'next.pushDisabled':
     '`delivery.push` がオフのためプッシュしていません。オンにするか、手作業で変更してください。',
   'next.local': '作業ツリーの変更を確認してください（`git diff`）。',
+  'next.reviewThreads':
+    '変更行のレビュースレッドを確認してください。プッシュ後に {review} とコメントすると再レビューします。',
   'next.retry': 'そのうえで{retry}するか、もう一度 {command} とコメントしてください。',
   'next.retryJob': 'ジョブ #{id} を再試行',
   'next.cancelled':
@@ -216,6 +218,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'pause.nothing': '実行中のエージェントはありません。一時停止するものはありません。',
   'pause.progressNote': '進捗ノート',
   'help.help': 'この一覧を表示します',
+  'help.review':
+    'このマージリクエストをレビューし、指摘を変更行のスレッドに（提案付きで）投稿します',
   'help.instruction': '<指示>',
   'conversation.noted': '承知しました — {what}',
   'conversation.notedGeneric': '承知しました — この実行の残りの作業で考慮します。',

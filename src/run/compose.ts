@@ -1,4 +1,5 @@
 import { meteredLlm, RunBudget } from '../core/budget.ts';
+import type { MergeRequestReview } from '../core/merge-request-review.ts';
 import { priceOf } from '../llm/pricing.ts';
 /**
  * The one composition root of a run (SPEC O1): `mr-agent run`, every step of
@@ -113,6 +114,8 @@ export interface ComposeInput {
   codeNotRun?: CodeNotRun | undefined;
   /** Keys the user-config API sent but may not set: named in one line of the progress note. */
   refusedUserSettings?: readonly string[] | undefined;
+  /** The merge request a review-only run reviews (`/agent review`); the notes' language is added here. */
+  mergeRequestReview?: Omit<MergeRequestReview, 'language'> | undefined;
 }
 
 export interface ComposedRun {
@@ -372,6 +375,15 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
     ...pauseDep(input, reporting),
     ...(budget ? { budget } : {}),
     ...(input.conversation ? { conversation: input.conversation } : {}),
+    ...(input.mergeRequestReview
+      ? {
+          mergeRequestReview: {
+            ...input.mergeRequestReview,
+            gitlab: guardGitLab(input.mergeRequestReview.gitlab, { signal: input.signal }),
+            language,
+          },
+        }
+      : {}),
   };
   return { deps, reporting };
 }

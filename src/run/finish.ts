@@ -94,6 +94,7 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
       : {}),
     changedFiles: [...state.changedFiles],
     ...(state.delivery ? { delivery: state.delivery } : {}),
+    ...(state.reviewOnly ? { reviewOnly: true } : {}),
     metaCalls: ctx.llm.metaCalls,
     tokens: ctx.llm.tokens,
     ...(ctx.deps.budget ? { budget: ctx.deps.budget.spend() } : {}),

@@ -18,6 +18,7 @@ import { adoptPlan } from '../phases/plan/state.ts';
 import { planningPhase } from '../phases/plan/step.ts';
 import type { RunEnd } from '../core/run-end.ts';
 import { verificationPhase } from '../phases/verify/step.ts';
+import { reviewOnlyStage } from '../phases/review/inline/step.ts';
 
 /** What planning left for the work: a plan job hands it to the run job of the child pipeline (B2). */
 export interface PlannedWork {
@@ -43,6 +44,12 @@ export interface RunInput {
    * carries it on (the plan job of the two-step flow, B2).
    */
   stopAfterPlan?: { kind: 'finish'; summary: string } | { kind: 'hand-over' } | undefined;
+  /**
+   * Review the merge request's change instead (`/agent review`): findings
+   * posted as threads on its diff lines, with `focus` (may be empty) for the
+   * reviewer; no plan, nothing executed or delivered.
+   */
+  reviewOnly?: { focus: string } | undefined;
 }
 
 export type RunResult =
@@ -148,6 +155,7 @@ async function pipeline(
   input: RunInput,
   adopted: () => void,
 ): Promise<RunEnd | undefined> {
+  if (input.reviewOnly) return reviewOnlyStage(ctx, input.reviewOnly.focus);
   if (input.from) await adoptStage(ctx, input.from, adopted);
   else {
     const end = await planStage(ctx);

@@ -55,6 +55,7 @@ describe('commands: one table of verbs drives the parser, the help, the job and 
       '- `/agent resume` — carry on a paused run',
       '- `/agent stop` — cancel the running agent pipeline',
       '- `/agent help` — show this list',
+      '- `/agent review <instruction>` — review this merge request: findings as threads on the changed lines, with suggestions',
     ]);
   });
 
@@ -71,7 +72,7 @@ describe('commands: one table of verbs drives the parser, the help, the job and 
   });
 
   it('the job carries out exactly the verbs that start a run, by their row', () => {
-    expect(RUN_VERBS).to.deep.equal(['run', 'plan', 'approve', 'retry', 'resume']);
+    expect(RUN_VERBS).to.deep.equal(['run', 'plan', 'approve', 'retry', 'resume', 'review']);
     for (const verb of VERB_NAMES) {
       const handling = verbRow(verb).handling;
       if (isRunVerb(verb)) {
@@ -80,7 +81,7 @@ describe('commands: one table of verbs drives the parser, the help, the job and 
       } else {
         expect(() => commandPlan(verb), verb)
           .to.throw(UsageError, 'is not a command the agent carries out in a job')
-          .with.property('hint', 'one of run, plan, approve, retry, resume.');
+          .with.property('hint', 'one of run, plan, approve, retry, resume, review.');
       }
     }
     expect(() => commandPlan('toString')).to.throw(UsageError);

@@ -40,6 +40,14 @@ describe('run: prompt files (J3) and data fencing (C4)', () => {
         '"feedback"',
         'PASS_WITH_SUGGESTIONS',
       ],
+      'review-inline': [
+        '{{diff}}',
+        '{{focus}}',
+        '"findings"',
+        '"suggestion"',
+        '"end_line"',
+        'PASS_WITH_SUGGESTIONS',
+      ],
     };
     for (const [name, parts] of Object.entries(required)) {
       const text = await library.load(name as PromptName);

@@ -17,6 +17,7 @@ export function runFacts(outcome: RunOutcome, extra: { taskNoteUrl?: string } = 
   const completion = outcome.completion;
   return {
     ...(outcome.delivery ? { delivery: { ...outcome.delivery } } : {}),
+    ...(outcome.reviewOnly ? { reviewOnly: true } : {}),
     changedFiles: [...outcome.changedFiles],
     checks: outcome.tests.map((t) => ({
       command: t.command,

@@ -209,6 +209,8 @@ export interface CheckFact {
 export interface RunFacts {
   /** Absent: the run had no delivery step (local runs) or did not get there. */
   delivery?: DeliveryFacts;
+  /** The run reviewed a merge request (`/agent review`) instead of changing it. */
+  reviewOnly?: boolean;
   changedFiles: string[];
   checks: CheckFact[];
   /** Acceptance criteria as text, with whether the final check found them met. */

@@ -39,6 +39,11 @@ export const REVIEW_MESSAGES = defineMessages({
       one: '1 finding already has its thread',
       other: '{count} findings already have their threads',
     },
+    'review.leftOpen': {
+      one: '1 earlier thread left open: its finding is no longer reported, but its lines did not change',
+      other:
+        '{count} earlier threads left open: their findings are no longer reported, but their lines did not change',
+    },
   },
   ja: {
     'review.severity.critical': '重大',
@@ -61,6 +66,11 @@ export const REVIEW_MESSAGES = defineMessages({
       one: '{count} 件は既存のスレッドがあります',
       other: '{count} 件は既存のスレッドがあります',
     },
+    'review.leftOpen': {
+      one: '以前のスレッド {count} 件は開いたままです（指摘は報告されなくなりましたが、行は変更されていません）',
+      other:
+        '以前のスレッド {count} 件は開いたままです（指摘は報告されなくなりましたが、行は変更されていません）',
+    },
   },
 });
 
@@ -79,14 +89,26 @@ const SEVERITY_EMOJI: Record<SeverityName, string> = {
   info: 'ℹ️',
 };
 
-/** The hidden marker of a finding's thread: the finding's identity across re-reviews. */
-export function findingMarker(identity: string): string {
-  return `<!-- mr-agent:finding id=${identity.replace(/[^a-f0-9]/g, '')} -->`;
+/**
+ * The hidden marker of a finding's thread: the finding's identity across
+ * re-reviews and, when it sits on lines, a fingerprint of those lines
+ * (`<count>-<hash>`), which tells a later review whether they changed.
+ */
+export function findingMarker(identity: string, lines?: string): string {
+  const fingerprint = lines ? ` lines=${lines.replace(/[^a-f0-9-]/g, '')}` : '';
+  return `<!-- mr-agent:finding id=${identity.replace(/[^a-f0-9]/g, '')}${fingerprint} -->`;
 }
+
+const MARKER = /<!-- mr-agent:finding id=([a-f0-9]+)(?: lines=(\d+-[a-f0-9]+))? -->/;
 
 /** The identity in a thread's first note, when it is one of ours. */
 export function findingIdentityOf(body: string): string | undefined {
-  return /<!-- mr-agent:finding id=([a-f0-9]+) -->/.exec(body.slice(0, 300))?.[1];
+  return MARKER.exec(body.slice(0, 300))?.[1];
+}
+
+/** The fingerprint of the lines a thread was posted on, when its marker has one. */
+export function findingLinesOf(body: string): string | undefined {
+  return MARKER.exec(body.slice(0, 300))?.[2];
 }
 
 interface Common {
@@ -96,6 +118,8 @@ interface Common {
 
 export interface FindingThreadInput extends Common {
   identity: string;
+  /** The fingerprint of the anchored lines (see `findingMarker`). */
+  lines?: string | undefined;
   severity: SeverityName;
   message: string;
   /** The replacement of the anchored lines, and how many lines above the position's line they start. */
@@ -106,7 +130,7 @@ export function renderFindingThread(input: FindingThreadInput): string {
   const v = voiceOf({ language: input.language }, REVIEW_MESSAGES);
   const heading = `${SEVERITY_EMOJI[input.severity]} **${v.m(`review.severity.${input.severity}`)}**`;
   const text = `${heading} · ${safeProse(input.message).trim()}`;
-  const body = prepareNoteBody(`${findingMarker(input.identity)}\n${text}\n`, {
+  const body = prepareNoteBody(`${findingMarker(input.identity, input.lines)}\n${text}\n`, {
     redactor: input.redactor,
   });
   const replacement = input.suggestion ? input.redactor.redact(input.suggestion.text) : undefined;
@@ -164,6 +188,8 @@ export interface ReviewSummaryInput {
   unplaced?: { count: number; url: string } | undefined;
   resolved: number;
   kept: number;
+  /** Earlier threads whose finding is gone but whose lines did not change. */
+  leftOpen?: number | undefined;
 }
 
 /** The summary the progress note ends with: verdict, count per severity, a link to each thread. */
@@ -192,5 +218,6 @@ export function renderReviewSummary(input: ReviewSummaryInput): string {
     );
   if (input.kept > 0) parts.push(v.m('review.kept', { count: input.kept }));
   if (input.resolved > 0) parts.push(v.m('review.resolved', { count: input.resolved }));
-  return parts.join(' ');
+  if (input.leftOpen) parts.push(v.m('review.leftOpen', { count: input.leftOpen }));
+  return parts.join(' · ');
 }

@@ -251,6 +251,7 @@ function budgetFacts(s: ProgressState, v: Voice): string[] {
 function afterComplete(s: ProgressState, v: Voice): string {
   const d = s.facts?.delivery;
   const followUp = v.m('next.followUp', { command: v.command(v.m('help.instruction')) });
+  if (s.facts?.reviewOnly) return v.m('next.reviewThreads', { review: v.command('review') });
   if (!d) return v.m('next.local');
   switch (d.status) {
     case 'pushed':

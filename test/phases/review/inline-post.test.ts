@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Gitlab } from '@gitbeaker/rest';
 import { Redactor } from '../../../src/log/redact.ts';
-import { commitFiles } from '../../../src/testkit/gitlab-server/git.ts';
+import { commitFiles, readBlob } from '../../../src/testkit/gitlab-server/git.ts';
 import {
   parseInlineReview,
   type ReviewFinding,
@@ -85,6 +85,9 @@ describe('review threads of /agent review (stand-in over HTTP; issue 30)', funct
       botUserId: w.s.bot.id,
       webUrl: `${w.standIn.url}/${w.s.project.path}/-/merge_requests/${w.s.mergeRequest.iid}`,
       redactor: new Redactor(),
+      // the change's head as the job's checkout has it
+      readFile: async (file) =>
+        (await readBlob(w.s.project.repoDir, 'feature/greeting', file))?.toString('utf8'),
     };
   });
   afterEach(() => w.close());
@@ -158,6 +161,65 @@ describe('review threads of /agent review (stand-in over HTTP; issue 30)', funct
     const replies = w.standIn.model.notes.filter((n) => n.discussionId === fixed.discussionId);
     expect(replies).to.have.length(2);
     expect(replies[1]!.body.trim().split('\n')).to.have.length(2); // the marker and one line
+  });
+
+  it('G2 a finding no longer reported whose lines did not change keeps its thread open', async () => {
+    await review(reply(FIXES));
+    // a push elsewhere in the file; the reviewer just stops reporting `add subtracts`
+    await commitFiles(w.s.project.repoDir, 'feature/greeting', {
+      'src/calc.js': `// calc\n${CALC}`,
+    });
+    const moved = FIXES.slice(1).map((f) => ({
+      ...f,
+      line: f.line + 1,
+      ...(f.end_line ? { end_line: f.end_line + 1 } : {}),
+    }));
+    const posted = await review(reply(moved));
+    expect(posted.kept).to.equal(3);
+    expect(posted.resolved).to.equal(0);
+    expect(posted.leftOpen).to.equal(1);
+    expect(posted.summary).to.contain('1 earlier thread left open');
+    const kept = threads().find((n) => n.body.includes('add subtracts'))!;
+    expect(w.standIn.model.review.resolved.has(kept.discussionId)).to.equal(false);
+    expect(
+      w.standIn.model.notes.filter((n) => n.discussionId === kept.discussionId),
+    ).to.have.length(1);
+  });
+
+  it('G2 a thread whose file is gone from the change is answered and resolved', async () => {
+    await review(reply(FIXES));
+    const { execFileSync } = await import('node:child_process');
+    const repo = w.s.project.repoDir;
+    // delete the file on the branch through a commit of the bare repository's own tree
+    const tree = execFileSync('git', ['--git-dir', repo, 'mktree'], {
+      input: '',
+      encoding: 'utf8',
+    }).trim();
+    const parent = execFileSync('git', ['--git-dir', repo, 'rev-parse', 'feature/greeting'], {
+      encoding: 'utf8',
+    }).trim();
+    const commit = execFileSync(
+      'git',
+      [
+        '--git-dir',
+        repo,
+        '-c',
+        'user.name=t',
+        '-c',
+        'user.email=t@e',
+        'commit-tree',
+        tree,
+        '-p',
+        parent,
+        '-m',
+        'drop calc',
+      ],
+      { encoding: 'utf8' },
+    ).trim();
+    execFileSync('git', ['--git-dir', repo, 'update-ref', 'refs/heads/feature/greeting', commit]);
+    const posted = await review(reply([]));
+    expect(posted.resolved).to.equal(FIXES.length);
+    expect(posted.leftOpen).to.equal(0);
   });
 
   it('a position GitLab refuses (400) is reported in a comment and the summary, never lost', async () => {

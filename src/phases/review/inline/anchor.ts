@@ -125,3 +125,27 @@ export function findingIdentity(finding: ReviewFinding, anchor: Anchor): string 
     .digest('hex')
     .slice(0, 16);
 }
+
+/** The text of lines as one fingerprint: their count and a hash of their text. */
+function fingerprintOf(texts: readonly string[]): string {
+  const hash = createHash('sha256').update(texts.join('\n')).digest('hex').slice(0, 16);
+  return `${texts.length}-${hash}`;
+}
+
+/** The fingerprint of the lines a finding is anchored on; undefined when it has none. */
+export function anchoredLinesFingerprint(anchor: Anchor): string | undefined {
+  return anchor.lines.length > 0 ? fingerprintOf(anchor.lines.map((l) => l.text)) : undefined;
+}
+
+/**
+ * Whether a file still holds the lines of a fingerprint, one after the
+ * other, anywhere (lines added above only move them).
+ */
+export function fileHoldsLines(file: string, fingerprint: string): boolean {
+  const count = Number(fingerprint.split('-')[0]);
+  if (!Number.isInteger(count) || count < 1) return false;
+  const lines = file.split('\n').map((l) => l.replace(/\r$/, ''));
+  for (let start = 0; start + count <= lines.length; start++)
+    if (fingerprintOf(lines.slice(start, start + count)) === fingerprint) return true;
+  return false;
+}

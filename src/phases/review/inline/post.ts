@@ -3,7 +3,8 @@
  * thread on its diff lines in the latest version, a suggestion where the
  * reviewer gave a fix whose lines are all in one hunk (so it applies), one
  * thread per finding identity across re-reviews, and the threads of findings
- * that are gone answered and resolved. A position GitLab refuses (400) is
+ * that are gone — no longer reported, and their lines changed — answered and
+ * resolved. A position GitLab refuses (400) is
  * never lost: the finding goes into one comment listing such findings, and
  * the summary links it.
  */
@@ -19,13 +20,19 @@ import type { Redactor } from '../../../log/redact.ts';
 import type { Language } from '../../../messages/language.ts';
 import {
   findingIdentityOf,
+  findingLinesOf,
   renderFindingThread,
   renderFixedReply,
   renderReviewSummary,
   renderUnplacedFindings,
   type UnplacedFinding,
 } from '../../../report/notes/review-note.ts';
-import { anchorFinding, findingIdentity } from './anchor.ts';
+import {
+  anchorFinding,
+  anchoredLinesFingerprint,
+  fileHoldsLines,
+  findingIdentity,
+} from './anchor.ts';
 import { SEVERITIES, type InlineReview, type ReviewFinding, type Severity } from './findings.ts';
 
 export type ReviewGitLab = Pick<
@@ -47,6 +54,11 @@ export interface ReviewPostTarget {
   webUrl: string;
   redactor: Redactor;
   language?: Language | undefined;
+  /**
+   * A file of the change's head as it is now; undefined when it is gone.
+   * Absent: no thread is resolved, since nothing tells whether its lines changed.
+   */
+  readFile?: ((path: string) => Promise<string | undefined>) | undefined;
 }
 
 export interface PostedReview {
@@ -56,6 +68,8 @@ export interface PostedReview {
   unplaced: UnplacedFinding[];
   unplacedUrl: string | undefined;
   resolved: number;
+  /** Threads whose finding is no longer reported but whose lines did not change. */
+  leftOpen: number;
   counts: Record<Severity, number>;
   /** The line the progress note ends with. */
   summary: string;
@@ -77,6 +91,20 @@ function ownThreads(discussions: Discussion[], botUserId: number): Map<string, O
       threads.set(identity, { discussion, identity, resolved: first.resolved === true });
   }
   return threads;
+}
+
+/**
+ * Whether the lines a thread was posted on changed since: its file is gone,
+ * or no longer holds those lines. A finding the reviewer merely stopped
+ * reporting, on lines nobody touched, is no fix; unknown counts as unchanged.
+ */
+async function linesChanged(thread: OwnThread, target: ReviewPostTarget): Promise<boolean> {
+  const first = thread.discussion.notes[0]!;
+  const path = first.position?.newPath;
+  const fingerprint = findingLinesOf(first.body);
+  if (!path || !fingerprint || !target.readFile) return false;
+  const file = await target.readFile(path);
+  return file === undefined || !fileHoldsLines(file, fingerprint);
 }
 
 const noteUrl = (webUrl: string, noteId: number | undefined) =>
@@ -106,6 +134,7 @@ export async function postReview(
     unplaced: [],
     unplacedUrl: undefined,
     resolved: 0,
+    leftOpen: 0,
     counts,
     summary: '',
   };
@@ -131,6 +160,7 @@ export async function postReview(
       severity: finding.severity,
       message: finding.message,
       suggestion,
+      lines: anchoredLinesFingerprint(anchor),
       redactor: target.redactor,
       language: target.language,
     });
@@ -148,6 +178,10 @@ export async function postReview(
   }
   for (const thread of existing.values()) {
     if (seen.has(thread.identity) || thread.resolved) continue;
+    if (!(await linesChanged(thread, target))) {
+      result.leftOpen++;
+      continue;
+    }
     await gitlab.replyToDiscussion(
       project,
       on,
@@ -186,6 +220,7 @@ export async function postReview(
       : undefined,
     resolved: result.resolved,
     kept: result.kept,
+    leftOpen: result.leftOpen,
   });
   return result;
 }
