@@ -6,7 +6,7 @@ import { parseMarker } from '../report/marker.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { isBotUser } from '../core/bot-users.ts';
-import { parseAgentCommand } from '../commands/parse.ts';
+import type { parseAgentCommand } from '../commands/parse.ts';
 import { finishReply } from '../commands/replies.ts';
 
 /**
@@ -52,13 +52,18 @@ const PER_PAGE = 20;
 const MAX_PAGES = 5;
 
 /** What a note says to the run, or undefined when it is not a person steering it. */
-export function steeringText(note: Note, selfId: number, prefix: string): string | undefined {
+export function steeringText(
+  note: Note,
+  selfId: number,
+  prefix: string,
+  parse: typeof parseAgentCommand,
+): string | undefined {
   if (note.system || note.internal === true) return undefined;
   if (note.author.id === selfId || isBotUser(note.author)) return undefined;
   if (parseMarker(note.body)) return undefined;
   const body = note.body.trim();
   if (body === '') return undefined;
-  const command = parseAgentCommand(body, prefix);
+  const command = parse(body, prefix);
   if (command.isCommand) {
     // the bridge answers the other verbs itself; an instruction joins the run
     return command.command === 'run' && command.instruction !== ''
@@ -90,8 +95,10 @@ export function gitlabConversation(options: GitLabConversationOptions): Conversa
 
   async function counted(notes: Note[]): Promise<Array<{ note: Note; text: string }>> {
     const kept: Array<{ note: Note; text: string }> = [];
+    // the comment parser (markdown-it) loads when there is something to hear, not with the job
+    const { parseAgentCommand: parse } = await import('../commands/parse.ts');
     for (const note of notes) {
-      const text = steeringText(note, options.selfId, options.prefix);
+      const text = steeringText(note, options.selfId, options.prefix, parse);
       if (text === undefined) continue;
       if ((await options.accessLevel(note.author.id)) < options.minAccessLevel) {
         logger.info('a comment from someone who may not steer the run is left out', {

@@ -17,7 +17,7 @@
  */
 import * as fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import type { WireEntry } from './checkout-wire.ts';
 import type { CommandUser } from '../core/isolation.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { commandUserOf } from './hand-over.ts';
@@ -35,21 +35,6 @@ export type CheckoutEntry =
   | { kind: 'file'; executable: boolean; size: number; content: Buffer }
   /** Not read: a folder on its path is a link, not a regular file, unreadable. */
   | { kind: 'skip'; why: string };
-
-/** The reader's answer for one path, as it travels from the reader process (content in base64). */
-const wireEntry = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('missing') }),
-  z.strictObject({ kind: z.literal('folder') }),
-  z.strictObject({ kind: z.literal('link'), data: z.base64() }),
-  z.strictObject({
-    kind: z.literal('file'),
-    executable: z.boolean(),
-    size: z.number().int().nonnegative(),
-    data: z.base64(),
-  }),
-  z.strictObject({ kind: z.literal('skip'), why: z.string().max(200) }),
-]);
-type WireEntry = z.infer<typeof wireEntry>;
 
 /**
  * Reads `rels` under `root`, one answer per path, in order. Self-contained
@@ -184,6 +169,8 @@ async function readAs(
     throw new Error(
       `the checkout could not be read as the command user (exit ${result.exitCode ?? result.signal ?? 'none'}): ${result.stderr.slice(0, 500)}`,
     );
+  // the answers' schema loads with the first read as the user (nothing before needs zod)
+  const { wireEntry } = await import('./checkout-wire.ts');
   return lines.map((line, i) => {
     const parsed = wireEntry.safeParse(JSON.parse(line));
     if (!parsed.success)
@@ -226,23 +213,6 @@ export type CheckoutListing =
   | { kind: 'not-folder' }
   /** The start folder is a link, or cannot be read. */
   | { kind: 'refused'; why: string };
-
-const wireListing = z.discriminatedUnion('kind', [
-  z.strictObject({
-    kind: z.literal('listed'),
-    entries: z.array(
-      z.strictObject({
-        rel: z.string(),
-        kind: z.enum(['file', 'dir', 'link', 'other']),
-        size: z.number().int().nonnegative(),
-      }),
-    ),
-    truncated: z.boolean(),
-  }),
-  z.strictObject({ kind: z.literal('missing') }),
-  z.strictObject({ kind: z.literal('not-folder') }),
-  z.strictObject({ kind: z.literal('refused'), why: z.string().max(200) }),
-]);
 
 interface ListRequest {
   root: string;
@@ -349,6 +319,7 @@ export async function listCheckout(
     runAs: { uid: user.uid, gid: user.gid },
     maxOutputBytes: 2 ** 31 - 1,
   });
+  const { wireListing } = await import('./checkout-wire.ts');
   const parsed =
     result.exitCode === 0 ? wireListing.safeParse(JSON.parse(result.stdout)) : undefined;
   if (!parsed?.success)

@@ -30,6 +30,7 @@ const STATE_OF: ReadonlyArray<readonly [RegExp, NoteState]> = [
   [/needs-human/, 'needs_human'],
   [/interrupted/, 'interrupted'],
   [/paused/, 'paused'],
+  [/budget/, 'budget_exhausted'],
 ];
 
 function noteState(name: string): NoteState {

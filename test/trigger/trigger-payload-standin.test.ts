@@ -116,7 +116,7 @@ describe('A3 TRIGGER_PAYLOAD from a webhook pointed at the trigger URL', functio
     expect(await job(pipeline)).to.deep.equal({ kind: 'forbidden', accessLevel: 10 });
   });
 
-  it('A6 two commands started together: the older pipeline runs and the newer answers "already running", in either job order', async () => {
+  it('A6 two commands started together: the older pipeline runs and the newer joins it as steering, in either job order', async () => {
     for (const order of ['older first', 'newer first'] as const) {
       const first = await comment('/agent fix the typo');
       const second = await comment('/agent rename greet');
@@ -128,8 +128,8 @@ describe('A3 TRIGGER_PAYLOAD from a webhook pointed at the trigger URL', functio
         order === 'older first'
           ? await Promise.all([job(first.pipeline), job(second.pipeline)])
           : (await Promise.all([job(second.pipeline), job(first.pipeline)])).reverse();
-      expect([a.kind, b.kind], order).to.deep.equal(['started', 'already-running']);
-      expect(b.kind === 'already-running' && b.pipeline.id, order).to.equal(first.pipeline.id);
+      expect([a.kind, b.kind], order).to.deep.equal(['started', 'joined']);
+      expect(b.kind === 'joined' && b.pipeline.id, order).to.equal(first.pipeline.id);
       standIn.model.setPipelineStatus(first.pipeline.id, 'success');
       standIn.model.setPipelineStatus(second.pipeline.id, 'success');
     }
@@ -146,11 +146,11 @@ describe('A3 TRIGGER_PAYLOAD from a webhook pointed at the trigger URL', functio
     expect(ids).to.deep.equal([older.pipeline.id, newer.pipeline.id].sort());
   });
 
-  it('a second command while the first job runs gets "already running"', async () => {
+  it('C1 a second instruction while the first job runs joins that run (no second run)', async () => {
     const first = await comment('/agent fix the typo');
     expect((await job(first.pipeline)).kind).to.equal('started');
     standIn.model.setPipelineStatus(first.pipeline.id, 'running');
     const second = await comment('/agent rename greet');
-    expect((await job(second.pipeline)).kind).to.equal('already-running');
+    expect((await job(second.pipeline)).kind).to.equal('joined');
   });
 });
