@@ -39,8 +39,4 @@ export function statePaths(
   };
 }
 
-/** A task id made safe for a file name: only letters, digits, `.`, `_` and `-`, at most 100 chars. */
-export function safeFileName(id: string): string {
-  const cleaned = id.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
-  return (cleaned || 'task').slice(0, 100);
-}
+export { safeFileName } from '../core/stored-document.ts';

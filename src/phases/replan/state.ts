@@ -8,9 +8,11 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { JsonFile } from '../../history/json-file.ts';
-import { safeFileName } from '../../history/paths.ts';
-import type { Logger } from '../../log/logger.ts';
+import {
+  safeFileName,
+  type OpenDocument,
+  type StoredDocument,
+} from '../../core/stored-document.ts';
 import { emptyCounters, type ReplanCounters } from './control.ts';
 import { BUCKETS } from './levels.ts';
 import { REPLAN_POINTS } from './schema.ts';
@@ -84,7 +86,11 @@ export function replanStateFile(stateDir: string, key: string): string {
   return path.join(stateDir, 'replan', `${safeFileName(key)}.json`);
 }
 
-export function replanStateStore(file: string, logger: Logger, now: () => number) {
-  return new JsonFile<ReplanState>(file, ReplanStateSchema, () => freshState(now()), logger);
+export function replanStateStore(
+  file: string,
+  open: OpenDocument,
+  now: () => number,
+): ReplanStateStore {
+  return open(file, ReplanStateSchema, () => freshState(now()));
 }
-export type ReplanStateStore = ReturnType<typeof replanStateStore>;
+export type ReplanStateStore = StoredDocument<ReplanState>;
