@@ -49,7 +49,7 @@ async function openSession(io: CliIo, options: RunOptions, factories: RunFactori
   return session;
 }
 
-/** AgentRunner mode (seed 002): an external coding CLI as the worker (src/agent-runner/). */
+/** AgentRunner mode: an external coding CLI as the worker (src/agent-runner/). */
 async function runWithWorker(io: CliIo, s: Session, signal: AbortSignal, json: boolean) {
   const result = await runAgentRunnerTask(
     { ...s.task, repo: s.repoDir },
@@ -120,10 +120,10 @@ async function runBuiltin(
 
 /**
  * `mr-agent run`: one task in a local checkout, notes on the terminal and in
- * `.mr-agent/` (A5). A Task YAML whose `runner.worker.kind` names a coding
- * CLI runs in AgentRunner mode (seed 002); otherwise the run pipeline, which
+ * `.mr-agent/`. A Task YAML whose `runner.worker.kind` names a coding
+ * CLI runs in AgentRunner mode (docs/agent-runner.md); otherwise the run pipeline, which
  * hands its actions to the CLI of the `runner.worker.kind` option when set
- * (N1, as in CI). Signals and the grace period: src/run/lifecycle.ts.
+ * (as in CI). Signals and the grace period: src/run/lifecycle.ts.
  */
 export async function runLocal(
   io: CliIo,

@@ -1,5 +1,5 @@
 /**
- * LLM-decided replanning (seed 003; SPEC F3–F5): `createReplanHook` builds
+ * LLM-decided replanning: `createReplanHook` builds
  * the run's `ReplanHook` — the `ReplanManager` when
  * `planning.replanning.enabled`, else the hook that always continues.
  */

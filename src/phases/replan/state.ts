@@ -1,9 +1,9 @@
 /**
- * The replan state of a task (seed 003 §10.2), kept in
+ * The replan state of a task, kept in
  * `<state dir>/replan/<key>.json` so that it survives a pause: the counters
  * of every limit, the replan in flight with the plan before it, the latest
  * decision, and an open question to the people on the request. The state
- * folder is the job artifact a later pipeline restores (SPEC I2), so a run
+ * folder is the job artifact a later pipeline restores, so a run
  * resumed by a reply in the ❓ thread continues with the same counters.
  */
 import path from 'node:path';
