@@ -22,7 +22,6 @@ const PHASES_NOT_YET_ON_PORTS = [
   '^src/phases/environment/detect/git-list\\.ts$',
   '^src/phases/review/diff\\.ts$',
   '^src/phases/deliver/(git|stage|secret-scan)\\.ts$',
-  '^src/phases/replan/state\\.ts$',
   '^src/phases/verify/index\\.ts$',
 ];
 

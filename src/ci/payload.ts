@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors/errors.ts';
-import { systemClock } from '../core/clock.ts';
 import type { ThreadLookup } from '../commands/resume.ts';
 import {
   interpretTriggerPayload,
@@ -8,8 +7,7 @@ import {
   type TriggerPayloadDecision,
 } from '../commands/trigger-payload.ts';
 import type { CiContext } from './context.ts';
-import type { Config } from '../config/options.ts';
-import { jobGitLabToken } from './secrets.ts';
+import type { GitLabPort } from '../core/gitlab-port.ts';
 
 /**
  * GitLab hands the webhook event to the job as the *file* variable
@@ -30,25 +28,17 @@ export async function readTriggerPayload(value: string): Promise<string> {
 }
 
 /**
- * Reads a reply's thread through the GitLab API with the job's token: a reply below a paused ❓ question resumes the run.
- * The client is made on the first lookup: a top-level comment never needs
+ * Reads a reply's thread through the GitLab API with the job's client: a reply below a paused ❓ question resumes the run.
+ * The client is asked for on the first lookup: a top-level comment never needs
  * one, so its job still ends without loading the API client.
  */
-export function jobThreadLookup(
-  context: CiContext,
-  env: Readonly<Record<string, string | undefined>>,
-  /** The job's configuration before the file (`ConfigStages.base`). */
-  config: Config,
-): ThreadLookup {
+export function jobThreadLookup(gitlab: () => Promise<GitLabPort>): ThreadLookup {
   let made: Promise<ThreadLookup> | undefined;
   const make = async (): Promise<ThreadLookup> => {
-    const token = jobGitLabToken(config, env);
-    const [{ createGitLabClient }, { threadLookup }] = await Promise.all([
-      import('../gitlab/gitbeaker-adapter.ts'),
+    const [client, { threadLookup }] = await Promise.all([
+      gitlab(),
       import('../commands/gitlab-bridge.ts'),
     ]);
-    const url = config.gitlab.url || context.gitlab.apiUrl;
-    const client = createGitLabClient({ url, token, clock: systemClock });
     const [read, self] = await Promise.all([threadLookup(client), client.currentUser()]);
     // only the agent's own ❓ question resumes a run: a marker copied into
     // someone else's note must not choose whose artifacts are restored

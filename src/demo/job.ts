@@ -11,6 +11,7 @@
 import type { Config } from '../config/options.ts';
 import { parseCiContext } from '../ci/context.ts';
 import type { RunObservers } from '../run/compose.ts';
+import { jobServices } from '../ci/services.ts';
 import { runCiJob } from '../ci/steps.ts';
 import type { StartCheckResult } from '../gitlab/checks.ts';
 import type { Logger } from '../log/logger.ts';
@@ -91,9 +92,8 @@ export async function runAgentJob(input: JobInput, deps: JobDeps): Promise<JobRe
   const env = jobEnvironment(input);
   const context = parseCiContext(env, 'all');
   const signal = deps.signal;
-  const carried = await runCiJob(
+  const job = jobServices(
     context,
-    undefined,
     {
       env,
       // the job log: the demo narrates instead
@@ -123,6 +123,7 @@ export async function runAgentJob(input: JobInput, deps: JobDeps): Promise<JobRe
       ...(deps.onChecks ? { onChecks: deps.onChecks } : {}),
     },
   );
+  const carried = await runCiJob(job, undefined);
   if (!carried.run)
     throw new Error('internal: the demo job ended without a run (the request was not accepted)');
   const { outcome, session } = carried.run;

@@ -6,10 +6,11 @@
  */
 import { readFile, rename } from 'node:fs/promises';
 import type { z } from 'zod';
+import type { OpenDocument, StoredDocument } from '../core/stored-document.ts';
 import type { Logger } from '../log/logger.ts';
 import { writeFileAtomic } from './atomic.ts';
 
-export class JsonFile<T> {
+export class JsonFile<T> implements StoredDocument<T> {
   private cache: T | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -64,4 +65,9 @@ export class JsonFile<T> {
     });
     return this.initial();
   }
+}
+
+/** The run's documents as JSON files (a corrupt one is kept aside, with a warning on `logger`). */
+export function jsonDocuments(logger: Logger): OpenDocument {
+  return (file, schema, initial) => new JsonFile(file, schema, initial, logger);
 }

@@ -1,15 +1,15 @@
 /**
  * Where mr-agent keeps its state (`config.state.directory`, default
  * `.mr-agent`, relative to the repository). The whole folder is the job
- * artifact that carries history from one pipeline to the next (SPEC I2).
+ * artifact that carries history from one pipeline to the next.
  *
  *   .mr-agent/
  *     planning_history/<task>.jsonl   plan, revision, reflection, replan_decision, execution entries
- *     metadata.json                   per-phase status of the current task (seed 004 FR-3)
+ *     metadata.json                   per-phase status of the current task
  *     runs.json                       run records: started, finished, state
- *     result.json                     machine-readable result of the last run (L3)
- *     task-<id>.md                    Task Note (H4)
- *     notes/<kind>-<n>.md             notes of local runs (A5)
+ *     result.json                     machine-readable result of the last run
+ *     task-<id>.md                    Task Note
+ *     notes/<kind>-<n>.md             notes of local runs
  */
 import path from 'node:path';
 
@@ -39,8 +39,4 @@ export function statePaths(
   };
 }
 
-/** A task id made safe for a file name: only letters, digits, `.`, `_` and `-`, at most 100 chars. */
-export function safeFileName(id: string): string {
-  const cleaned = id.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
-  return (cleaned || 'task').slice(0, 100);
-}
+export { safeFileName } from '../core/stored-document.ts';

@@ -160,6 +160,20 @@ describe('ci/resume (F4: a reply to a paused ❓ question resumes the run in a n
     expectResumedWithTheAnswer(resumed, question.discussionId);
   });
 
+  it('A3 a TRIGGER_PAYLOAD job builds one GitLab client: the reply lookup and the run share it (the token user is read once)', async () => {
+    const { reply } = await pausedRun();
+    const payload = world.standIn.hooks.notePayload(reply, world.s.project);
+    world.standIn.requests.clear();
+
+    const resumed = await world.job({
+      replies: resumedReplies,
+      variables: { TRIGGER_PAYLOAD: JSON.stringify(payload), REPLANNING_ENABLED: 'true' },
+    });
+
+    expect(resumed.code, resumed.stderr).to.equal(0);
+    expect(world.standIn.requests.count({ method: 'GET', route: '/user' })).to.equal(1);
+  });
+
   it('F4 A3 a TRIGGER_PAYLOAD reply in an ordinary thread ends the job at once with nothing to do', async () => {
     const thread = world.standIn.model.addNote({
       on: world.s.mergeRequest,

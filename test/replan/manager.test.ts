@@ -11,6 +11,7 @@ import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { createReplanHook, ReplanManager, replanPrompts } from '../../src/phases/replan/index.ts';
 import { replanStateFile, replanStateStore } from '../../src/phases/replan/state.ts';
+import { jsonDocuments } from '../../src/history/json-file.ts';
 import { FakeClock } from '../../src/core/clock.ts';
 import { noReplan, type ReplanCheckpoint } from '../../src/core/hooks.ts';
 import type { ActionRecord } from '../../src/core/records.ts';
@@ -84,7 +85,7 @@ async function harness(options: {
     clock,
     logger,
     llm: new SlowLlm(fake, clock),
-    store: replanStateStore(file, logger, () => clock.now()),
+    store: replanStateStore(file, jsonDocuments(logger), () => clock.now()),
     prompts: replanPrompts(promptLibrary()),
     recorder: { saveReplanDecision: async (d) => recorded.push(d) },
     notes: { target, context: { taskId: 'task-1' }, redactor },
@@ -426,6 +427,7 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
       logger,
       redactor: new Redactor(),
       stateDir,
+      documents: jsonDocuments(logger),
       key: 'task-1',
     });
     expect(hook).to.equal(noReplan);

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { finishWithNothingToDo } from '../../ci/nothing-to-do.ts';
 import { parseCiContext, type CiStep } from '../../ci/context.ts';
-import { withNamedSecrets } from '../../ci/secrets.ts';
-import { jobConfigStages } from '../../ci/job-config.ts';
+import { jobServices } from '../../ci/services.ts';
 import type { CommandRequest } from '../../commands/note-rules.ts';
 import type { CliIo } from '../io.ts';
 
@@ -22,9 +21,17 @@ export async function ciCommand(io: CliIo, options: CiOptions): Promise<number> 
   // that does not exist (gitlab-ci-local's shell executor) is taken at its word
   // about the working directory instead.
   const context = existsSync(parsed.projectDir) ? parsed : { ...parsed, projectDir: io.cwd };
-  // the job's configuration sources are read once, here; the run path goes on with them
-  // (a bad value among them fails the job once the requester can be told: ci/job-config.ts)
-  const config = jobConfigStages({ env: withNamedSecrets(io.env) });
+  const jobIo = {
+    env: io.env,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    ...(io.onSignal ? { onSignal: io.onSignal } : {}),
+    ...(io.exit ? { exit: io.exit } : {}),
+  };
+  // the job's services (configuration sources, secrets, logging, GitLab client) are built once,
+  // here; a bad value among the sources fails the job once the requester can be told
+  const services = jobServices(context, jobIo);
+  const config = services.config;
   let payload: CommandRequest | undefined;
   if (context.trigger.kind === 'payload' && context.step !== 'run') {
     // the comment rules (a Markdown parser among them) load for a TRIGGER_PAYLOAD only
@@ -33,24 +40,13 @@ export async function ciCommand(io: CliIo, options: CiOptions): Promise<number> 
       context,
       context.trigger.payload,
       config.base.trigger.command_prefix,
-      jobThreadLookup(context, io.env, config.base),
+      jobThreadLookup(services.gitlab),
     );
     if (decision.kind === 'skip') {
       return finishWithNothingToDo(context, config.base.ci, decision.message, io.stdout);
     }
     payload = decision.request;
   }
-  const { runCiStep } = await import('../../ci/steps.ts');
-  return runCiStep(
-    context,
-    payload,
-    {
-      env: io.env,
-      stdout: io.stdout,
-      stderr: io.stderr,
-      ...(io.onSignal ? { onSignal: io.onSignal } : {}),
-      ...(io.exit ? { exit: io.exit } : {}),
-    },
-    { config },
-  );
+  const { runCiJob } = await import('../../ci/steps.ts');
+  return (await runCiJob(services, payload)).exitCode;
 }

@@ -1,5 +1,5 @@
 import { createOpenAiLlm } from '../../llm/openai-llm.ts';
-import type { RunFactories } from './run-local.ts';
+import type { RunFactories } from './run-services.ts';
 
 /** The production wiring of `mr-agent run`: any OpenAI-compatible endpoint (K1). */
 export function defaultRunFactories(): RunFactories {

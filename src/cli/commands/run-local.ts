@@ -4,19 +4,12 @@ import { settingsFromConfig } from '../../agent-runner/settings.ts';
 import { refusedUserSettingsLine } from '../../config/describe.ts';
 import type { Config } from '../../config/options.ts';
 import type { ResolvedConfig } from '../../config/resolve.ts';
-import type { LlmPort } from '../../core/llm-port.ts';
-import { createLogger, newTraceId, type Logger } from '../../log/logger.ts';
-import type { Redactor } from '../../log/redact.ts';
 import { LocalNoteTarget, shownPath } from '../../report/local-note-target.ts';
 import { taskNotePath } from '../../report/task-note.ts';
-import { systemClock, type Clock } from '../../core/clock.ts';
 import { runTask } from '../../run/orchestrator.ts';
-import type { EnvironmentStepDeps } from '../../phases/environment/step.ts';
-import type { EnvironmentStep } from '../../core/ports.ts';
 import { composeRun } from '../../run/compose.ts';
-import { RunLifecycle } from '../../run/lifecycle.ts';
-import { ExecaShell } from '../../shell/execa-shell.ts';
-import type { Shell } from '../../core/shell-port.ts';
+import type { RunLifecycle } from '../../run/lifecycle.ts';
+import { localRunServices, type LocalRunServices, type RunFactories } from './run-services.ts';
 import type { TaskSpec } from '../../task/task-yaml.ts';
 import { useColor, type CliIo } from '../io.ts';
 import { readTask, type RunOptions } from './run.ts';
@@ -26,33 +19,16 @@ import {
   maxLoopsFor,
   printOutcome,
   printWorkerOutcome,
-  redactorFor,
   resolveRepo,
-  streamOf,
 } from './run-support.ts';
 
-/** What `mr-agent run` builds from the configuration; replaceable in tests. */
-export interface RunFactories {
-  createLlm(config: Config, env: CliIo['env'], logger: Logger, clock: Clock): LlmPort;
-  /** Default: the environment phase of src/phases/environment/. */
-  createEnvironment?(deps: EnvironmentStepDeps): EnvironmentStep | undefined;
-  shell?: Shell;
-  clock?: Clock;
-  /** After a termination signal, the longest wait for the final state (default 8 s). */
-  graceMs?: number;
-}
+export type { RunFactories } from './run-services.ts';
 
-interface Session {
+interface Session extends LocalRunServices {
   task: TaskSpec;
   repoDir: string;
   resolved: ResolvedConfig;
   config: Config;
-  clock: Clock;
-  redactor: Redactor;
-  traceId: string;
-  logger: Logger;
-  llm: LlmPort;
-  shell: Shell;
 }
 
 async function openSession(io: CliIo, options: RunOptions, factories: RunFactories) {
@@ -63,35 +39,17 @@ async function openSession(io: CliIo, options: RunOptions, factories: RunFactori
   if (refused) io.stderr.write(`mr-agent: ${refused}\n`);
   const config = resolved.config;
   await checkFolders(io, config, repoDir);
-  const clock = factories.clock ?? systemClock;
-  const redactor = redactorFor(io, config);
-  const traceId = newTraceId();
-  const format =
-    config.log.format === 'auto' ? (io.env.CI === 'true' ? 'json' : 'text') : config.log.format;
-  const logger = createLogger({
-    level: config.log.level,
-    format,
-    traceId,
-    redactor,
-    stream: streamOf(io.stderr),
-    color: useColor(io),
-  });
   const session: Session = {
     task,
     repoDir,
     resolved,
     config,
-    clock,
-    redactor,
-    traceId,
-    logger,
-    llm: factories.createLlm(config, io.env, logger, clock),
-    shell: factories.shell ?? new ExecaShell(),
+    ...localRunServices(io, config, factories),
   };
   return session;
 }
 
-/** AgentRunner mode (seed 002): an external coding CLI as the worker (src/agent-runner/). */
+/** AgentRunner mode: an external coding CLI as the worker (src/agent-runner/). */
 async function runWithWorker(io: CliIo, s: Session, signal: AbortSignal, json: boolean) {
   const result = await runAgentRunnerTask(
     { ...s.task, repo: s.repoDir },
@@ -162,10 +120,10 @@ async function runBuiltin(
 
 /**
  * `mr-agent run`: one task in a local checkout, notes on the terminal and in
- * `.mr-agent/` (A5). A Task YAML whose `runner.worker.kind` names a coding
- * CLI runs in AgentRunner mode (seed 002); otherwise the run pipeline, which
+ * `.mr-agent/`. A Task YAML whose `runner.worker.kind` names a coding
+ * CLI runs in AgentRunner mode (docs/agent-runner.md); otherwise the run pipeline, which
  * hands its actions to the CLI of the `runner.worker.kind` option when set
- * (N1, as in CI). Signals and the grace period: src/run/lifecycle.ts.
+ * (as in CI). Signals and the grace period: src/run/lifecycle.ts.
  */
 export async function runLocal(
   io: CliIo,
@@ -173,12 +131,7 @@ export async function runLocal(
   factories: RunFactories,
 ): Promise<number> {
   const s = await openSession(io, options, factories);
-  const lifecycle = new RunLifecycle({
-    onSignal: io.onSignal,
-    logger: s.logger,
-    graceMs: factories.graceMs,
-    exit: io.exit,
-  });
+  const { lifecycle } = s;
   let code = 1;
   try {
     code =

@@ -1,5 +1,5 @@
 /**
- * LLM-decided replanning (seed 003; SPEC F3–F5): `createReplanHook` builds
+ * LLM-decided replanning: `createReplanHook` builds
  * the run's `ReplanHook` — the `ReplanManager` when
  * `planning.replanning.enabled`, else the hook that always continues.
  */
@@ -11,6 +11,7 @@ import type { NoteTarget } from '../../core/note-target.ts';
 import type { NoteContext } from '../../report/notes/context.ts';
 import type { Clock } from '../../core/clock.ts';
 import { noReplan, type ReplanHook } from '../../core/hooks.ts';
+import type { OpenDocument } from '../../core/stored-document.ts';
 import type { AnswerSource } from './answers.ts';
 import { ReplanManager, type ReplanRecorder } from './manager.ts';
 import type { ProgressSink } from './notify.ts';
@@ -31,6 +32,8 @@ export interface ReplanWiring {
   stateDir: string;
   /** The MR/issue (`12!42`, `12#7`) when known, else the task id: how a resumed run finds its state. */
   key: string;
+  /** Where the replan state is kept (the JSON files of `history/json-file.ts`). */
+  documents: OpenDocument;
   /** The replan prompts (`replanPrompts` of the run's prompt library, in the notes' language). */
   prompts: ReplanPrompts;
   /** Used when a checkpoint does not bring the run's LLM port (the run always does). */
@@ -52,7 +55,7 @@ export async function createReplanHook(w: ReplanWiring): Promise<ReplanHook> {
     config: w.config,
     clock: w.clock,
     logger: w.logger,
-    store: replanStateStore(file, w.logger, () => w.clock.now()),
+    store: replanStateStore(file, w.documents, () => w.clock.now()),
     prompts: w.prompts,
     ...(w.llm ? { llm: w.llm } : {}),
     ...(w.recorder ? { recorder: w.recorder } : {}),

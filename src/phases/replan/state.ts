@@ -1,16 +1,18 @@
 /**
- * The replan state of a task (seed 003 §10.2), kept in
+ * The replan state of a task, kept in
  * `<state dir>/replan/<key>.json` so that it survives a pause: the counters
  * of every limit, the replan in flight with the plan before it, the latest
  * decision, and an open question to the people on the request. The state
- * folder is the job artifact a later pipeline restores (SPEC I2), so a run
+ * folder is the job artifact a later pipeline restores, so a run
  * resumed by a reply in the ❓ thread continues with the same counters.
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { JsonFile } from '../../history/json-file.ts';
-import { safeFileName } from '../../history/paths.ts';
-import type { Logger } from '../../log/logger.ts';
+import {
+  safeFileName,
+  type OpenDocument,
+  type StoredDocument,
+} from '../../core/stored-document.ts';
 import { emptyCounters, type ReplanCounters } from './control.ts';
 import { BUCKETS } from './levels.ts';
 import { REPLAN_POINTS } from './schema.ts';
@@ -84,7 +86,11 @@ export function replanStateFile(stateDir: string, key: string): string {
   return path.join(stateDir, 'replan', `${safeFileName(key)}.json`);
 }
 
-export function replanStateStore(file: string, logger: Logger, now: () => number) {
-  return new JsonFile<ReplanState>(file, ReplanStateSchema, () => freshState(now()), logger);
+export function replanStateStore(
+  file: string,
+  open: OpenDocument,
+  now: () => number,
+): ReplanStateStore {
+  return open(file, ReplanStateSchema, () => freshState(now()));
 }
-export type ReplanStateStore = ReturnType<typeof replanStateStore>;
+export type ReplanStateStore = StoredDocument<ReplanState>;

@@ -14,6 +14,7 @@ import { addNotice, initialProgress } from '../../core/progress/updates.ts';
 import { resolveLanguage, type Language } from '../../messages/language.ts';
 import { createReplanHook, replanPrompts, type AnswerSource } from '../../phases/replan/index.ts';
 import { promptLibrary } from '../../llm/prompt-files.ts';
+import { jsonDocuments } from '../../history/json-file.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { ReplanHook } from '../../core/hooks.ts';
 import type { RunHistory, RunReporter } from '../../core/ports.ts';
@@ -156,6 +157,7 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
     logger,
     redactor: options.redactor,
     stateDir: paths.stateDir,
+    documents: jsonDocuments(logger),
     key: options.issueId ?? options.taskId,
     prompts: replanPrompts(promptLibrary(config.prompts.directory, context.language)),
     recorder: store,

@@ -1,0 +1,147 @@
+import { Writable } from 'node:stream';
+import type { ConfigStages } from '../config/load.ts';
+import type { Config } from '../config/options.ts';
+import type { GitLabPort } from '../core/gitlab-port.ts';
+import type { Logger } from '../log/logger.ts';
+import type { Redactor } from '../log/redact.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Shell } from '../core/shell-port.ts';
+import type { RunObservers } from '../run/compose.ts';
+import type { PrepareDeps } from './prepare.ts';
+import type { SessionServices } from './session.ts';
+import type { CiContext } from './context.ts';
+import { jobConfigStages } from './job-config.ts';
+import { jobGitLabToken, secretVariableNames, withNamedSecrets } from './secrets.ts';
+
+export interface CiStepIo {
+  env: Readonly<Record<string, string | undefined>>;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  /** Registers a SIGTERM/SIGINT/SIGHUP handler; returns a function that removes it. */
+  onSignal?(handler: (signal: string) => void): () => void;
+  /** Ends the process at once (after a termination signal, once the run's end is written). */
+  exit?(code: number): void;
+}
+
+/** What the run path of `mr-agent ci` uses from outside; tests and the demo swap pieces. */
+export interface CiServices {
+  shell?: Shell;
+  clock?: Clock;
+  createGitLab?(options: { url: string; token: string; logger: Logger; clock: Clock }): GitLabPort;
+  createLlm?: SessionServices['createLlm'];
+  /** The job's logger and redactor (default: JSON/text lines on stderr, redacting the secrets). */
+  logger?: Logger;
+  redactor?: Redactor;
+  /** Configuration overrides (`key=value`), above every other source. */
+  sets?: readonly string[];
+  /** Watch or wrap parts of the run (the demo narrates it). */
+  observers?: RunObservers;
+  onChecks?: PrepareDeps['onChecks'];
+  /** After a termination signal, the longest time until the job ends (default 8 s). */
+  graceMs?: number;
+}
+
+/** Logging and redaction of one job. */
+export interface JobLogging {
+  logger: Logger;
+  redactor: Redactor;
+}
+
+/**
+ * The services of one `mr-agent ci` job, each built once, here: the
+ * environment with its named secrets resolved, the configuration sources,
+ * logging with redaction and the GitLab client. A comment that is not a
+ * command ends the job before logging or the API client is needed, so those
+ * two load on first use; a reply in a thread and the run then share them.
+ */
+export interface JobServices {
+  context: CiContext;
+  io: CiStepIo;
+  /** The job environment, named secrets already resolved. */
+  env: Readonly<Record<string, string | undefined>>;
+  sets: readonly string[];
+  /** The configuration resolved once: `base` before the default branch's file, `final(file)` with it. */
+  config: ConfigStages;
+  overrides: CiServices;
+  logging(): Promise<JobLogging>;
+  /** The job's one GitLab client (unguarded: the run path bounds it by its request budget). */
+  gitlab(): Promise<GitLabPort>;
+}
+
+function jobLogger(io: CiStepIo, config: Config, traceId: string, redactor: Redactor) {
+  return import('../log/logger.ts').then(({ createLogger }) =>
+    createLogger({
+      level: config.log.level,
+      format:
+        config.log.format === 'auto' ? (io.env.CI === 'true' ? 'json' : 'text') : config.log.format,
+      traceId,
+      redactor,
+      stream: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          io.stderr.write(chunk.toString('utf8'));
+          done();
+        },
+      }),
+    }),
+  );
+}
+
+async function openLogging(services: JobServices): Promise<JobLogging> {
+  const { context, io, overrides } = services;
+  const base = services.config.base;
+  const [{ Redactor }, { newTraceId }] = await Promise.all([
+    import('../log/redact.ts'),
+    import('../log/logger.ts'),
+  ]);
+  const redactor = overrides.redactor ?? new Redactor();
+  redactor.addFromEnv(services.env, [...base.secrets.variables, ...secretVariableNames(io.env)]);
+  const traceId = newTraceId({
+    pipelineId: String(context.pipeline.id),
+    jobId: String(context.job.id),
+  });
+  const logger = overrides.logger ?? (await jobLogger(io, base, traceId, redactor));
+  return { logger, redactor };
+}
+
+async function openGitLab(services: JobServices): Promise<GitLabPort> {
+  const base = services.config.base;
+  const token = jobGitLabToken(base, services.io.env);
+  const { logger } = await services.logging();
+  const [{ systemClock }, { createGitLabClient }] = await Promise.all([
+    import('../core/clock.ts'),
+    import('../gitlab/gitbeaker-adapter.ts'),
+  ]);
+  return (services.overrides.createGitLab ?? createGitLabClient)({
+    url: base.gitlab.url || services.context.gitlab.apiUrl,
+    token,
+    logger,
+    clock: services.overrides.clock ?? systemClock,
+  });
+}
+
+/** Builds the job's services; the configuration sources are read here, once. */
+export function jobServices(
+  context: CiContext,
+  io: CiStepIo,
+  overrides: CiServices = {},
+): JobServices {
+  const env = withNamedSecrets(io.env);
+  const sets = overrides.sets ?? [];
+  let logging: Promise<JobLogging> | undefined;
+  let gitlab: Promise<GitLabPort> | undefined;
+  const services: JobServices = {
+    context,
+    io,
+    env,
+    sets,
+    config: jobConfigStages({ env, sets }),
+    overrides,
+    logging: () => (logging ??= openLogging(services)),
+    gitlab: () =>
+      (gitlab ??= openGitLab(services).catch((error: unknown) => {
+        gitlab = undefined;
+        throw error;
+      })),
+  };
+  return services;
+}
