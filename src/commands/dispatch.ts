@@ -204,7 +204,7 @@ async function pause(deps: DispatchDeps, request: CommandRequest): Promise<Dispa
 }
 
 async function help(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
-  await reply(deps, request, helpText(deps.prefix));
+  await reply(deps, request, helpText(deps.prefix, replyIn(deps, request)));
   return { kind: 'help' };
 }
 

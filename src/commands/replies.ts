@@ -56,8 +56,8 @@ export function helpEntries(): HelpEntry[] {
 }
 
 /** The command list `/agent help` gets, from the bridge or from a job. */
-export function helpText(prefix: string): string {
-  return helpLines({ taskId: '', commandPrefix: prefix }, helpEntries()).join('\n');
+export function helpText(prefix: string, language: Language = 'en'): string {
+  return helpLines({ taskId: '', commandPrefix: prefix, language }, helpEntries()).join('\n');
 }
 
 export function alreadyRunningText(
