@@ -218,6 +218,9 @@ describe('ci/fork-code (issue 19 §1: a fork merge request and the project secre
     const patch = notes.find((n) => n.body.includes('mr-agent:patch'))?.body ?? '';
     expect(patch).to.contain('+export function farewell(name) {');
     expect(patch).to.contain('trigger.forks: run');
+    // a push skipped by policy says so, once, with the opt-in named
+    expect(patch).to.contain('not pushed to `fix` by policy').and.not.contain('could not push');
+    expect(patch.match(/not run/g), 'the fork notice in the patch note').to.have.length(1);
     expect(readFileSync(path.join(job.dir, '.mr-agent/patch.diff'), 'utf8')).to.contain(
       'src/farewell.js',
     );
@@ -284,6 +287,7 @@ describe('ci/fork-code (issue 19 §1: a fork merge request and the project secre
     const notes = world.standIn.model.notesOf('MergeRequest', forkMr.mr.id);
     const patch = notes.find((n) => n.body.includes('mr-agent:patch'))?.body ?? '';
     expect(patch).to.contain('runs on the protected ref `main`');
+    expect(patch).to.contain('by policy').and.not.contain('could not push');
   });
 
   it('issue 19 §1 an external coding CLI (`runner.worker.kind`) is not started for a fork: the builtin tools do the work', async () => {

@@ -177,7 +177,10 @@ describe('A2/A6 dispatchCommand', () => {
 
   it('I1 help answers in the language notes.language names (no English template words in Japanese)', async () => {
     const { gitlab, deps } = setup();
-    await dispatchCommand({ ...deps, language: 'ja' }, request({ command: 'help', instruction: '' }));
+    await dispatchCommand(
+      { ...deps, language: 'ja' },
+      request({ command: 'help', instruction: '' }),
+    );
     const body = gitlab.replies[0]!.body;
     expect(body).to.include('mr-agent のコマンド').and.include('`/agent plan <指示>`');
     expect(body).to.not.match(/Commands|instruction|Reply/);

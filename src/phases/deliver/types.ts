@@ -7,6 +7,7 @@ import type { Language } from '../../messages/language.ts';
 import type { NoteMarker } from '../../core/marker.ts';
 import type { NoteTarget } from '../../core/note-target.ts';
 import type { GitControlSnapshot } from './git-guard.ts';
+import type { NotPushedWhy } from './patch-note.ts';
 
 export type DeliveryTarget =
   | { kind: 'merge_request'; mergeRequest: MergeRequest }
@@ -52,6 +53,8 @@ export interface DeliveryInput {
    * (its code was not run, so the change is untested; issue 19 §1).
    */
   patchOnly?: string;
+  /** What the patch note says about `patchOnly` in the note's language. */
+  patchOnlyWhy?: NotPushedWhy;
 }
 
 /** Throws once the job is cancelled: called before every push, merge request and note. */
