@@ -219,6 +219,25 @@ export const en = {
   'pause.progressNote': 'progress note',
   'help.help': 'show this list',
   'help.instruction': '<instruction>',
+  // a replan the model asked for but a limit stopped, in the progress note's history
+  'replanLog.notCarriedOut': '{time} · at {point}, “{kind}” was not carried out: {why}; {then}',
+  'replanLog.notCarriedOutAt': '{time} · at {point}, a replan was not carried out: {why}; {then}',
+  'replanWhy.phase_limit': 'its limit is reached ({used} of {limit}, {option})',
+  'replanWhy.total_limit': 'the limit on all replans is reached ({used} of {limit}, {option})',
+  'replanWhy.loop': 'the same replan already ran {used} times ({option})',
+  'replanWhy.other': 'a limit stopped it',
+  'replanThen.continue': 'the run went on with the current plan',
+  'replanThen.stop': 'the run stopped to wait for instructions',
+  'replanThen.alternative': 'it chose instead to {replan}',
+  // one checklist item per step, carrying its retries
+  'item.failedTimes': { one: 'failed once', other: 'failed {count}×' },
+  'item.doneAfter': { one: 'failed once, then done', other: 'failed {count}×, then done' },
+  'item.retrying': { one: 'failed once, trying again', other: 'failed {count}×, trying again' },
+  'item.runningAfter': {
+    one: 'in progress, after 1 failed try',
+    other: 'in progress, after {count} failed tries',
+  },
+  'history.older': { one: '1 earlier plan not shown', other: '{count} earlier plans not shown' },
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -19,6 +19,9 @@ import { json, scripted, type Step } from '../support/script.ts';
 import { action, planWith } from '../support/plans.ts';
 import { RecordingTarget } from '../support/recording-target.ts';
 import { decision, ScriptedAnswers } from './support.ts';
+import { initialProgress } from '../../src/core/progress/updates.ts';
+import type { ProgressState } from '../../src/core/progress/model.ts';
+import { renderProgressNote } from '../../src/report/progress/render.ts';
 
 const plan = planWith([action('task_1', 'Write a.txt'), action('task_2', 'Write b.txt')]);
 
@@ -77,6 +80,7 @@ async function harness(options: {
   const fake = scripted(options.steps);
   const recorded: ReplanDecisionInput[] = [];
   const target = options.target ?? new RecordingTarget();
+  let progress: ProgressState = initialProgress({ taskId: 'task-1', title: 'T', startedAt: 0 });
   const file = replanStateFile(stateDir, '12!42');
   const manager = await ReplanManager.open({
     config,
@@ -86,9 +90,12 @@ async function harness(options: {
     store: replanStateStore(file, logger, () => clock.now()),
     recorder: { saveReplanDecision: async (d) => recorded.push(d) },
     notes: { target, context: { taskId: 'task-1' }, redactor },
+    progress: { update: (change) => (progress = change(progress)) },
     ...(options.answers ? { answers: options.answers(clock) } : {}),
   });
-  return { manager, fake, recorded, target, lines, stateDir, clock, file };
+  /** The progress note as the run would show it now (decisions live in its history). */
+  const progressNote = () => renderProgressNote(progress);
+  return { manager, fake, recorded, target, lines, stateDir, clock, file, progressNote };
 }
 
 const replanJson = (point: string, fields: Record<string, unknown>) =>
@@ -181,7 +188,7 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
     expect(h.lines.join('\n')).to.contain('replan overridden');
   });
 
-  it('§9.3 0.5–0.8 replans with a warning and posts the 🔄 note', async () => {
+  it('§9.3 0.5–0.8 replans with a warning; the decision is in the progress note, no note of its own', async () => {
     const h = await harness({
       steps: [replanJson('execution', { confidence: 0.6, replan_level: 3 })],
     });
@@ -190,7 +197,8 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
       from: 'action_sequence',
     });
     expect(h.lines.join('\n')).to.contain('replan with moderate confidence');
-    expect(h.target.lastBody('1')).to.contain('60% confident');
+    expect(h.target.creates).to.equal(0);
+    expect(h.progressNote()).to.contain('started at execution');
   });
 
   describe('§9.3 0.3–0.5 asks the user whether to replan', () => {
@@ -264,9 +272,10 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
         total: 1,
         buckets: { regenerations: 1 },
       });
-      expect(h.target.lastBody('1'))
-        .to.contain('Not carried out: ')
-        .and.contain('alternative: regenerate the action sequence');
+      expect(h.target.creates).to.equal(0);
+      expect(h.progressNote())
+        .to.contain('was not carried out: ')
+        .and.contain('it chose instead to regenerate the actions');
     });
 
     it('an option that was not offered counts as no alternative', async () => {
@@ -284,7 +293,7 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
       );
       const directive = await h.manager.decide(at.execution);
       expect(directive.kind).to.equal('stop');
-      expect(h.target.lastBody('1')).to.contain('the run stops and waits for instructions');
+      expect(h.progressNote()).to.contain('the run stopped to wait for instructions');
     });
   });
 
@@ -336,8 +345,8 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
       sets: ['planning.replanning.goal_understanding.max_clarification_requests=0'],
     });
     expect(await h.manager.decide(at.goal)).to.deep.equal({ kind: 'continue' });
-    expect(h.target.lastBody('1'))
-      .to.contain('Not carried out')
+    expect(h.progressNote())
+      .to.contain('was not carried out')
       .and.contain('max_clarification_requests');
   });
 

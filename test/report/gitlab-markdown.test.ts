@@ -23,7 +23,7 @@ function pattern(language: Language, key: MessageKey, count = 2): RegExp {
 
 const STATE_OF: ReadonlyArray<readonly [RegExp, NoteState]> = [
   [/first-version|running/, 'running'],
-  [/complete/, 'complete'],
+  [/complete|long-run/, 'complete'],
   [/failed/, 'failed'],
   [/cancelled/, 'cancelled'],
   [/waiting-for-answer/, 'awaiting_answer'],
@@ -101,15 +101,9 @@ describe('report: notes rendered with GitLab Markdown rules (markdown-it, breaks
     });
 
     it(`${language}: the other notes also open with their state, what happened and the next step`, () => {
-      for (const name of [
-        'human-intervention',
-        'replan',
-        'replan-not-carried-out',
-        'environment-failure',
-        'patch',
-      ]) {
+      for (const name of ['human-intervention', 'environment-failure', 'patch']) {
         const [head, , next] = visibleText(renderGitLab(notes.get(name)!));
-        expect(head, name).to.match(/^(🙋|🔁|⚠️|🩹) /);
+        expect(head, name).to.match(/^(🙋|⚠️|🩹) /);
         expect(next, name).to.match(new RegExp(`^${t(language, 'next.label')} `));
       }
       for (const name of ['clarification', 'clarification-paused']) {

@@ -21,6 +21,7 @@ import {
   addNotice,
   endPhase,
   recordReview,
+  retryStep,
   revisePlan,
   setEnvironment,
   setFacts,
@@ -166,12 +167,14 @@ export class ProgressReporter implements RunReporter {
     this.o.publisher.update((s) =>
       info.change === 'initial' && !s.plan
         ? setPlan(s, mapped, at)
-        : revisePlan(s, {
-            items: mapped,
-            reason: info.comment,
-            change: info.change === 'initial' ? 'full_replan' : CHANGE_KIND[info.change],
-            at,
-          }),
+        : info.change === 'retry'
+          ? retryStep(s, mapped)
+          : revisePlan(s, {
+              items: mapped,
+              reason: info.comment,
+              change: info.change === 'initial' ? 'full_replan' : CHANGE_KIND[info.change],
+              at,
+            }),
     );
   }
 

@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import { Redactor } from '../../../src/log/redact.ts';
+import { addReplanEvent, revisePlan } from '../../../src/core/progress/updates.ts';
+import { hasUnescapedQuickAction } from '../../../src/report/markdown.ts';
+import { postNote } from '../../../src/report/note-body.ts';
+import { renderProgressNote } from '../../../src/report/progress/render.ts';
+import { RecordingTarget } from '../../support/recording-target.ts';
+import { executing, longRun, PLAN, sec } from './scenario.ts';
+
+/** The part of the note outside the folded details. */
+const unfolded = (note: string) => note.replace(/<details>[\s\S]*?<\/details>/g, '');
+
+describe('report/progress: one note per run, long runs read like short ones (issue 32)', () => {
+  it('H1 a step retried 10 times is one checklist item carrying its retries', () => {
+    const note = renderProgressNote(longRun());
+    const top = unfolded(note);
+    expect(top).to.contain('- [x] Add retry with exponential backoff — *failed 11×, then done*');
+    expect(top.match(/Add retry with exponential backoff/g)).to.have.length(1);
+    expect(top).to.not.contain('Plan revised');
+  });
+
+  it('H1 no internal id outside the folds, and no diagram without a loop', () => {
+    const note = renderProgressNote(longRun());
+    expect(unfolded(note)).to.not.match(/\btask_\d|\bA\d+:/);
+    expect(note).to.not.contain('```mermaid');
+  });
+
+  it('F3 a replan stopped by a limit says why and what the run did, in the history', () => {
+    const note = renderProgressNote(longRun());
+    expect(note).to.contain(
+      'at execution, “retry the step” was not carried out: the limit on all replans is reached (10 of 10, `planning.replanning.global.max_total_replans`); the run went on with the current plan',
+    );
+    const ja = renderProgressNote({ ...longRun(), language: 'ja' });
+    expect(ja).to.contain('再計画全体の上限に達しました（10 回中 10 回');
+    expect(ja).to.contain('11 回失敗した後に完了');
+  });
+
+  it('H1 the history keeps the last two plans and counts the older ones', () => {
+    let s = executing();
+    for (let i = 1; i <= 4; i++)
+      s = revisePlan(s, {
+        items: PLAN,
+        reason: `reason ${i}`,
+        change: 'partial_replan',
+        at: sec(100 + i),
+      });
+    const note = renderProgressNote(s);
+    expect(note.match(/\*\*(Original plan|Revision \d)/g)).to.have.length(2);
+    expect(note).to.contain('_2 earlier plans not shown_');
+  });
+
+  it("M3 L1 the model's reasoning in the history is escaped and masked when posted", async () => {
+    const redactor = new Redactor();
+    redactor.add('glpat-abcdefghijklmnop');
+    const target = new RecordingTarget();
+    const s = addReplanEvent(executing(), {
+      event: 'started',
+      point: 'execution',
+      kind: 'partial_replan',
+      reasoning: 'Token glpat-abcdefghijklmnop works.\n/merge\n/approve',
+      at: sec(130),
+    });
+    await postNote(target, renderProgressNote(s), { redactor });
+    const posted = target.lastBody();
+    expect(posted).to.not.include('glpat-abcdefghijklmnop');
+    expect(hasUnescapedQuickAction(posted)).to.equal(false);
+  });
+});
