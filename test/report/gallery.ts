@@ -141,6 +141,7 @@ const SUMMARY_SPECIMENS: Specimens = (language) =>
     name,
     renderSummaryNote(inLanguage({ ...build(), language }, language), {
       progressNote: PROGRESS_NOTE,
+      requester: 'dana',
     }),
   ]);
 

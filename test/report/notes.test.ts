@@ -86,15 +86,19 @@ describe('report/notes (#24)', () => {
     expect(body).to.not.contain('max_revisions');
   });
 
-  it('H2 #24 the summary note links the progress note, the job, the commit and the Task Note; the commit is a bare SHA or a link', () => {
-    const body = renderSummaryNote(completed(), { progressNote: 'https://g/mr/42#note_70' });
-    expect(body).to.contain('[Progress note](https://g/mr/42#note_70) · [Job #1234](');
-    expect(body).to.contain(
-      '[Commit ac81f3b3](https://gitlab.example.com/group/app/-/commit/ac81f3b3',
-    );
-    expect(body).to.contain('[Task Note](');
-    expect(body).to.contain('Pushed ac81f3b3 to');
-    expect(body).to.not.match(/`ac81f3b3/);
+  it('H2 the closing reply is one short note: it @mentions the requester, says the outcome and links the progress note', () => {
+    const body = renderSummaryNote(completed(), {
+      progressNote: 'https://g/mr/42#note_70',
+      requester: 'dana',
+    });
+    const lines = body.trim().split('\n').filter(Boolean);
+    expect(lines[1]).to.equal('@dana, ✅ **Done** · Add retry logic to the HTTP client');
+    expect(body)
+      .to.contain('Pushed ac81f3b3 to')
+      .and.contain('[progress note](https://g/mr/42#note_70)');
+    expect(lines, 'marker, state, change, link').to.have.length(4);
+    // nothing the progress note already shows is repeated
+    expect(body).to.not.contain('- [x]').and.not.contain('Acceptance criteria');
     expect(parseMarker(body)).to.include({ kind: 'summary', state: 'complete' });
   });
 

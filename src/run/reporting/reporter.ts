@@ -298,7 +298,8 @@ export class ProgressReporter implements RunReporter {
 
   private summaryLinks() {
     const url = this.o.publisher.noteUrl;
-    return url ? { progressNote: url } : {};
+    const requester = this.o.context.requester;
+    return { ...(url ? { progressNote: url } : {}), ...(requester ? { requester } : {}) };
   }
 
   /** The 🙋 and ❓ notes (H2); the progress note links them (their URLs reach it through the target). */
