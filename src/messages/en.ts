@@ -238,6 +238,7 @@ export const en = {
     other: 'in progress, after {count} failed tries',
   },
   'history.older': { one: '1 earlier plan not shown', other: '{count} earlier plans not shown' },
+  'plan.reason.review': 'the execution review asked for changes',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -230,4 +230,5 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
     one: 'それ以前の計画 {count} 件は省略',
     other: 'それ以前の計画 {count} 件は省略',
   },
+  'plan.reason.review': '実行レビューで修正を求められました',
 };

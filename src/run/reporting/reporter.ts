@@ -171,11 +171,17 @@ export class ProgressReporter implements RunReporter {
           ? retryStep(s, mapped)
           : revisePlan(s, {
               items: mapped,
-              reason: info.comment,
+              reason: this.revisionReason(info),
               change: info.change === 'initial' ? 'full_replan' : CHANGE_KIND[info.change],
               at,
             }),
     );
+  }
+
+  /** Why the plan changed, in the note's language where the reason is mr-agent's own. */
+  private revisionReason(info: { comment: string; change: PlanChange }): string {
+    if (info.change === 'review') return t(this.o.context.language ?? 'en', 'plan.reason.review');
+    return info.comment;
   }
 
   item(id: string, status: ChecklistStatus): void {
