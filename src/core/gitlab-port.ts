@@ -210,6 +210,11 @@ export interface GitLabPort {
    */
   createDiscussion(project: ProjectRef, on: Noteable, body: string): Promise<Discussion>;
   editNote(project: ProjectRef, on: Noteable, noteId: number, body: string): Promise<Note>;
+  /**
+   * Resolves a merge request's thread (`PUT …/discussions/:id?resolved=true`);
+   * the API resolves no issue thread, so an issue's is left open.
+   */
+  resolveDiscussion(project: ProjectRef, on: Noteable, discussionId: string): Promise<void>;
   replyToDiscussion(
     project: ProjectRef,
     on: Noteable,

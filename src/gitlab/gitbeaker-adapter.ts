@@ -249,6 +249,11 @@ class GitbeakerGitLab implements GitLabPort {
     return toNote(parseAnswer(NoteSchema, raw, `edited note ${noteId}`));
   }
 
+  async resolveDiscussion(project: ProjectRef, on: Noteable, discussionId: string) {
+    if (on.type !== 'merge_request') return;
+    await this.api.MergeRequestDiscussions.resolve(project, on.iid, discussionId, true);
+  }
+
   replyToDiscussion(project: ProjectRef, on: Noteable, discussionId: string, body: string) {
     return this.writer.run({
       what: 'POST reply',

@@ -246,10 +246,11 @@ describe('replan: scenarios through the orchestrator (seed 003, SPEC F3–F5)', 
     expect(sleeps)
       .to.be.at.least(10 * 60_000)
       .and.below(11 * 60_000);
-    const [question] = notesOf(target, 'before I continue');
+    const [question] = notesOf(target, 'mr-agent:clarification');
     expect(question).to.contain('1. **Which file should hold the greeting?**');
     expect(question).to.contain('The greeting goes into README.md');
-    expect(question).to.contain('state=answered').and.contain('✅ Answered by @dana');
+    expect(question).to.contain('state=answered').and.contain('### ✅ Answered by @dana');
+    expect(question).to.not.contain('before I continue');
   });
 
   it('F4 a clarification nobody answers: after auto_assume_timeout_minutes the run goes on with the assumptions', async () => {
@@ -287,7 +288,7 @@ describe('replan: scenarios through the orchestrator (seed 003, SPEC F3–F5)', 
     expect(userText(run.llm, 2))
       .to.contain('Nobody answered in time')
       .and.contain('- The greeting goes into README.md');
-    const [question] = notesOf(target, 'before I continue');
+    const [question] = notesOf(target, 'mr-agent:clarification');
     expect(question).to.contain('state=assumed').and.contain('⏭️ No answer within 30m');
   });
 

@@ -173,6 +173,18 @@ const SPECIMENS: Readonly<Record<NoteName, Specimens>> = {
         'clarification-paused',
         renderClarificationNote({ ...question, waitMinutes: 0, autoAssume: false }, ctx),
       ],
+      [
+        'clarification-answered',
+        renderClarificationNote(
+          {
+            ...question,
+            waitMinutes: 30,
+            autoAssume: true,
+            settled: { state: 'answered', answeredBy: ['dana'] },
+          },
+          ctx,
+        ),
+      ],
     ];
   },
   'human-intervention': (language) => [

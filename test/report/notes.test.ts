@@ -49,12 +49,12 @@ describe('report/notes (#24)', () => {
     expect(parseMarker(body)).to.include({ kind: 'clarification', state: 'awaiting_answer' });
   });
 
-  it('#24 one reply rule, worded identically in the ❓ note, the waiting progress note and the help reply', () => {
+  it('#24 one reply rule, worded identically in the waiting progress note and the help reply; the ❓ note itself says "this thread", with an example', () => {
     const rule =
       "**Answer in the ❓ question's thread**: reply there, no `/agent` needed; the run goes on with your answer.";
-    expect(
-      renderClarificationNote({ ...question, waitMinutes: 0, autoAssume: false }, ctx),
-    ).to.contain(rule);
+    const note = renderClarificationNote({ ...question, waitMinutes: 0, autoAssume: false }, ctx);
+    expect(note).to.not.contain(rule);
+    expect(note).to.contain('**Reply in this thread**').and.contain('`1. <your answer>`');
     expect(helpLines(ctx, helpEntries())).to.include(rule);
     expect(
       renderClarificationSettled('answered', { waitMinutes: 0, answeredBy: ['dana', 'dana'] }, ctx),

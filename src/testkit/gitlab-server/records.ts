@@ -107,6 +107,8 @@ export interface DiscussionRec {
   id: string;
   /** A plain comment; becomes a thread when someone replies. */
   individual: boolean;
+  /** A merge request thread resolved through the API (`PUT …/discussions/:id`). */
+  resolvedBy?: number;
 }
 
 export interface AwardRec {

@@ -237,8 +237,18 @@ export class Renderer {
       // a thread's notes (DiscussionNote) are resolvable on merge requests and, since
       // GitLab 16.7, on issues; a plain comment and a system note are not
       resolvable: thread && !n.system,
+      ...(thread && !n.system ? this.resolution(n.discussionId) : {}),
       type: thread ? 'DiscussionNote' : null,
     } satisfies NoteSchema;
+  }
+
+  /** A thread note's resolved state, as GitLab shows it on each note of the thread. */
+  private resolution(discussionId: string) {
+    const by = this.model.discussions.get(discussionId)?.resolvedBy;
+    return {
+      resolved: by !== undefined,
+      resolved_by: by !== undefined ? this.author(by) : null,
+    };
   }
 
   discussionNote(n: NoteRec): DiscussionNoteSchema {

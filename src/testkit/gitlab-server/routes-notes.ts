@@ -1,6 +1,7 @@
 /** Notes, discussions (threads and replies) and award emoji on notes, for MRs and issues. */
 import { noteableOf, projectOf, requireCanComment } from './access.ts';
 import {
+  badRequest,
   forbidden,
   HttpError,
   json,
@@ -149,6 +150,21 @@ function noteableRoutes(render: Renderer): Route[] {
       if (!rec) return reply;
       ctx.model.discussions.get(rec.discussionId)!.individual = false;
       return json(201, render.discussion(rec.discussionId, [rec]));
+    }),
+    // GitLab resolves merge request threads only; a comment that is no thread cannot be
+    route('PUT', `${BASE}/discussions/:discussion_id`, (ctx) => {
+      const { project, notes } = notesHere(ctx);
+      if (ctx.params.noteables !== 'merge_requests') throw notFound();
+      requireCanComment(ctx, project);
+      const id = ctx.params.discussion_id!;
+      const thread = notes.filter((n) => n.discussionId === id);
+      const rec = ctx.model.discussions.get(id);
+      if (thread.length === 0 || !rec) throw notFound('Discussion');
+      const resolved = stringParam(ctx, 'resolved', true)!;
+      if (rec.individual) throw badRequest('Discussion is not resolvable');
+      if (['true', '1'].includes(resolved)) rec.resolvedBy = ctx.user!.id;
+      else delete rec.resolvedBy;
+      return json(200, render.discussion(id, thread));
     }),
     route('POST', `${BASE}/discussions/:discussion_id/notes`, (ctx) => {
       const { notes } = notesHere(ctx);
