@@ -239,6 +239,17 @@ export const en = {
   },
   'history.older': { one: '1 earlier plan not shown', other: '{count} earlier plans not shown' },
   'plan.reason.review': 'the execution review asked for changes',
+  // a service's refusal blamed by its HTTP status
+  'service.llm': 'The model endpoint',
+  'service.gitlab': 'GitLab',
+  'blame.keyRefused': '{service} refused the key (HTTP {status}): {check}.',
+  'blame.tokenRefused': '{service} refused the token (HTTP {status}): {check}.',
+  'blame.checkVariable': 'check the key in {variable}',
+  'blame.checkLlmKey': 'check the model key (`llm.api_key_variable`)',
+  'blame.checkGitlabToken': 'check the GitLab token',
+  'blame.rateLimited': '{service} limited the rate of requests (HTTP 429): {wait}.',
+  'blame.waitFor': 'wait {wait}, then try again',
+  'blame.waitAWhile': 'wait a few minutes, then try again',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -125,6 +125,14 @@ export interface ErrorFacts {
   hintKey?: string;
   /** The error class, e.g. `ExternalServiceError`. */
   kind?: string;
+  /** A service's HTTP status (401 refused key, 429 rate limit, …): the note blames by it. */
+  status?: number;
+  /** Which service answered it: `llm` or `gitlab`. */
+  service?: string;
+  /** The variable holding the key or token the service refused. */
+  credential?: string;
+  /** How long the service asked to wait (Retry-After), in ms. */
+  retryAfterMs?: number;
 }
 
 export interface PlanProgress {

@@ -8,7 +8,7 @@ import { messages, type MessageBlock, type Translate } from '../../messages/cata
 import type { MessageKey } from '../../messages/en.ts';
 import { formatClockTime, formatDuration } from '../../messages/format.ts';
 import type { Language } from '../../messages/language.ts';
-import type { CheckFact, PhaseName, ProgressState } from '../../core/progress/model.ts';
+import type { CheckFact, ErrorFacts, PhaseName, ProgressState } from '../../core/progress/model.ts';
 import { PHASES } from '../../core/progress/model.ts';
 import { inlineCode, link, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI, STATE_EMOJI, type NoteState } from '../vocabulary.ts';
@@ -235,11 +235,38 @@ function afterComplete(s: ProgressState, v: Voice): string {
 
 const BLAMES = new Set(['user', 'service', 'model', 'command', 'limit', 'internal']);
 
+/**
+ * A service's answer that says what to do by its status: a refused key or
+ * token (401, 403) names the variable to check, a rate limit (429) the wait.
+ */
+function statusBlame(error: ErrorFacts, v: Voice): string | undefined {
+  if (error.blame !== 'service' || error.status === undefined) return undefined;
+  const service = v.m(error.service === 'gitlab' ? 'service.gitlab' : 'service.llm');
+  const status = error.status;
+  if (status === 401 || status === 403) {
+    const gitlab = error.service === 'gitlab';
+    const check = error.credential
+      ? v.m('blame.checkVariable', { variable: inlineCode(error.credential) })
+      : v.m(gitlab ? 'blame.checkGitlabToken' : 'blame.checkLlmKey');
+    return v.m(gitlab ? 'blame.tokenRefused' : 'blame.keyRefused', { service, status, check });
+  }
+  if (status === 429) {
+    const wait =
+      error.retryAfterMs !== undefined
+        ? v.m('blame.waitFor', { wait: formatDuration(error.retryAfterMs, v.language) })
+        : v.m('blame.waitAWhile');
+    return v.m('blame.rateLimited', { service, wait });
+  }
+  return undefined;
+}
+
 /** Whose problem it is and what to do (src/errors: blame and hint), then how to retry. */
 function afterFailure(s: ProgressState, v: Voice): string {
   const error = s.facts?.error;
   const parts: string[] = [];
-  if (error) {
+  const byStatus = error ? statusBlame(error, v) : undefined;
+  if (byStatus) parts.push(byStatus);
+  else if (error) {
     const blame = BLAMES.has(error.blame) ? error.blame : 'internal';
     parts.push(v.m(`blame.${blame}` as MessageKey));
     const hint = hintText(error, v);

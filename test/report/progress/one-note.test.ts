@@ -1,11 +1,17 @@
 import { expect } from 'chai';
 import { Redactor } from '../../../src/log/redact.ts';
-import { addReplanEvent, revisePlan } from '../../../src/core/progress/updates.ts';
+import {
+  addReplanEvent,
+  finishRun,
+  revisePlan,
+  setFacts,
+} from '../../../src/core/progress/updates.ts';
+import type { ErrorFacts } from '../../../src/core/progress/model.ts';
 import { hasUnescapedQuickAction } from '../../../src/report/markdown.ts';
 import { postNote } from '../../../src/report/note-body.ts';
 import { renderProgressNote } from '../../../src/report/progress/render.ts';
 import { RecordingTarget } from '../../support/recording-target.ts';
-import { executing, longRun, PLAN, sec } from './scenario.ts';
+import { executing, longRun, NO_FACTS, PLAN, sec } from './scenario.ts';
 
 /** The part of the note outside the folded details. */
 const unfolded = (note: string) => note.replace(/<details>[\s\S]*?<\/details>/g, '');
@@ -64,5 +70,56 @@ describe('report/progress: one note per run, long runs read like short ones (iss
     const posted = target.lastBody();
     expect(posted).to.not.include('glpat-abcdefghijklmnop');
     expect(hasUnescapedQuickAction(posted)).to.equal(false);
+  });
+});
+
+describe('report/progress: failures blamed by HTTP status (issue 32)', () => {
+  const failedWith = (error: ErrorFacts, language: 'en' | 'ja' = 'en') => {
+    const s = setFacts(executing(), { ...NO_FACTS, error });
+    return renderProgressNote({
+      ...finishRun(s, { state: 'failed', summary: error.message, at: sec(90) }),
+      language,
+    });
+  };
+
+  it('H3 a refused key (401) names the variable to check, not "a service failed"', () => {
+    const error: ErrorFacts = {
+      message: 'the execution request to gpt-x was refused (401): invalid key',
+      blame: 'service',
+      hintKey: 'hint.llm.401',
+      status: 401,
+      service: 'llm',
+      credential: 'OPENAI_API_KEY',
+    };
+    const note = failedWith(error);
+    expect(note).to.contain(
+      'The model endpoint refused the key (HTTP 401): check the key in `OPENAI_API_KEY`.',
+    );
+    expect(note).to.not.contain('failed. Ask a maintainer');
+    expect(failedWith(error, 'ja')).to.contain('`OPENAI_API_KEY` のキーを確認してください');
+  });
+
+  it('H3 a GitLab 403 blames the token and its role', () => {
+    const note = failedWith({
+      message: 'POST /projects/5/notes answered HTTP 403: forbidden',
+      blame: 'service',
+      hintKey: 'hint.gitlab.403',
+      status: 403,
+      service: 'gitlab',
+    });
+    expect(note).to.contain('GitLab refused the token (HTTP 403): check the GitLab token.');
+  });
+
+  it('H3 a rate limit (429) says so, with the wait', () => {
+    const note = failedWith({
+      message: 'the planning request to gpt-x failed after 4 attempts (rate_limit)',
+      blame: 'service',
+      status: 429,
+      service: 'llm',
+      retryAfterMs: 90_000,
+    });
+    expect(note).to.contain(
+      'The model endpoint limited the rate of requests (HTTP 429): wait 1m 30s, then try again.',
+    );
   });
 });
