@@ -120,14 +120,37 @@ function lookupFor(deps: DispatchDeps, request: CommandRequest) {
   };
 }
 
+/** The running run's progress note, to link from a reply; undefined when it cannot be told. */
+async function runningNoteUrl(
+  deps: DispatchDeps,
+  request: CommandRequest,
+): Promise<string | undefined> {
+  const { gitlab } = deps;
+  try {
+    const [notes, targetUrl, selfId] = await Promise.all([
+      gitlab.listNotes(request.projectId, request.target),
+      gitlab.targetWebUrl(request.projectId, request.target),
+      deps.selfId ?? gitlab.currentUser().then((u) => u.id),
+    ]);
+    const note = runningProgressNote(notes, selfId);
+    return note && targetUrl ? `${targetUrl}#note_${note.id}` : undefined;
+  } catch (error) {
+    deps.logger.warn('progress note not found for the reply', {
+      error: describeError(error).message,
+    });
+    return undefined;
+  }
+}
+
 async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
   const lookup = lookupFor(deps, request);
   const [active] = await blockingAgentPipelines(lookup);
   if (active) {
+    const note = await runningNoteUrl(deps, request);
     await reply(
       deps,
       request,
-      alreadyRunningText(request.target, active, deps.prefix, replyIn(deps, request)),
+      alreadyRunningText(request.target, active, deps.prefix, replyIn(deps, request), note),
     );
     return { kind: 'already-running', pipeline: active };
   }
