@@ -250,6 +250,10 @@ export const en = {
   'blame.rateLimited': '{service} limited the rate of requests (HTTP 429): {wait}.',
   'blame.waitFor': 'wait {wait}, then try again',
   'blame.waitAWhile': 'wait a few minutes, then try again',
+  'facts.failedSteps': {
+    one: '1 step failed, but the final check found the request done',
+    other: '{count} steps failed, but the final check found the request done',
+  },
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

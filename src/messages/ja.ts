@@ -241,4 +241,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'blame.rateLimited': '{service}がリクエスト数を制限しました（HTTP 429）。{wait}。',
   'blame.waitFor': '{wait}待ってから再試行してください',
   'blame.waitAWhile': '数分待ってから再試行してください',
+  'facts.failedSteps': {
+    one: '{count} ステップが失敗しましたが、最終確認で依頼は完了と判断しました',
+    other: '{count} ステップが失敗しましたが、最終確認で依頼は完了と判断しました',
+  },
 };

@@ -401,6 +401,8 @@ describe('replan: scenarios through the orchestrator (seed 003, SPEC F3–F5)', 
       .to.not.contain('Plan revised')
       .and.not.match(/task_\d|Retrying/);
     expect(note).to.not.contain('```mermaid');
+    // done over a failed step says why
+    expect(top).to.contain('⚠️ 1 step failed, but the final check found the request done');
     expect(note).to.contain(
       'was not carried out: the limit on all replans is reached (10 of 10, `planning.replanning.global.max_total_replans`)',
     );

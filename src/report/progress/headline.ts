@@ -72,6 +72,18 @@ function steps(s: ProgressState, v: Voice): string[] {
   return [v.m('facts.steps', { done, total })];
 }
 
+/**
+ * Steps that failed for good in a run that still ended done: said next to
+ * the ✅, with why it is done anyway, so a ✅ never sits over ❌ unexplained.
+ */
+function failedSteps(s: ProgressState, v: Voice): string[] {
+  const items = s.plan?.current.items ?? [];
+  const failed = items.filter(
+    (item, index) => item.status === 'failed' && items[index + 1]?.description !== item.description,
+  ).length;
+  return failed > 0 ? [`${EMOJI.warning} ${v.m('facts.failedSteps', { count: failed })}`] : [];
+}
+
 /** The last run of each check command, at most three. */
 function checks(list: readonly CheckFact[], v: Voice): string[] {
   const last = new Map(list.map((c) => [c.command, c]));
@@ -174,7 +186,7 @@ export function changeLine(s: ProgressState, v: Voice): string {
       break;
     }
     case 'complete':
-      parts.push(deliveryFact(s, v));
+      parts.push(deliveryFact(s, v), ...failedSteps(s, v));
       if (files > 0) parts.push(v.m('facts.files', { count: files }));
       parts.push(...checks(s.facts?.checks ?? [], v));
       parts.push(formatDuration(s.final!.finishedAt - s.startedAt, v.language));
