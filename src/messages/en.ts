@@ -250,6 +250,10 @@ export const en = {
   'blame.rateLimited': '{service} limited the rate of requests (HTTP 429): {wait}.',
   'blame.waitFor': 'wait {wait}, then try again',
   'blame.waitAWhile': 'wait a few minutes, then try again',
+  // asking whether to replan when the model is unsure
+  'confirm.question':
+    'I am not sure whether to {replan} (confidence {confidence}). Should I? Reply "yes" to do it; any other answer keeps the current plan.',
+  'confirm.keep': 'the current plan is kept',
   'facts.failedSteps': {
     one: '1 step failed, but the final check found the request done',
     other: '{count} steps failed, but the final check found the request done',

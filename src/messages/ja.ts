@@ -241,6 +241,9 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'blame.rateLimited': '{service}がリクエスト数を制限しました（HTTP 429）。{wait}。',
   'blame.waitFor': '{wait}待ってから再試行してください',
   'blame.waitAWhile': '数分待ってから再試行してください',
+  'confirm.question':
+    '「{replan}」をすべきか確信がありません（確信度 {confidence}）。実行しますか？実行するなら「はい」と返信してください。それ以外の返信では現在の計画を続けます。',
+  'confirm.keep': '現在の計画を続けます',
   'facts.failedSteps': {
     one: '{count} ステップが失敗しましたが、最終確認で依頼は完了と判断しました',
     other: '{count} ステップが失敗しましたが、最終確認で依頼は完了と判断しました',

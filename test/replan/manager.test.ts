@@ -70,6 +70,7 @@ async function harness(options: {
   stateDir?: string;
   clock?: FakeClock;
   target?: RecordingTarget;
+  language?: 'en' | 'ja';
 }) {
   const stateDir = options.stateDir ?? (await mkdtemp(path.join(tmpdir(), 'mr-agent-replan-')));
   if (!options.stateDir) dirs.push(stateDir);
@@ -89,7 +90,11 @@ async function harness(options: {
     llm: new SlowLlm(fake, clock),
     store: replanStateStore(file, logger, () => clock.now()),
     recorder: { saveReplanDecision: async (d) => recorded.push(d) },
-    notes: { target, context: { taskId: 'task-1' }, redactor },
+    notes: {
+      target,
+      context: { taskId: 'task-1', ...(options.language ? { language: options.language } : {}) },
+      redactor,
+    },
     progress: { update: (change) => (progress = change(progress)) },
     ...(options.answers ? { answers: options.answers(clock) } : {}),
   });
@@ -218,11 +223,29 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
         });
         expect((await h.manager.decide(at.execution)).kind).to.equal(expected);
         expect(h.target.calls[0]!.body).to.contain(
-          'I am not sure whether to replan the remaining actions',
+          'I am not sure whether to re-plan the remaining steps (confidence 40%)',
         );
         expect(h.manager.statistics().counters.buckets.clarifications).to.equal(1);
       });
     }
+
+    it('I1 in a Japanese run the question is asked in Japanese, and はい confirms it', async () => {
+      const h = await harness({
+        steps: [low],
+        language: 'ja',
+        answers: (clock) => {
+          const a = new ScriptedAnswers(() => clock.now());
+          a.add('はい', { at: clock.now() + 60_000 });
+          return a;
+        },
+      });
+      expect((await h.manager.decide(at.execution)).kind).to.equal('replan');
+      const asked = h.target.calls[0]!.body;
+      expect(asked).to.contain(
+        '「残りのステップを再計画」をすべきか確信がありません（確信度 40%）',
+      );
+      expect(asked).to.contain('現在の計画を続けます').and.not.contain('I am not sure');
+    });
 
     it('without an answer the current plan is kept after the wait', async () => {
       const h = await harness({

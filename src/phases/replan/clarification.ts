@@ -22,6 +22,7 @@ import {
 } from '../../report/notes/clarification-note.ts';
 import { markerFor, type NoteContext } from '../../report/notes/context.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { Language } from '../../messages/language.ts';
 import { fenceData, renderPrompt } from '../../core/prompts.ts';
 import { authorisedReplies, type AnswerSource, type ThreadReply } from './answers.ts';
 import type { ReplanPrompts } from './prompts.ts';
@@ -74,6 +75,11 @@ function settledLine(
 
 export class Clarifier {
   constructor(private readonly deps: ClarificationDeps) {}
+
+  /** The language the questions are asked in (the notes'). */
+  get language(): Language {
+    return this.deps.notes?.context.language ?? 'en';
+  }
 
   private get settings() {
     return this.deps.config.planning.replanning.goal_understanding;
@@ -191,7 +197,7 @@ export class Clarifier {
 }
 
 const YES =
-  /^(yes|y|yep|yeah|ok|okay|sure|go|go ahead|proceed|approve|approved|replan|lgtm|do it|はい)\b/i;
+  /^(yes|y|yep|yeah|ok|okay|sure|go|go ahead|proceed|approve|approved|replan|lgtm|do it)\b/i;
 
 /** Whether a reply confirms (a leading "yes", "ok", "go ahead", …). */
 export function isAffirmative(text: string): boolean {
@@ -199,7 +205,8 @@ export function isAffirmative(text: string): boolean {
     .trim()
     .replace(/^[>\s*_`"'“”]+/, '')
     .trim();
-  return YES.test(first) || /^👍|^:\+1:|^✅/.test(first);
+  // `\b` needs a word character before it: Japanese yeses are matched without it
+  return YES.test(first) || /^(はい|ええ|お願いします)/.test(first) || /^👍|^:\+1:|^✅/.test(first);
 }
 
 const numbered = (questions: readonly string[]) =>

@@ -9,7 +9,9 @@ import { countReplan, type Override } from './control.ts';
 import type { StoppedReplan } from './notify.ts';
 import { escalate } from './escalation.ts';
 import type { UnclearGoal } from '../../core/plan.ts';
-import { LEVEL_NAMES, bucketLimit, bucketOf, type ReplanLevel } from './levels.ts';
+import { bucketLimit, bucketOf, type ReplanLevel } from './levels.ts';
+import { t } from '../../messages/catalog.ts';
+import type { MessageKey } from '../../messages/en.ts';
 import type { Ask, QuestionHost } from './ask.ts';
 import type { Recorded } from './ledger.ts';
 import { countersOf } from './state.ts';
@@ -230,12 +232,17 @@ export async function handleConfirm(m: QuestionHost, ask: Ask): Promise<ReplanDi
   buckets.clarifications = (buckets.clarifications ?? 0) + 1;
   m.state.counters = { ...m.state.counters, buckets };
   await m.save();
+  // the question is the agent's own text: in the notes' language
+  const language = m.clarifier.language;
   const question: Question = {
     questions: [
-      `I am not sure whether to ${LEVEL_NAMES[level]} (confidence ${Math.round(ask.decision.confidence * 100)}%). Should I? Reply "yes" to replan; any other answer keeps the current plan.`,
+      t(language, 'confirm.question', {
+        replan: t(language, `replan.kind.${LEVEL_KINDS[level]}` as MessageKey),
+        confidence: `${Math.round(ask.decision.confidence * 100)}%`,
+      }),
     ],
     context: ask.decision.reasoning,
-    assumptions: ['The current plan is kept.'],
+    assumptions: [t(language, 'confirm.keep')],
   };
   const result = await m.clarifier.ask(question, {
     pausable: false,
