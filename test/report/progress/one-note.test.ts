@@ -11,7 +11,7 @@ import { hasUnescapedQuickAction } from '../../../src/report/markdown.ts';
 import { postNote } from '../../../src/report/note-body.ts';
 import { renderProgressNote } from '../../../src/report/progress/render.ts';
 import { RecordingTarget } from '../../support/recording-target.ts';
-import { executing, longRun, NO_FACTS, PLAN, sec } from './scenario.ts';
+import { completed, executing, longRun, NO_FACTS, PLAN, sec } from './scenario.ts';
 
 /** The part of the note outside the folded details. */
 const unfolded = (note: string) => note.replace(/<details>[\s\S]*?<\/details>/g, '');
@@ -121,5 +121,35 @@ describe('report/progress: failures blamed by HTTP status (issue 32)', () => {
     expect(note).to.contain(
       'The model endpoint limited the rate of requests (HTTP 429): wait 1m 30s, then try again.',
     );
+  });
+});
+
+describe('report/progress: a 💡 suggestion links the files and lines it names (issue 32)', () => {
+  it('H1 `file:line` in a reviewer suggestion links that line of the pushed commit', () => {
+    const s = completed();
+    const reviews = s.reviews.map((r) =>
+      r.result === 'PASS_WITH_SUGGESTIONS'
+        ? {
+            ...r,
+            feedback: 'Cap the delay in http/retry.py:12 and test it in tests/test_retry.py:40.',
+          }
+        : r,
+    );
+    const note = renderProgressNote({ ...s, reviews });
+    const base =
+      'https://gitlab.example.com/group/app/-/blob/ac81f3b3296b9705f7e7e762226486e893306868';
+    expect(note).to.contain(`[http/retry.py:12](${base}/http/retry.py#L12)`);
+    expect(note).to.contain(`[tests/test_retry.py:40](${base}/tests/test_retry.py#L40)`);
+  });
+
+  it('H1 without a pushed commit the suggestion is left as written', () => {
+    const s = completed();
+    const reviews = s.reviews.map((r) => ({ ...r, feedback: 'See http/retry.py:12.' }));
+    const note = renderProgressNote({
+      ...s,
+      reviews,
+      facts: { ...s.facts!, delivery: undefined } as never,
+    });
+    expect(note).to.contain('See http/retry.py:12.').and.not.contain('/-/blob/');
   });
 });
