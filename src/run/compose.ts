@@ -337,6 +337,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
         redactor,
         logger,
         ...(notRun ? { patchOnly: notRun.reason, patchOnlyWhy: notPushedWhy(notRun) } : {}),
+        ...(input.requester ? { requester: input.requester } : {}),
       })
     : undefined;
   const deps: RunDeps = {

@@ -230,6 +230,7 @@ const SPECIMENS: Readonly<Record<NoteName, Specimens>> = {
         branch: 'feature/retry',
         reason: 'the merge request comes from a fork',
         why: { kind: 'fork-policy' },
+        requester: 'dana',
         diff: DIFF,
         filesChanged: 1,
         artifactPath: '.mr-agent/patch-mr-42-7.diff',

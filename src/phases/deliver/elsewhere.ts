@@ -173,6 +173,7 @@ export async function postPatch(
     artifactPath: where.patchPath,
     redactor: input.redactor,
     ...(input.language ? { language: input.language } : {}),
+    ...(input.requester ? { requester: input.requester } : {}),
   });
   const note = await input.notes.createNote(body);
   input.logger.info('patch posted', {

@@ -55,6 +55,8 @@ export interface DeliveryInput {
   patchOnly?: string;
   /** What the patch note says about `patchOnly` in the note's language. */
   patchOnlyWhy?: NotPushedWhy;
+  /** Who asked for the run: a patch note, the run's closing note then, @mentions them. */
+  requester?: string;
 }
 
 /** Throws once the job is cancelled: called before every push, merge request and note. */

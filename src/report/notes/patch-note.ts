@@ -12,6 +12,7 @@ import { fence, inlineCode, oneLine, safeProse } from '../markdown.ts';
 import { prepareNoteBody } from '../note-body.ts';
 import { voiceOf } from '../progress/headline.ts';
 import { EMOJI } from '../vocabulary.ts';
+import { mention } from './context.ts';
 import { defineMessages } from '../../messages/catalog.ts';
 import { defineNote } from '../note-definition.ts';
 
@@ -77,6 +78,11 @@ export interface PatchNoteInput {
   artifactPath: string;
   redactor: Redactor;
   language?: Language;
+  /**
+   * Who asked (GitLab username): the patch note is the run's closing note
+   * then, so it @mentions them (GitLab notifies them of the end).
+   */
+  requester?: string;
 }
 
 /** A reason from git or GitLab: English prose, so code in a note of another language. */
@@ -102,7 +108,7 @@ export function renderPatchNote(input: PatchNoteInput): string {
     renderMarker({ kind: 'patch', ...input.marker }),
     `### ${EMOJI.patch} ${v.m(byPolicy ? 'patch.headingPolicy' : 'patch.heading', { branch })}`,
     '',
-    line,
+    `${mention({ taskId: '', ...(input.requester ? { requester: input.requester } : {}) })}${line}`,
     '',
     `**${v.m('next.label')}** ${v.m('patch.next')}`,
     '',

@@ -268,8 +268,10 @@ export class ProgressReporter implements RunReporter {
     });
     await step('separate notes', () => this.postSeparateNotes(outcome, noteUrl));
     const written = await o.publisher.finish({ state, summary: outcome.summary });
-    // no summary while a question or a person is awaited: the ❓ or 🙋 note is the news (H2)
-    if (state !== 'awaiting_answer' && state !== 'needs_human' && state !== 'paused')
+    // no closing reply while a question or a person is awaited: the ❓ or 🙋 note is the news
+    // (H2); nor after a patch note, which is the closing note then and @mentions the requester
+    const patched = outcome.delivery?.status === 'patch-posted';
+    if (state !== 'awaiting_answer' && state !== 'needs_human' && state !== 'paused' && !patched)
       await step('summary note', () =>
         postNote(o.target, renderSummaryNote(o.publisher.current, this.summaryLinks()), {
           redactor: o.redactor,
