@@ -191,6 +191,28 @@ async function joinOrFollow(
   return { kind: 'queued', pipeline: started.pipeline, running: active };
 }
 
+/** The running run's progress note, to link from a reply; undefined when it cannot be told. */
+async function runningNoteUrl(
+  deps: DispatchDeps,
+  request: CommandRequest,
+): Promise<string | undefined> {
+  const { gitlab } = deps;
+  try {
+    const [notes, targetUrl, selfId] = await Promise.all([
+      gitlab.listNotes(request.projectId, request.target),
+      gitlab.targetWebUrl(request.projectId, request.target),
+      deps.selfId ?? gitlab.currentUser().then((u) => u.id),
+    ]);
+    const note = runningProgressNote(notes, selfId);
+    return note && targetUrl ? `${targetUrl}#note_${note.id}` : undefined;
+  } catch (error) {
+    deps.logger.warn('progress note not found for the reply', {
+      error: describeError(error).message,
+    });
+    return undefined;
+  }
+}
+
 async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
   const lookup = lookupFor(deps, request);
   const [active] = await blockingAgentPipelines(lookup);
@@ -198,10 +220,11 @@ async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<
     return joinOrFollow(deps, request, active);
   }
   if (active) {
+    const note = await runningNoteUrl(deps, request);
     await reply(
       deps,
       request,
-      alreadyRunningText(request.target, active, deps.prefix, replyIn(deps, request)),
+      alreadyRunningText(request.target, active, deps.prefix, replyIn(deps, request), note),
     );
     return { kind: 'already-running', pipeline: active };
   }
@@ -272,7 +295,7 @@ async function pause(deps: DispatchDeps, request: CommandRequest): Promise<Dispa
 }
 
 async function help(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
-  await reply(deps, request, helpText(deps.prefix));
+  await reply(deps, request, helpText(deps.prefix, replyIn(deps, request)));
   return { kind: 'help' };
 }
 

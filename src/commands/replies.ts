@@ -5,6 +5,7 @@ import { helpLines, type HelpEntry } from '../report/notes/reply-note.ts';
 import type { AgentPipeline } from './bridge-port.ts';
 import type { CommandTarget } from './note-rules.ts';
 import { t } from '../messages/catalog.ts';
+import { EMOJI } from '../report/vocabulary.ts';
 import { detectLanguage, type Language } from '../messages/language.ts';
 import { VERB_NAMES, verbRow, type HelpKey } from './verbs.ts';
 
@@ -56,22 +57,34 @@ export function helpEntries(): HelpEntry[] {
 }
 
 /** The command list `/agent help` gets, from the bridge or from a job. */
-export function helpText(prefix: string): string {
-  return helpLines({ taskId: '', commandPrefix: prefix }, helpEntries()).join('\n');
+export function helpText(prefix: string, language: Language = 'en'): string {
+  return helpLines({ taskId: '', commandPrefix: prefix, language }, helpEntries()).join('\n');
 }
 
+/**
+ * "Already running": opens with the running state, names the pipeline and,
+ * when it is found, links the running run's progress note.
+ */
 export function alreadyRunningText(
   target: CommandTarget,
   pipeline: AgentPipeline,
   prefix: string,
   language: Language = 'en',
+  progressNoteUrl?: string,
 ): string {
+  const running = t(language, 'reply.alreadyRunning', {
+    where: where(target, language),
+    pipeline: pipelineLink(pipeline, language),
+    status: statusWord(pipeline.status, language),
+  });
+  const follow = progressNoteUrl
+    ? t(language, 'reply.followRun', {
+        note: `[${t(language, 'reply.progressNote')}](${progressNoteUrl})`,
+      })
+    : '';
+  const gap = language === 'ja' ? '' : ' ';
   return [
-    t(language, 'reply.alreadyRunning', {
-      where: where(target, language),
-      pipeline: pipelineLink(pipeline, language),
-      status: statusWord(pipeline.status, language),
-    }),
+    `${EMOJI.running} ${[running, follow].filter(Boolean).join(gap)}`,
     t(language, 'reply.notStarted', { stop: `\`${prefix} stop\`` }),
   ].join('\n');
 }
@@ -107,7 +120,7 @@ export function stoppedText(
   language: Language = 'en',
 ): string {
   const list = pipelines.map((p) => pipelineLink(p, language)).join(t(language, 'punct.comma'));
-  return t(language, 'reply.stopped', { pipelines: list });
+  return `${EMOJI.cancelled} ${t(language, 'reply.stopped', { pipelines: list })}`;
 }
 
 export function nothingToStopText(target: CommandTarget, language: Language = 'en'): string {
@@ -117,7 +130,7 @@ export function nothingToStopText(target: CommandTarget, language: Language = 'e
 /** `hint`: what to change, when the cause is known (e.g. pipeline variables refused). */
 export function startFailedText(reason: string, hint?: string, language: Language = 'en'): string {
   return [
-    t(language, 'reply.startFailed'),
+    `${EMOJI.failed} ${t(language, 'reply.startFailed')}`,
     '',
     t(language, 'reply.gitlabAnswered', {
       reason: language === 'en' ? reason : `\`${reason.replace(/`/g, "'")}\``,

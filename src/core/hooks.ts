@@ -46,7 +46,13 @@ export type ReplanDirective =
   /** Level 1: run the same action again (execution checkpoint only). */
   | { kind: 'retry_action'; reason: string }
   /** Levels 2–5: plan again from `from`, with the reason given to the planner. */
-  | { kind: 'replan'; from: ReplanFrom; reason: string }
+  | {
+      kind: 'replan';
+      from: ReplanFrom;
+      reason: string;
+      /** Why, in the model's own words (the note's revision reason; `reason` is the planner's). */
+      summary?: string;
+    }
   /**
    * Ask the people on the MR/issue; the run ends waiting for an answer.
    * `posted`: the hook has already posted the ❓ note (no second one at the end).

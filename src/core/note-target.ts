@@ -17,4 +17,6 @@ export interface NoteTarget {
   /** Creates a note; returns its id (for a thread, the id of its first note). */
   createNote(body: string, options?: NoteOptions): Promise<{ id: string; url?: string }>;
   editNote(id: string, body: string): Promise<void>;
+  /** Resolves the thread a note starts or sits in, where the target has resolvable threads. */
+  resolveThread?(noteId: string): Promise<void>;
 }

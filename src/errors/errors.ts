@@ -68,15 +68,25 @@ export class ExternalServiceError extends AgentError {
   readonly blame = 'service' as const;
   readonly service: string;
   readonly status: number | undefined;
+  /** The variable holding the key or token the service refused (never its value). */
+  readonly credential: string | undefined;
+  /** How long the service asked to wait before the next request (Retry-After), in ms. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(
     service: string,
     message: string,
-    details: ErrorDetails & { status?: number | undefined } = {},
+    details: ErrorDetails & {
+      status?: number | undefined;
+      credential?: string | undefined;
+      retryAfterMs?: number | undefined;
+    } = {},
   ) {
     super(message, details);
     this.service = service;
     this.status = details.status;
+    this.credential = details.credential;
+    this.retryAfterMs = details.retryAfterMs;
   }
 }
 

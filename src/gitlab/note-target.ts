@@ -57,6 +57,13 @@ export class GitLabNoteTarget implements NoteTarget {
     await this.gitlab.editNote(this.project, this.on, Number(id), body);
   }
 
+  /** The ❓ question's thread, resolved once settled (merge requests only: GitLab's API). */
+  async resolveThread(noteId: string): Promise<void> {
+    if (this.on.type !== 'merge_request' || !this.gitlab.resolveDiscussion) return;
+    const discussion = await this.discussionId(noteId);
+    await this.gitlab.resolveDiscussion(this.project, this.on.iid, discussion, true);
+  }
+
   private ref(id: string) {
     return this.webUrl ? { id, url: `${this.webUrl}#note_${id}` } : { id };
   }

@@ -239,7 +239,12 @@ class RetryingHandler {
     return new ExternalServiceError(
       SERVICE,
       `${a.method} ${a.url.pathname} answered HTTP ${response.status}${tries}: ${detail}`,
-      { status: response.status, where: a.url.origin, hintKey: hintFor(response.status, text) },
+      {
+        status: response.status,
+        where: a.url.origin,
+        hintKey: hintFor(response.status, text),
+        retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), this.deps.clock.now()),
+      },
     );
   }
 }

@@ -248,6 +248,8 @@ function serviceError(
     `the ${request.purpose} request to ${candidate.model} ${what}: ${failure.message}`,
     {
       status: failure.status,
+      credential: candidate.apiKeyVariable,
+      retryAfterMs: failure.retryAfterMs,
       where: `${candidate.baseURL} (${candidate.model})`,
       hintKey: failure.retryable ? HINTS['retry'] : HINTS[String(failure.status)],
       cause,

@@ -115,4 +115,6 @@ export const enErrors = {
     'Check that the trigger token is valid and that `workflow:rules` allow pipelines with source `trigger`.',
   'reply.privateRefusal':
     'mr-agent started nothing: this command is in an internal note or on a confidential issue, and everything the agent writes on {where} (notes, commits, a merge request) would be public.\n\nAsk again in a public comment if the task and its result may be public.',
+  'reply.followRun': 'Follow it in its {note}.',
+  'reply.progressNote': 'progress note',
 } as const;

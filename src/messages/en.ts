@@ -234,6 +234,45 @@ export const en = {
   'conversation.notedGeneric': 'Noted — I will take this into account for the rest of this run.',
   'conversation.stopBeforeDelivery': 'I will stop before pushing and keep the change as a patch.',
   'conversation.stopReason': '@{user} asked the run to stop before pushing',
+  // a replan the model asked for but a limit stopped, in the progress note's history
+  'replanLog.notCarriedOut': '{time} · at {point}, “{kind}” was not carried out: {why}; {then}',
+  'replanLog.notCarriedOutAt': '{time} · at {point}, a replan was not carried out: {why}; {then}',
+  'replanWhy.phase_limit': 'its limit is reached ({used} of {limit}, {option})',
+  'replanWhy.total_limit': 'the limit on all replans is reached ({used} of {limit}, {option})',
+  'replanWhy.loop': 'the same replan already ran {used} times ({option})',
+  'replanWhy.other': 'a limit stopped it',
+  'replanThen.continue': 'the run went on with the current plan',
+  'replanThen.stop': 'the run stopped to wait for instructions',
+  'replanThen.alternative': 'it chose instead to {replan}',
+  // one checklist item per step, carrying its retries
+  'item.failedTimes': { one: 'failed once', other: 'failed {count}×' },
+  'item.doneAfter': { one: 'failed once, then done', other: 'failed {count}×, then done' },
+  'item.retrying': { one: 'failed once, trying again', other: 'failed {count}×, trying again' },
+  'item.runningAfter': {
+    one: 'in progress, after 1 failed try',
+    other: 'in progress, after {count} failed tries',
+  },
+  'history.older': { one: '1 earlier plan not shown', other: '{count} earlier plans not shown' },
+  'plan.reason.review': 'the execution review asked for changes',
+  // a service's refusal blamed by its HTTP status
+  'service.llm': 'The model endpoint',
+  'service.gitlab': 'GitLab',
+  'blame.keyRefused': '{service} refused the key (HTTP {status}): {check}.',
+  'blame.tokenRefused': '{service} refused the token (HTTP {status}): {check}.',
+  'blame.checkVariable': 'check the key in {variable}',
+  'blame.checkLlmKey': 'check the model key (`llm.api_key_variable`)',
+  'blame.checkGitlabToken': 'check the GitLab token',
+  'blame.rateLimited': '{service} limited the rate of requests (HTTP 429): {wait}.',
+  'blame.waitFor': 'wait {wait}, then try again',
+  'blame.waitAWhile': 'wait a few minutes, then try again',
+  // asking whether to replan when the model is unsure
+  'confirm.question':
+    'I am not sure whether to {replan} (confidence {confidence}). Should I? Reply "yes" to do it; any other answer keeps the current plan.',
+  'confirm.keep': 'the current plan is kept',
+  'facts.failedSteps': {
+    one: '1 step failed, but the final check found the request done',
+    other: '{count} steps failed, but the final check found the request done',
+  },
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

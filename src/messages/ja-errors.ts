@@ -107,4 +107,6 @@ export const jaErrors: Readonly<Record<keyof typeof enErrors, Message>> = {
     'トリガートークンが有効か、`workflow:rules` が `trigger` ソースのパイプラインを許可しているか確認してください。',
   'reply.privateRefusal':
     'mr-agent は何も開始していません。このコマンドは内部メモまたは機密イシューにあり、エージェントが{where}に書くもの（コメント、コミット、マージリクエスト）はすべて公開されるためです。\n\nタスクとその結果を公開してよい場合は、公開コメントで改めて依頼してください。',
+  'reply.followRun': '進み具合は{note}で確認できます。',
+  'reply.progressNote': '進捗ノート',
 };

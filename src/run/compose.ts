@@ -28,6 +28,7 @@ import type { Redactor } from '../log/redact.ts';
 import { createSectionWriter } from '../log/sections.ts';
 import { beginHandOver, startIsolation } from '../shell/isolation.ts';
 import type { DeliveryStepOptions } from '../phases/deliver/step.ts';
+import type { NotPushedWhy } from '../report/notes/patch-note.ts';
 import type { EnvironmentStepDeps } from '../phases/environment/step.ts';
 import type { AnswerSource } from '../phases/replan/index.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
@@ -218,6 +219,13 @@ function codeNotRunNotice(notRun: CodeNotRun, language: Language): string {
 const SHOWN_REFUSED_KEYS = 12;
 
 /** The progress note's line naming the user-config API's refused keys, each as code. */
+/** What the patch note says, in the note's language, about a fork whose code was not run. */
+function notPushedWhy(notRun: CodeNotRun): NotPushedWhy {
+  return notRun.notice.kind === 'fork-patch'
+    ? { kind: 'fork-policy' }
+    : { kind: 'fork-protected-ref', ref: notRun.notice.ref };
+}
+
 function refusedSettingsNotice(keys: readonly string[], language: Language): string {
   const shown = keys.slice(0, SHOWN_REFUSED_KEYS).map((k) => `\`${k.replace(/`/g, "'")}\``);
   const more = keys.length - shown.length;
@@ -347,7 +355,8 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
         language,
         redactor,
         logger,
-        ...(notRun ? { patchOnly: notRun.reason } : {}),
+        ...(notRun ? { patchOnly: notRun.reason, patchOnlyWhy: notPushedWhy(notRun) } : {}),
+        ...(input.requester ? { requester: input.requester } : {}),
       })
     : undefined;
   const deps: RunDeps = {

@@ -1,5 +1,5 @@
 import { describeError, hintOf } from '../errors/catalog.ts';
-import { CancelledError, isAgentError } from '../errors/errors.ts';
+import { CancelledError, ExternalServiceError, isAgentError } from '../errors/errors.ts';
 import { exitCodeFor, exitCodeForCompletion } from '../errors/exit-code.ts';
 import type { RunContext } from '../core/run-context.ts';
 import { completionSummary, criteriaOf, type RunOutcome } from '../core/outcome.ts';
@@ -25,6 +25,16 @@ export function endFromError(ctx: RunContext, error: unknown): RunEnd {
     blame: isAgentError(error) ? error.blame : 'internal',
   });
   return { state: 'FAILED', reason: 'error', summary: described.message, error };
+}
+
+/** What a service's refusal tells the notes: its status, the service, the variable, the wait. */
+function serviceFacts(error: ExternalServiceError) {
+  return {
+    service: error.service,
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    ...(error.credential ? { credential: error.credential } : {}),
+    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+  };
 }
 
 function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
@@ -89,6 +99,7 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
               : {}),
             ...(isAgentError(end.error) && end.error.hintKey ? { hintKey: end.error.hintKey } : {}),
             ...(isAgentError(end.error) ? { kind: end.error.name } : {}),
+            ...(end.error instanceof ExternalServiceError ? serviceFacts(end.error) : {}),
           },
         }
       : {}),

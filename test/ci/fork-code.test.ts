@@ -218,6 +218,20 @@ describe('ci/fork-code (issue 19 §1: a fork merge request and the project secre
     const patch = notes.find((n) => n.body.includes('mr-agent:patch'))?.body ?? '';
     expect(patch).to.contain('+export function farewell(name) {');
     expect(patch).to.contain('trigger.forks: run');
+    // one note per run: the progress note and the patch, which closes the run and @mentions the requester
+    const botNotes = notes.filter(
+      (n) => n.authorId === world.s.bot.id && /mr-agent:(progress|patch|summary)/.test(n.body),
+    );
+    expect(botNotes.map((n) => /mr-agent:(\w+)/.exec(n.body)![1])).to.deep.equal([
+      'progress',
+      'patch',
+    ]);
+    expect(patch).to.contain(
+      `@${world.s.developer.username}, Nothing was pushed to the fork by policy`,
+    );
+    // a push skipped by policy says so, once, with the opt-in named
+    expect(patch).to.contain('not pushed to `fix` by policy').and.not.contain('could not push');
+    expect(patch.match(/not run/g), 'the fork notice in the patch note').to.have.length(1);
     expect(readFileSync(path.join(job.dir, '.mr-agent/patch.diff'), 'utf8')).to.contain(
       'src/farewell.js',
     );
@@ -284,6 +298,7 @@ describe('ci/fork-code (issue 19 §1: a fork merge request and the project secre
     const notes = world.standIn.model.notesOf('MergeRequest', forkMr.mr.id);
     const patch = notes.find((n) => n.body.includes('mr-agent:patch'))?.body ?? '';
     expect(patch).to.contain('runs on the protected ref `main`');
+    expect(patch).to.contain('by policy').and.not.contain('could not push');
   });
 
   it('issue 19 §1 an external coding CLI (`runner.worker.kind`) is not started for a fork: the builtin tools do the work', async () => {

@@ -74,7 +74,7 @@ function modelWords(): Set<string> {
 }
 
 /** Names of things, not template words. */
-const NAMES = ['mr', 'agent', 'UTC', 'GitLab', 'CI', 'LLM', 'API'];
+const NAMES = ['mr', 'agent', 'UTC', 'GitLab', 'CI', 'LLM', 'API', 'HTTP'];
 
 /**
  * Every note the agent posted, rendered as GitLab shows it: no English word
@@ -148,9 +148,18 @@ describe('#23 a Japanese request gets Japanese notes (stand-in end to end)', fun
     ] as const) {
       const note = renderGitLab(body);
       const [head, change, next] = visibleText(note);
-      expect(head, name).to.match(/^✅ 完了 · テストが失敗しています/);
+      // the closing reply @mentions the requester and points at the progress note
+      expect(head, name).to.match(
+        name === 'summary'
+          ? /^@dev, ✅ 完了 · テストが失敗しています/
+          : /^✅ 完了 · テストが失敗しています/,
+      );
       expect(change, name).to.match(/を feature\/greeting にプッシュしました/);
-      expect(next, name).to.match(/^次にすること: コミットを確認してください。/);
+      expect(next, name).to.match(
+        name === 'summary'
+          ? /^詳細と次にすることは進捗ノートにあります。/
+          : /^次にすること: コミットを確認してください。/,
+      );
       expect(note.softBreaks, name).to.deep.equal([]);
       expect(
         englishWords(note).filter((w) => !allowed.has(w)),
@@ -189,9 +198,11 @@ describe('#23 a Japanese request gets Japanese notes (stand-in end to end)', fun
     const [head, change, next] = visibleText(renderGitLab(progress));
     expect(head).to.match(/^❌ 失敗/);
     expect(change).to.match(/^エラー: /);
-    expect(next).to.contain(
-      'ヒント: llm.api_key_variable が指す変数の API キーを確認してください。',
+    // blamed by the status: the refused key and the variable that holds it, not "a service failed"
+    expect(next).to.match(
+      /^次にすること: モデルのエンドポイントがキーを拒否しました（HTTP 401）。[A-Z_]+ のキーを確認してください。/,
     );
+    expect(next).to.not.contain('障害');
     expectNoEnglish(world, new Set(NAMES));
   });
 

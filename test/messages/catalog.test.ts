@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { t } from '../../src/messages/catalog.ts';
+import { messages, t } from '../../src/messages/catalog.ts';
 import { wholeCatalogs } from '../../src/report/notes/registry.ts';
 import type { Message } from '../../src/messages/en.ts';
 import {
@@ -56,6 +56,38 @@ describe('messages: one keyed catalog for every note (#23)', () => {
       ),
     );
     expect(untranslated.map(([key]) => key)).to.deep.equal([]);
+  });
+
+  it('I1 every key of the merged catalog renders in both languages, with no placeholder left and no English template word in Japanese', () => {
+    // product names, tools and identifiers a Japanese text names as they are
+    const names = new Set(
+      'URL HTTP xx mr-agent GitLab CI CD API Runner npm pnpm Python Maven LLM Webhook run command root docs security md temperature ref'.split(
+        ' ',
+      ),
+    );
+    const leaked: string[] = [];
+    for (const language of LANGUAGES) {
+      const m = messages(language, { en: CATALOGS.en, ja: CATALOGS.ja } as never) as (
+        key: string,
+        params: Record<string, string | number>,
+      ) => string;
+      for (const key of Object.keys(CATALOGS[language])) {
+        const names_ = forms(CATALOGS[language][key]!).flatMap((f) =>
+          [...f.matchAll(/\{(\w+)\}/g)].map((x) => x[1]!),
+        );
+        for (const count of [1, 2]) {
+          const params = Object.fromEntries(names_.map((n) => [n, n === 'count' ? count : '⟨⟩']));
+          const text = m(key, params);
+          expect(text.trim(), `${language} ${key}`).to.not.equal('');
+          expect(text, `${language} ${key}`).to.not.match(/\{\w+\}/);
+          if (language !== 'ja') continue;
+          const prose = text.replace(/`[^`]*`|\[[^\]]*\]\([^)]*\)/g, '');
+          for (const word of prose.match(/[A-Za-z][A-Za-z'’-]+/g) ?? [])
+            if (!names.has(word)) leaked.push(`${key}: ${word}`);
+        }
+      }
+    }
+    expect(leaked).to.deep.equal([]);
   });
 
   it('#24 plural forms follow the count; numbers are formatted for the language', () => {

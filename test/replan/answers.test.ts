@@ -127,7 +127,9 @@ describe('replan: answers from the ❓ thread on GitLab (F4; real HTTP to the st
       await sleep(ms);
       sleeps += 1;
       if (sleeps !== 2) return;
-      const question = w.standIn.model.notes.find((n) => n.body.includes('before I continue'))!;
+      const question = w.standIn.model.notes.find((n) =>
+        n.body.includes('mr-agent:clarification'),
+      )!;
       w.standIn.model.addNote({
         on: mrRec(),
         body: 'The release branch.',
@@ -146,7 +148,12 @@ describe('replan: answers from the ❓ thread on GitLab (F4; real HTTP to the st
     expect(note.body).to.contain(
       '<!-- mr-agent:clarification job=77 task=task-9 state=answered -->',
     );
-    expect(note.body).to.contain('✅ Answered by @dev');
+    expect(note.body).to.contain('### ✅ Answered by @dev');
     expect(note.body).to.contain('Answers from members with Developer access or higher are used');
+    // settled: no deadline left, and the thread resolved through the discussions API
+    expect(note.body).to.not.contain('I will go on').and.not.contain('before I continue');
+    const asked = w.standIn.model.notes.find((n) => n.id === Number(result.noteId))!;
+    const resolution = w.standIn.model.review.resolved.get(asked.discussionId);
+    expect(resolution?.byUserId, 'the thread is resolved by the bot').to.equal(asked.authorId);
   });
 });

@@ -80,6 +80,50 @@ describe('replan: clarification flow (F4; seed 003 §11.3, §12.1)', () => {
     expect(h.target.lastBody('1')).to.contain('state=assumed');
   });
 
+  it('F4 an answered question: its heading says who answered, the deadline goes away, the thread is resolved', async () => {
+    const h = await clarifier(
+      ['planning.replanning.goal_understanding.auto_assume_timeout_minutes=2'],
+      (clock) => {
+        const a = new ScriptedAnswers(() => clock.now());
+        a.add('1. release\n2. no', { username: 'dana' });
+        return a;
+      },
+    );
+    const result = await h.c.ask(question, { pausable: true });
+    expect(result.kind).to.equal('answered');
+    const body = h.target.lastBody('1');
+    expect(body.split('\n')[1]).to.match(/^### ✅ Answered by @dana/);
+    expect(body).to.contain('state=answered').and.contain('1. **Which branch?**');
+    expect(body).to.not.contain('I will go on').and.not.contain('Reply in this thread');
+    expect(h.target.resolved).to.deep.equal(['1']);
+  });
+
+  it('F4 a question nobody answered: its heading says the run went on with the defaults, the thread is resolved', async () => {
+    const h = await clarifier(
+      ['planning.replanning.goal_understanding.auto_assume_timeout_minutes=1'],
+      (clock) => new ScriptedAnswers(() => clock.now()),
+    );
+    await h.c.ask(question, { pausable: true });
+    const body = h.target.lastBody('1');
+    expect(body.split('\n')[1]).to.match(/^### ⏭️ No answer within 1m/);
+    expect(body).to.not.match(/At \d\d:\d\d UTC/);
+    expect(h.target.resolved).to.deep.equal(['1']);
+  });
+
+  it('F4 the question shows how to answer with an example reply, one line per question', async () => {
+    const h = await clarifier(
+      ['planning.replanning.goal_understanding.auto_assume_timeout_minutes=0'],
+      (clock) => new ScriptedAnswers(() => clock.now()),
+    );
+    await h.c.ask(question, { pausable: true });
+    const body = h.target.lastBody('1');
+    expect(body).to.contain(
+      '**Reply in this thread**, no `/agent` needed: one line per question, for example `1. <your answer>` `2. <your answer>`.',
+    );
+    // a stopped run still waits for the reply: its thread stays open
+    expect(h.target.resolved).to.deep.equal([]);
+  });
+
   it('without a way to read answers the flow does not wait', async () => {
     const h = await clarifier([]);
     const result = await h.c.ask(question, { pausable: true });

@@ -145,6 +145,12 @@ describe('replan: controls (seed 003 §9)', () => {
           override: {
             kind: 'phase_limit',
             reason: `limit reached: ${limit} of ${limit} (planning.replanning.${option})`,
+            facts: {
+              kind: 'phase_limit',
+              used: limit,
+              limit,
+              option: `planning.replanning.${option}`,
+            },
           },
         });
       });
@@ -177,6 +183,12 @@ describe('replan: controls (seed 003 §9)', () => {
         kind: 'total_limit',
         reason:
           'limit reached: 10 replans so far (planning.replanning.global.max_total_replans = 10)',
+        facts: {
+          kind: 'total_limit',
+          used: 10,
+          limit: 10,
+          option: 'planning.replanning.global.max_total_replans',
+        },
       });
       const { config: env } = await loadConfig({
         env: { MAX_TOTAL_REPLANS: '12' },

@@ -21,6 +21,9 @@ import { action, planWith } from '../support/plans.ts';
 import { RecordingTarget } from '../support/recording-target.ts';
 import { decision, ScriptedAnswers } from './support.ts';
 import { promptLibrary } from '../../src/llm/prompt-files.ts';
+import { initialProgress } from '../../src/core/progress/updates.ts';
+import type { ProgressState } from '../../src/core/progress/model.ts';
+import { renderProgressNote } from '../../src/report/progress/render.ts';
 
 const plan = planWith([action('task_1', 'Write a.txt'), action('task_2', 'Write b.txt')]);
 
@@ -69,6 +72,7 @@ async function harness(options: {
   stateDir?: string;
   clock?: FakeClock;
   target?: RecordingTarget;
+  language?: 'en' | 'ja';
 }) {
   const stateDir = options.stateDir ?? (await mkdtemp(path.join(tmpdir(), 'mr-agent-replan-')));
   if (!options.stateDir) dirs.push(stateDir);
@@ -79,6 +83,7 @@ async function harness(options: {
   const fake = scripted(options.steps);
   const recorded: ReplanDecisionInput[] = [];
   const target = options.target ?? new RecordingTarget();
+  let progress: ProgressState = initialProgress({ taskId: 'task-1', title: 'T', startedAt: 0 });
   const file = replanStateFile(stateDir, '12!42');
   const manager = await ReplanManager.open({
     config,
@@ -88,10 +93,17 @@ async function harness(options: {
     store: replanStateStore(file, jsonDocuments(logger), () => clock.now()),
     prompts: replanPrompts(promptLibrary()),
     recorder: { saveReplanDecision: async (d) => recorded.push(d) },
-    notes: { target, context: { taskId: 'task-1' }, redactor },
+    notes: {
+      target,
+      context: { taskId: 'task-1', ...(options.language ? { language: options.language } : {}) },
+      redactor,
+    },
+    progress: { update: (change) => (progress = change(progress)) },
     ...(options.answers ? { answers: options.answers(clock) } : {}),
   });
-  return { manager, fake, recorded, target, lines, stateDir, clock, file };
+  /** The progress note as the run would show it now (decisions live in its history). */
+  const progressNote = () => renderProgressNote(progress);
+  return { manager, fake, recorded, target, lines, stateDir, clock, file, progressNote };
 }
 
 const replanJson = (point: string, fields: Record<string, unknown>) =>
@@ -184,7 +196,7 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
     expect(h.lines.join('\n')).to.contain('replan overridden');
   });
 
-  it('§9.3 0.5–0.8 replans with a warning and posts the 🔄 note', async () => {
+  it('§9.3 0.5–0.8 replans with a warning; the decision is in the progress note, no note of its own', async () => {
     const h = await harness({
       steps: [replanJson('execution', { confidence: 0.6, replan_level: 3 })],
     });
@@ -193,7 +205,8 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
       from: 'action_sequence',
     });
     expect(h.lines.join('\n')).to.contain('replan with moderate confidence');
-    expect(h.target.lastBody('1')).to.contain('60% confident');
+    expect(h.target.creates).to.equal(0);
+    expect(h.progressNote()).to.contain('started at execution');
   });
 
   describe('§9.3 0.3–0.5 asks the user whether to replan', () => {
@@ -213,11 +226,29 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
         });
         expect((await h.manager.decide(at.execution)).kind).to.equal(expected);
         expect(h.target.calls[0]!.body).to.contain(
-          'I am not sure whether to replan the remaining actions',
+          'I am not sure whether to re-plan the remaining steps (confidence 40%)',
         );
         expect(h.manager.statistics().counters.buckets.clarifications).to.equal(1);
       });
     }
+
+    it('I1 in a Japanese run the question is asked in Japanese, and はい confirms it', async () => {
+      const h = await harness({
+        steps: [low],
+        language: 'ja',
+        answers: (clock) => {
+          const a = new ScriptedAnswers(() => clock.now());
+          a.add('はい', { at: clock.now() + 60_000 });
+          return a;
+        },
+      });
+      expect((await h.manager.decide(at.execution)).kind).to.equal('replan');
+      const asked = h.target.calls[0]!.body;
+      expect(asked).to.contain(
+        '「残りのステップを再計画」をすべきか確信がありません（確信度 40%）',
+      );
+      expect(asked).to.contain('現在の計画を続けます').and.not.contain('I am not sure');
+    });
 
     it('without an answer the current plan is kept after the wait', async () => {
       const h = await harness({
@@ -267,9 +298,10 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
         total: 1,
         buckets: { regenerations: 1 },
       });
-      expect(h.target.lastBody('1'))
-        .to.contain('Not carried out: ')
-        .and.contain('alternative: regenerate the action sequence');
+      expect(h.target.creates).to.equal(0);
+      expect(h.progressNote())
+        .to.contain('was not carried out: ')
+        .and.contain('it chose instead to regenerate the actions');
     });
 
     it('an option that was not offered counts as no alternative', async () => {
@@ -287,7 +319,7 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
       );
       const directive = await h.manager.decide(at.execution);
       expect(directive.kind).to.equal('stop');
-      expect(h.target.lastBody('1')).to.contain('the run stops and waits for instructions');
+      expect(h.progressNote()).to.contain('the run stopped to wait for instructions');
     });
   });
 
@@ -339,8 +371,8 @@ describe('replan: ReplanManager (seed 003 §9, §10, §13)', () => {
       sets: ['planning.replanning.goal_understanding.max_clarification_requests=0'],
     });
     expect(await h.manager.decide(at.goal)).to.deep.equal({ kind: 'continue' });
-    expect(h.target.lastBody('1'))
-      .to.contain('Not carried out')
+    expect(h.progressNote())
+      .to.contain('was not carried out')
       .and.contain('max_clarification_requests');
   });
 

@@ -79,8 +79,8 @@ describe('replan: seed 003 §11.1 start, completion and failure in the progress 
       /- ✅ \d\d:\d\d UTC · completed in .+: the run went on with the revised plan/,
     );
     expect(folded).not.to.contain('failed after');
-    // one progress note, the 🔁 decision note (§11.2), the summary: nothing for start or completion
-    expect(createdKinds(target)).to.deep.equal(['progress', 'replan', 'summary']);
+    // one progress note and the closing reply: the decision, start and completion are history lines
+    expect(createdKinds(target)).to.deep.equal(['progress', 'summary']);
   });
 
   it('seed 003 §11.1 a replan the run never got past: its failure is a line in the progress note’s history', async () => {
@@ -110,9 +110,9 @@ describe('replan: seed 003 §11.1 start, completion and failure in the progress 
     expect(folded).to.match(
       /- ❌ \d\d:\d\d UTC · failed after .+: the run ended before the revised plan reached its next step/,
     );
-    expect(createdKinds(target).filter((k) => k !== 'progress' && k !== 'summary')).to.deep.equal([
-      'replan',
-    ]);
+    expect(createdKinds(target).filter((k) => k !== 'progress' && k !== 'summary')).to.deep.equal(
+      [],
+    );
   });
 
   it('seed 003 §11.1 #23 the replan history in a Japanese note is Japanese', () => {

@@ -59,7 +59,7 @@ describe('replan: the planner finds the goal unclear (seed 001 §10.1.1, SPEC D4
     expect(userText(run.llm, 1))
       .to.contain('1. Which file should hold the greeting?')
       .and.contain('- @dana: greeting.txt');
-    const [question] = notesOf(target, 'before I continue');
+    const [question] = notesOf(target, 'mr-agent:clarification');
     expect(question).to.contain('The request names no file.').and.contain('state=answered');
     const decisions = await run.decisions();
     expect(decisions[0]).to.deep.include({ phase: 'goal_understanding', executed: true });

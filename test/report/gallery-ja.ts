@@ -1,8 +1,9 @@
 /**
  * The gallery's model-written text in Japanese: what a model asked for
- * Japanese answers would write. With it, the Japanese gallery has no English
- * outside code and links, so any English word left there is a template
- * that was not translated.
+ * Japanese answers would write (plan steps, reasoning, summaries, questions).
+ * It holds model text only, never a text mr-agent itself writes: the product
+ * translates its own words, and a template left in English shows in the
+ * Japanese gallery.
  */
 export const JA_MODEL_TEXT: Readonly<Record<string, string>> = {
   'Add retry logic to the HTTP client': 'HTTP クライアントに再試行を追加する',
@@ -50,10 +51,10 @@ export const JA_MODEL_TEXT: Readonly<Record<string, string>> = {
   'retry helper placed in the wrong module': '再試行の補助関数の置き場所が誤っている',
   'Move the helper to http/retry.py': '補助関数を http/retry.py に移す',
   'Re-run the tests': 'テストを再実行する',
-  'the replan limit is reached (2 of 2)': '再計画の上限（2 回中 2 回）に達しました',
-  'the merge request comes from a fork the bot cannot push to':
-    'マージリクエストがボットからプッシュできないフォークから作られています',
-  'the 3 LLM regenerations were used up': 'LLM による再生成を 3 回すべて使いました',
+  'The connection was reset; try again.': '接続がリセットされました。もう一度試します。',
+  'Added `http/retry.py` with exponential backoff.':
+    '指数バックオフ付きの `http/retry.py` を追加しました。',
+  'task_2: Add retry with exponential backoff': 'task_2: 指数バックオフ付きの再試行を追加する',
 };
 
 /** `value` with every string found in `dictionary` replaced (deeply; other values kept). */

@@ -15,7 +15,6 @@ import {
   type HumanInterventionResult,
 } from '../../src/report/notes/human-intervention-note.ts';
 import { renderPatchNote } from '../../src/report/notes/patch-note.ts';
-import { renderReplanNote } from '../../src/report/notes/replan-note.ts';
 import { renderHelpReply, renderStatusReply } from '../../src/report/notes/reply-note.ts';
 import { helpEntries } from '../../src/commands/replies.ts';
 import { renderSummaryNote } from '../../src/report/notes/summary-note.ts';
@@ -34,6 +33,7 @@ import {
   executing,
   failedDuringExecution,
   interrupted,
+  longRun,
   MR,
   needsHuman,
   pausedDuringExecution,
@@ -76,6 +76,7 @@ const PROGRESS: ReadonlyArray<readonly [string, () => ProgressState]> = [
   ['progress-9-interrupted', interrupted],
   ['progress-10-paused', pausedDuringExecution],
   ['progress-11-budget-reached', budgetReached],
+  ['progress-12-long-run', longRun],
 ];
 
 const SUMMARIES: ReadonlyArray<readonly [string, () => ProgressState]> = [
@@ -122,17 +123,6 @@ const INTERVENTION: HumanInterventionResult = {
   comment: 'Automatic processing is not making progress.',
 };
 
-const REPLAN = {
-  phase: 'execution',
-  confidence: 0.85,
-  reasoning: 'The import of `retry` creates a cycle between client.py and session.py.',
-  issuesFound: ['ImportError in tests/test_client.py', 'retry helper placed in the wrong module'],
-  recommendedActions: ['Move the helper to http/retry.py', 'Re-run the tests'],
-  replanType: 'partial_replan',
-  replanLevel: 2,
-  at: sec(130),
-};
-
 const DIFF = [
   'diff --git a/http/client.py b/http/client.py',
   '--- a/http/client.py',
@@ -158,6 +148,7 @@ const SUMMARY_SPECIMENS: Specimens = (language) =>
     name,
     renderSummaryNote(inLanguage({ ...build(), language }, language), {
       progressNote: PROGRESS_NOTE,
+      requester: 'dana',
     }),
   ]);
 
@@ -189,6 +180,18 @@ const SPECIMENS: Readonly<Record<NoteName, Specimens>> = {
         'clarification-paused',
         renderClarificationNote({ ...question, waitMinutes: 0, autoAssume: false }, ctx),
       ],
+      [
+        'clarification-answered',
+        renderClarificationNote(
+          {
+            ...question,
+            waitMinutes: 30,
+            autoAssume: true,
+            settled: { state: 'answered', answeredBy: ['dana'] },
+          },
+          ctx,
+        ),
+      ],
     ];
   },
   'human-intervention': (language) => [
@@ -201,22 +204,6 @@ const SPECIMENS: Readonly<Record<NoteName, Specimens>> = {
       ),
     ],
   ],
-  replan: (language) => {
-    const ctx = inLanguage(context(language), language);
-    return [
-      ['replan', renderReplanNote(inLanguage(REPLAN, language), ctx)],
-      [
-        'replan-not-carried-out',
-        renderReplanNote(
-          inLanguage(
-            { ...REPLAN, executed: false, overrideReason: 'the replan limit is reached (2 of 2)' },
-            language,
-          ),
-          ctx,
-        ),
-      ],
-    ];
-  },
   'environment-failure': (language) => [
     [
       'environment-failure',
@@ -248,7 +235,9 @@ const SPECIMENS: Readonly<Record<NoteName, Specimens>> = {
       renderPatchNote({
         marker: MARKER,
         branch: 'feature/retry',
-        reason: inLanguage('the merge request comes from a fork the bot cannot push to', language),
+        reason: 'the merge request comes from a fork',
+        why: { kind: 'fork-policy' },
+        requester: 'dana',
         diff: DIFF,
         filesChanged: 1,
         artifactPath: '.mr-agent/patch-mr-42-7.diff',

@@ -50,6 +50,14 @@ export class RecordingTarget implements NoteTarget {
     this.calls.push({ op: 'edit', id, body });
   }
 
+  /** The notes whose threads were resolved, in order. */
+  readonly resolved: string[] = [];
+
+  async resolveThread(noteId: string): Promise<void> {
+    this.maybeFail();
+    this.resolved.push(noteId);
+  }
+
   private maybeFail(): void {
     if (this.failures > 0) {
       this.failures -= 1;

@@ -33,6 +33,29 @@ describe('testkit/gitlab-server (the GitLab stand-in on the wire)', () => {
     expect(((await bearer.json()) as { username: string }).username).to.equal('mr-agent-bot');
   });
 
+  it('resolves a merge request thread (PUT …/discussions/:id resolved=true) as GitLab does; a plain comment is not resolvable', async () => {
+    const base = `/projects/${w.s.project.id}/merge_requests/1/discussions`;
+    const started = await api(base, { method: 'POST', body: '{"body":"❓ which branch?"}' });
+    const thread = (await started.json()) as { id: string };
+    const put = await api(`${base}/${thread.id}`, { method: 'PUT', body: '{"resolved":true}' });
+    expect(put.status).to.equal(200);
+    const shown = (await put.json()) as {
+      notes: Array<{ resolved: boolean; resolvable: boolean }>;
+    };
+    expect(shown.notes[0]).to.include({ resolvable: true, resolved: true });
+    const plain = (await (
+      await api(notesPath(), { method: 'POST', body: '{"body":"hi"}' })
+    ).json()) as {
+      id: number;
+    };
+    const comment = w.standIn.model.notes.find((n) => n.id === plain.id)!;
+    const refused = await api(`${base}/${comment.discussionId}`, {
+      method: 'PUT',
+      body: '{"resolved":true}',
+    });
+    expect(refused.status).to.equal(400);
+  });
+
   it('M5 a read_api token gets 403 insufficient_scope on writes', async () => {
     const readOnly = w.standIn.model.addToken(w.s.bot.id, { scopes: ['read_api'] });
     expect((await api(notesPath(), {}, readOnly.value)).status).to.equal(200);

@@ -170,6 +170,23 @@ describe('A2 webhook bridge against the GitLab stand-in', function () {
     expect(reply?.body).to.include('follow-up run').and.include(`#${pipelines[1]!.id}`);
   });
 
+  it('A6 "already running" opens with its state and links the running run\'s progress note', async () => {
+    await deliver(url(), w.comment(w.s.mergeRequest, w.s.developer, '/agent fix it').hook);
+    await w.idle();
+    const progress = w.standIn.model.addNote({
+      on: w.s.mergeRequest,
+      body: '<!-- mr-agent:progress job=1 pipeline=1 task=t state=running -->\n### ⏳ Working on it',
+      authorId: w.s.bot.id,
+    });
+    const second = w.comment(w.s.mergeRequest, w.s.maintainer, '/agent also rename greet');
+    await deliver(url(), second.hook);
+    await w.idle();
+    const [reply] = repliesIn(second.note.discussionId, second.note.id);
+    const text = reply!.body.split('\n').slice(1).join('\n');
+    expect(text.startsWith('⏳ '), text).to.equal(true);
+    expect(text).to.match(new RegExp(`\\[progress note\\]\\([^)]*#note_${progress.id}\\)`));
+  });
+
   it('A6 status and help reply in the thread; no reply runs a quick action (M3)', async () => {
     await deliver(url(), w.comment(w.s.mergeRequest, w.s.developer, '/agent fix it').hook);
     await w.idle();

@@ -185,6 +185,17 @@ describe('A2/A6 dispatchCommand', () => {
     expect(body.startsWith('<!-- mr-agent:reply -->')).to.equal(true);
   });
 
+  it('I1 help answers in the language notes.language names (no English template words in Japanese)', async () => {
+    const { gitlab, deps } = setup();
+    await dispatchCommand(
+      { ...deps, language: 'ja' },
+      request({ command: 'help', instruction: '' }),
+    );
+    const body = gitlab.replies[0]!.body;
+    expect(body).to.include('mr-agent のコマンド').and.include('`/agent plan <指示>`');
+    expect(body).to.not.match(/Commands|instruction|Reply/);
+  });
+
   it('a refused trigger is reported in the thread, without secrets', async () => {
     const { gitlab, deps } = setup();
     gitlab.failTrigger = new Error('400 Bad Request: token glpat-supersecret-token rejected');

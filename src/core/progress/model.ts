@@ -86,14 +86,30 @@ export type PlanChangeKind =
  * progress note's history instead of a note of its own (the one-note rule).
  */
 export interface ReplanEvent {
-  event: 'started' | 'completed' | 'failed';
+  /** `not_carried_out`: the model asked for a replan that a limit or the loop detection stopped. */
+  event: 'started' | 'completed' | 'failed' | 'not_carried_out';
   /** The checkpoint that decided it (`task_decomposition`, …). */
   point: string;
-  /** The replan type (`partial_replan`, …), on `started`. */
+  /** The replan type (`partial_replan`, …), on `started` and `not_carried_out`. */
   kind?: string;
   at: number;
   /** How long the replan took, on `completed` and `failed`. */
   durationMs?: number;
+  /** The model's reasoning for the decision (its own words), on `started` and `not_carried_out`. */
+  reasoning?: string;
+  /** What stopped it, on `not_carried_out`: facts the note words in its language. */
+  override?: ReplanOverrideFacts;
+  /** What the run did instead, on `not_carried_out`. */
+  then?: { kind: 'continue' } | { kind: 'stop' } | { kind: 'alternative'; replan: string };
+}
+
+/** Why a replan was not carried out, as facts (the catalog's `replanWhy.*` words them). */
+export interface ReplanOverrideFacts {
+  kind: 'phase_limit' | 'total_limit' | 'loop' | 'other';
+  used?: number;
+  limit?: number;
+  /** The configuration option that sets the limit. */
+  option?: string;
 }
 
 /**
@@ -110,6 +126,14 @@ export interface ErrorFacts {
   hintKey?: string;
   /** The error class, e.g. `ExternalServiceError`. */
   kind?: string;
+  /** A service's HTTP status (401 refused key, 429 rate limit, …): the note blames by it. */
+  status?: number;
+  /** Which service answered it: `llm` or `gitlab`. */
+  service?: string;
+  /** The variable holding the key or token the service refused. */
+  credential?: string;
+  /** How long the service asked to wait (Retry-After), in ms. */
+  retryAfterMs?: number;
 }
 
 export interface PlanProgress {

@@ -173,12 +173,19 @@ export interface PlanRevision {
   at: number;
 }
 
-/** Items done and total of a checklist (skipped items count as neither done nor open). */
+/**
+ * Steps done and total of a checklist (skipped items count as neither done nor
+ * open); a step tried again after it failed counts once.
+ */
 export function checklistProgress(items: readonly ChecklistItem[]): {
   done: number;
   total: number;
 } {
-  return { done: items.filter((i) => i.status === 'done').length, total: items.length };
+  const steps = items.filter(
+    (item, index) =>
+      !(item.status === 'failed' && items[index + 1]?.description === item.description),
+  );
+  return { done: steps.filter((i) => i.status === 'done').length, total: steps.length };
 }
 
 /**
@@ -208,6 +215,19 @@ export function revisePlan(s: ProgressState, revision: PlanRevision): ProgressSt
     change: revision.change,
   };
   return { ...s, plan: { current, history: [...s.plan.history, old] } };
+}
+
+/**
+ * A step queued again after it failed: the same plan with one more item for
+ * the step (the checklist shows it as one item carrying its retries), not a
+ * plan revision.
+ */
+export function retryStep(s: ProgressState, items: ChecklistItem[]): ProgressState {
+  if (!s.plan) return setPlan(s, items, s.startedAt);
+  return {
+    ...s,
+    plan: { ...s.plan, current: { ...s.plan.current, items: items.map((i) => ({ ...i })) } },
+  };
 }
 
 /** Sets one checklist item's status (unknown ids are ignored). */

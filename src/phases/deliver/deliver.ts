@@ -16,6 +16,7 @@ import type { Issue, MergeRequest } from '../../core/gitlab-port.ts';
 import { escapeQuickActions, escapeQuickActionsInPlainText } from '../../report/markdown.ts';
 import { forbiddenReason, issueBranchName } from './branches.ts';
 import { deliverElsewhere, postPatch, type Elsewhere } from './elsewhere.ts';
+import type { NotPushedWhy } from './patch-note.ts';
 import { Git } from './git.ts';
 import { assertGitControlUnchanged } from './git-guard.ts';
 import { attemptPush } from './push-attempt.ts';
@@ -181,11 +182,14 @@ async function deliverFork(input: DeliveryInput, mr: MergeRequest): Promise<Deli
   let reason =
     input.patchOnly ??
     'the merge request comes from a fork that does not allow commits from members';
+  let why: NotPushedWhy | undefined =
+    input.patchOnly !== undefined ? input.patchOnlyWhy : { kind: 'fork-no-collaboration' };
   let remoteUrl = '';
   if (mr.allowCollaboration && input.patchOnly === undefined) {
     try {
       const fork = await input.gitlab.getProject(mr.sourceProjectId);
       const forbidden = await forbiddenReason(input.gitlab, fork, mr.sourceBranch);
+      why = undefined;
       if (forbidden) reason = forbidden;
       else remoteUrl = fork.httpUrlToRepo;
     } catch (error) {
@@ -207,5 +211,11 @@ async function deliverFork(input: DeliveryInput, mr: MergeRequest): Promise<Deli
       };
     reason = `the push to the fork was refused (${attempt.refused})`;
   }
-  return postPatch(input, git, { intendedBranch: mr.sourceBranch, reason, commit, patchPath });
+  return postPatch(input, git, {
+    intendedBranch: mr.sourceBranch,
+    reason,
+    ...(why ? { why } : {}),
+    commit,
+    patchPath,
+  });
 }

@@ -15,7 +15,7 @@ import {
   type DeliveryResult,
 } from './types.ts';
 import type { Git } from './git.ts';
-import { renderPatchNote } from './patch-note.ts';
+import { renderPatchNote, type NotPushedWhy } from './patch-note.ts';
 import { attemptPush } from './push-attempt.ts';
 
 export interface Elsewhere {
@@ -23,6 +23,8 @@ export interface Elsewhere {
   intendedBranch: string;
   /** Why it is not there. */
   reason: string;
+  /** The same, when the message catalog can say it in the note's language. */
+  why?: NotPushedWhy;
   commit: string;
   /** The patch in the artifacts, e.g. `.mr-agent/patch.diff`. */
   patchPath: string;
@@ -154,11 +156,13 @@ export async function postPatch(
     marker: input.marker ?? {},
     branch: where.intendedBranch,
     reason: where.reason,
+    ...(where.why ? { why: where.why } : {}),
     diff,
     filesChanged: files.length,
     artifactPath: where.patchPath,
     redactor: input.redactor,
     ...(input.language ? { language: input.language } : {}),
+    ...(input.requester ? { requester: input.requester } : {}),
   });
   const note = await input.notes.createNote(body);
   input.logger.info('patch posted', {

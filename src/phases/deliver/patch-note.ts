@@ -3,4 +3,8 @@
  * is rendered by the report layer (src/report/notes/patch-note.ts), which
  * also runs it through the note pipeline.
  */
-export { renderPatchNote, type PatchNoteInput } from '../../report/notes/patch-note.ts';
+export {
+  renderPatchNote,
+  type NotPushedWhy,
+  type PatchNoteInput,
+} from '../../report/notes/patch-note.ts';

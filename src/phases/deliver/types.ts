@@ -8,6 +8,7 @@ import type { NoteMarker } from '../../report/marker.ts';
 import type { NoteTarget } from '../../core/note-target.ts';
 import type { Shell } from '../../core/shell-port.ts';
 import type { GitControlSnapshot } from './git-guard.ts';
+import type { NotPushedWhy } from './patch-note.ts';
 
 export type DeliveryTarget =
   | { kind: 'merge_request'; mergeRequest: MergeRequest }
@@ -55,6 +56,10 @@ export interface DeliveryInput {
    * (its code was not run, so the change is untested; issue 19 §1).
    */
   patchOnly?: string;
+  /** What the patch note says about `patchOnly` in the note's language. */
+  patchOnlyWhy?: NotPushedWhy;
+  /** Who asked for the run: a patch note, the run's closing note then, @mentions them. */
+  requester?: string;
 }
 
 /** Throws once the job is cancelled: called before every push, merge request and note. */

@@ -69,7 +69,7 @@ async function afterAction(
     return { ...CONTINUE, replanned: true };
   }
   if (directive.kind === 'replan' && replanAllowed(ctx)) {
-    const result = await replanDuringRun(ctx, directive.reason, directive.from);
+    const result = await replanDuringRun(ctx, directive.reason, directive.from, directive.summary);
     return { ...result, replanned: true };
   }
   return CONTINUE;

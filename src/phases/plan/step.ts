@@ -147,6 +147,7 @@ export async function replanDuringRun(
   ctx: RunContext,
   reason: string,
   from: ReplanFrom = 'remaining_actions',
+  summary?: string,
 ): Promise<StepResult> {
   ctx.state.replans += 1;
   const planned = await planWithCheckpoints(ctx, {
@@ -154,7 +155,7 @@ export async function replanDuringRun(
     completed: ctx.state.actions,
   });
   if (planned.kind === 'end') return endWith(planned.end);
-  // the first line of a reason sums it up: it becomes the checklist's revision reason
-  await adoptPlan(ctx, planned.plan, CHANGE_FOR[from], reason.split('\n')[0]);
+  // the model's own words (else the reason's first line) become the checklist's revision reason
+  await adoptPlan(ctx, planned.plan, CHANGE_FOR[from], summary ?? reason.split('\n')[0]);
   return CONTINUE;
 }

@@ -17,10 +17,12 @@ import type { NoteTarget } from '../../core/note-target.ts';
 import {
   renderClarificationNote,
   renderClarificationSettled,
+  type ClarificationNoteInput,
   type ClarificationSettled,
 } from '../../report/notes/clarification-note.ts';
 import { markerFor, type NoteContext } from '../../report/notes/context.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { Language } from '../../messages/language.ts';
 import { fenceData, renderPrompt } from '../../core/prompts.ts';
 import { authorisedReplies, type AnswerSource, type ThreadReply } from './answers.ts';
 import type { ReplanPrompts } from './prompts.ts';
@@ -74,6 +76,11 @@ function settledLine(
 export class Clarifier {
   constructor(private readonly deps: ClarificationDeps) {}
 
+  /** The language the questions are asked in (the notes'). */
+  get language(): Language {
+    return this.deps.notes?.context.language ?? 'en';
+  }
+
   private get settings() {
     return this.deps.config.planning.replanning.goal_understanding;
   }
@@ -85,16 +92,14 @@ export class Clarifier {
     if (!notes) throw new Error('internal: a question without a note target');
     const minutes = this.settings.auto_assume_timeout_minutes;
     const autoAssume = this.settings.auto_assume_on_no_response || !options.pausable;
-    const body = renderClarificationNote(
-      {
-        ...question,
-        waitMinutes: minutes,
-        autoAssume,
-        askedAt: this.deps.clock.now(),
-        ...(notes.minAccessLabel ? { minAccessLabel: notes.minAccessLabel } : {}),
-      },
-      notes.context,
-    );
+    const input: ClarificationNoteInput = {
+      ...question,
+      waitMinutes: minutes,
+      autoAssume,
+      askedAt: this.deps.clock.now(),
+      ...(notes.minAccessLabel ? { minAccessLabel: notes.minAccessLabel } : {}),
+    };
+    const body = renderClarificationNote(input, notes.context);
     // a thread (resolvable on GitLab), so the answers sit below the question
     const posted = await postNote(notes.target, body, { redactor: notes.redactor, thread: true });
     logger.info('clarification asked', { noteId: posted.id, questions: question.questions.length });
@@ -102,10 +107,7 @@ export class Clarifier {
     const answers = await this.wait(posted.id, minutes, options.signal);
     const state: Settled =
       answers.length > 0 ? 'answered' : autoAssume ? 'assumed' : 'awaiting_answer';
-    await this.settle(posted.id, body, minutes <= 0 ? 'awaiting_answer' : 'waiting', state, {
-      minutes,
-      answers,
-    });
+    await this.settle(posted.id, input, state, answers);
     if (answers.length > 0) return { kind: 'answered', noteId: posted.id, answers } as const;
     return state === 'assumed'
       ? ({ kind: 'no_answer', noteId: posted.id } as const)
@@ -159,29 +161,43 @@ export class Clarifier {
     }
   }
 
-  /** Rewrites the note's marker state and adds how the question was settled. */
+  /**
+   * Rewrites the ❓ note once the question is settled: its heading says how
+   * (answered by whom, went on with the defaults, or stopped), the deadline
+   * goes away, and its thread is resolved where GitLab allows it (a merge
+   * request's), unless a stopped run still waits for a reply there.
+   */
   private async settle(
     noteId: string,
-    body: string,
-    from: string,
+    input: ClarificationNoteInput,
     state: Settled,
-    info: { minutes: number; answers: ThreadReply[] },
+    answers: ThreadReply[],
   ): Promise<void> {
     const { logger } = this.deps;
     const notes = this.deps.notes!;
-    const marker = markerFor('clarification', notes.context, from);
-    const next = `${body.replace(marker, markerFor('clarification', notes.context, state))}\n${settledLine(state, info.minutes, info.answers, notes.context)}\n`;
+    const answeredBy = answers.map((a) => a.author.username);
+    const next = renderClarificationNote(
+      { ...input, settled: { state, answeredBy } },
+      notes.context,
+    );
     try {
       await notes.target.editNote(noteId, prepareNoteBody(next, { redactor: notes.redactor }));
     } catch (error) {
       logger.warn('clarification note not updated', { noteId, error: (error as Error).message });
     }
-    logger.info('clarification settled', { noteId, state, answers: info.answers.length });
+    if (state !== 'awaiting_answer' && notes.target.resolveThread)
+      await notes.target.resolveThread(noteId).catch((error: unknown) =>
+        logger.warn('clarification thread not resolved', {
+          noteId,
+          error: (error as Error).message,
+        }),
+      );
+    logger.info('clarification settled', { noteId, state, answers: answers.length });
   }
 }
 
 const YES =
-  /^(yes|y|yep|yeah|ok|okay|sure|go|go ahead|proceed|approve|approved|replan|lgtm|do it|はい)\b/i;
+  /^(yes|y|yep|yeah|ok|okay|sure|go|go ahead|proceed|approve|approved|replan|lgtm|do it)\b/i;
 
 /** Whether a reply confirms (a leading "yes", "ok", "go ahead", …). */
 export function isAffirmative(text: string): boolean {
@@ -189,7 +205,8 @@ export function isAffirmative(text: string): boolean {
     .trim()
     .replace(/^[>\s*_`"'“”]+/, '')
     .trim();
-  return YES.test(first) || /^👍|^:\+1:|^✅/.test(first);
+  // `\b` needs a word character before it: Japanese yeses are matched without it
+  return YES.test(first) || /^(はい|ええ|お願いします)/.test(first) || /^👍|^:\+1:|^✅/.test(first);
 }
 
 const numbered = (questions: readonly string[]) =>

@@ -4,6 +4,7 @@
  * trigger repeated), confidence bands (§9.3) and the counters they read.
  */
 import type { Config } from '../../config/options.ts';
+import type { ReplanOverrideFacts } from '../../core/progress/model.ts';
 import { BUCKET_OPTION, bucketLimit, type Bucket, type Resolved } from './levels.ts';
 
 /** How often each kind of replan was carried out; persisted across a pause (§10.2). */
@@ -32,11 +33,18 @@ export type OverrideKind =
   | 'cannot_ask'
   | 'unparseable';
 
+/** Why a decision was overridden: the reason for logs and prompts, the facts for the notes. */
+export interface Override {
+  kind: OverrideKind;
+  reason: string;
+  facts?: ReplanOverrideFacts;
+}
+
 export type Verdict =
   /** Nothing to do: no replan asked, or an override keeps the plan. */
-  | { kind: 'keep'; override?: { kind: OverrideKind; reason: string } }
+  | { kind: 'keep'; override?: Override }
   /** A limit or the loop detection stops the replan: escalate (§9.4). */
-  | { kind: 'blocked'; override: { kind: OverrideKind; reason: string } }
+  | { kind: 'blocked'; override: Override }
   /** 0.3–0.5: ask the user whether to replan (§9.3). */
   | { kind: 'confirm' }
   | { kind: 'clarify' }
@@ -66,6 +74,12 @@ function limitOverride(input: ControlInput): Verdict | undefined {
       override: {
         kind: 'total_limit',
         reason: `limit reached: ${counters.total} replans so far (planning.replanning.global.max_total_replans = ${total})`,
+        facts: {
+          kind: 'total_limit',
+          used: counters.total,
+          limit: total,
+          option: 'planning.replanning.global.max_total_replans',
+        },
       },
     };
   const bucket = resolved.bucket;
@@ -80,6 +94,7 @@ function limitOverride(input: ControlInput): Verdict | undefined {
       override: {
         kind: 'phase_limit',
         reason: `limit reached: ${used} of ${limit} (${BUCKET_OPTION[bucket]})`,
+        facts: { kind: 'phase_limit', used, limit, option: BUCKET_OPTION[bucket] },
       },
     };
   return undefined;
@@ -95,6 +110,12 @@ function loopOverride(input: ControlInput): Verdict | undefined {
     override: {
       kind: 'loop',
       reason: `the same replan was already carried out ${seen} times for this trigger (planning.replanning.global.same_trigger_max_count = ${global.same_trigger_max_count})`,
+      facts: {
+        kind: 'loop',
+        used: seen,
+        limit: global.same_trigger_max_count,
+        option: 'planning.replanning.global.same_trigger_max_count',
+      },
     },
   };
 }

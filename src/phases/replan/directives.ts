@@ -55,7 +55,8 @@ export function directiveFor(
 ): ReplanDirective {
   const reason = reasonText(point, level, decision);
   if (level === 1) return { kind: 'retry_action', reason };
-  return { kind: 'replan', from: RESTART_FROM[level], reason };
+  const summary = decision.reasoning.replace(/\s+/g, ' ').trim();
+  return { kind: 'replan', from: RESTART_FROM[level], reason, ...(summary ? { summary } : {}) };
 }
 
 /** `task_1: Write the file` — the action a retry repeats. */

@@ -63,7 +63,7 @@ export class ReplanManager implements ReplanHook, QuestionHost {
       ...(o.notes ? { notes: o.notes } : {}),
       ...(o.answers ? { answers: o.answers } : {}),
     });
-    this.notifier = new Notifier(o.logger, o.notes, o.progress);
+    this.notifier = new Notifier(o.progress);
   }
 
   /** Opens the manager: a paused run's state is continued (§10.2), otherwise it starts fresh. */
@@ -163,19 +163,12 @@ export class ReplanManager implements ReplanHook, QuestionHost {
     const replanId = this.nextId();
     await this.ledger.launch(replanId, ask, decision.confidence);
     await this.record(replanId, ask, { executed: true, result: 'pending' });
-    if (options.notify !== false)
-      await this.notifier.decided({
-        point: checkpoint.point,
-        decision,
-        level,
-        executed: true,
-        at: this.now(),
-      });
     this.notifier.counted();
     this.notifier.started(
       checkpoint.point,
       decision.replan_type !== 'none' ? decision.replan_type : undefined,
       this.now(),
+      options.notify !== false ? decision.reasoning : undefined,
     );
     if (directive.kind === 'replan') this.askOnly = redonePoints(level);
     this.remember(`${checkpoint.point}: ${directive.kind} (level ${level}) carried out`);

@@ -1,17 +1,12 @@
 /**
- * Notifications of seed 003 §11.1–§11.2: the 🔁 note when the model decides
- * on a replan (carried out, or overridden by a limit or the loop detection);
- * the replan count, and each replan's start, completion and failure, in the
- * progress note's history — no note of their own (the one-note rule). A
- * failed post is logged; it never stops the run.
+ * Notifications of seed 003 §11.1–§11.2, all in the progress note's history
+ * (one note per run, however long the run): each replan's start with the
+ * model's reasoning, its completion or failure, and a replan a limit or the
+ * loop detection stopped, with why and what the run did instead.
  */
-import type { Logger } from '../../log/logger.ts';
-import { postNote } from '../../report/note-body.ts';
-import { renderReplanNote } from '../../report/notes/replan-note.ts';
 import { addReplanEvent, countReplan } from '../../core/progress/updates.ts';
-import type { ProgressState } from '../../core/progress/model.ts';
+import type { ProgressState, ReplanEvent, ReplanOverrideFacts } from '../../core/progress/model.ts';
 import type { ReplanPoint } from '../../core/hooks.ts';
-import type { NoteSink } from './clarification.ts';
 import type { SettledReplan } from './ledger.ts';
 import type { ReplanDecision } from './schema.ts';
 
@@ -20,46 +15,32 @@ export interface ProgressSink {
   update(change: (state: ProgressState) => ProgressState): void;
 }
 
-export interface ReplanNotice {
+/** A replan the model asked for that was not carried out. */
+export interface StoppedReplan {
   point: ReplanPoint;
   decision: ReplanDecision;
-  level?: number;
-  executed: boolean;
-  overrideReason?: string;
+  override?: ReplanOverrideFacts;
+  then: NonNullable<ReplanEvent['then']>;
   at: number;
 }
 
 export class Notifier {
-  constructor(
-    private readonly logger: Logger,
-    private readonly notes?: NoteSink,
-    private readonly progress?: ProgressSink,
-  ) {}
+  constructor(private readonly progress?: ProgressSink) {}
 
-  /** Posts the 🔄 note. */
-  async decided(notice: ReplanNotice): Promise<void> {
-    if (!this.notes) return;
-    const { decision } = notice;
-    const body = renderReplanNote(
-      {
-        phase: notice.point,
-        confidence: decision.confidence,
-        reasoning: decision.reasoning,
-        issuesFound: [...decision.issues_found, ...(decision.issues_identified ?? [])],
-        recommendedActions: decision.recommended_actions,
-        ...(decision.replan_type !== 'none' ? { replanType: decision.replan_type } : {}),
-        ...(notice.level !== undefined ? { replanLevel: notice.level } : {}),
-        executed: notice.executed,
-        ...(notice.overrideReason ? { overrideReason: notice.overrideReason } : {}),
-        at: notice.at,
-      },
-      this.notes.context,
+  /** A replan a limit or the loop detection stopped: a line in the history, with why. */
+  notCarriedOut(stopped: StoppedReplan): void {
+    const { decision } = stopped;
+    this.progress?.update((s) =>
+      addReplanEvent(s, {
+        event: 'not_carried_out',
+        point: stopped.point,
+        ...(decision.replan_type !== 'none' ? { kind: decision.replan_type } : {}),
+        ...(decision.reasoning ? { reasoning: decision.reasoning } : {}),
+        override: stopped.override ?? { kind: 'other' },
+        then: stopped.then,
+        at: stopped.at,
+      }),
     );
-    try {
-      await postNote(this.notes.target, body, { redactor: this.notes.redactor });
-    } catch (error) {
-      this.logger.warn('replan note not posted', { error: (error as Error).message });
-    }
   }
 
   /** Counts a carried-out replan in the progress note. */
@@ -67,10 +48,16 @@ export class Notifier {
     this.progress?.update(countReplan);
   }
 
-  /** A replan starts (seed 003 §11.1): a line in the progress note's history, not a note. */
-  started(point: ReplanPoint, kind: string | undefined, at: number): void {
+  /** A replan starts: a line in the progress note's history with the model's reasoning. */
+  started(point: ReplanPoint, kind: string | undefined, at: number, reasoning?: string): void {
     this.progress?.update((s) =>
-      addReplanEvent(s, { event: 'started', point, ...(kind ? { kind } : {}), at }),
+      addReplanEvent(s, {
+        event: 'started',
+        point,
+        ...(kind ? { kind } : {}),
+        ...(reasoning ? { reasoning } : {}),
+        at,
+      }),
     );
   }
 

@@ -5,28 +5,40 @@
  */
 import type { ReplanDirective } from '../../core/hooks.ts';
 import { answersText, assumptionsText, isAffirmative, type Question } from './clarification.ts';
-import { countReplan, type OverrideKind } from './control.ts';
+import { countReplan, type Override } from './control.ts';
+import type { StoppedReplan } from './notify.ts';
 import { escalate } from './escalation.ts';
 import type { UnclearGoal } from '../../core/plan.ts';
-import { LEVEL_NAMES, bucketLimit, bucketOf } from './levels.ts';
+import { bucketLimit, bucketOf, type ReplanLevel } from './levels.ts';
+import { t } from '../../messages/catalog.ts';
+import type { MessageKey } from '../../messages/en.ts';
 import type { Ask, QuestionHost } from './ask.ts';
 import type { Recorded } from './ledger.ts';
 import { countersOf } from './state.ts';
 
 const CONTINUE: ReplanDirective = { kind: 'continue' };
 
-async function overridden(
+/** The replan type each level carries out (the notes name it in their language). */
+const LEVEL_KINDS: Record<ReplanLevel, string> = {
+  1: 'retry',
+  2: 'partial_replan',
+  3: 'action_regeneration',
+  4: 'task_redecomposition',
+  5: 'goal_revision',
+};
+
+/** A replan a limit stopped, in the progress note's history: why, and what the run does instead. */
+function overridden(
   m: QuestionHost,
   ask: Ask,
-  reason: string,
-  level: number | undefined,
-): Promise<void> {
-  await m.notifier.decided({
+  override: Override,
+  then: StoppedReplan['then'],
+): void {
+  m.notifier.notCarriedOut({
     point: ask.checkpoint.point,
     decision: ask.decision,
-    ...(level !== undefined ? { level } : {}),
-    executed: false,
-    overrideReason: reason,
+    ...(override.facts ? { override: override.facts } : {}),
+    then,
     at: m.now(),
   });
 }
@@ -40,12 +52,11 @@ async function overridden(
 export async function handleBlocked(
   m: QuestionHost,
   ask: Ask,
-  override: { kind: OverrideKind; reason: string },
+  override: Override,
 ): Promise<ReplanDirective> {
   await m.keep(ask, override);
-  const level = ask.resolved.kind === 'replan' ? ask.resolved.level : undefined;
   if (ask.resolved.kind === 'clarify') {
-    await overridden(m, ask, `${override.reason}; going on with the current plan`, level);
+    overridden(m, ask, override, { kind: 'continue' });
     return CONTINUE;
   }
   const choice = await escalate({
@@ -63,12 +74,7 @@ export async function handleBlocked(
   });
   m.o.logger.info('replan escalated', { point: ask.checkpoint.point, choice: choice.kind });
   if (choice.kind === 'level') {
-    await overridden(
-      m,
-      ask,
-      `${override.reason}; alternative: ${LEVEL_NAMES[choice.level]} (${choice.reasoning})`,
-      level,
-    );
+    overridden(m, ask, override, { kind: 'alternative', replan: LEVEL_KINDS[choice.level] });
     const resolved = {
       kind: 'replan',
       level: choice.level,
@@ -83,14 +89,11 @@ export async function handleBlocked(
     return m.launch(alternative, choice.level, { notify: false });
   }
   if (choice.kind === 'continue') {
-    await overridden(m, ask, `${override.reason}; going on with the current plan`, level);
+    overridden(m, ask, override, { kind: 'continue' });
     return CONTINUE;
   }
   const assume = m.o.config.planning.replanning.goal_understanding.auto_assume_on_no_response;
-  const next = assume
-    ? 'no alternative: going on with the current plan'
-    : 'no alternative: the run stops and waits for instructions';
-  await overridden(m, ask, `${override.reason}; ${next}`, level);
+  overridden(m, ask, override, { kind: assume ? 'continue' : 'stop' });
   if (assume) return CONTINUE;
   return {
     kind: 'stop',
@@ -229,12 +232,17 @@ export async function handleConfirm(m: QuestionHost, ask: Ask): Promise<ReplanDi
   buckets.clarifications = (buckets.clarifications ?? 0) + 1;
   m.state.counters = { ...m.state.counters, buckets };
   await m.save();
+  // the question is the agent's own text: in the notes' language
+  const language = m.clarifier.language;
   const question: Question = {
     questions: [
-      `I am not sure whether to ${LEVEL_NAMES[level]} (confidence ${Math.round(ask.decision.confidence * 100)}%). Should I? Reply "yes" to replan; any other answer keeps the current plan.`,
+      t(language, 'confirm.question', {
+        replan: t(language, `replan.kind.${LEVEL_KINDS[level]}` as MessageKey),
+        confidence: `${Math.round(ask.decision.confidence * 100)}%`,
+      }),
     ],
     context: ask.decision.reasoning,
-    assumptions: ['The current plan is kept.'],
+    assumptions: [t(language, 'confirm.keep')],
   };
   const result = await m.clarifier.ask(question, {
     pausable: false,

@@ -49,7 +49,12 @@ export async function verificationPhase(ctx: RunContext): Promise<Verified> {
     };
   }
   if (replan) {
-    const replanned = await replanDuringRun(ctx, directive.reason, directive.from);
+    const replanned = await replanDuringRun(
+      ctx,
+      directive.reason,
+      directive.from,
+      directive.summary,
+    );
     return replanned.kind === 'end' ? replanned : { kind: 'loop' };
   }
   const revised = await reflectAndRevise(

@@ -42,6 +42,9 @@ export const CLARIFICATION_MESSAGES = defineMessages({
     'clarify.assumed': '⏭️ No answer within {wait}: going on with the defaults above.',
     'clarify.stopped':
       '❓ No answer within {wait}: the run has stopped; a reply in this thread resumes it.',
+    'clarify.replyHere':
+      '**Reply in this thread**, no `/agent` needed: one line per question, for example {example}.',
+    'clarify.yourAnswer': '<your answer>',
   },
   ja: {
     'clarify.heading': {
@@ -71,6 +74,9 @@ export const CLARIFICATION_MESSAGES = defineMessages({
     'clarify.assumed': '⏭️ {wait}以内に回答がありませんでした: 上の既定の内容で続行します。',
     'clarify.stopped':
       '❓ {wait}以内に回答がありませんでした: 実行を停止しました。このスレッドに返信すると再開します。',
+    'clarify.replyHere':
+      '**このスレッドに返信してください**（`/agent` は不要）。質問ごとに 1 行で、例: {example}。',
+    'clarify.yourAnswer': '<回答>',
   },
 });
 
@@ -95,6 +101,11 @@ export interface ClarificationNoteInput {
   minAccessLabel?: string;
   /** When the question was asked (epoch ms): the deadline is shown as a clock time. */
   askedAt?: number;
+  /**
+   * How the question was settled: the heading then says so, and the deadline
+   * and the call to answer go away (a stopped run still takes a reply).
+   */
+  settled?: { state: ClarificationSettled; answeredBy: readonly string[] };
 }
 
 function questionList(input: ClarificationNoteInput, context: NoteContext): string[] {
@@ -133,16 +144,35 @@ function roleName(level: string, v: Voice<BlockKey<typeof CLARIFICATION_MESSAGES
     : level.charAt(0).toUpperCase() + level.slice(1);
 }
 
+/** How to answer, with an example reply (one line per question). */
+function replyHere(input: ClarificationNoteInput, context: NoteContext): string {
+  const v = contextVoice(context, CLARIFICATION_MESSAGES);
+  const count = Math.max(1, Math.min(input.questions.length, 3));
+  const example = Array.from(
+    { length: count },
+    (_, i) => `\`${i + 1}. ${v.m('clarify.yourAnswer')}\``,
+  ).join(' ');
+  return v.m('clarify.replyHere', { example });
+}
+
 export function renderClarificationNote(
   input: ClarificationNoteInput,
   context: NoteContext,
 ): string {
   const v = contextVoice(context, CLARIFICATION_MESSAGES);
   const count = Math.max(1, input.questions.length);
-  const heading = v.m('clarify.heading', { count, mention: mention(context) });
+  const settled = input.settled;
+  const heading = settled
+    ? renderClarificationSettled(
+        settled.state,
+        { waitMinutes: input.waitMinutes, answeredBy: settled.answeredBy },
+        context,
+      ).replace(/[.。]$/, '')
+    : `${EMOJI.question} ${v.m('clarify.heading', { count, mention: mention(context) })}`;
+  const state = settled?.state ?? (input.waitMinutes <= 0 ? 'awaiting_answer' : 'waiting');
   const lines = [
-    markerFor('clarification', context, input.waitMinutes <= 0 ? 'awaiting_answer' : 'waiting'),
-    `### ${EMOJI.question} ${heading}${titleSuffix(context)}`,
+    markerFor('clarification', context, state),
+    `### ${heading}${titleSuffix(context)}`,
     '',
     ...questionList(input, context),
   ];
@@ -151,7 +181,8 @@ export function renderClarificationNote(
   const paired = input.assumptions.length === input.questions.length;
   if (!paired && input.assumptions.length > 0)
     lines.push('', v.m('clarify.assume'), '', bulletList(input.assumptions));
-  lines.push('', v.sentences(v.m('rule.reply'), deadline(input, context)));
+  if (!settled) lines.push('', v.sentences(replyHere(input, context), deadline(input, context)));
+  else if (settled.state === 'awaiting_answer') lines.push('', replyHere(input, context));
   const small = [
     input.minAccessLabel ? v.m('clarify.who', { level: roleName(input.minAccessLabel, v) }) : '',
     context.jobUrl ? link(v.m('facts.viewJob', { id: context.jobId ?? '?' }), context.jobUrl) : '',

@@ -13,7 +13,6 @@ import { CLARIFICATION_NOTE } from './clarification-note.ts';
 import { ENVIRONMENT_FAILURE_NOTE } from './environment-failure-note.ts';
 import { HUMAN_INTERVENTION_NOTE } from './human-intervention-note.ts';
 import { PATCH_NOTE } from './patch-note.ts';
-import { REPLAN_NOTE } from './replan-note.ts';
 import { REPLY_NOTE } from './reply-note.ts';
 import { REVIEW_NOTE } from './review-note.ts';
 import { SUMMARY_NOTE } from './summary-note.ts';
@@ -24,7 +23,6 @@ export const NOTES = [
   SUMMARY_NOTE,
   CLARIFICATION_NOTE,
   HUMAN_INTERVENTION_NOTE,
-  REPLAN_NOTE,
   ENVIRONMENT_FAILURE_NOTE,
   PATCH_NOTE,
   REPLY_NOTE,

@@ -1,88 +1,53 @@
 /**
- * The final summary note of a run (the completion summary),
- * posted as a new note so GitLab notifies about the end of the run. It opens
- * like the final progress note (state, change, next step), then the result,
- * the acceptance criteria, the files changed and the links to the progress
- * note, the job, the commit and the Task Note.
+ * The closing reply of a run, posted as a new note so GitLab notifies the
+ * requester about the end: one short reply, not a second copy of the
+ * progress note.
  */
 import { renderMarker } from '../marker.ts';
-import { formatCost, formatDuration } from '../../messages/format.ts';
+import type { MessageKey } from '../../messages/en.ts';
 import type { ProgressState } from '../../core/progress/model.ts';
-import { inlineCode, keepLineBreaks, link, oneLine, safeProse } from '../markdown.ts';
-import { headline, noteState, shortSha, voiceOf, type Voice } from '../progress/headline.ts';
-import { criteriaSection } from '../progress/render.ts';
-import { defineMessages, type BlockKey } from '../../messages/catalog.ts';
+import { link, oneLine, safeProse } from '../markdown.ts';
+import { changeLine, nextLine, noteState, voiceOf } from '../progress/headline.ts';
+import { STATE_EMOJI } from '../vocabulary.ts';
+import { mention } from './context.ts';
+import { defineMessages } from '../../messages/catalog.ts';
 import { defineNote } from '../note-definition.ts';
 
 export const SUMMARY_MESSAGES = defineMessages({
   en: {
-    'summary.filesHeading': 'Files changed:',
-    'summary.more': 'and {count} more',
-    'summary.progressNote': 'Progress note',
-    'summary.job': 'Job #{id}',
-    'summary.commit': 'Commit {sha}',
-    'summary.cost': 'estimated cost {cost}',
+    'summary.state': '{emoji} **{state}** · {title}',
+    'summary.details': 'The details and the next step are in the {progress}.',
+    'summary.progressNote': 'progress note',
   },
   ja: {
-    'summary.filesHeading': '変更したファイル:',
-    'summary.more': 'ほか {count} 件',
+    'summary.state': '{emoji} **{state}** · {title}',
+    'summary.details': '詳細と次にすることは{progress}にあります。',
     'summary.progressNote': '進捗ノート',
-    'summary.job': 'ジョブ #{id}',
-    'summary.commit': 'コミット {sha}',
-    'summary.cost': '推定コスト {cost}',
   },
 });
 
-/** The final summary posted as a new note, so people are notified of the end. */
+/** The closing reply: who asked is notified, the progress note holds the rest. */
 export const SUMMARY_NOTE = defineNote({
   name: 'summary',
-  purpose: 'the final summary posted as a new note, so people are notified of the end',
+  purpose:
+    'the closing reply: one short note that @mentions the requester with the outcome and links the progress note',
   messages: SUMMARY_MESSAGES,
 });
 
 export interface SummaryLinks {
   /** The run's progress note. */
   progressNote?: string;
+  /** Who asked for the run (GitLab username), mentioned so GitLab notifies them. */
+  requester?: string;
 }
 
-const MAX_FILES = 10;
-
-type SummaryVoice = Voice<BlockKey<typeof SUMMARY_MESSAGES>>;
-
-function files(s: ProgressState, v: SummaryVoice): string[] {
-  const list = s.facts?.changedFiles ?? [];
-  if (list.length === 0) return [];
-  const shown = list.slice(0, MAX_FILES).map((f) => inlineCode(oneLine(f, 200)));
-  const more =
-    list.length > MAX_FILES ? [v.m('summary.more', { count: list.length - MAX_FILES })] : [];
-  return ['', `**${v.m('summary.filesHeading')}** ${[...shown, ...more].join(v.m('punct.comma'))}`];
-}
-
-function links(s: ProgressState, v: SummaryVoice, extra: SummaryLinks): string[] {
-  const d = s.facts?.delivery;
-  const parts = [
-    extra.progressNote ? link(v.m('summary.progressNote'), extra.progressNote) : '',
-    s.jobUrl ? link(v.m('summary.job', { id: s.jobId ?? '?' }), s.jobUrl) : '',
-    d?.commit && d.commitUrl
-      ? link(v.m('summary.commit', { sha: shortSha(d.commit) }), d.commitUrl)
-      : '',
-    s.facts?.taskNoteUrl ? link(v.m('links.taskNote'), s.facts.taskNoteUrl) : '',
-  ].filter(Boolean);
-  return parts.length > 0 ? ['', parts.join(' · ')] : [];
-}
-
-function footer(s: ProgressState, v: SummaryVoice): string {
-  let tokens = 0;
-  for (const u of Object.values(s.usage.byRole)) tokens += u.promptTokens + u.completionTokens;
-  const parts = ['mr-agent'];
-  if (s.final) parts.push(formatDuration(s.final.finishedAt - s.startedAt, v.language));
-  if (tokens > 0) parts.push(v.m('details.tokens', { count: tokens }));
-  if (s.usage.costUsd !== undefined)
-    parts.push(v.m('summary.cost', { cost: formatCost(s.usage.costUsd, v.language) }));
-  return `<sub>${parts.join(' · ')}</sub>`;
-}
-
-/** The summary note for the final progress state `s`. */
+/**
+ * The closing reply for the final progress state `s`: the requester, the
+ * state and what changed on one line, then where the rest is — the progress
+ * note, which it does not repeat (one note per run; this reply exists so
+ * GitLab notifies about the end). Without a progress note to link, the next
+ * step is said here.
+ */
 export function renderSummaryNote(s: ProgressState, extra: SummaryLinks = {}): string {
   const v = voiceOf(s, SUMMARY_MESSAGES);
   const state = noteState(s);
@@ -93,19 +58,19 @@ export function renderSummaryNote(s: ProgressState, extra: SummaryLinks = {}): s
     task: s.taskId,
     state,
   });
-  const result =
-    state === 'complete'
-      ? ['', keepLineBreaks(safeProse(s.final?.summary ?? '')) || `_${v.m('result.none')}_`]
-      : [];
-  const lines = [
-    marker,
-    ...headline(s, v),
-    ...result,
-    ...criteriaSection(s, v),
-    ...files(s, v),
-    ...links(s, v, extra),
-    '',
-    footer(s, v),
-  ];
+  const who = mention({
+    taskId: s.taskId,
+    ...(extra.requester ? { requester: extra.requester } : {}),
+  });
+  const title = oneLine(safeProse(s.title), 200) || s.taskId;
+  const head = v.m('summary.state', {
+    emoji: STATE_EMOJI[state],
+    state: v.m(`state.${state}` as MessageKey),
+    title,
+  });
+  const rest = extra.progressNote
+    ? v.m('summary.details', { progress: link(v.m('summary.progressNote'), extra.progressNote) })
+    : nextLine(s, v);
+  const lines = [marker, `${who}${head}`, '', changeLine(s, v), '', rest];
   return `${lines.join('\n')}\n`;
 }

@@ -44,8 +44,45 @@ export function checklistLine(item: ChecklistItem, v: Voice): string {
   }
 }
 
+/** The line of a step tried more than once: its last try, with how often it failed before. */
+function retriedLine(item: ChecklistItem, failedBefore: number, v: Voice): string {
+  const text = itemText(item);
+  const said = (key: MessageKey, count: number, emoji = '') =>
+    ` — ${emoji}${emoji ? ' ' : ''}*${v.m(key, { count })}*`;
+  switch (item.status) {
+    case 'done':
+      return `- [x] ${text}${said('item.doneAfter', failedBefore)}`;
+    case 'running':
+      return `- [ ] ${text}${said('item.runningAfter', failedBefore, EMOJI.running)}`;
+    case 'failed':
+      return `- [ ] ${text}${said('item.failedTimes', failedBefore + 1, EMOJI.failed)}`;
+    case 'pending':
+      return item.note === 'stopped'
+        ? `- [ ] ${text}${said('item.failedTimes', failedBefore, EMOJI.failed)}`
+        : `- [ ] ${text}${said('item.retrying', failedBefore)}`;
+    case 'skipped':
+      return checklistLine(item, v);
+  }
+}
+
+/**
+ * The checklist, one line per step: a step tried again after it failed (the
+ * same text, one item per try) is one line carrying its retries, so a long
+ * run reads like a short one.
+ */
 export function checklistLines(items: readonly ChecklistItem[], v: Voice): string[] {
-  return items.map((item) => checklistLine(item, v));
+  const lines: string[] = [];
+  let failedBefore = 0;
+  for (const [index, item] of items.entries()) {
+    const next = items[index + 1];
+    if (item.status === 'failed' && next && next.description === item.description) {
+      failedBefore += 1;
+      continue;
+    }
+    lines.push(failedBefore > 0 ? retriedLine(item, failedBefore, v) : checklistLine(item, v));
+    failedBefore = 0;
+  }
+  return lines;
 }
 
 /** The 🔁 line and the current checklist (empty when there is no plan yet). */
@@ -75,11 +112,24 @@ function historyEntry(version: PlanVersion, replacedBecause: string | undefined,
   return lines.join('\n');
 }
 
-/** Earlier plans, oldest first, each with why it was replaced (for the folded details). */
+/** How many earlier plans the folded details show (the newest ones). */
+export const PLANS_KEPT = 2;
+
+/**
+ * The last two earlier plans, oldest first, each with why it was replaced
+ * (for the folded details); older ones are counted, not shown.
+ */
 export function planHistory(plan: PlanProgress | undefined, v: Voice): string[] {
   if (!plan || plan.history.length === 0) return [];
   const entries = plan.history.map((version, index) =>
     historyEntry(version, (plan.history[index + 1] ?? plan.current).reason, v),
   );
-  return ['', `#### ${v.m('history.heading')}`, '', entries.join('\n\n')];
+  const hidden = Math.max(0, entries.length - PLANS_KEPT);
+  const older = hidden > 0 ? [`_${v.m('history.older', { count: hidden })}_`] : [];
+  return [
+    '',
+    `#### ${v.m('history.heading')}`,
+    '',
+    [...older, ...entries.slice(hidden)].join('\n\n'),
+  ];
 }

@@ -8,7 +8,7 @@ import { messages, type MessageBlock, type Translate } from '../../messages/cata
 import type { MessageKey } from '../../messages/en.ts';
 import { formatClockTime, formatCost, formatCount, formatDuration } from '../../messages/format.ts';
 import type { Language } from '../../messages/language.ts';
-import type { CheckFact, PhaseName, ProgressState } from '../../core/progress/model.ts';
+import type { CheckFact, ErrorFacts, PhaseName, ProgressState } from '../../core/progress/model.ts';
 import { PHASES } from '../../core/progress/model.ts';
 import { inlineCode, link, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI, STATE_EMOJI, type NoteState } from '../vocabulary.ts';
@@ -70,6 +70,18 @@ function steps(s: ProgressState, v: Voice): string[] {
   if (!s.plan || s.plan.current.items.length === 0) return [];
   const { done, total } = checklistProgress(s.plan.current.items);
   return [v.m('facts.steps', { done, total })];
+}
+
+/**
+ * Steps that failed for good in a run that still ended done: said next to
+ * the ✅, with why it is done anyway, so a ✅ never sits over ❌ unexplained.
+ */
+function failedSteps(s: ProgressState, v: Voice): string[] {
+  const items = s.plan?.current.items ?? [];
+  const failed = items.filter(
+    (item, index) => item.status === 'failed' && items[index + 1]?.description !== item.description,
+  ).length;
+  return failed > 0 ? [`${EMOJI.warning} ${v.m('facts.failedSteps', { count: failed })}`] : [];
 }
 
 /** The last run of each check command, at most three. */
@@ -174,7 +186,7 @@ export function changeLine(s: ProgressState, v: Voice): string {
       break;
     }
     case 'complete':
-      parts.push(deliveryFact(s, v));
+      parts.push(deliveryFact(s, v), ...failedSteps(s, v));
       if (files > 0) parts.push(v.m('facts.files', { count: files }));
       parts.push(...checks(s.facts?.checks ?? [], v));
       parts.push(formatDuration(s.final!.finishedAt - s.startedAt, v.language));
@@ -283,11 +295,38 @@ function afterComplete(s: ProgressState, v: Voice): string {
 
 const BLAMES = new Set(['user', 'service', 'model', 'command', 'limit', 'internal']);
 
+/**
+ * A service's answer that says what to do by its status: a refused key or
+ * token (401, 403) names the variable to check, a rate limit (429) the wait.
+ */
+function statusBlame(error: ErrorFacts, v: Voice): string | undefined {
+  if (error.blame !== 'service' || error.status === undefined) return undefined;
+  const service = v.m(error.service === 'gitlab' ? 'service.gitlab' : 'service.llm');
+  const status = error.status;
+  if (status === 401 || status === 403) {
+    const gitlab = error.service === 'gitlab';
+    const check = error.credential
+      ? v.m('blame.checkVariable', { variable: inlineCode(error.credential) })
+      : v.m(gitlab ? 'blame.checkGitlabToken' : 'blame.checkLlmKey');
+    return v.m(gitlab ? 'blame.tokenRefused' : 'blame.keyRefused', { service, status, check });
+  }
+  if (status === 429) {
+    const wait =
+      error.retryAfterMs !== undefined
+        ? v.m('blame.waitFor', { wait: formatDuration(error.retryAfterMs, v.language) })
+        : v.m('blame.waitAWhile');
+    return v.m('blame.rateLimited', { service, wait });
+  }
+  return undefined;
+}
+
 /** Whose problem it is and what to do (src/errors: blame and hint), then how to retry. */
 function afterFailure(s: ProgressState, v: Voice): string {
   const error = s.facts?.error;
   const parts: string[] = [];
-  if (error) {
+  const byStatus = error ? statusBlame(error, v) : undefined;
+  if (byStatus) parts.push(byStatus);
+  else if (error) {
     const blame = BLAMES.has(error.blame) ? error.blame : 'internal';
     parts.push(v.m(`blame.${blame}` as MessageKey));
     const hint = hintText(error, v);

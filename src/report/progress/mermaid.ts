@@ -29,13 +29,19 @@ const CLASS_STYLES: Readonly<Record<PhaseState, string>> = {
 /** Tighter spacing than Mermaid's default, so the top-down chart stays short. */
 const COMPACT = '%%{init: {"flowchart": {"nodeSpacing": 24, "rankSpacing": 24}}}%%';
 
-/** Whether the run looped (revisions, replans, repeated phases): only then is a diagram drawn. */
+/** How often the run went back from reflection to execution (the loop the diagram draws). */
+function loopCount(s: ProgressState): number {
+  return Math.max(0, (s.phases.execution.runs ?? 0) - 1, s.plan?.current.revision ?? 0);
+}
+
+/**
+ * Whether there is a loop to show: execution ran again after reflection.
+ * Only then is a diagram drawn; a step retried without reflection is told
+ * by its checklist item ("failed 3×, then done").
+ */
 export function hasLoops(s: ProgressState): boolean {
   return (
-    (s.phases.execution.runs ?? 0) > 1 ||
-    (s.phases.reflection.runs ?? 0) > 1 ||
-    (s.plan?.current.revision ?? 0) > 0 ||
-    s.replans > 0
+    loopCount(s) > 0 && (s.phases.reflection.runs ?? 0) > 0 && (s.phases.execution.runs ?? 0) > 0
   );
 }
 
@@ -55,8 +61,8 @@ export function renderPhaseFlowchart(s: ProgressState, v: Voice): string[] {
     const next = phases[i + 1];
     if (next) lines.push(`  ${phase} --> ${next}`);
   }
-  const loops = Math.max(0, (s.phases.execution.runs ?? 0) - 1, s.plan?.current.revision ?? 0);
-  if (loops > 0 && phases.includes('execution') && phases.includes('reflection'))
+  const loops = loopCount(s);
+  if (phases.includes('execution') && phases.includes('reflection'))
     lines.push(`  reflection -. "${v.m('diagram.revise')} ×${loops}" .-> execution`);
   const byState = new Map<PhaseState, PhaseName[]>();
   for (const phase of phases) {

@@ -52,16 +52,37 @@ export function criteriaSection(s: ProgressState, v: Voice): string[] {
   return ['', head, '', ...items];
 }
 
-/** The latest reviewer suggestion, as one 💡 line. */
+/** `path/to/file.py:12` (a file and a line) in a reviewer's text. */
+const FILE_LINE = /(?<![\w/.\-[(`])((?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z0-9]+):(\d+)\b/g;
+
+/**
+ * Where the run's change can be read: the project's page (from the job's
+ * link) at the pushed commit, else undefined (nothing to link to).
+ */
+function blobBase(s: ProgressState): string | undefined {
+  const project = /^(https?:\/\/.+?)\/-\/jobs\/\d+/.exec(s.jobUrl ?? '')?.[1];
+  const commit = s.facts?.delivery?.commit;
+  if (!project || !commit || !/^[0-9a-f]{7,64}$/.test(commit)) return undefined;
+  return `${project}/-/blob/${commit}`;
+}
+
+/** A reviewer's text with each `file:line` it names linked to that line of the change. */
+function linkFileLines(text: string, s: ProgressState): string {
+  const base = blobBase(s);
+  if (!base) return text;
+  return text.replace(FILE_LINE, (all: string, file: string, line: string) =>
+    file.includes('..') ? all : `[${all}](${base}/${file}#L${line})`,
+  );
+}
+
+/** The latest reviewer suggestion, as one 💡 line; the files and lines it names are links. */
 export function suggestion(s: ProgressState, v: Voice): string[] {
   const last = [...s.reviews]
     .reverse()
     .find((r) => r.result === 'PASS_WITH_SUGGESTIONS' && r.feedback?.trim());
   if (!last) return [];
-  return [
-    '',
-    `> ${EMOJI.suggestion} **${v.m('review.suggestion')}** ${oneLine(safeProse(last.feedback!), 400)}`,
-  ];
+  const text = linkFileLines(oneLine(safeProse(last.feedback!), 400), s);
+  return ['', `> ${EMOJI.suggestion} **${v.m('review.suggestion')}** ${text}`];
 }
 
 function footer(s: ProgressState, v: Voice): string {

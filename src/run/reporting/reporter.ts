@@ -22,6 +22,7 @@ import {
   addNotice,
   endPhase,
   recordReview,
+  retryStep,
   revisePlan,
   setEnvironment,
   setFacts,
@@ -170,13 +171,21 @@ export class ProgressReporter implements RunReporter {
     this.o.publisher.update((s) =>
       info.change === 'initial' && !s.plan
         ? setPlan(s, mapped, at)
-        : revisePlan(s, {
-            items: mapped,
-            reason: info.comment,
-            change: info.change === 'initial' ? 'full_replan' : CHANGE_KIND[info.change],
-            at,
-          }),
+        : info.change === 'retry'
+          ? retryStep(s, mapped)
+          : revisePlan(s, {
+              items: mapped,
+              reason: this.revisionReason(info),
+              change: info.change === 'initial' ? 'full_replan' : CHANGE_KIND[info.change],
+              at,
+            }),
     );
+  }
+
+  /** Why the plan changed, in the note's language where the reason is mr-agent's own. */
+  private revisionReason(info: { comment: string; change: PlanChange }): string {
+    if (info.change === 'review') return t(this.o.context.language ?? 'en', 'plan.reason.review');
+    return info.comment;
   }
 
   item(id: string, status: ChecklistStatus): void {
@@ -263,8 +272,10 @@ export class ProgressReporter implements RunReporter {
     });
     await step('separate notes', () => this.postSeparateNotes(outcome, noteUrl));
     const written = await o.publisher.finish({ state, summary: outcome.summary });
-    // no summary while a question or a person is awaited: the ❓ or 🙋 note is the news (H2)
-    if (state !== 'awaiting_answer' && state !== 'needs_human' && state !== 'paused')
+    // no closing reply while a question or a person is awaited: the ❓ or 🙋 note is the news
+    // (H2); nor after a patch note, which is the closing note then and @mentions the requester
+    const patched = outcome.delivery?.status === 'patch-posted';
+    if (state !== 'awaiting_answer' && state !== 'needs_human' && state !== 'paused' && !patched)
       await step('summary note', () =>
         postNote(o.target, renderSummaryNote(o.publisher.current, this.summaryLinks()), {
           redactor: o.redactor,
@@ -300,7 +311,8 @@ export class ProgressReporter implements RunReporter {
 
   private summaryLinks() {
     const url = this.o.publisher.noteUrl;
-    return url ? { progressNote: url } : {};
+    const requester = this.o.context.requester;
+    return { ...(url ? { progressNote: url } : {}), ...(requester ? { requester } : {}) };
   }
 
   /** The 🙋 and ❓ notes (H2); the progress note links them (their URLs reach it through the target). */

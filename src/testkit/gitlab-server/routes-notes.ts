@@ -154,6 +154,7 @@ function noteableRoutes(render: Renderer): Route[] {
       ctx.model.discussions.get(rec.discussionId)!.individual = false;
       return json(201, render.discussion(rec.discussionId, [rec]));
     }),
+    // resolving a merge request thread (`PUT …/discussions/:id`) is in routes-review.ts
     route('POST', `${BASE}/discussions/:discussion_id/notes`, (ctx) => {
       const { notes } = notesHere(ctx);
       const id = ctx.params.discussion_id!;

@@ -6,6 +6,7 @@ import {
   finishRun,
   initialProgress,
   recordReview,
+  retryStep,
   revisePlan,
   setEnvironment,
   setFacts,
@@ -242,4 +243,63 @@ export function needsHuman(): ProgressState {
 /** The job ended without its final state (a later run found it so). */
 export function interrupted(): ProgressState {
   return finishRun(executing(), { state: 'interrupted', summary: '', at: sec(70) });
+}
+
+/**
+ * A long run: one step failed 10 times, retried after each replan decision,
+ * until the limit on all replans stopped the eleventh; then it succeeded.
+ */
+export function longRun(): ProgressState {
+  let s = executing();
+  const step = 'Add retry with exponential backoff';
+  const items = (tries: number, last: ChecklistItem['status']): ChecklistItem[] => [
+    { id: 'task_1', description: 'Read the HTTP client and its tests', status: 'done' },
+    ...Array.from({ length: tries }, (_, i) => ({
+      id: `A${i + 2}`,
+      description: `task_2: ${step}`,
+      status: i === tries - 1 ? last : ('failed' as const),
+    })),
+    { id: 'task_3', description: 'Write tests for the retry logic', status: 'pending' },
+  ];
+  for (let i = 1; i <= 10; i++) {
+    const at = sec(70 + i * 20);
+    s = retryStep(s, items(i + 1, 'pending'));
+    s = countReplan(s);
+    s = addReplanEvent(s, {
+      event: 'started',
+      point: 'execution',
+      kind: 'retry',
+      reasoning: 'The connection was reset; try again.',
+      at,
+    });
+    s = addReplanEvent(s, {
+      event: 'completed',
+      point: 'execution',
+      at: at + 2000,
+      durationMs: 2000,
+    });
+  }
+  s = addReplanEvent(s, {
+    event: 'not_carried_out',
+    point: 'execution',
+    kind: 'retry',
+    reasoning: 'The connection was reset; try again.',
+    override: {
+      kind: 'total_limit',
+      used: 10,
+      limit: 10,
+      option: 'planning.replanning.global.max_total_replans',
+    },
+    then: { kind: 'continue' },
+    at: sec(290),
+  });
+  s = retryStep(s, items(12, 'done'));
+  s = updateItem(s, 'task_3', 'done');
+  s = endPhase(s, 'execution', 'done', sec(300));
+  s = setFacts(s, { ...NO_FACTS, checks: [], changedFiles: ['http/retry.py'] });
+  return finishRun(s, {
+    state: 'complete',
+    summary: 'Added `http/retry.py` with exponential backoff.',
+    at: sec(310),
+  });
 }
