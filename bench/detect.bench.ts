@@ -8,6 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { detectEnvironment } from '../src/phases/environment/detect-environment.ts';
+import { DECISION_LAYOUTS, layoutMisses } from '../test/fixtures/layouts/decision-layouts.ts';
+import { reportGoal, verdictOf } from './support/goals.ts';
 
 const PACKAGES = 50;
 const DIRS_PER_PACKAGE = 20;
@@ -119,6 +121,38 @@ try {
   console.log(row('dist/mr-agent.mjs detect: its own work', ownWork));
   console.log(row('dist/mr-agent.mjs detect: whole process', shipped));
   console.log(`detected: ${environment}; goal: detection ≤ 2 × git ls-files`);
+  decisionScore();
 } finally {
   rmSync(root, { recursive: true, force: true });
+}
+
+/** The decision score: `mr-agent detect --json` on each hand-written layout, against what a maintainer would sign. */
+function decisionScore(): void {
+  let right = 0;
+  for (const layout of DECISION_LAYOUTS) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mr-agent-layout-'));
+    try {
+      for (const [rel, content] of Object.entries(layout.files)) {
+        mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+        writeFileSync(path.join(dir, rel), content);
+      }
+      const out = execFileSync(process.execPath, [CLI, 'detect', dir, '--json']);
+      const misses = layoutMisses(layout, JSON.parse(out.toString()) as never);
+      if (misses.length === 0) right += 1;
+      console.log(
+        `${misses.length === 0 ? 'right' : 'wrong'}  ${layout.name}${misses.length ? `: ${misses.join('; ')}` : ''}`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const total = DECISION_LAYOUTS.length;
+  console.log(`decision score on the layout fixtures: ${right}/${total}`);
+  reportGoal({
+    goal: 'environment decisions on the layout fixtures: all right',
+    figure: `${right}/${total} right`,
+    baseline: '',
+    ratio: `${((100 * right) / total).toFixed(0)} %`,
+    verdict: verdictOf(right === total),
+  });
 }

@@ -130,6 +130,23 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
       result.code = await detectCommand(io, dir, options);
     });
 
+  program
+    .command('setup')
+    .description(
+      'set up a local checkout as the job does (same commands, retries and checks), then run its tests',
+    )
+    .argument('[dir]', 'repository folder', '.')
+    .option('--json', 'print JSON: environment, commands, verification, tests')
+    .addOption(setOption())
+    .addHelpText(
+      'after',
+      '\nExit 0 when ready, 1 when setup failed, 2 when there is no project to set up.\nSee docs/environment.md "mr-agent setup".',
+    )
+    .action(async (dir: string, options: { json?: boolean; set?: string[] }) => {
+      const { setupCommand } = await import('./commands/setup.ts');
+      result.code = await setupCommand(io, dir, options);
+    });
+
   const config = program.command('config').description('configuration commands');
   config
     .command('check')

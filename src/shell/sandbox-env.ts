@@ -65,8 +65,46 @@ const TOOLCHAIN_NAMES: ReadonlySet<string> = new Set([
   'COREPACK_HOME',
   'COREPACK_ENABLE_DOWNLOAD_PROMPT',
   'FORCE_COLOR',
+  // how a team behind a mirror or a proxy reaches its registries (docs/environment.md)
+  'PIP_EXTRA_INDEX_URL',
+  'GOPRIVATE',
+  'GONOPROXY',
+  'GOSUMDB',
+  'GOINSECURE',
+  'MAVEN_ARGS',
+  'MAVEN_CONFIG',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'NODE_EXTRA_CA_CERTS',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
 ]);
 const ALLOWED_PREFIXES = ['LC_'];
+/**
+ * Package-manager settings by prefix (npm's, pnpm's and corepack's, Yarn's,
+ * pip's, uv's), for setup and build commands only. A setting whose name looks
+ * secret (`npm_config_//host/:_authToken`, `YARN_NPM_AUTH_TOKEN`,
+ * `UV_INDEX_X_PASSWORD`) or whose value holds URL credentials is still dropped.
+ */
+const PACKAGE_MANAGER_PREFIXES = [
+  'npm_config_',
+  'NPM_CONFIG_',
+  'COREPACK_',
+  'YARN_',
+  'PIP_',
+  'UV_',
+];
+/**
+ * Names that look secret but hold public data: corepack's npm signing keys
+ * (`0` turns the check off) and Go's private module path patterns.
+ */
+const PUBLIC_DESPITE_NAME: ReadonlySet<string> = new Set(['COREPACK_INTEGRITY_KEYS', 'GOPRIVATE']);
 
 /**
  * What git takes from the host besides the base names: CA files and proxies.
@@ -132,14 +170,17 @@ export function hostVariableAllowed(
   value: string,
   scope: 'command' | 'worker' | 'git',
 ): boolean {
-  if (GITLAB_CREDENTIALS.has(name) || looksLikeSecretName(name)) return false;
+  if (GITLAB_CREDENTIALS.has(name)) return false;
+  if (looksLikeSecretName(name) && !(scope === 'command' && PUBLIC_DESPITE_NAME.has(name)))
+    return false;
   if (scope === 'git') {
     if (GIT_NETWORK_NAMES.has(name)) return PROXY_NAME.test(name) || !hasUrlCredentials(value);
     if (NOT_FOR_GIT.has(name)) return false;
   }
   const listed =
     BASE_HOST_NAMES.has(name) ||
-    (scope === 'command' && TOOLCHAIN_NAMES.has(name)) ||
+    (scope === 'command' &&
+      (TOOLCHAIN_NAMES.has(name) || PACKAGE_MANAGER_PREFIXES.some((p) => name.startsWith(p)))) ||
     ALLOWED_PREFIXES.some((p) => name.startsWith(p));
   return listed && !hasUrlCredentials(value);
 }

@@ -48,6 +48,63 @@ describe('shell/sandbox-env (M1)', () => {
     expect(hasUrlCredentials('git@gitlab.example:a/b.git')).to.equal(false);
   });
 
+  it('M1 package-manager mirrors, proxies and corepack settings reach setup commands; their secrets never do', () => {
+    const host = {
+      PATH: '/usr/bin',
+      npm_config_registry: 'https://npm.mirror.example/',
+      NPM_CONFIG_STRICT_SSL: 'true',
+      'npm_config_//npm.mirror.example/:_authToken': 'npm-secret',
+      COREPACK_INTEGRITY_KEYS: '0',
+      COREPACK_NPM_REGISTRY: 'https://npm.mirror.example/',
+      COREPACK_NPM_TOKEN: 'corepack-secret',
+      YARN_NPM_REGISTRY_SERVER: 'https://npm.mirror.example/',
+      YARN_NPM_AUTH_TOKEN: 'yarn-secret',
+      PIP_INDEX_URL: 'https://pypi.mirror.example/simple',
+      PIP_EXTRA_INDEX_URL: 'https://user:pw@private.example/simple',
+      UV_INDEX_URL: 'https://pypi.mirror.example/simple',
+      UV_INDEX_INTERNAL_PASSWORD: 'uv-secret',
+      GOPROXY: 'https://goproxy.example,direct',
+      GOFLAGS: '-mod=mod',
+      GOPRIVATE: 'gitlab.example/*',
+      MAVEN_ARGS: '-s /etc/maven/mirror-settings.xml',
+      GRADLE_OPTS: '-Dorg.gradle.internal.repository.max.retries=5',
+      HTTPS_PROXY: 'http://proxy.example:3128',
+      HTTP_PROXY: 'http://user:pw@proxy.example:3128',
+      NO_PROXY: 'localhost,.example',
+      NODE_EXTRA_CA_CERTS: '/etc/ssl/mirror-ca.pem',
+    };
+    const env = sandboxEnv(host);
+    for (const name of [
+      'npm_config_registry',
+      'NPM_CONFIG_STRICT_SSL',
+      'COREPACK_INTEGRITY_KEYS',
+      'COREPACK_NPM_REGISTRY',
+      'YARN_NPM_REGISTRY_SERVER',
+      'PIP_INDEX_URL',
+      'UV_INDEX_URL',
+      'GOPROXY',
+      'GOFLAGS',
+      'GOPRIVATE',
+      'MAVEN_ARGS',
+      'GRADLE_OPTS',
+      'HTTPS_PROXY',
+      'NO_PROXY',
+      'NODE_EXTRA_CA_CERTS',
+    ])
+      expect(env, name).to.have.property(name, host[name as keyof typeof host]);
+    for (const name of [
+      'npm_config_//npm.mirror.example/:_authToken',
+      'COREPACK_NPM_TOKEN',
+      'YARN_NPM_AUTH_TOKEN',
+      'UV_INDEX_INTERNAL_PASSWORD',
+      'PIP_EXTRA_INDEX_URL',
+      'HTTP_PROXY',
+    ])
+      expect(env, name).not.to.have.property(name);
+    // a worker CLI gets none of them: only the base names
+    expect(workerEnv(host, {})).not.to.have.property('npm_config_registry');
+  });
+
   it('M1 extra variables never re-add a GitLab credential or the LLM key', () => {
     const env = sandboxEnv({}, { MR_AGENT_GITLAB_TOKEN: 'x', OPENAI_API_KEY: 'y', FOO: 'bar' });
     expect(env).to.deep.equal({ FOO: 'bar', CI: 'true' });

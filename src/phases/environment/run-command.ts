@@ -41,6 +41,8 @@ export interface RunnerDeps {
   signal?: AbortSignal;
   /** Who runs the commands (the unprivileged command user, docs/security.md); absent: the agent's own user. */
   isolation?: CommandIsolation;
+  /** Told of each setup command and check as it finishes (`mr-agent setup` prints them). */
+  onRecord?: (record: CommandRecord) => void;
 }
 
 export interface RunOutcome {

@@ -81,9 +81,10 @@ async function runRound(
       outputTail: outputTail(result, deps.redactor),
       attempts,
     };
+    if (classification) record.classification = classification;
     state.records.push(record);
+    deps.onRecord?.(record);
     if (!classification) continue;
-    record.classification = classification;
     return {
       record,
       failure: {

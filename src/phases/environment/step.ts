@@ -20,6 +20,7 @@ import { sandboxEnv } from '../../shell/sandbox-env.ts';
 import type { Clock } from '../../core/clock.ts';
 import { commandsRefused, type CommandIsolation } from '../../core/isolation.ts';
 import type { EnvironmentSetupOutcome, EnvironmentStep } from '../../core/ports.ts';
+import type { CommandRecord } from './run-command.ts';
 
 export interface EnvironmentStepDeps {
   config: Config;
@@ -36,6 +37,10 @@ export interface EnvironmentStepDeps {
   language?: Language;
   /** Who runs the setup commands (the unprivileged command user, docs/security.md); when refused, setup is skipped. */
   isolation?: CommandIsolation;
+  /** Told of each setup command and check as it finishes. */
+  onRecord?: (record: CommandRecord) => void;
+  /** A detection already made of `repoDir` (`mr-agent setup` detects first to say what it found). */
+  detected?: EnvironmentDetection;
 }
 
 /** What the run reports of a setup: counts, duration and why it failed or what was adjusted. */
@@ -104,7 +109,7 @@ async function completeHandoff(
  * retries and regeneration, and the execution-prompt section.
  */
 export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
-  let detection: EnvironmentDetection | undefined;
+  let detection: EnvironmentDetection | undefined = deps.detected;
   const detectOnce = async () => (detection ??= await detectEnvironment(deps.repoDir));
   return {
     async detect() {
@@ -143,6 +148,7 @@ export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
           ...setupSettings(deps.config),
           ...(refused ? { enabled: false } : {}),
           ...(deps.isolation ? { isolation: deps.isolation } : {}),
+          ...(deps.onRecord ? { onRecord: deps.onRecord } : {}),
           ...(deps.marker ? { marker: deps.marker } : {}),
           ...(deps.language ? { language: deps.language } : {}),
           ...(signal ? { signal } : {}),

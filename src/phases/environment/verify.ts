@@ -57,6 +57,7 @@ export async function runVerification(
     if (classification) record.classification = classification;
     else if (!matched) record.classification = mismatch(check.expected_output, record.actual!);
     records.push(record);
+    deps.onRecord?.(record);
     deps.logger.info('verification check finished', {
       command: check.command,
       matched,

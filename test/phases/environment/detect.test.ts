@@ -181,6 +181,18 @@ describe('detectEnvironment on generated trees', () => {
     expect(d.reasons[0]).to.include('python, the default');
   });
 
+  it('C2 an .nvmrc outside engines.node is named, read as npm reads ranges (semver intersects)', async () => {
+    repo = tempRepo({
+      'package.json': JSON.stringify({ name: 'app', engines: { node: '18 - 20' } }),
+      '.nvmrc': '16\n',
+    });
+    const d = await detectEnvironment(repo.dir);
+    expect(d.reasons.join('\n')).to.include(
+      '.nvmrc asks for node 16, outside engines.node "18 - 20"',
+    );
+    expect(d.versions[0]).to.include({ spec: '18 - 20', minimum: '18' });
+  });
+
   it('C2 skips node_modules, virtualenvs, vendor, build outputs and .gitignore’d folders', async () => {
     repo = tempRepo({
       'go.mod': 'module example.com/app\n\ngo 1.22\n',

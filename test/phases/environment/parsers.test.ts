@@ -53,6 +53,24 @@ describe('version pins (research §2.10)', () => {
     });
   }
 
+  // Ranges the token reader got wrong: an excluded series, an empty range,
+  // an exclusive bound on a major, a hyphen range, Poetry's tilde.
+  const readByLibraries: [string, 'python' | 'node', string | undefined][] = [
+    ['>=3.6, !=3.6.*', 'python', '3.7'],
+    ['>=3.7,!=3.7.*,!=3.8.*', 'python', '3.9'],
+    ['>=3.10,<3.10', 'python', undefined],
+    ['!=3.0.*,<4', 'python', undefined],
+    ['>17', 'node', '18'],
+    ['18 - 20', 'node', '18'],
+    ['<=20 || <22', 'node', undefined],
+    ['^18.17.0 || >=20.5.0', 'node', '18'],
+  ];
+  for (const [spec, language, expected] of readByLibraries) {
+    it(`C2 ${language} range "${spec}" → ${String(expected)} (semver / PEP 440)`, () => {
+      expect(minimumVersion(spec, language)).to.equal(expected);
+    });
+  }
+
   it('C2 .tool-versions maps asdf tool names', () => {
     const pins = parseToolVersions(
       'nodejs 20.11.0\npython 3.11.4 3.10.2\ngolang 1.22.1\njava temurin-17.0.2+8\nruby 3.3.0\n',

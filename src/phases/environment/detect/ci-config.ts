@@ -28,6 +28,8 @@ export interface CiVocabulary {
     environment: EnvironmentName;
     /** The `with:` keys that name the version, first found wins. */
     versionKeys: readonly string[];
+    /** The `with:` keys that name a file the step reads (an environment file). */
+    fileKeys?: readonly string[];
   }[];
   images: readonly {
     environment: EnvironmentName;
@@ -143,6 +145,9 @@ function githubWorkflow(y: Yaml, root: unknown): void {
         const { language, environment, versionKeys: keys } = action;
         const withNode = child(step, 'with');
         const versionNode = keys.map((k) => child(withNode, k)).find(Boolean);
+        const files = (action.fileKeys ?? [])
+          .map((k) => text(child(withNode, k)))
+          .filter((f): f is string => Boolean(f) && !f!.includes('${{'));
         y.collect.runtime({
           file: y.file,
           line: lineOf(y, (versionNode ?? child(step, 'uses')) as Node),
@@ -150,6 +155,7 @@ function githubWorkflow(y: Yaml, root: unknown): void {
           language,
           environment,
           versions: versionsOf(versionNode, matrix),
+          ...(files.length > 0 ? { files } : {}),
           source: 'ci',
           secondary,
         });

@@ -5,6 +5,7 @@ import type {
   EnvironmentProposal,
   EvidenceRef,
   VerificationCheck,
+  VersionPin,
 } from '../../../core/environment.ts';
 import { findCommands, refOf, type Evidence } from './evidence.ts';
 import { isWithin } from './files.ts';
@@ -76,8 +77,17 @@ function proposalOf(group: Group, all: Project[], kind: DecisionKind): Environme
     package_manager: top[0]!.packageManager,
     project_dirs: top.map((p) => p.dir),
     dependencies: unique([...group.top, ...group.members].flatMap((p) => p.dependencies)),
-    versions: [...group.top, ...group.members].flatMap((p) => p.versions),
+    versions: distinctPins([...group.top, ...group.members].flatMap((p) => p.versions)),
   };
+}
+
+/** One entry per distinct fact: the same pin read for every member (CI's, a shared file) is listed once. */
+function distinctPins(pins: VersionPin[]): VersionPin[] {
+  const seen = new Set<string>();
+  return pins.filter((p) => {
+    const key = JSON.stringify([p.language, p.spec, p.minimum, p.maximum, p.source]);
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
 }
 
 /** Setup and verification for an environment no project asked for (a planner's choice). */
@@ -213,6 +223,12 @@ function withoutSuperseded(groups: Group[], all: DecisionKinds, reasons: string[
     const supersedes = kindOf(all, group.environment).supersedes;
     const other = supersedes && ranked.find((g) => g.environment === supersedes.environment);
     if (!supersedes || !other || !(group.depth === 0 || sharesFolder(group, other))) continue;
+    if (other.ci && group.top.every((p) => p.binderOnly)) {
+      reasons.push(
+        `${group.top[0]!.manifests[0]} is a binder runtime no CI job uses; ${other.environment}'s CI (${at(other.ci.ref)}) decides`,
+      );
+      continue;
+    }
     ranked = ranked.filter((g) => g !== other);
     reasons.push(supersedes.reason);
   }
@@ -239,7 +255,9 @@ export function decide(projects: Project[], evidence: Evidence, all: DecisionKin
   const groups = order
     .map((env) => projects.filter((p) => p.environment === env))
     .filter((list) => list.length > 0)
-    .map((list) => groupOf(list[0]!.environment, list, evidence));
+    .map((list) =>
+      groupOf(list[0]!.environment, list, evidence, kindOf(all, list[0]!.environment).testEvidence),
+    );
   const proposals: Decision['proposals'] = {};
   for (const group of groups)
     proposals[group.environment] = proposalOf(group, projects, kindOf(all, group.environment));

@@ -22,6 +22,36 @@ function isShellLine(line: string): boolean {
   return /^[\w./$-]/.test(line) && !/^(?:[A-Z][a-z]+\s){2}/.test(line);
 }
 
+/** A sentence that states what the build needs: "You need JDK 21 or 25", "requires Java 17+". */
+const NEEDS =
+  /\b(?:need|needs|require|requires|required|install|build with|use|using|supported)\b/i;
+const JDK_NAMED =
+  /\b(?:Open)?(?:JDK|Java)\s*(\d{1,2})\b((?:\s*(?:\+|or|and|,|\/)\s*(?:\d{1,2}\b|later|newer|higher|above))*)/g;
+
+/**
+ * The JDKs a README or CONTRIBUTING says the build needs (prose outside code
+ * blocks): the lowest one named is the documented floor.
+ */
+function documentedJdk(file: string, line: string, index: number, collect: Collector): void {
+  if (!NEEDS.test(line)) return;
+  const versions: string[] = [];
+  for (const match of line.matchAll(JDK_NAMED)) {
+    versions.push(match[1]!, ...(match[2]!.match(/\d{1,2}/g) ?? []));
+  }
+  const majors = versions.map(Number).filter((v) => v >= 5 && v <= 40);
+  if (majors.length === 0) return;
+  collect.runtime({
+    file,
+    line: index + 1,
+    text: line.trim(),
+    language: 'java',
+    environment: 'java',
+    versions: majors.map(String),
+    source: 'docs',
+    secondary: false,
+  });
+}
+
 /** Markdown fences and reStructuredText literal blocks of a README or CONTRIBUTING file. */
 export function readDocs(file: string, text: string, collect: Collector): void {
   const lines = text.split(/\r?\n/);
@@ -69,6 +99,7 @@ export function readDocs(file: string, text: string, collect: Collector): void {
     if (heading) section.heading = heading[1]!.trim();
     else if (/^(?:=+|-+|~+|\^+)$/.test(raw.trim()) && lines[i - 1]?.trim())
       section.heading = lines[i - 1]!.trim();
+    else documentedJdk(file, raw, i, collect);
     const directive = /^(\s*)\.\. (?:code-block|code|sourcecode)::\s*(\w*)/.exec(raw);
     if (directive && SHELL_FENCE.test(directive[2]!)) rstIndent = directive[1]!.length;
     else if (/::\s*$/.test(raw) && !raw.trim().startsWith('..'))

@@ -25,6 +25,8 @@ export interface RuntimeEvidence extends EvidenceRef {
   environment: EnvironmentName;
   /** Versions named (a CI matrix names several); may be empty (`setup-python` without a version). */
   versions: string[];
+  /** Files the set-up step reads (setup-miniconda's `environment-file`). */
+  files?: string[];
   source: EvidenceSource;
   secondary: boolean;
   order: number;

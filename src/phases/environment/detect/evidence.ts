@@ -113,7 +113,7 @@ export async function gatherEvidence(
 }
 
 export interface CommandQuery {
-  environment?: EnvironmentName;
+  environment?: EnvironmentName | EnvironmentName[];
   tool?: string | string[];
   kind?: CommandKind | CommandKind[];
   source?: EvidenceSource | EvidenceSource[];

@@ -22,6 +22,8 @@ export interface Group {
   buildConfig: boolean;
   /** The first thing the project's CI does for this environment (set-up step, install, build or test). */
   ci: { order: number; ref: EvidenceRef } | undefined;
+  /** A test command of this environment in a main CI job: the project's own test workflow. */
+  ciTest: EvidenceRef | undefined;
   /** A published artefact at the repository root. */
   published: EvidenceRef | undefined;
   /** An install/build/test command of this environment in the README's install or development section. */
@@ -63,10 +65,25 @@ function docsOf(environment: EnvironmentName, evidence: Evidence): EvidenceRef |
   return found ? refOf(found) : undefined;
 }
 
+function ciTestOf(
+  environment: EnvironmentName,
+  evidence: Evidence,
+  testEvidence: EnvironmentName | undefined,
+): EvidenceRef | undefined {
+  const found = findCommands(evidence, {
+    environment: testEvidence ? [environment, testEvidence] : environment,
+    source: 'ci',
+    kind: 'test',
+  })[0];
+  return found ? refOf(found) : undefined;
+}
+
 export function groupOf(
   environment: EnvironmentName,
   projects: Project[],
   evidence: Evidence,
+  /** The environment whose tools' test commands count for this one (miniforge runs Python's). */
+  testEvidence?: EnvironmentName,
 ): Group {
   const sorted = [...projects].sort(
     (a, b) => depthOf(a.dir) - depthOf(b.dir) || a.dir.localeCompare(b.dir),
@@ -80,6 +97,7 @@ export function groupOf(
     dependencies: 0,
     buildConfig: false,
     ci: ciOf(environment, evidence),
+    ciTest: ciTestOf(environment, evidence, testEvidence),
     published: undefined,
     docs: docsOf(environment, evidence),
   };
@@ -121,7 +139,7 @@ const both = (a: EvidenceRef | undefined, b: EvidenceRef | undefined) =>
 
 /**
  * Compares two groups by the documented precedence (docs/environment.md):
- * what CI sets up, the published package, what CI sets up first, the
+ * what CI sets up, the published package, what CI tests, what CI sets up first, the
  * README's install section, root over sub-folders, dependencies, build
  * configuration, a fixed order. The rule that decided comes with its evidence.
  */
@@ -140,6 +158,14 @@ export function rank(a: Group, b: Group, order: readonly EnvironmentName[]): Ran
       order: a.published ? -1 : 1,
       rule: `it is the published package at the root (${at(published)}: ${published.text})`,
       evidence: [published],
+    };
+  }
+  if (a.ci && b.ci && Boolean(a.ciTest) !== Boolean(b.ciTest)) {
+    const test = (a.ciTest ?? b.ciTest)!;
+    return {
+      order: a.ciTest ? -1 : 1,
+      rule: `the project's test workflow runs its tests (${at(test)}: ${test.text}); the other's CI only sets it up or builds with it`,
+      evidence: [test],
     };
   }
   if (a.ci && b.ci && a.ci.order !== b.ci.order) {

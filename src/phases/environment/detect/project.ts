@@ -63,6 +63,12 @@ export interface Project {
   condaPipArgs?: string;
   /** For conda projects: the prefix that runs a command inside the environment. */
   runPrefix?: string;
+  /**
+   * Its only manifest is a `binder/` file no CI job or docs create an
+   * environment from: the runtime of a notebook demo, not the development
+   * environment, so it replaces no project whose CI sets it up.
+   */
+  binderOnly?: boolean;
 }
 
 export type Analyzer = (

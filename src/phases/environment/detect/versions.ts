@@ -1,4 +1,5 @@
 import type { VersionPin } from '../../../core/environment.ts';
+import { nodeMinimum, pythonMinimum } from './ranges.ts';
 
 type Language = VersionPin['language'];
 
@@ -17,7 +18,6 @@ function significant(numbers: number[], language: Language): number[] {
     const major = numbers[0] === 1 && numbers.length > 1 ? numbers[1]! : numbers[0]!;
     return [major];
   }
-  if (language === 'node') return [numbers[0]!];
   return numbers.slice(0, 2);
 }
 
@@ -48,11 +48,16 @@ function lowerBound(alternative: string, language: Language): number[] | undefin
 
 /**
  * The lowest version a spec allows, cut to what a check can rely on: Python
- * and Go `major.minor`, Node and Java the major (`1.8` is Java 8). Ranges
- * joined by `||` give the smallest of their lower bounds; upper bounds and
- * moving names (`lts/*`, `latest`) give none.
+ * and Go `major.minor`, Node and Java the major (`1.8` is Java 8). Node
+ * ranges are read by `semver`, Python specifiers by `@renovatebot/pep440`;
+ * Java and Go versions by the token reader below (Maven ranges have their
+ * own reader in `kinds/java/range.ts`). Ranges joined by `||` give the
+ * smallest of their lower bounds; upper bounds and moving names (`lts/*`,
+ * `latest`) give none.
  */
 export function minimumVersion(spec: string, language: Language): string | undefined {
+  if (language === 'node') return nodeMinimum(spec);
+  if (language === 'python') return pythonMinimum(spec);
   let best: number[] | undefined;
   for (const alternative of spec.split('||')) {
     const bound = lowerBound(alternative.trim(), language);

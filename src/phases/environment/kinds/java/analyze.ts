@@ -4,6 +4,7 @@ import { parseGradleSettings } from './build.ts';
 import { parseGradle, parsePom, type BuildFacts } from './parse.ts';
 import {
   ciBounds,
+  documentedBounds,
   gradleToolchainBounds,
   javaVersionFileBound,
   jvmConfigBounds,
@@ -165,12 +166,18 @@ async function sideBounds(
   const javaVersionText = await read(javaVersion);
   if (javaVersion && javaVersionText !== undefined)
     bounds.push(...javaVersionFileBound(javaVersion, javaVersionText));
-  bounds.push(
-    ...ciBounds(
-      context.evidence.runtimes.filter(
-        (r) => r.language === 'java' && r.source === 'ci' && !r.secondary,
-      ),
+  const tested = ciBounds(
+    context.evidence.runtimes.filter(
+      (r) => r.language === 'java' && r.source === 'ci' && !r.secondary,
     ),
+  );
+  // what CI tests is proof; without a version there, the JDK the docs say the build needs
+  bounds.push(
+    ...(tested.length > 0
+      ? tested
+      : documentedBounds(
+          context.evidence.runtimes.filter((r) => r.language === 'java' && r.source === 'docs'),
+        )),
   );
   return bounds;
 }

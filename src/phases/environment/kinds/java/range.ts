@@ -201,6 +201,16 @@ export function javaVersionFileBound(file: string, text: string): JdkBound[] {
   return hit ? [hit] : [];
 }
 
+/** The JDKs the README or CONTRIBUTING says the build needs: the lowest is the documented floor. */
+export function documentedBounds(
+  runtimes: { versions: string[]; file: string; line: number; text: string }[],
+): JdkBound[] {
+  return ciBounds(runtimes).map((b) => ({
+    ...b,
+    pin: { ...b.pin, source: b.pin.source.replace(/ CI$/, ' docs') },
+  }));
+}
+
 /** CI's `setup-java`/images: the lowest JDK CI builds with is the floor the maintainers test. */
 export function ciBounds(
   runtimes: { versions: string[]; file: string; line: number; text: string }[],

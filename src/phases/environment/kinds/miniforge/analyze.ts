@@ -5,6 +5,7 @@ import {
   filesOf,
   isPlainName,
   shellWord,
+  type AnalyzeContext,
   type Analyzer,
   type EvidenceRef,
   type FolderFiles,
@@ -17,20 +18,48 @@ const NAMES = ['environment.yml', 'environment.yaml', 'condaenv.yaml', 'condaenv
 /** repo2docker's order: a `binder/` (or `.binder/`) folder wins over the root's files. */
 const FILES = [...NAMES.map((n) => `binder/${n}`), ...NAMES.map((n) => `.binder/${n}`), ...NAMES];
 
-/** The environment file CI or the docs create the environment from, else the first of FILES. */
-function chooseFile(
-  folder: FolderFiles,
-  evidence: Evidence,
-): { key: string; refs: EvidenceRef[] } | undefined {
+const BINDER = /^\.?binder\//;
+
+/** Environment files CI's set-up steps and conda commands name, strongest first (repository paths). */
+function namedFiles(evidence: Evidence): { file: string; ref: EvidenceRef }[] {
+  const named: { file: string; ref: EvidenceRef; order: number }[] = [];
+  for (const r of evidence.runtimes)
+    if (r.environment === 'miniforge' && r.source === 'ci')
+      for (const file of r.files ?? []) named.push({ file, ref: refOf(r), order: r.order });
   for (const c of findCommands(evidence, { tool: 'conda', kind: 'install' })) {
     const args = c.command.args;
     const at = args.findIndex((a) => a === '-f' || a === '--file');
-    const named = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith('--file='))?.slice(7);
-    const key = named && FILES.find((k) => k === named.replace(/^\.\//, ''));
-    if (key && folder.files.has(key)) return { key, refs: [refOf(c)] };
+    const file = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith('--file='))?.slice(7);
+    if (file) named.push({ file, ref: refOf(c), order: c.order });
   }
-  const key = FILES.find((k) => folder.files.has(k));
-  return key ? { key, refs: [] } : undefined;
+  // CI before the docs, then the order they were found in
+  const rank = (ref: EvidenceRef, order: number) =>
+    (evidence.commands.some((c) => c.source === 'docs' && c.file === ref.file) ? 1e6 : 0) + order;
+  return named
+    .sort((a, b) => rank(a.ref, a.order) - rank(b.ref, b.order))
+    .map(({ file, ref }) => ({ file: file.replace(/^\.\//, ''), ref }));
+}
+
+/**
+ * The environment file CI or the docs create the environment from (any
+ * path, `ci/environment.yml` too), else the first of FILES. A file CI names
+ * outranks binder's, which describes the notebook runtime of a demo.
+ */
+async function chooseFile(
+  folder: FolderFiles,
+  context: AnalyzeContext,
+): Promise<{ key: string; rel: string; refs: EvidenceRef[] } | undefined> {
+  const own = FILES.find((k) => folder.files.has(k));
+  if (!own) return undefined;
+  const prefix = folder.dir === '.' ? '' : `${folder.dir}/`;
+  for (const { file, ref } of namedFiles(context.evidence)) {
+    const key = prefix && file.startsWith(prefix) ? file.slice(prefix.length) : file;
+    if (folder.files.has(key)) return { key, rel: folder.files.get(key)!, refs: [ref] };
+    // a file outside the folder's own names (ci/environment.yml) describes the root
+    if (folder.dir === '.' && /\.ya?ml$/.test(file) && (await context.read(file)) !== undefined)
+      return { key: file, rel: file, refs: [ref] };
+  }
+  return { key: own, rel: folder.files.get(own)!, refs: [] };
 }
 const DEFAULT_ENV_NAME = 'project-env';
 
@@ -76,10 +105,10 @@ function pythonSpec(conda: string[]): string | undefined {
 }
 
 export const analyzeConda: Analyzer = async (folder, context) => {
-  const chosen = chooseFile(folder, context.evidence);
+  const chosen = await chooseFile(folder, context);
   if (!chosen) return undefined;
   const { key } = chosen;
-  const parsed = parseCondaFile((await context.read(folder.files.get(key)!)) ?? '');
+  const parsed = parseCondaFile((await context.read(chosen.rel)) ?? '');
   if (!parsed) return undefined;
   const envName = parsed.name && /^[\w.-]+$/.test(parsed.name) ? parsed.name : DEFAULT_ENV_NAME;
   const spec = pythonSpec(parsed.conda);
@@ -106,6 +135,7 @@ export const analyzeConda: Analyzer = async (folder, context) => {
     checks: pythonInstalledChecks(`${run} python`, names.filter(isPlainName).slice(0, 5)),
     notes: [`conda environment ${envName} from ${key}; run commands in it with \`${run} …\``],
     runPrefix: run,
+    ...(BINDER.test(key) && chosen.refs.length === 0 ? { binderOnly: true } : {}),
     decisions: [
       {
         topic: 'install',
@@ -114,10 +144,7 @@ export const analyzeConda: Analyzer = async (folder, context) => {
           chosen.refs.length > 0
             ? "the environment file the project's CI or docs create"
             : 'the environment file (binder/ first, as repo2docker reads it)',
-        evidence:
-          chosen.refs.length > 0
-            ? chosen.refs
-            : [{ file: folder.files.get(key)!, line: 0, text: key }],
+        evidence: chosen.refs.length > 0 ? chosen.refs : [{ file: chosen.rel, line: 0, text: key }],
       },
     ],
   };

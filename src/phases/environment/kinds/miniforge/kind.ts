@@ -43,6 +43,7 @@ export const miniforge: EnvironmentKind<'miniforge'> = {
         uses: /^(?:conda-incubator\/setup-miniconda|mamba-org\/setup-micromamba)@/,
         language: 'python',
         versionKeys: ['python-version'],
+        fileKeys: ['environment-file'],
       },
     ],
     image: (repo) => (/conda|mamba|miniforge/.test(repo) ? { language: 'python' } : undefined),

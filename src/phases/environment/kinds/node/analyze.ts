@@ -11,6 +11,7 @@ import {
   type EvidenceRef,
   type FolderFiles,
 } from '../../detect/project.ts';
+import { nodeRangesMeet } from '../../detect/ranges.ts';
 import { firstLine, parseToolVersions, pin } from '../../detect/versions.ts';
 
 /** The runtime's names in `.tool-versions` and `mise.toml`. */
@@ -167,6 +168,15 @@ async function versionsOf(
   return found.filter((p): p is VersionPin => p !== undefined);
 }
 
+/** Pins (.nvmrc, volta, CI) that allow no version `engines.node` accepts: one note each. */
+function enginesConflicts(pkg: PackageJson, versions: VersionPin[]): string[] {
+  const engines = typeof pkg.engines?.node === 'string' ? pkg.engines.node : undefined;
+  if (!engines) return [];
+  return versions
+    .filter((p) => !p.source.startsWith('package.json engines') && !nodeRangesMeet(engines, p.spec))
+    .map((p) => `${p.source} asks for node ${p.spec}, outside engines.node "${engines}"`);
+}
+
 /** `packages` of a pnpm-workspace.yaml; a broken file is a note, never a crash. */
 function pnpmWorkspacePackages(text: string, notes: string[]): unknown {
   try {
@@ -239,6 +249,7 @@ export const analyzeNode: Analyzer = async (folder, context) => {
   const versions = await versionsOf(pkg, folder, context.read, context.root);
   const ci = ciVersionPin(context.evidence, 'node');
   if (ci) versions.push(ci.pin);
+  notes.push(...enginesConflicts(pkg, versions));
   const locks = [
     'package-lock.json',
     'npm-shrinkwrap.json',

@@ -12,6 +12,21 @@ function pipKind(args: string[]): CommandKind {
     : 'tool';
 }
 
+/** Scripts of `hatch run` that build, lint or publish rather than test. */
+const HATCH_NOT_TESTS =
+  /^(?:docs?|lint|fmt|format|style|typing|types|mypy|build|release|publish|clean|serve)$/i;
+
+/**
+ * `hatch run [+opt…] [env:]script …`: Hatch's task runner; a script that is
+ * not a docs, lint, type, build or release one runs the project's checks.
+ */
+function hatchRunsChecks(args: string[]): boolean {
+  const script = args.slice(1).find((a) => !a.startsWith('+') && !a.startsWith('-'));
+  if (!script) return false;
+  const [env, name = env] = script.split(':');
+  return !HATCH_NOT_TESTS.test(name!) && !HATCH_NOT_TESTS.test(env!);
+}
+
 /** pip, uv, poetry, pdm, pipenv and the test runners pytest, tox, nox and hatch. */
 export const PYTHON_COMMANDS: readonly CommandRule[] = [
   (tool, args) => {
@@ -42,10 +57,7 @@ export const PYTHON_COMMANDS: readonly CommandRule[] = [
     if (tool === 'pytest' || tool === 'py.test')
       return { environment: 'python', tool: 'pytest', kind: 'test' };
     if (tool === 'tox' || tool === 'nox') return { environment: 'python', tool, kind: 'test' };
-    if (
-      tool === 'hatch' &&
-      (args[0] === 'test' || (args[0] === 'run' && /test/.test(args[1] ?? '')))
-    )
+    if (tool === 'hatch' && (args[0] === 'test' || (args[0] === 'run' && hatchRunsChecks(args))))
       return { environment: 'python', tool, kind: 'test' };
     return undefined;
   },
