@@ -43,4 +43,29 @@ describe('D3 every instruction is answered, with any number of bridge replicas',
       await w.close();
     }
   });
+
+  it('D3 a flood from one author through one replica: every note gets 👀, at most 3 refusal replies a minute, 1 pipeline', async () => {
+    const w = await startBridgeWorld();
+    try {
+      const comments = Array.from({ length: 12 }, (_, i) =>
+        w.comment(w.s.mergeRequest, w.s.developer, `/agent step ${i + 1}`),
+      );
+      await Promise.all(comments.map((c) => deliver(w.bridges[0]!.url, c.hook)));
+      await w.idle();
+      expect(w.triggerPipelines()).to.have.length(1);
+      for (const { note } of comments) {
+        const eyes = w.standIn.model.awards.filter(
+          (a) => a.noteId === note.id && a.name === 'eyes',
+        );
+        expect(eyes, `note ${note.id}`).to.have.length(1);
+      }
+      const refusals = w.standIn.model.notes.filter(
+        (n) => n.authorId === w.s.bot.id && n.body.includes('commands waiting on the bridge'),
+      );
+      expect(refusals.length).to.be.within(1, 3);
+      expect(w.bridges[0]!.counters()).to.include({ dropped: 0 });
+    } finally {
+      await w.close();
+    }
+  });
 });
