@@ -24,7 +24,7 @@ import {
 import { PAUSE_EMOJI, pauseReply, runningProgressNote } from './pause.ts';
 import { resolveReply } from './resume.ts';
 import { statusReply } from './run-status.ts';
-import { parseMarker } from '../report/marker.ts';
+import { parseMarker, renderMarker } from '../report/marker.ts';
 import { isRunVerb, type AnsweredVerb } from './verbs.ts';
 import type { TargetLock } from './target-lock.ts';
 
@@ -193,7 +193,9 @@ async function joinOrFollow(
 ): Promise<DispatchOutcome> {
   const language = replyIn(deps, request);
   if ((await runStage(deps, request, active)) === 'listening') {
-    await reply(deps, request, joinedText(request.target, active, language));
+    // the marker names the run: at its end it answers the instructions it told "joined" but never heard
+    const marker = renderMarker({ kind: 'reply', pipeline: String(active.id), state: 'joined' });
+    await reply(deps, request, `${marker}\n${joinedText(request.target, active, language)}`);
     return { kind: 'joined', pipeline: active };
   }
   const started = await startPipeline(deps, request);

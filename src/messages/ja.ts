@@ -220,5 +220,7 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'conversation.noted': '承知しました — {what}',
   'conversation.notedGeneric': '承知しました — この実行の残りの作業で考慮します。',
   'conversation.stopBeforeDelivery': 'プッシュする前に停止し、変更はパッチとして残します。',
+  'conversation.runEnded':
+    'このコメントを読む前に実行が終了しました。続きの実行を開始するには、もう一度コメントしてください。',
   'conversation.stopReason': '@{user} さんがプッシュ前に停止するよう依頼しました',
 };
