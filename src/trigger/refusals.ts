@@ -139,3 +139,28 @@ export class RefusalDesk {
     this.buckets.clear();
   }
 }
+
+/** Refusals replied to one by one, per author and target and minute; past that the 👀 answers. */
+const REFUSAL_REPLIES_PER_MINUTE = 3;
+
+/** The bridge's desk, when it is given the handlers (as many refusals may wait as commands may). */
+export function refusalDeskFor(
+  deps: {
+    logger: Logger;
+    handleRefusal?(request: CommandRequest, refusal: Refusal): Promise<unknown>;
+    handleRefusalSummary?(request: CommandRequest, count: number): Promise<void>;
+  },
+  queueLimit: number,
+): RefusalDesk | undefined {
+  const { handleRefusal, handleRefusalSummary } = deps;
+  if (!handleRefusal || !handleRefusalSummary) return undefined;
+  return new RefusalDesk({
+    logger: deps.logger,
+    repliesPerWindow: REFUSAL_REPLIES_PER_MINUTE,
+    windowMs: 60_000,
+    limit: queueLimit,
+    maxBuckets: 4 * queueLimit,
+    refuse: (request, refusal) => handleRefusal(request, refusal),
+    summarize: (request, count) => handleRefusalSummary(request, count),
+  });
+}

@@ -20,7 +20,7 @@ import {
   type ReplyCandidate,
 } from '../commands/note-rules.ts';
 import { WorkQueue } from './work-queue.ts';
-import { RefusalDesk, type Refusal } from './refusals.ts';
+import { refusalDeskFor, type RefusalDesk, type Refusal } from './refusals.ts';
 
 /**
  * The webhook bridge's HTTP side (A2): `POST /webhook` and `GET /healthz` on
@@ -113,8 +113,6 @@ export interface RunningBridge {
 const BODY_BUDGET_BODIES = 16;
 /** Commands one author may have waiting at once; more are refused (a person types one at a time). */
 const WAITING_PER_AUTHOR = 3;
-/** Refusals replied to one by one, per author and target and minute; past that the 👀 answers. */
-const REFUSAL_REPLIES_PER_MINUTE = 3;
 /**
  * How long an author found without the role is answered from memory, without
  * an API call, when the bridge has no members listing to answer from.
@@ -198,19 +196,7 @@ class BridgeServer {
         });
       },
     });
-    const { handleRefusal, handleRefusalSummary } = deps;
-    this.refusals =
-      handleRefusal && handleRefusalSummary
-        ? new RefusalDesk({
-            logger: deps.logger,
-            repliesPerWindow: REFUSAL_REPLIES_PER_MINUTE,
-            windowMs: 60_000,
-            limit: options.queueLimit,
-            maxBuckets: 4 * options.queueLimit,
-            refuse: (request, refusal) => handleRefusal(request, refusal),
-            summarize: (request, count) => handleRefusalSummary(request, count),
-          })
-        : undefined;
+    this.refusals = refusalDeskFor(deps, options.queueLimit);
     this.budget = new ByteBudget(BODY_BUDGET_BODIES * options.maxBodyBytes);
     this.server = createServer((req, res) => this.route(req, res));
     this.server.headersTimeout = 10_000;
