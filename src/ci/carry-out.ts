@@ -197,6 +197,8 @@ export async function carryOutJob(run: PreparedRun, deps: CarryOutDeps): Promise
       deps.stdout,
     );
   }
+  // what was said after the run's last read is answered now that its final note is up
+  if (!outcome.finalStateNotWritten) await session.deps.conversation?.close?.();
   if (outcome.finalStateNotWritten) {
     deps.stdout.write(
       `mr-agent: ${outcome.finalStateNotWritten}; the requester still sees the run as running. The result is in .mr-agent/result.json (exit ${outcome.exitCode}).\n`,

@@ -8,6 +8,8 @@ import type { Redactor } from '../log/redact.ts';
 import { isBotUser } from '../core/bot-users.ts';
 import type { parseAgentCommand } from '../commands/parse.ts';
 import { finishReply } from '../commands/replies.ts';
+import { t } from '../messages/catalog.ts';
+import { detectLanguage } from '../messages/language.ts';
 
 /**
  * The run's ear on GitLab: at a checkpoint it reads the merge request's or
@@ -43,6 +45,14 @@ export interface GitLabConversationOptions {
   minIntervalMs?: number;
   redactor: Redactor;
   logger: Logger;
+  /** The run's pipeline: the bridge's "joined" replies name it. */
+  pipelineId?: string | undefined;
+  /**
+   * Runs the closing read under the lock the bridge holds while it decides
+   * "joined" (src/commands/target-lock.ts), so every "joined" reply given
+   * before the final note is seen, and none is given after it.
+   */
+  underLock?: <T>(work: () => Promise<T>) => Promise<T | undefined>;
 }
 
 /** The least time between two looks at the notes. */
@@ -132,7 +142,86 @@ export function gitlabConversation(options: GitLabConversationOptions): Conversa
     });
   }
 
+  /** The bridge told this instruction "joined" for this run (its reply's marker names the pipeline). */
+  function joinedThisRun(thread: { notes: Note[] }, noteId: number): boolean {
+    return thread.notes.some((n) => {
+      if (n.id <= noteId || n.author.id !== options.selfId) return false;
+      const marker = parseMarker(n.body);
+      return (
+        marker?.kind === 'reply' &&
+        marker.state === 'joined' &&
+        marker.pipeline !== undefined &&
+        marker.pipeline === options.pipelineId
+      );
+    });
+  }
+
+  /**
+   * The last read, after the final note: a comment made since the last read
+   * is answered that the run has ended — an `/agent` instruction only when
+   * the bridge told it "joined" for this run (any other the bridge answers
+   * itself, by starting a follow-up).
+   */
+  async function closingRead(): Promise<number> {
+    const notes = await newNotes();
+    if (notes.length === 0) return 0;
+    seen = Math.max(seen ?? 0, ...notes.map((n) => n.id));
+    const kept = await counted(notes);
+    if (kept.length === 0) return 0;
+    const threads = await gitlab.listDiscussions(project, on);
+    const { parseAgentCommand: parse } = await import('../commands/parse.ts');
+    let answered = 0;
+    for (const { note, text } of kept) {
+      const thread = threads.find((d) => d.notes.some((n) => n.id === note.id));
+      if (!thread) continue;
+      if (parse(note.body.trim(), options.prefix).isCommand) {
+        if (!joinedThisRun(thread, note.id)) continue;
+      }
+      const reply = t(detectLanguage(text), 'conversation.runEnded');
+      await answerIn(note.id, thread.id, reply);
+      answered++;
+    }
+    if (answered > 0) logger.info('comments made too late for the run answered', { answered });
+    return answered;
+  }
+
+  async function answerIn(noteId: number, discussionId: string, text: string): Promise<void> {
+    try {
+      await gitlab.replyToDiscussion(
+        project,
+        on,
+        discussionId,
+        finishReply(text, options.redactor),
+      );
+    } catch (error) {
+      logger.warn('could not answer a comment', {
+        noteId,
+        error: describeError(error).message,
+      });
+    }
+  }
+
   return {
+    async close() {
+      try {
+        if (options.underLock) {
+          // without the lock the read still answers all but a "joined" given this very moment
+          const answered = await options.underLock(closingRead).catch((error: unknown) => {
+            logger.warn('could not take the lock for the last read; reading without it', {
+              error: describeError(error).message,
+            });
+            return undefined;
+          });
+          if (answered !== undefined) return answered;
+        }
+        return await closingRead();
+      } catch (error) {
+        logger.warn('could not read the comments made at the end of the run', {
+          error: describeError(error).message,
+        });
+        return 0;
+      }
+    },
     async read(checkpoint: Checkpoint) {
       const now = clock.now();
       // before delivery the last word is always heard: "stop before you push" must not wait out the interval
@@ -155,20 +244,6 @@ export function gitlabConversation(options: GitLabConversationOptions): Conversa
         return [];
       }
     },
-    async answer(comment, text) {
-      try {
-        await gitlab.replyToDiscussion(
-          project,
-          on,
-          comment.discussionId,
-          finishReply(text, options.redactor),
-        );
-      } catch (error) {
-        logger.warn('could not answer a comment', {
-          noteId: comment.id,
-          error: describeError(error).message,
-        });
-      }
-    },
+    answer: (comment, text) => answerIn(comment.id, comment.discussionId, text),
   };
 }

@@ -7,7 +7,10 @@ import type { GitLabUser } from '../core/gitlab-port.ts';
 import type { LlmPort } from '../core/llm-port.ts';
 import type { RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
+import { describeError } from '../errors/catalog.ts';
 import { pauseAwarded } from '../commands/pause.ts';
+import { createTargetLock } from '../commands/target-lock.ts';
+import { bridgeGitLabFromPort } from '../commands/gitlab-bridge.ts';
 import type { ConversationPort } from '../core/conversation.ts';
 import { gitlabConversation } from './conversation.ts';
 import { statePaths, type StatePaths } from '../history/paths.ts';
@@ -290,7 +293,26 @@ function conversationFor(
   const target = run.request.target;
   if (target.kind === 'none') return undefined;
   const on = { type: target.kind, iid: target.iid } as const;
+  // the same lock the bridge holds while it answers "joined" (src/commands/target-lock.ts)
+  const lock = createTargetLock(bridgeGitLabFromPort(run.gitlab), {
+    selfId: run.bot.id,
+    onReleaseError: (error) =>
+      logger.warn('lock award not removed; it goes stale', {
+        error: describeError(error).message,
+      }),
+  });
+  const lockTarget =
+    target.kind === 'merge_request'
+      ? { kind: target.kind, iid: target.iid, sourceBranch: '', fork: false }
+      : { kind: target.kind, iid: target.iid };
   return gitlabConversation({
+    pipelineId: String(run.context.pipeline.id),
+    ...(lock
+      ? {
+          underLock: async <T>(work: () => Promise<T>) =>
+            (await lock.withLock(run.project.id, lockTarget, work))?.done,
+        }
+      : {}),
     gitlab: run.gitlab,
     project: run.project.id,
     on,

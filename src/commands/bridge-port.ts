@@ -1,4 +1,4 @@
-import type { AwardResult, Discussion, Note } from '../core/gitlab-port.ts';
+import type { AwardEmoji, AwardResult, Discussion, Note } from '../core/gitlab-port.ts';
 import type { CommandTarget } from './note-rules.ts';
 
 /**
@@ -45,6 +45,14 @@ export interface BridgeGitLab {
     noteId: number,
     name: string,
   ): Promise<AwardResult>;
+  /**
+   * Awards `name` to the merge request or issue itself as the token's user
+   * (`awarded: false`: already given by this user) — the claim every bridge
+   * replica sees, used as the target's lock (./target-lock.ts).
+   */
+  awardTargetEmoji?(projectId: number, target: CommandTarget, name: string): Promise<AwardResult>;
+  listTargetAwardEmoji?(projectId: number, target: CommandTarget): Promise<AwardEmoji[]>;
+  removeTargetAwardEmoji?(projectId: number, target: CommandTarget, awardId: number): Promise<void>;
   /** Replies in the note's thread (or as a new note when the thread is not known). */
   reply(
     projectId: number,

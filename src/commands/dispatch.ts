@@ -15,14 +15,18 @@ import {
   nothingToStopText,
   queuedText,
   privateRefusalText,
+  refusalText,
+  refusedMoreText,
+  type RefusalReason,
   startFailedText,
   stoppedText,
 } from './replies.ts';
 import { PAUSE_EMOJI, pauseReply, runningProgressNote } from './pause.ts';
 import { resolveReply } from './resume.ts';
 import { statusReply } from './run-status.ts';
-import { parseMarker } from '../report/marker.ts';
+import { parseMarker, renderMarker } from '../report/marker.ts';
 import { isRunVerb, type AnsweredVerb } from './verbs.ts';
+import type { TargetLock } from './target-lock.ts';
 
 /**
  * The API half of the comment rules, after `decideNote` accepted a
@@ -46,6 +50,11 @@ export interface DispatchDeps {
   selfId?: number | undefined;
   /** `notes.language` for the replies that speak about a run (`auto`: the run's own). */
   language?: LanguageSetting | undefined;
+  /**
+   * The lock held in GitLab around "look for a running run, then start one",
+   * so bridge replicas answering two commands on one target start one run.
+   */
+  targetLock?: TargetLock | undefined;
 }
 
 export type DispatchOutcome =
@@ -65,7 +74,9 @@ export type DispatchOutcome =
   | { kind: 'started'; pipeline: AgentPipeline }
   | { kind: 'start-failed'; message: string }
   /** A command said in private: answered with an internal note, nothing started. */
-  | { kind: 'refused-private' };
+  | { kind: 'refused-private' }
+  /** Not started, and the reason said in the command's thread. */
+  | { kind: 'refused'; reason: RefusalReason['kind'] };
 
 /** A reply in a thread: a resume when the thread is a paused ❓ question, else nothing. */
 export type ReplyOutcome = DispatchOutcome | { kind: 'not-a-resume'; detail: string };
@@ -182,7 +193,9 @@ async function joinOrFollow(
 ): Promise<DispatchOutcome> {
   const language = replyIn(deps, request);
   if ((await runStage(deps, request, active)) === 'listening') {
-    await reply(deps, request, joinedText(request.target, active, language));
+    // the marker names the run: at its end it answers the instructions it told "joined" but never heard
+    const marker = renderMarker({ kind: 'reply', pipeline: String(active.id), state: 'joined' });
+    await reply(deps, request, `${marker}\n${joinedText(request.target, active, language)}`);
     return { kind: 'joined', pipeline: active };
   }
   const started = await startPipeline(deps, request);
@@ -214,6 +227,20 @@ async function runningNoteUrl(
 }
 
 async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
+  if (!deps.targetLock) return decideAndStart(deps, request);
+  const locked = await deps.targetLock.withLock(request.projectId, request.target, () =>
+    decideAndStart(deps, request),
+  );
+  if (locked) return locked.done;
+  const reason: RefusalReason = { kind: 'target-busy' };
+  await reply(deps, request, refusalText(request.target, reason, 0, replyIn(deps, request)));
+  return { kind: 'refused', reason: reason.kind };
+}
+
+async function decideAndStart(
+  deps: DispatchDeps,
+  request: CommandRequest,
+): Promise<DispatchOutcome> {
   const lookup = lookupFor(deps, request);
   const [active] = await blockingAgentPipelines(lookup);
   if (active && request.command === 'run' && request.instruction.trim() !== '') {
@@ -321,6 +348,36 @@ export async function dispatchCommand(
   if (claim.kind === 'duplicate') return claim;
   const verb = request.command;
   return isRunVerb(verb) ? runCommand(deps, request) : ANSWERS[verb](deps, request);
+}
+
+/**
+ * A command the bridge could not take (its queue, or the author's share of
+ * it, was full): after the same access check and 👀 claim as any command,
+ * a reply in its thread says why. With `silent`, the 👀 is the whole answer
+ * (a flood from one author gets a few replies, not one per comment); `more`
+ * names such silent refusals in this reply.
+ */
+export async function dispatchRefusal(
+  deps: DispatchDeps,
+  request: CommandRequest,
+  refusal: { reason: RefusalReason; more: number; silent: boolean },
+): Promise<DispatchOutcome> {
+  const claim = await authorizeAndClaim(deps.gitlab, request, deps.minAccessLevel);
+  if (claim.kind !== 'claimed') return claim;
+  if (!refusal.silent) {
+    const text = refusalText(request.target, refusal.reason, refusal.more, replyIn(deps, request));
+    await reply(deps, request, text);
+  }
+  return { kind: 'refused', reason: refusal.reason.kind };
+}
+
+/** The reply naming refusals answered by 👀 alone, in the last one's thread (no claim: it has its 👀). */
+export async function dispatchRefusalSummary(
+  deps: DispatchDeps,
+  request: CommandRequest,
+  count: number,
+): Promise<void> {
+  await reply(deps, request, refusedMoreText(request.target, count, replyIn(deps, request)));
 }
 
 /**

@@ -47,6 +47,16 @@ export function bridgeGitLabFromPort(port: GitLabPort): BridgeGitLab {
       : {}),
     awardNoteEmoji: (projectId, target, noteId, name) =>
       port.awardEmojiOnNote(projectId, noteable(target), noteId, name),
+    ...(port.awardEmojiOnTarget && port.listTargetAwardEmoji && port.removeTargetAwardEmoji
+      ? {
+          awardTargetEmoji: (projectId: number, target: CommandTarget, name: string) =>
+            port.awardEmojiOnTarget!(projectId, noteable(target), name),
+          listTargetAwardEmoji: (projectId: number, target: CommandTarget) =>
+            port.listTargetAwardEmoji!(projectId, noteable(target)),
+          removeTargetAwardEmoji: (projectId: number, target: CommandTarget, awardId: number) =>
+            port.removeTargetAwardEmoji!(projectId, noteable(target), awardId),
+        }
+      : {}),
     async reply(projectId, target, discussionId, body) {
       if (discussionId)
         await port.replyToDiscussion(projectId, noteable(target), discussionId, body);

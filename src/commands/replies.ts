@@ -148,3 +148,30 @@ export function startFailedText(reason: string, hint?: string, language: Languag
 export function privateRefusalText(target: CommandTarget, language: Language = 'en'): string {
   return t(language, 'reply.privateRefusal', { where: where(target, language) });
 }
+
+/** Why a command was refused before anything started. */
+export type RefusalReason =
+  | { kind: 'busy'; waiting: number }
+  | { kind: 'author-busy'; waiting: number }
+  | { kind: 'target-busy' };
+
+/** A refusal in the command's thread; `more` names the author's other refusals answered by 👀 alone. */
+export function refusalText(
+  target: CommandTarget,
+  reason: RefusalReason,
+  more: number,
+  language: Language = 'en',
+): string {
+  const first =
+    reason.kind === 'busy'
+      ? t(language, 'reply.busy', { count: String(reason.waiting) })
+      : reason.kind === 'author-busy'
+        ? t(language, 'reply.authorBusy', { count: String(reason.waiting) })
+        : t(language, 'reply.targetBusy', { where: where(target, language) });
+  return more === 0 ? first : `${first}\n\n${refusedMoreText(target, more, language)}`;
+}
+
+/** How many more of the author's commands were refused with 👀 alone. */
+export function refusedMoreText(target: CommandTarget, count: number, language: Language = 'en') {
+  return t(language, 'reply.refusedMore', { count, where: where(target, language) });
+}

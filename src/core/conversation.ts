@@ -27,4 +27,10 @@ export interface ConversationPort {
   read(checkpoint: Checkpoint): Promise<HumanComment[]>;
   /** Posts `text` in the comment's thread; a failure is logged, never thrown. */
   answer(comment: HumanComment, text: string): Promise<void>;
+  /**
+   * Once the run's final note is written: the comments it will never hear
+   * (made after its last read, or told "joined" by the bridge just before the
+   * end) are answered that the run has ended. How many were answered.
+   */
+  close?(): Promise<number>;
 }

@@ -133,6 +133,8 @@ export interface AwardEmoji {
   id: number;
   name: string;
   user: GitLabUser;
+  /** When GitLab recorded it (ISO 8601), when the answer says. */
+  createdAt?: string | undefined;
 }
 
 /** `awarded: false` when this user had already given that emoji (GitLab's 404 "has already been taken"). */
@@ -294,6 +296,11 @@ export interface GitLabPort {
     name: string,
   ): Promise<AwardResult>;
   listNoteAwardEmoji(project: ProjectRef, on: Noteable, noteId: number): Promise<AwardEmoji[]>;
+  /** An award on the merge request or issue itself (`POST …/:iid/award_emoji`). */
+  awardEmojiOnTarget?(project: ProjectRef, on: Noteable, name: string): Promise<AwardResult>;
+  listTargetAwardEmoji?(project: ProjectRef, on: Noteable): Promise<AwardEmoji[]>;
+  /** `DELETE …/:iid/award_emoji/:award_id`; an award already gone is no error. */
+  removeTargetAwardEmoji?(project: ProjectRef, on: Noteable, awardId: number): Promise<void>;
 
   /** The user's effective role on the project, inherited ones included; 0 when none. */
   accessLevel(project: ProjectRef, userId: number): Promise<number>;

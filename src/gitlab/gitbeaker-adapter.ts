@@ -336,6 +336,41 @@ class GitbeakerGitLab implements GitLabPort {
     return parseAnswer(z.array(AwardEmojiSchema), raw, 'award emoji').map(toAward);
   }
 
+  /** Like a note's award: after a lost answer, our award of that name is looked for first. */
+  awardEmojiOnTarget(project: ProjectRef, on: Noteable, name: string): Promise<AwardResult> {
+    return this.writer.run({
+      what: 'POST award emoji',
+      write: () => posts.awardTarget(this.api, project, on, name),
+      landed: async () => {
+        const self = await this.currentUser();
+        const award = (await this.listTargetAwardEmoji(project, on)).find(
+          (a) => a.user.id === self.id && a.name === name,
+        );
+        return award ? ({ awarded: true, award } as const) : undefined;
+      },
+    });
+  }
+
+  async listTargetAwardEmoji(project: ProjectRef, on: Noteable) {
+    const raw =
+      on.type === 'merge_request'
+        ? await this.api.MergeRequestAwardEmojis.all(project, on.iid, PAGE)
+        : await this.api.IssueAwardEmojis.all(project, on.iid, PAGE);
+    return parseAnswer(z.array(AwardEmojiSchema), raw, 'award emoji').map(toAward);
+  }
+
+  async removeTargetAwardEmoji(project: ProjectRef, on: Noteable, awardId: number) {
+    try {
+      if (on.type === 'merge_request')
+        await this.api.MergeRequestAwardEmojis.remove(project, on.iid, awardId);
+      else await this.api.IssueAwardEmojis.remove(project, on.iid, awardId);
+    } catch (error) {
+      // removed already (by us after a lost answer, or as a stale lock by a peer)
+      if (isStatus(error, 404)) return;
+      throw error;
+    }
+  }
+
   async accessLevel(project: ProjectRef, userId: number) {
     try {
       const raw = await this.api.ProjectMembers.show(project, userId, { includeInherited: true });

@@ -5,12 +5,14 @@ import { ExternalServiceError } from '../errors/errors.ts';
 
 /** The gitbeaker resources the adapter uses. */
 const USED = [
+  'IssueAwardEmojis',
   'IssueDiscussions',
   'IssueNoteAwardEmojis',
   'IssueNotes',
   'Issues',
   'JobArtifacts',
   'Jobs',
+  'MergeRequestAwardEmojis',
   'MergeRequestDiscussions',
   'MergeRequestNoteAwardEmojis',
   'MergeRequestNotes',

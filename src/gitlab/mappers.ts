@@ -177,7 +177,7 @@ export function toDiscussion(d: z.infer<typeof DiscussionSchema>): Discussion {
 }
 
 export function toAward(a: z.infer<typeof AwardEmojiSchema>): AwardEmoji {
-  return { id: a.id, name: a.name, user: toUser(a.user) };
+  return { id: a.id, name: a.name, user: toUser(a.user), createdAt: a.created_at ?? undefined };
 }
 
 export function toPipeline(p: z.infer<typeof PipelineSchema>): Pipeline {

@@ -112,6 +112,26 @@ export async function award(
   }
 }
 
+/** An award on the merge request or issue itself; `awarded: false` when this user already gave it. */
+export async function awardTarget(
+  api: Api,
+  project: ProjectRef,
+  on: Noteable,
+  name: string,
+): Promise<AwardResult> {
+  try {
+    const raw =
+      on.type === 'merge_request'
+        ? await api.MergeRequestAwardEmojis.award(project, on.iid, name)
+        : await api.IssueAwardEmojis.award(project, on.iid, name);
+    return { awarded: true, award: toAward(parseAnswer(AwardEmojiSchema, raw, 'award')) };
+  } catch (error) {
+    if (isStatus(error, 404) && /has already been taken/i.test((error as Error).message))
+      return { awarded: false };
+    throw error;
+  }
+}
+
 export async function cancelPipeline(api: Api, project: ProjectRef, pipelineId: number) {
   const raw = await api.Pipelines.cancel(project, pipelineId);
   return toPipeline(parseAnswer(PipelineSchema, raw, `cancel pipeline ${pipelineId}`));

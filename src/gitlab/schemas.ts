@@ -131,6 +131,7 @@ export const AwardEmojiSchema = z.object({
   id: z.number(),
   name: z.string(),
   user: GitLabUserSchema,
+  created_at: z.string().nullish(),
 });
 
 export const PipelineSchema = z.object({

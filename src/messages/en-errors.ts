@@ -107,6 +107,15 @@ export const enErrors = {
     'The running agent run for {where} ({pipeline}) is already delivering, so this starts a follow-up run that continues from it: {next}.',
   'reply.busy':
     'Not started: the bridge has {count} commands waiting and takes no more right now. Please comment again in a minute.',
+  'reply.authorBusy':
+    'Not started: you already have {count} commands waiting on the bridge, so this one was not taken. Comment again once they are answered.',
+  'reply.targetBusy':
+    'Not started: another command for {where} held the start of a run for too long. Please comment again in a minute.',
+  'reply.refusedMore': {
+    one: '{count} more command of yours on {where} was refused for the same reason (marked 👀, no reply of its own).',
+    other:
+      '{count} more commands of yours on {where} were refused for the same reason (marked 👀, no reply of their own).',
+  },
   'reply.stopped': 'Cancelled the agent run: {pipelines}.',
   'reply.nothingToStop': 'No agent run is active for {where}; nothing to stop.',
   'reply.startFailed': 'Could not start the agent pipeline.',

@@ -233,6 +233,8 @@ export const en = {
   'conversation.noted': 'Noted — {what}',
   'conversation.notedGeneric': 'Noted — I will take this into account for the rest of this run.',
   'conversation.stopBeforeDelivery': 'I will stop before pushing and keep the change as a patch.',
+  'conversation.runEnded':
+    'The run has ended before it could read this. Comment again to start a follow-up run that continues from it.',
   'conversation.stopReason': '@{user} asked the run to stop before pushing',
   // a replan the model asked for but a limit stopped, in the progress note's history
   'replanLog.notCarriedOut': '{time} · at {point}, “{kind}” was not carried out: {why}; {then}',

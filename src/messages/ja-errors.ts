@@ -99,6 +99,12 @@ export const jaErrors: Readonly<Record<keyof typeof enErrors, Message>> = {
     '{where}で実行中のエージェント（{pipeline}）はすでに納品中のため、その続きとして次の実行を開始します: {next}。',
   'reply.busy':
     '開始していません: ブリッジには待機中のコマンドが {count} 件あり、今は受け付けられません。少し待ってからもう一度コメントしてください。',
+  'reply.authorBusy':
+    '開始していません: ブリッジにはあなたの待機中のコマンドがすでに {count} 件あるため、このコマンドは受け付けませんでした。それらに返信があってからもう一度コメントしてください。',
+  'reply.targetBusy':
+    '開始していません: {where}の別のコマンドが実行の開始を長く保持していました。少し待ってからもう一度コメントしてください。',
+  'reply.refusedMore':
+    '{where}でのあなたのコマンドのうち、ほかに {count} 件を同じ理由で受け付けませんでした（👀 を付け、個別の返信はしていません）。',
   'reply.stopped': 'エージェントの実行をキャンセルしました: {pipelines}。',
   'reply.nothingToStop': '{where}で実行中のエージェントはありません。停止するものはありません。',
   'reply.startFailed': 'エージェントのパイプラインを開始できませんでした。',

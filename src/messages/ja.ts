@@ -224,6 +224,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'conversation.noted': '承知しました — {what}',
   'conversation.notedGeneric': '承知しました — この実行の残りの作業で考慮します。',
   'conversation.stopBeforeDelivery': 'プッシュする前に停止し、変更はパッチとして残します。',
+  'conversation.runEnded':
+    'このコメントを読む前に実行が終了しました。続きの実行を開始するには、もう一度コメントしてください。',
   'conversation.stopReason': '@{user} さんがプッシュ前に停止するよう依頼しました',
   'replanLog.notCarriedOut': '{time} · {point}での「{kind}」は実行しませんでした: {why}。{then}',
   'replanLog.notCarriedOutAt': '{time} · {point}での再計画は実行しませんでした: {why}。{then}',

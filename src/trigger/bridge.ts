@@ -8,12 +8,15 @@ import type { BridgeGitLab } from '../commands/bridge-port.ts';
 import {
   dispatchCommand,
   dispatchPrivate,
+  dispatchRefusal,
+  dispatchRefusalSummary,
   dispatchReply,
   type DispatchDeps,
 } from '../commands/dispatch.ts';
 import { startBridgeServer, type RunningBridge } from './server.ts';
 import { createPipelineStarter } from './pipeline-start.ts';
 import { MembershipCache } from './membership.ts';
+import { createTargetLock } from '../commands/target-lock.ts';
 
 /**
  * How long one members listing answers for its project: a flood of comments
@@ -125,6 +128,13 @@ export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
     prefix,
     selfId: self.id,
     language: config.notes.language,
+    targetLock: createTargetLock(gitlab, {
+      selfId: self.id,
+      onReleaseError: (error) =>
+        logger.warn('lock award not removed; it goes stale', {
+          error: describeError(error).message,
+        }),
+    }),
     start: createPipelineStarter({
       gitlab,
       token,
@@ -148,6 +158,8 @@ export async function startBridge(setup: BridgeSetup): Promise<RunningBridge> {
       handle: (request) => dispatchCommand(deps, request),
       handleReply: (reply) => dispatchReply(deps, reply),
       handlePrivate: (request) => dispatchPrivate(deps, request),
+      handleRefusal: (request, refusal) => dispatchRefusal(deps, request, refusal),
+      handleRefusalSummary: (request, count) => dispatchRefusalSummary(deps, request, count),
       admission: {
         minAccessLevel,
         known: (projectId, userId) => membership.known(projectId, userId),

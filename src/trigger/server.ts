@@ -20,6 +20,7 @@ import {
   type ReplyCandidate,
 } from '../commands/note-rules.ts';
 import { WorkQueue } from './work-queue.ts';
+import { refusalDeskFor, type RefusalDesk, type Refusal } from './refusals.ts';
 
 /**
  * The webhook bridge's HTTP side (A2): `POST /webhook` and `GET /healthz` on
@@ -56,6 +57,13 @@ export interface BridgeServerDeps {
    */
   handlePrivate?(request: CommandRequest): Promise<DispatchOutcome>;
   /**
+   * A command the queue could not take: the 👀 claim and, unless `silent`,
+   * a reply saying why. Without it such commands are only logged.
+   */
+  handleRefusal?(request: CommandRequest, refusal: Refusal): Promise<DispatchOutcome>;
+  /** The reply naming how many of an author's commands got the 👀 alone. */
+  handleRefusalSummary?(request: CommandRequest, count: number): Promise<void>;
+  /**
    * Who may command the agent (./membership.ts). An author known to lack
    * `minAccessLevel` is answered at once and never queued. An author not
    * known yet (no members listing, or one that may be stale for them) is
@@ -83,6 +91,8 @@ export interface BridgeCounters {
   accepted: number;
   ignored: number;
   dropped: number;
+  /** Commands the queue could not take, answered with a refusal instead. */
+  refused: number;
   unauthorized: number;
   tooLarge: number;
   handled: number;
@@ -101,7 +111,7 @@ export interface RunningBridge {
 
 /** Total body bytes buffered at once, in maximum-size bodies (16 MiB with the 1 MiB default). */
 const BODY_BUDGET_BODIES = 16;
-/** Commands one author may have waiting at once; more are dropped (a person types one at a time). */
+/** Commands one author may have waiting at once; more are refused (a person types one at a time). */
 const WAITING_PER_AUTHOR = 3;
 /**
  * How long an author found without the role is answered from memory, without
@@ -144,6 +154,7 @@ const NEW_COUNTERS: BridgeCounters = {
   accepted: 0,
   ignored: 0,
   dropped: 0,
+  refused: 0,
   unauthorized: 0,
   tooLarge: 0,
   handled: 0,
@@ -164,6 +175,7 @@ class BridgeServer {
   /** The same for small bodies (declared up to SMALL_BODY_BYTES), apart from the big ones. */
   private readonly smallBudget = new ByteBudget(SMALL_BODY_BUDGET);
   private stopping = false;
+  private readonly refusals: RefusalDesk | undefined;
 
   constructor(
     private readonly options: BridgeServerOptions,
@@ -184,6 +196,7 @@ class BridgeServer {
         });
       },
     });
+    this.refusals = refusalDeskFor(deps, options.queueLimit);
     this.budget = new ByteBudget(BODY_BUDGET_BODIES * options.maxBodyBytes);
     this.server = createServer((req, res) => this.route(req, res));
     this.server.headersTimeout = 10_000;
@@ -195,9 +208,16 @@ class BridgeServer {
   }
 
   async idle(): Promise<void> {
-    while (this.awaitingRole.size > 0 || this.queue.size > 0 || this.queue.running > 0) {
+    const refusing = () => (this.refusals?.waiting ?? 0) > 0;
+    while (
+      this.awaitingRole.size > 0 ||
+      this.queue.size > 0 ||
+      this.queue.running > 0 ||
+      refusing()
+    ) {
       await Promise.all([...this.awaitingRole]);
       await this.queue.idle();
+      await this.refusals?.idle();
     }
   }
 
@@ -379,13 +399,29 @@ class BridgeServer {
     this.dropped(work, queued);
   }
 
+  /**
+   * A command the queue could not take is refused in its thread (see
+   * ./refusals.ts); only when even that cannot be done is it just logged.
+   */
   private dropped(work: BridgeWork, why: 'full' | 'group-full'): void {
-    this.counters.dropped++;
-    this.deps.logger.warn('command dropped', {
+    const fields = {
       ...logFields(work),
       reason: why === 'full' ? 'queue full' : 'author has commands waiting',
       limit: why === 'full' ? this.options.queueLimit : WAITING_PER_AUTHOR,
-    });
+    };
+    if (work.kind === 'command' && this.refusals) {
+      const reason =
+        why === 'full'
+          ? { kind: 'busy' as const, waiting: this.queue.size + this.awaitingRole.size }
+          : { kind: 'author-busy' as const, waiting: WAITING_PER_AUTHOR };
+      if (this.refusals.refuse(work.request, reason)) {
+        this.counters.refused++;
+        this.deps.logger.info('command refused', fields);
+        return;
+      }
+    }
+    this.counters.dropped++;
+    this.deps.logger.warn('command dropped', fields);
   }
 
   private answerAccepted(res: ServerResponse, work: BridgeWork, delivery?: string): void {
@@ -408,6 +444,7 @@ class BridgeServer {
     });
     const finished = Promise.all([closed, this.idle()]).then(() => true);
     const drained = await Promise.race([finished, timedOut]);
+    this.refusals?.close();
     clearTimeout(timer);
     this.server.closeAllConnections();
     logger.info('bridge stopped', { ...this.snapshot(), drained });

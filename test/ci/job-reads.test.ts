@@ -176,8 +176,8 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
     }
     // the one thread listing serves gather and history: no second listing as `/notes`;
     // only the conversation's look for new comments, one newest-first page a checkpoint
-    // (after the one action, before delivery)
-    expectOnlyNewestNotePages('/projects/:id/merge_requests/:iid/notes', 2);
+    // (after the one action, before delivery), and one more once the final note is up
+    expectOnlyNewestNotePages('/projects/:id/merge_requests/:iid/notes', 3);
     // the commenter (claim, start check, discussion) and the pipeline's user, once each
     expect(members(s.developer.id), 'the commenter').to.equal(1);
     expect(members(s.maintainer.id), 'the pipeline user and earlier commenter').to.equal(1);
@@ -203,7 +203,7 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
       reads['GET /projects/:id/issues/:issue_iid'] ?? reads['GET /projects/:id/issues/:iid'],
     ).to.equal(1);
     expect(reads['GET /projects/:id/issues/:iid/discussions']).to.equal(1);
-    expectOnlyNewestNotePages('/projects/:id/issues/:iid/notes', 2);
+    expectOnlyNewestNotePages('/projects/:id/issues/:iid/notes', 3);
     expect(members(s.developer.id)).to.equal(1);
     expect(userConfigHits).to.equal(1);
   });

@@ -10,6 +10,7 @@ import type { Clock } from '../../core/clock.ts';
 import { commitFiles, copyBranches, initBareRepo, revParse } from './git.ts';
 import type {
   AwardRec,
+  TargetAwardRec,
   DiscussionRec,
   IssueRec,
   MemberRec,
@@ -38,6 +39,8 @@ export class CoreModel {
   readonly notes: NoteRec[] = [];
   readonly discussions = new Map<string, DiscussionRec>();
   readonly awards: AwardRec[] = [];
+  /** Award emoji on merge requests and issues themselves. */
+  readonly targetAwards: TargetAwardRec[] = [];
   readonly protectedBranches: ProtectedBranchRec[] = [];
   /** Pushes the project's server hooks or push rules refuse (smart HTTP only). */
   readonly pushRefusals: { projectId: number; branch: string; message: string }[] = [];

@@ -117,6 +117,17 @@ export interface AwardRec {
   createdAt: string;
 }
 
+/** An award emoji on a merge request or issue itself (not on one of its notes). */
+export interface TargetAwardRec {
+  id: number;
+  awardableType: 'MergeRequest' | 'Issue';
+  /** The merge request's or issue's own id (not its iid). */
+  awardableId: number;
+  userId: number;
+  name: string;
+  createdAt: string;
+}
+
 export interface ProtectedBranchRec {
   id: number;
   projectId: number;

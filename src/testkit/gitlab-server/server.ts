@@ -29,6 +29,7 @@ import { ciRoutes } from './routes-ci.ts';
 import { coreRoutes } from './routes-core.ts';
 import { mergeRequestRoutes } from './routes-mr.ts';
 import { noteRoutes } from './routes-notes.ts';
+import { targetAwardRoutes } from './routes-awards.ts';
 import { reviewRoutes } from './routes-review.ts';
 
 export interface StandInOptions {
@@ -238,6 +239,7 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
     ...coreRoutes(render),
     ...mergeRequestRoutes(render),
     ...noteRoutes(render),
+    ...targetAwardRoutes(render),
     ...ciRoutes(render),
     ...reviewRoutes(render),
   ];
