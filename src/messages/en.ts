@@ -70,6 +70,8 @@ export const en = {
   'budget.spend': '{spent} of {limit}',
   'budget.spendTokens': '{spent} of {limit} tokens',
   'budget.spendMr': '{spent} of {limit} on this merge request or issue',
+  'budget.keptFailing': 'the budget stopped the run and the checks did not pass',
+  'budget.keptUnchecked': 'the budget stopped the run before any check could confirm the change',
   'facts.interrupted': 'The job ended before the run could record how it ended',
   'facts.humanReason': {
     one: 'Not converging after 1 plan revision, the most allowed',

@@ -63,6 +63,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'budget.spend': '{limit} 中 {spent}',
   'budget.spendTokens': '{limit} トークン中 {spent} トークン',
   'budget.spendMr': 'このマージリクエスト・イシュー全体で {limit} 中 {spent}',
+  'budget.keptFailing': '予算の上限で実行が止まり、チェックが通りませんでした',
+  'budget.keptUnchecked': '予算の上限で実行が止まり、変更を確かめるチェックがありませんでした',
   'facts.interrupted': '最終状態を書き込む前にジョブが終了しました',
   'facts.humanReason': {
     one: '計画を {count} 回修正しても収束しません（修正回数の上限です）',

@@ -12,6 +12,7 @@ import { environmentPhase } from '../phases/environment/phase.ts';
 import { hear, heed } from '../phases/converse/index.ts';
 import { executionPhase } from '../phases/execute/step.ts';
 import { endFromError, finish } from './finish.ts';
+import { keepChangeAtBudgetStop } from './keep-change.ts';
 import type { RunOutcome } from '../core/outcome.ts';
 import { inPhase } from '../core/phase-scope.ts';
 import { adoptPlan } from '../phases/plan/state.ts';
@@ -231,10 +232,9 @@ export async function runStages(deps: RunDeps, input: RunInput): Promise<RunResu
   } catch (error) {
     end = endFromError(ctx, error);
   }
-  return {
-    kind: 'ended',
-    outcome: await finish(ctx, endAfterAbort(ctx, endAfterBudget(ctx, end))),
-  };
+  const ending = endAfterAbort(ctx, endAfterBudget(ctx, end));
+  if (ending.reason === 'budget_exhausted') await keepChangeAtBudgetStop(ctx);
+  return { kind: 'ended', outcome: await finish(ctx, ending) };
 }
 
 /** Runs one task end to end (no hand-over). Never throws for run failures: they are in the outcome. */
