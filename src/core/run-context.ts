@@ -1,4 +1,5 @@
 import type { RunBudget } from './budget.ts';
+import type { CheckpointStore } from './checkpoint.ts';
 import type { ConversationPort } from './conversation.ts';
 import type { Config } from '../config/options.ts';
 import type { Logger } from '../log/logger.ts';
@@ -95,6 +96,8 @@ export interface RunDeps extends PortDeps {
    * heard at each checkpoint. Absent: the run hears nobody (local runs).
    */
   conversation?: ConversationPort;
+  /** Where the run keeps its checkpoint after every action. Absent: none is kept (local runs). */
+  checkpoints?: CheckpointStore;
 }
 
 /** The run's working memory, filled as phases go. */

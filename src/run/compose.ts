@@ -347,6 +347,23 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
         ...(notRun ? { patchOnly: notRun.reason } : {}),
       })
     : undefined;
+  const checkpoints =
+    input.delivery && config.delivery.push
+      ? (await import('../phases/deliver/checkpoint-ref.ts')).createCheckpointRefs({
+          repoDir: input.repoDir,
+          shell: input.shell,
+          hostEnv: input.hostEnv,
+          redactor,
+          logger,
+          token: input.delivery.token,
+          remoteUrl: input.delivery.project.httpUrlToRepo,
+          target: input.delivery.target,
+          runId: input.runId,
+          stateDir: config.state.directory,
+          author: input.delivery.author,
+          now: () => clock.now(),
+        })
+      : undefined;
   const deps: RunDeps = {
     config,
     llm,
@@ -372,6 +389,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
     ...pauseDep(input, reporting),
     ...(budget ? { budget } : {}),
     ...(input.conversation ? { conversation: input.conversation } : {}),
+    ...(checkpoints ? { checkpoints } : {}),
   };
   return { deps, reporting };
 }

@@ -3,6 +3,8 @@ import { t } from '../messages/catalog.ts';
 import { resolveLanguage } from '../messages/language.ts';
 import { deliveryPhase } from '../phases/deliver/phase.ts';
 import { runTests } from '../phases/verify/index.ts';
+import { saveCheckpoint } from '../phases/execute/checkpoint.ts';
+import type { RunEnd } from '../core/run-end.ts';
 
 /**
  * The change a run made before its budget stopped it is not left behind:
@@ -34,4 +36,29 @@ export async function keepChangeAtBudgetStop(ctx: RunContext): Promise<void> {
       error: (error as Error).message,
     });
   }
+}
+
+/**
+ * The run's checkpoint once it ends: removed when the run completed or was
+ * cancelled (nothing to carry on), otherwise saved one last time with how
+ * it ended, against the commit it pushed if it pushed one, for
+ * `/agent continue` and `/agent retry`.
+ */
+export async function settleCheckpoint(ctx: RunContext, end: RunEnd): Promise<void> {
+  const store = ctx.deps.checkpoints;
+  if (!store) return;
+  try {
+    if (end.state === 'COMPLETE' || end.reason === 'cancelled') {
+      await store.discard();
+      return;
+    }
+  } catch (error) {
+    ctx.logger.warn('checkpoint not removed', { error: (error as Error).message });
+    return;
+  }
+  const delivery = ctx.state.delivery;
+  const pushed = delivery?.status === 'pushed' ? delivery.commit : undefined;
+  const ended =
+    end.reason === 'budget_exhausted' || end.reason === 'paused' ? end.reason : 'failed';
+  await saveCheckpoint(ctx, ended, pushed);
 }

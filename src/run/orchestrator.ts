@@ -12,7 +12,7 @@ import { environmentPhase } from '../phases/environment/phase.ts';
 import { hear, heed } from '../phases/converse/index.ts';
 import { executionPhase } from '../phases/execute/step.ts';
 import { endFromError, finish } from './finish.ts';
-import { keepChangeAtBudgetStop } from './keep-change.ts';
+import { keepChangeAtBudgetStop, settleCheckpoint } from './keep-change.ts';
 import type { RunOutcome } from '../core/outcome.ts';
 import { inPhase } from '../core/phase-scope.ts';
 import { adoptPlan } from '../phases/plan/state.ts';
@@ -234,6 +234,7 @@ export async function runStages(deps: RunDeps, input: RunInput): Promise<RunResu
   }
   const ending = endAfterAbort(ctx, endAfterBudget(ctx, end));
   if (ending.reason === 'budget_exhausted') await keepChangeAtBudgetStop(ctx);
+  await settleCheckpoint(ctx, ending);
   return { kind: 'ended', outcome: await finish(ctx, ending) };
 }
 
