@@ -220,6 +220,8 @@ export const en = {
   'help.stop': 'cancel the running agent pipeline',
   'help.pause': 'pause the running agent after its current step',
   'help.resume': 'carry on a paused run',
+  'help.continue':
+    "go on after a budget stop from the run's checkpoint; `+$X` raises `budget.max_usd` by X for that run",
   'pause.asked':
     'The run will pause after its current step ({note}). Comment {resume} to carry on.',
   'pause.noNote':

@@ -211,6 +211,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'help.stop': '実行中のエージェントのパイプラインをキャンセルします',
   'help.pause': '実行中のエージェントを現在のステップの後で一時停止します',
   'help.resume': '一時停止した実行を再開します',
+  'help.continue':
+    '予算の上限で止まった実行をチェックポイントから続けます。`+$X` でその実行の `budget.max_usd` を X 増やします',
   'pause.asked':
     '現在のステップが終わったら一時停止します（{note}）。再開するには {resume} とコメントしてください。',
   'pause.noNote':
