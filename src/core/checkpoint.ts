@@ -25,7 +25,7 @@ export const Checkpoint = z.object({
   base_commit: z.string().regex(/^[0-9a-f]{40,64}$/),
   plan: Plan,
   completed: z.array(CheckpointAction),
-  /** The keys of the plan's actions still to do, in order. */
+  /** The task ids of the plan's actions still to do, in order. */
   remaining: z.array(z.string()),
   summary: z.string(),
   /** How the run ended; absent while it works (or when it was killed). */

@@ -131,6 +131,8 @@ export interface RunState {
   reusedPlan?: EarlierPlan;
   /** Someone asked the run not to push: it keeps the change as a patch instead. */
   stopBeforeDelivery?: { by: string };
+  /** The earlier run's checkpoint this run went on from: removed once this run ends. */
+  resumedFrom?: string;
 }
 
 /**

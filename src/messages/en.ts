@@ -72,6 +72,14 @@ export const en = {
   'budget.spendMr': '{spent} of {limit} on this merge request or issue',
   'budget.keptFailing': 'the budget stopped the run and the checks did not pass',
   'budget.keptUnchecked': 'the budget stopped the run before any check could confirm the change',
+  'resume.resumed':
+    'Went on from the checkpoint of {run}: {done} finished actions were not run again; its change was re-applied and found in the tree.',
+  'resume.none': 'No checkpoint of an earlier run was found: a fresh plan is made.',
+  'resume.corrupt': 'The checkpoint could not be read ({problem}): a fresh plan is made.',
+  'resume.stale':
+    "The checkpoint of {run} is older than the branch's new commits: it was not applied, a fresh plan is made.",
+  'resume.notApplied':
+    'The change of the checkpoint of {run} no longer applies to the branch: it was not applied, a fresh plan is made.',
   'facts.interrupted': 'The job ended before the run could record how it ended',
   'facts.humanReason': {
     one: 'Not converging after 1 plan revision, the most allowed',

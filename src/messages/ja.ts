@@ -65,6 +65,14 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'budget.spendMr': 'このマージリクエスト・イシュー全体で {limit} 中 {spent}',
   'budget.keptFailing': '予算の上限で実行が止まり、チェックが通りませんでした',
   'budget.keptUnchecked': '予算の上限で実行が止まり、変更を確かめるチェックがありませんでした',
+  'resume.resumed':
+    '{run} のチェックポイントから続けました。完了済みの {done} 件のアクションは再実行せず、変更を再適用して作業ツリーにあることを確認しました。',
+  'resume.none': '以前の実行のチェックポイントが見つかりませんでした。新しく計画を立てます。',
+  'resume.corrupt': 'チェックポイントを読み取れませんでした（{problem}）。新しく計画を立てます。',
+  'resume.stale':
+    '{run} のチェックポイントはブランチの新しいコミットより古いため適用しませんでした。新しく計画を立てます。',
+  'resume.notApplied':
+    '{run} のチェックポイントの変更はブランチに適用できなくなっていたため適用しませんでした。新しく計画を立てます。',
   'facts.interrupted': '最終状態を書き込む前にジョブが終了しました',
   'facts.humanReason': {
     one: '計画を {count} 回修正しても収束しません（修正回数の上限です）',

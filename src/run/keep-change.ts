@@ -48,6 +48,8 @@ export async function settleCheckpoint(ctx: RunContext, end: RunEnd): Promise<vo
   const store = ctx.deps.checkpoints;
   if (!store) return;
   try {
+    // the earlier run's checkpoint this run went on from is superseded by this run's
+    if (ctx.state.resumedFrom) await store.discardRef(ctx.state.resumedFrom);
     if (end.state === 'COMPLETE' || end.reason === 'cancelled') {
       await store.discard();
       return;

@@ -13,6 +13,7 @@ import { hear, heed } from '../phases/converse/index.ts';
 import { executionPhase } from '../phases/execute/step.ts';
 import { endFromError, finish } from './finish.ts';
 import { keepChangeAtBudgetStop, settleCheckpoint } from './keep-change.ts';
+import { adoptCheckpoint, restoreCheckpoint, type Resumable } from './resume.ts';
 import type { RunOutcome } from '../core/outcome.ts';
 import { inPhase } from '../core/phase-scope.ts';
 import { adoptPlan } from '../phases/plan/state.ts';
@@ -44,6 +45,12 @@ export interface RunInput {
    * carries it on (the plan job of the two-step flow, B2).
    */
   stopAfterPlan?: { kind: 'finish'; summary: string } | { kind: 'hand-over' } | undefined;
+  /**
+   * Go on from the newest checkpoint of an earlier run on the merge request
+   * or issue (`/agent continue`, `/agent retry`): its plan, its finished
+   * actions skipped, its change re-applied; a fresh plan when there is none.
+   */
+  fromCheckpoint?: boolean | undefined;
 }
 
 export type RunResult =
@@ -109,6 +116,15 @@ async function adoptStage(
   ctx.deps.reporter.phase('planning', 'done');
 }
 
+/** The plan and the finished actions of an earlier run's checkpoint; the request is gathered again. */
+async function checkpointStage(ctx: RunContext, resumable: Resumable): Promise<void> {
+  ctx.fsm.to('PLANNING', `went on from the checkpoint of ${resumable.checkpoint.run_id}`);
+  ctx.state.gathered = await inPhase(ctx, 'pre_planning', () => gather(ctx));
+  ctx.toolContext.requestText = requestText(ctx.state.gathered);
+  await adoptCheckpoint(ctx, resumable);
+  ctx.deps.reporter.phase('planning', 'done');
+}
+
 /** environment → (execute ⇄ reflect → verify)* → deliver, from the plan. */
 async function workStage(ctx: RunContext): Promise<RunEnd> {
   await environmentPhase(ctx);
@@ -149,7 +165,9 @@ async function pipeline(
   input: RunInput,
   adopted: () => void,
 ): Promise<RunEnd | undefined> {
+  const resumable = !input.from && input.fromCheckpoint ? await restoreCheckpoint(ctx) : undefined;
   if (input.from) await adoptStage(ctx, input.from, adopted);
+  else if (resumable) await checkpointStage(ctx, resumable);
   else {
     const end = await planStage(ctx);
     if (end) return end;

@@ -20,7 +20,7 @@ export function checkpointContent(
       status: a.status,
       summary: ctx.deps.redactor.redact(cutText(a.summary, 1000)),
     })),
-    remaining: state.queue.map((step) => step.key),
+    remaining: state.queue.map((step) => step.action.task_id),
     summary: ctx.deps.redactor.redact(
       cutText(
         progressDigest({ actions: state.actions, upcoming: [], changedFiles: state.changedFiles }),
