@@ -111,7 +111,7 @@ export const en = {
   'next.paused':
     'comment {resume} to carry on: the next run takes over this plan with its revisions and reflections.',
   'next.budget':
-    'raise {limit} (the variable {variable}) and comment {resume} to carry on: the next run takes over this plan with its revisions and reflections.',
+    'comment {resume} to carry on from the checkpoint (`+$X` raises `budget.max_usd` by X for that run), or raise {limit} (the variable {variable}) first: the next run takes over this plan, skips the finished actions and keeps their change.',
   'next.needsHuman':
     'read {note}, then comment {command} with more specific guidance, or finish the change by hand.',
   'next.humanNote': 'what was tried',

@@ -104,7 +104,7 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'next.paused':
     '{resume} とコメントすると再開します。次の実行がこの計画を改訂履歴と振り返りごと引き継ぎます。',
   'next.budget':
-    '{limit}（変数 {variable}）を引き上げてから {resume} とコメントすると再開します。次の実行がこの計画を改訂履歴と振り返りごと引き継ぎます。',
+    '{resume} とコメントするとチェックポイントから続けます（`+$X` でその実行の `budget.max_usd` を X 増やします）。先に {limit}（変数 {variable}）を引き上げることもできます。次の実行はこの計画を引き継ぎ、完了済みのアクションを飛ばし、その変更を保ちます。',
   'next.needsHuman':
     '{note}を読んだうえで、より具体的な指示を添えて {command} とコメントするか、手作業で変更を仕上げてください。',
   'next.humanNote': '試したこと',

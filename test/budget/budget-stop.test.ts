@@ -83,7 +83,7 @@ describe('budgets: the hard stop (issue 31)', function () {
       .to.include('### ⏸️ Budget reached')
       .and.include('`budget.max_tokens`')
       .and.include('`MR_AGENT_BUDGET_TOKENS`')
-      .and.include('`/agent resume`')
+      .and.include('`/agent continue`')
       .and.match(/[\d,]+ of [\d,]+ tokens/);
   });
 
