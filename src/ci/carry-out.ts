@@ -67,7 +67,7 @@ interface JobStart {
   /** The earlier task whose plan the run may reuse (retry, resume). */
   planSource?: string | undefined;
   /** Go on from the newest checkpoint (continue, retry). */
-  fromCheckpoint?: boolean;
+  fromCheckpoint?: 'continue' | 'retry';
   /** USD added to `budget.max_usd` for this run (`/agent continue +$X`). */
   raiseUsd?: number;
 }
@@ -123,7 +123,9 @@ async function requestedStart(run: PreparedRun, deps: CarryOutDeps): Promise<Job
   const amount = AMOUNT.exec(run.request.task.trim());
   return {
     task: { text },
-    ...(plan.fromCheckpoint ? { fromCheckpoint: true } : {}),
+    ...(plan.fromCheckpoint
+      ? { fromCheckpoint: run.request.command === 'continue' ? 'continue' : 'retry' }
+      : {}),
     ...(amount ? { raiseUsd: Number(amount[1]) } : {}),
     ...(approved ? { from: { work: { plan: approved }, by: 'the approved plan' } } : {}),
     ...(stopAfterPlan ? { stopAfterPlan } : {}),

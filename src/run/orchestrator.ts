@@ -50,7 +50,7 @@ export interface RunInput {
    * or issue (`/agent continue`, `/agent retry`): its plan, its finished
    * actions skipped, its change re-applied; a fresh plan when there is none.
    */
-  fromCheckpoint?: boolean | undefined;
+  fromCheckpoint?: 'continue' | 'retry' | undefined;
 }
 
 export type RunResult =
@@ -165,7 +165,10 @@ async function pipeline(
   input: RunInput,
   adopted: () => void,
 ): Promise<RunEnd | undefined> {
-  const resumable = !input.from && input.fromCheckpoint ? await restoreCheckpoint(ctx) : undefined;
+  const resumable =
+    !input.from && input.fromCheckpoint
+      ? await restoreCheckpoint(ctx, input.fromCheckpoint)
+      : undefined;
   if (input.from) await adoptStage(ctx, input.from, adopted);
   else if (resumable) await checkpointStage(ctx, resumable);
   else {

@@ -42,7 +42,10 @@ function patchedPaths(patch: string): string[] {
  * applying — says so in the note and leaves the tree as it was: the run
  * makes a fresh plan.
  */
-export async function restoreCheckpoint(ctx: RunContext): Promise<Resumable | undefined> {
+export async function restoreCheckpoint(
+  ctx: RunContext,
+  asked: 'continue' | 'retry',
+): Promise<Resumable | undefined> {
   const store = ctx.deps.checkpoints;
   if (!store) return undefined;
   let found;
@@ -52,8 +55,9 @@ export async function restoreCheckpoint(ctx: RunContext): Promise<Resumable | un
     notice(ctx, 'resume.corrupt', { problem: (error as Error).message.slice(0, 200) });
     return undefined;
   }
+  // a retry without a checkpoint is an ordinary retry (it may reuse the earlier plan from the history)
   if (found.kind === 'none') {
-    notice(ctx, 'resume.none');
+    if (asked === 'continue') notice(ctx, 'resume.none');
     return undefined;
   }
   if (found.kind === 'corrupt') {
@@ -61,6 +65,11 @@ export async function restoreCheckpoint(ctx: RunContext): Promise<Resumable | un
     return undefined;
   }
   const { checkpoint, patch, ref } = found;
+  // nothing done and nothing changed: the history's plan reuse covers it as well
+  if (!checkpoint.completed.some((a) => a.status === 'success') && patch.trim() === '') {
+    await store.discardRef(ref).catch(() => undefined);
+    return undefined;
+  }
   const git = checkoutGit(ctx);
   const head = (await git.must(['rev-parse', 'HEAD'])).trim();
   if (checkpoint.base_commit !== head) {
