@@ -80,6 +80,7 @@ export async function restoreCheckpoint(
     const args = ['apply', '--binary', '--whitespace=nowarn'];
     const check = await git.run([...args, '--check'], patch);
     if (check.exitCode !== 0) {
+      ctx.logger.warn('checkpoint change does not apply', { stderr: check.stderr.slice(0, 500) });
       notice(ctx, 'resume.notApplied', { run: checkpoint.run_id });
       return undefined;
     }

@@ -165,3 +165,65 @@ describe('resume from a checkpoint (issue 31)', function () {
 function execGit(cwd: string, args: string[], input: string): string {
   return execFileSync('git', args, { cwd, input, encoding: 'utf8' }).trim();
 }
+
+describe('resume after a killed job (issue 31)', function () {
+  this.timeout(180_000);
+  let world: JobWorld;
+
+  beforeEach(async () => {
+    world = await JobWorld.start();
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  it('/agent retry after a SIGKILL goes on from the checkpoint: 0 planning calls, the finished action not repeated', async () => {
+    const refs = () =>
+      world
+        .git(world.s.project.repoDir, 'for-each-ref', '--format=%(refname)', 'refs/mr-agent/')
+        .split('\n')
+        .filter(Boolean);
+    const killed = await world.job({
+      replies,
+      variables: world.bridgeVariables('run', 'add three steps'),
+      childProcess: true,
+      whileRunning: async ({ signal }) => {
+        const deadline = Date.now() + 45_000;
+        while (refs().length === 0 && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        signal('SIGKILL');
+      },
+    });
+    expect(killed.code).to.not.equal(0);
+    const checkpoint = JSON.parse(
+      world.git(world.s.project.repoDir, 'cat-file', 'blob', `${refs()[0]}:checkpoint.json`),
+    ) as { completed: { task_id: string }[] };
+    const done = checkpoint.completed.map((a) => a.task_id);
+    expect(done.length, 'the killed job finished an action').to.be.greaterThan(0);
+    const left = [1, 2, 3].filter((n) => !done.includes(`task_${n}`));
+    const job = await world.job({
+      replies: [planning, ...workOf(left), completion],
+      variables: world.bridgeVariables('retry', ''),
+    });
+    expect(
+      job.code,
+      job.stderr
+        .split('\n')
+        .filter((l) => /error|resume|checkpoint|fail/i.test(l))
+        .join('\n')
+        .slice(-4000),
+    ).to.equal(0);
+    const purposes = job.llm.requests.map((r) => r.purpose);
+    expect(purposes.filter((p) => p === 'planning')).to.have.length(0);
+    expect(purposes.filter((p) => p === 'execution')).to.have.length(2 * left.length);
+    const tree = world.git(
+      world.s.project.repoDir,
+      'ls-tree',
+      '-r',
+      '--name-only',
+      world.branchHead(),
+    );
+    for (const file of PATHS) expect(tree).to.include(file);
+    expect(refs()).to.deep.equal([]);
+  });
+});

@@ -75,15 +75,17 @@ export function createCheckpointRefs(options: CheckpointRefOptions): CheckpointS
   async function changePatch(from: string): Promise<string> {
     await stageChanges(git, options.repoDir, options.stateDir);
     try {
-      return await git.must([
-        'diff',
-        '--cached',
-        '--binary',
-        '--no-color',
-        '--no-ext-diff',
-        '--no-textconv',
-        from,
-      ]);
+      return wholeLines(
+        await git.must([
+          'diff',
+          '--cached',
+          '--binary',
+          '--no-color',
+          '--no-ext-diff',
+          '--no-textconv',
+          from,
+        ]),
+      );
     } finally {
       await git.run(['reset', '-q']);
     }
@@ -187,5 +189,10 @@ async function readCheckpoint(
         .map((i) => `${i.path.join('.') || '(root)'} ${i.message}`)
         .join('; ')}`,
     };
-  return { kind: 'ok', checkpoint: parsed.data, patch: patch.stdout };
+  return { kind: 'ok', checkpoint: parsed.data, patch: wholeLines(patch.stdout) };
+}
+
+/** A patch whose last line ends in a newline (the shell's output loses it; `git apply` needs it). */
+function wholeLines(patch: string): string {
+  return patch === '' || patch.endsWith('\n') ? patch : `${patch}\n`;
 }
