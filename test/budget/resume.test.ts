@@ -122,6 +122,25 @@ describe('resume from a checkpoint (issue 31)', function () {
     expect(checkpointRefs(), 'no checkpoint left once the run completed').to.deep.equal([]);
   });
 
+  it('/agent continue +$X raises budget.max_usd by X for that run', async () => {
+    const priced = {
+      MR_AGENT_LLM_PRICE_INPUT_PER_MTOK: '100',
+      MR_AGENT_LLM_PRICE_OUTPUT_PER_MTOK: '100',
+      MR_AGENT_BUDGET_USD: '0.5',
+    };
+    const earlier = await world.job({
+      replies,
+      variables: { ...world.bridgeVariables('run', 'add three steps'), ...priced },
+    });
+    expect(resultOf(earlier).budget?.limit_usd).to.equal(0.5);
+    const job = await world.job({
+      replies,
+      variables: { ...world.bridgeVariables('continue', '+$2.25'), ...priced },
+    });
+    expect(job.code, job.stderr.slice(-2000)).to.equal(0);
+    expect(resultOf(job).budget?.limit_usd).to.equal(2.75);
+  });
+
   it('a checkpoint older than the branch new commits is reported, not applied; a fresh plan is made', async () => {
     await stopped();
     await commitFiles(world.s.project.repoDir, world.s.mergeRequest.sourceBranch, {
