@@ -7,6 +7,7 @@ import type { PlannedWork, RunInput } from '../run/orchestrator.ts';
 import type { CarriedOut, CarryOutDeps } from './job-types.ts';
 import type { JobPlan } from '../commands/verbs.ts';
 import { commandPlan } from './commands.ts';
+import { AMOUNT } from '../commands/parse.ts';
 import { readHandoff } from './handoff.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
 import {
@@ -78,6 +79,19 @@ interface JobStart {
   planSource?: string | undefined;
   /** `/agent review`: the review's focus (may be empty). */
   reviewOnly?: RunInput['reviewOnly'];
+  /** Go on from the newest checkpoint (continue, retry). */
+  fromCheckpoint?: 'continue' | 'retry';
+  /** USD added to `budget.max_usd` for this run (`/agent continue +$X`). */
+  raiseUsd?: number;
+}
+
+/** The run's configuration with `budget.max_usd` raised by `usd` (from none: `usd` is the limit). */
+function withRaisedBudget(run: PreparedRun, usd: number): PreparedRun {
+  const budget = run.config.budget;
+  return {
+    ...run,
+    config: { ...run.config, budget: { ...budget, max_usd: (budget.max_usd ?? 0) + usd } },
+  };
 }
 
 /** `--step all` and `--step plan`: the command asked for (see ./commands.ts). */
@@ -122,8 +136,13 @@ async function requestedStart(run: PreparedRun, deps: CarryOutDeps): Promise<Job
   // retry and resume run the last request again: its plan may be reused
   const planSource =
     plan.mode === 'run' && plan.task === 'last-request' ? restored.lastRequest?.task.id : undefined;
+  const amount = AMOUNT.exec(run.request.task.trim());
   return {
     task: { text },
+    ...(plan.fromCheckpoint
+      ? { fromCheckpoint: run.request.command === 'continue' ? 'continue' : 'retry' }
+      : {}),
+    ...(amount ? { raiseUsd: Number(amount[1]) } : {}),
     ...(approved ? { from: { work: { plan: approved }, by: 'the approved plan' } } : {}),
     ...(stopAfterPlan ? { stopAfterPlan } : {}),
     ...(planSource ? { planSource } : {}),
@@ -149,9 +168,12 @@ async function handedOverStart(run: PreparedRun): Promise<JobStart> {
  * ./commands.ts). The run goes through the orchestrator's stages and ends
  * once, in the run's lifecycle (signals, grace period, final state).
  */
-export async function carryOutJob(run: PreparedRun, deps: CarryOutDeps): Promise<CarriedOut> {
+export async function carryOutJob(prepared: PreparedRun, deps: CarryOutDeps): Promise<CarriedOut> {
   const start =
-    run.context.step === 'run' ? await handedOverStart(run) : await requestedStart(run, deps);
+    prepared.context.step === 'run'
+      ? await handedOverStart(prepared)
+      : await requestedStart(prepared, deps);
+  const run = start.raiseUsd ? withRaisedBudget(prepared, start.raiseUsd) : prepared;
   const session = await openSession(run, {
     services: deps.services,
     logger: deps.logger,
@@ -170,6 +192,7 @@ export async function carryOutJob(run: PreparedRun, deps: CarryOutDeps): Promise
     from: start.from,
     stopAfterPlan: start.stopAfterPlan,
     reviewOnly: start.reviewOnly,
+    fromCheckpoint: start.fromCheckpoint,
   };
   // the run's stages, phases and tools load once the progress note is posted, so the note comes first
   const stages = import('../run/orchestrator.ts');

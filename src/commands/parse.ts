@@ -41,6 +41,9 @@ function barePrefix(following: readonly string[], line: number): ParsedCommand {
     : { isCommand: true, command: 'run', instruction, line };
 }
 
+/** The amount an `amount` verb may take: `+$2`, `+$0.50`. */
+export const AMOUNT = /^\+\$(\d{1,6}(?:\.\d{1,2})?)$/;
+
 function splitVerb(rest: string): { command: SubCommand; remainder: string } {
   const match = /^(\S+)\s*([\s\S]*)$/.exec(rest)!;
   const word = match[1]!.toLowerCase().replace(/[.!?:,]+$/, '');
@@ -49,6 +52,8 @@ function splitVerb(rest: string): { command: SubCommand; remainder: string } {
     const { syntax } = verbRow(word);
     if (syntax === 'instruction') return { command: word, remainder };
     if (syntax === 'alone' && remainder.trim() === '') return { command: word, remainder: '' };
+    if (syntax === 'amount' && (remainder.trim() === '' || AMOUNT.test(remainder.trim())))
+      return { command: word, remainder: remainder.trim() };
   }
   return { command: 'run', remainder: rest };
 }
@@ -72,7 +77,8 @@ export function parseAgentCommand(body: string, prefix = '/agent'): ParsedComman
     const restOfLine = original[index]!.slice(match[0].length).trim();
     if (restOfLine === '') return barePrefix(original.slice(index + 1), index + 1);
     const { command, remainder } = splitVerb(restOfLine);
-    const following = verbRow(command).syntax === 'alone' ? [] : original.slice(index + 1);
+    const syntax = verbRow(command).syntax;
+    const following = syntax === 'alone' || syntax === 'amount' ? [] : original.slice(index + 1);
     const instruction = [remainder, ...following].join('\n').trim();
     return { isCommand: true, command, instruction, line: index + 1 };
   }

@@ -49,7 +49,7 @@ export function helpEntries(): HelpEntry[] {
     const row = verbRow(verb);
     return {
       verb: row.syntax === 'implicit' ? undefined : verb,
-      instruction: row.syntax !== 'alone',
+      instruction: row.syntax === 'implicit' || row.syntax === 'instruction',
       key: `help.${verb}` satisfies HelpKey,
       mentions: row.helpMentions,
     };

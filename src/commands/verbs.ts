@@ -16,8 +16,9 @@ import type { MessageKey } from '../messages/catalog.ts';
  * - `instruction`: the rest of the comment is the verb's instruction.
  * - `alone`: a verb only when nothing else follows on its line, so
  *   `/agent stop the retry loop from spinning` is an ordinary instruction.
+ * - `amount`: like `alone`, but a USD amount `+$X` may follow (`/agent continue +$2`).
  */
-export type VerbSyntax = 'implicit' | 'instruction' | 'alone';
+export type VerbSyntax = 'implicit' | 'instruction' | 'alone' | 'amount';
 
 /** What the job does with a verb that starts a run. */
 export interface JobPlan {
@@ -31,6 +32,8 @@ export interface JobPlan {
    * change as threads on its diff lines, nothing executed or delivered.
    */
   mode: 'run' | 'plan-only' | 'approved-plan' | 'review-only';
+  /** Go on from the newest checkpoint of the merge request or issue (a fresh plan when there is none). */
+  fromCheckpoint?: true;
 }
 
 export interface VerbRow {
@@ -66,7 +69,10 @@ export const VERBS = {
   },
   retry: {
     syntax: 'alone',
-    handling: { kind: 'run', job: { task: 'last-request', needsEarlierRun: true, mode: 'run' } },
+    handling: {
+      kind: 'run',
+      job: { task: 'last-request', needsEarlierRun: true, mode: 'run', fromCheckpoint: true },
+    },
   },
   status: { syntax: 'alone', handling: { kind: 'answer' } },
   pause: { syntax: 'alone', handling: { kind: 'answer' } },
@@ -85,6 +91,14 @@ export const VERBS = {
     handling: {
       kind: 'run',
       job: { task: 'instruction', needsEarlierRun: false, mode: 'review-only' },
+    },
+  },
+  // after a budget stop: the checkpoint's plan and change, `+$X` more of budget.max_usd
+  continue: {
+    syntax: 'amount',
+    handling: {
+      kind: 'run',
+      job: { task: 'last-request', needsEarlierRun: true, mode: 'run', fromCheckpoint: true },
     },
   },
 } as const satisfies Record<string, VerbRow>;

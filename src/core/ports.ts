@@ -35,6 +35,8 @@ export interface RunReporter {
   item(id: string, status: ChecklistStatus): void;
   /** The model's latest `comment`, shown in the note. */
   comment(text: string): void;
+  /** A line for the reader under the note's header (e.g. how a resumed run started). */
+  notice?(text: string): void;
   /** The environment sub-phase's result: shown in the note; a failure note is posted (E4). */
   environment(outcome: EnvironmentSetupOutcome): Promise<void>;
   /** The final state, always written (also on failure and cancellation): Task Note, result.json, notes. */

@@ -1,4 +1,5 @@
 import type { RunBudget } from './budget.ts';
+import type { CheckpointStore } from './checkpoint.ts';
 import type { ConversationPort } from './conversation.ts';
 import type { Config } from '../config/options.ts';
 import type { Logger } from '../log/logger.ts';
@@ -98,6 +99,8 @@ export interface RunDeps extends PortDeps {
   conversation?: ConversationPort;
   /** The merge request a review-only run (`/agent review`) reviews; absent for every other run. */
   mergeRequestReview?: MergeRequestReview;
+  /** Where the run keeps its checkpoint after every action. Absent: none is kept (local runs). */
+  checkpoints?: CheckpointStore;
 }
 
 /** The run's working memory, filled as phases go. */
@@ -133,6 +136,8 @@ export interface RunState {
   reusedPlan?: EarlierPlan;
   /** Someone asked the run not to push: it keeps the change as a patch instead. */
   stopBeforeDelivery?: { by: string };
+  /** The earlier run's checkpoint this run went on from: removed once this run ends. */
+  resumedFrom?: string;
 }
 
 /**

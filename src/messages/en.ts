@@ -70,6 +70,16 @@ export const en = {
   'budget.spend': '{spent} of {limit}',
   'budget.spendTokens': '{spent} of {limit} tokens',
   'budget.spendMr': '{spent} of {limit} on this merge request or issue',
+  'budget.keptFailing': 'the budget stopped the run and the checks did not pass',
+  'budget.keptUnchecked': 'the budget stopped the run before any check could confirm the change',
+  'resume.resumed':
+    'Went on from the checkpoint of {run}: {done} finished actions were not run again; its change was re-applied and found in the tree.',
+  'resume.none': 'No checkpoint of an earlier run was found: a fresh plan is made.',
+  'resume.corrupt': 'The checkpoint could not be read ({problem}): a fresh plan is made.',
+  'resume.stale':
+    "The checkpoint of {run} is older than the branch's new commits: it was not applied, a fresh plan is made.",
+  'resume.notApplied':
+    'The change of the checkpoint of {run} no longer applies to the branch: it was not applied, a fresh plan is made.',
   'facts.interrupted': 'The job ended before the run could record how it ended',
   'facts.humanReason': {
     one: 'Not converging after 1 plan revision, the most allowed',
@@ -103,7 +113,7 @@ export const en = {
   'next.paused':
     'comment {resume} to carry on: the next run takes over this plan with its revisions and reflections.',
   'next.budget':
-    'raise {limit} (the variable {variable}) and comment {resume} to carry on: the next run takes over this plan with its revisions and reflections.',
+    'comment {resume} to carry on from the checkpoint (`+$X` raises `budget.max_usd` by X for that run), or raise {limit} (the variable {variable}) first: the next run takes over this plan, skips the finished actions and keeps their change.',
   'next.needsHuman':
     'read {note}, then comment {command} with more specific guidance, or finish the change by hand.',
   'next.humanNote': 'what was tried',
@@ -220,6 +230,8 @@ export const en = {
   'help.stop': 'cancel the running agent pipeline',
   'help.pause': 'pause the running agent after its current step',
   'help.resume': 'carry on a paused run',
+  'help.continue':
+    "go on after a budget stop from the run's checkpoint; `+$X` raises `budget.max_usd` by X for that run",
   'pause.asked':
     'The run will pause after its current step ({note}). Comment {resume} to carry on.',
   'pause.noNote':

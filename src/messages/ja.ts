@@ -63,6 +63,16 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'budget.spend': '{limit} 中 {spent}',
   'budget.spendTokens': '{limit} トークン中 {spent} トークン',
   'budget.spendMr': 'このマージリクエスト・イシュー全体で {limit} 中 {spent}',
+  'budget.keptFailing': '予算の上限で実行が止まり、チェックが通りませんでした',
+  'budget.keptUnchecked': '予算の上限で実行が止まり、変更を確かめるチェックがありませんでした',
+  'resume.resumed':
+    '{run} のチェックポイントから続けました。完了済みの {done} 件のアクションは再実行せず、変更を再適用して作業ツリーにあることを確認しました。',
+  'resume.none': '以前の実行のチェックポイントが見つかりませんでした。新しく計画を立てます。',
+  'resume.corrupt': 'チェックポイントを読み取れませんでした（{problem}）。新しく計画を立てます。',
+  'resume.stale':
+    '{run} のチェックポイントはブランチの新しいコミットより古いため適用しませんでした。新しく計画を立てます。',
+  'resume.notApplied':
+    '{run} のチェックポイントの変更はブランチに適用できなくなっていたため適用しませんでした。新しく計画を立てます。',
   'facts.interrupted': '最終状態を書き込む前にジョブが終了しました',
   'facts.humanReason': {
     one: '計画を {count} 回修正しても収束しません（修正回数の上限です）',
@@ -96,7 +106,7 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'next.paused':
     '{resume} とコメントすると再開します。次の実行がこの計画を改訂履歴と振り返りごと引き継ぎます。',
   'next.budget':
-    '{limit}（変数 {variable}）を引き上げてから {resume} とコメントすると再開します。次の実行がこの計画を改訂履歴と振り返りごと引き継ぎます。',
+    '{resume} とコメントするとチェックポイントから続けます（`+$X` でその実行の `budget.max_usd` を X 増やします）。先に {limit}（変数 {variable}）を引き上げることもできます。次の実行はこの計画を引き継ぎ、完了済みのアクションを飛ばし、その変更を保ちます。',
   'next.needsHuman':
     '{note}を読んだうえで、より具体的な指示を添えて {command} とコメントするか、手作業で変更を仕上げてください。',
   'next.humanNote': '試したこと',
@@ -211,6 +221,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'help.stop': '実行中のエージェントのパイプラインをキャンセルします',
   'help.pause': '実行中のエージェントを現在のステップの後で一時停止します',
   'help.resume': '一時停止した実行を再開します',
+  'help.continue':
+    '予算の上限で止まった実行をチェックポイントから続けます。`+$X` でその実行の `budget.max_usd` を X 増やします',
   'pause.asked':
     '現在のステップが終わったら一時停止します（{note}）。再開するには {resume} とコメントしてください。',
   'pause.noNote':

@@ -359,6 +359,23 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
         ...(input.requester ? { requester: input.requester } : {}),
       })
     : undefined;
+  const checkpoints =
+    input.delivery && config.delivery.push
+      ? (await import('../phases/deliver/checkpoint-ref.ts')).createCheckpointRefs({
+          repoDir: input.repoDir,
+          shell: input.shell,
+          hostEnv: input.hostEnv,
+          redactor,
+          logger,
+          token: input.delivery.token,
+          remoteUrl: input.delivery.project.httpUrlToRepo,
+          target: input.delivery.target,
+          runId: input.runId,
+          stateDir: config.state.directory,
+          author: input.delivery.author,
+          now: () => clock.now(),
+        })
+      : undefined;
   const deps: RunDeps = {
     config,
     llm,
@@ -393,6 +410,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
           },
         }
       : {}),
+    ...(checkpoints ? { checkpoints } : {}),
   };
   return { deps, reporting };
 }

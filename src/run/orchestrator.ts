@@ -12,6 +12,8 @@ import { environmentPhase } from '../phases/environment/phase.ts';
 import { hear, heed } from '../phases/converse/index.ts';
 import { executionPhase } from '../phases/execute/step.ts';
 import { endFromError, finish } from './finish.ts';
+import { keepChangeAtBudgetStop, settleCheckpoint } from './keep-change.ts';
+import { adoptCheckpoint, restoreCheckpoint, type Resumable } from './resume.ts';
 import type { RunOutcome } from '../core/outcome.ts';
 import { inPhase } from '../core/phase-scope.ts';
 import { adoptPlan } from '../phases/plan/state.ts';
@@ -50,6 +52,12 @@ export interface RunInput {
    * reviewer; no plan, nothing executed or delivered.
    */
   reviewOnly?: { focus: string } | undefined;
+  /**
+   * Go on from the newest checkpoint of an earlier run on the merge request
+   * or issue (`/agent continue`, `/agent retry`): its plan, its finished
+   * actions skipped, its change re-applied; a fresh plan when there is none.
+   */
+  fromCheckpoint?: 'continue' | 'retry' | undefined;
 }
 
 export type RunResult =
@@ -115,6 +123,15 @@ async function adoptStage(
   ctx.deps.reporter.phase('planning', 'done');
 }
 
+/** The plan and the finished actions of an earlier run's checkpoint; the request is gathered again. */
+async function checkpointStage(ctx: RunContext, resumable: Resumable): Promise<void> {
+  ctx.fsm.to('PLANNING', `went on from the checkpoint of ${resumable.checkpoint.run_id}`);
+  ctx.state.gathered = await inPhase(ctx, 'pre_planning', () => gather(ctx));
+  ctx.toolContext.requestText = requestText(ctx.state.gathered);
+  await adoptCheckpoint(ctx, resumable);
+  ctx.deps.reporter.phase('planning', 'done');
+}
+
 /** environment → (execute ⇄ reflect → verify)* → deliver, from the plan. */
 async function workStage(ctx: RunContext): Promise<RunEnd> {
   await environmentPhase(ctx);
@@ -156,7 +173,12 @@ async function pipeline(
   adopted: () => void,
 ): Promise<RunEnd | undefined> {
   if (input.reviewOnly) return reviewOnlyStage(ctx, input.reviewOnly.focus);
+  const resumable =
+    !input.from && input.fromCheckpoint
+      ? await restoreCheckpoint(ctx, input.fromCheckpoint)
+      : undefined;
   if (input.from) await adoptStage(ctx, input.from, adopted);
+  else if (resumable) await checkpointStage(ctx, resumable);
   else {
     const end = await planStage(ctx);
     if (end) return end;
@@ -239,10 +261,10 @@ export async function runStages(deps: RunDeps, input: RunInput): Promise<RunResu
   } catch (error) {
     end = endFromError(ctx, error);
   }
-  return {
-    kind: 'ended',
-    outcome: await finish(ctx, endAfterAbort(ctx, endAfterBudget(ctx, end))),
-  };
+  const ending = endAfterAbort(ctx, endAfterBudget(ctx, end));
+  if (ending.reason === 'budget_exhausted') await keepChangeAtBudgetStop(ctx);
+  await settleCheckpoint(ctx, ending);
+  return { kind: 'ended', outcome: await finish(ctx, ending) };
 }
 
 /** Runs one task end to end (no hand-over). Never throws for run failures: they are in the outcome. */

@@ -83,7 +83,7 @@ describe('budgets: the hard stop (issue 31)', function () {
       .to.include('### ⏸️ Budget reached')
       .and.include('`budget.max_tokens`')
       .and.include('`MR_AGENT_BUDGET_TOKENS`')
-      .and.include('`/agent resume`')
+      .and.include('`/agent continue`')
       .and.match(/[\d,]+ of [\d,]+ tokens/);
   });
 
@@ -125,6 +125,64 @@ describe('budgets: the hard stop (issue 31)', function () {
       }
     }
     expect(spent.reduce((a, b) => a + b, 0)).to.be.at.most(limit * 1.05);
+  });
+
+  /** A job under a token budget of 60 % of what a full run of `script` costs; the branch is reset after the probe. */
+  async function stoppedJob(script: unknown[]): Promise<{ job: JobRun; before: string }> {
+    const before = world.branchHead();
+    const probe = await world.job({
+      replies: script,
+      variables: world.bridgeVariables('run', 'add three steps'),
+    });
+    expect(probe.code, probe.stderr).to.equal(0);
+    const limit = Math.floor(resultOf(probe).tokens.total * 0.6);
+    const branch = `refs/heads/${world.s.mergeRequest.sourceBranch}`;
+    world.git(world.s.project.repoDir, 'update-ref', branch, before);
+    const job = await world.job({
+      replies: script,
+      variables: {
+        ...world.bridgeVariables('run', 'add three steps'),
+        MR_AGENT_BUDGET_TOKENS: String(limit),
+      },
+    });
+    expect(job.code, job.stderr).to.equal(0);
+    expect(resultOf(job).state).to.equal('budget_exhausted');
+    return { job, before };
+  }
+
+  it('a budget stop keeps the change: pushed as a commit when the checks pass', async () => {
+    const { before } = await stoppedJob(replies);
+    const head = world.branchHead();
+    expect(head).to.not.equal(before);
+    const tree = world.git(world.s.project.repoDir, 'ls-tree', '-r', '--name-only', head);
+    expect(tree).to.include('src/farewell.js');
+    const note = world.progressNotes().at(-1)!.body;
+    expect(note).to.include('### ⏸️ Budget reached').and.include(head.slice(0, 8));
+  });
+
+  it('a budget stop keeps a change whose checks fail as a patch: .mr-agent/patch.diff and a patch note, nothing pushed', async () => {
+    // the first action does not make the check pass (src/farewell.js comes last)
+    const reordered = [
+      planning,
+      ...[2, 3, 1].flatMap((n) => [
+        {
+          purpose: 'execution',
+          tool_calls: [{ name: 'write_file', arguments: { path: PATHS[n - 1], content: FILE(n) } }],
+        },
+        { purpose: 'execution', content: `DONE: added step ${n}` },
+      ]),
+      { purpose: 'completion', json: assessment(true) },
+    ];
+    const { job, before } = await stoppedJob(reordered);
+    expect(world.branchHead()).to.equal(before);
+    const patch = readFileSync(path.join(job.dir, '.mr-agent/patch.diff'), 'utf8');
+    expect(patch).to.include('src/step2.js');
+    const patchNote = world.standIn.model.notes.find(
+      (n) => n.authorId === world.s.bot.id && parseMarker(n.body)?.kind === 'patch',
+    );
+    expect(patchNote?.body)
+      .to.include('src/step2.js')
+      .and.include('the budget stopped the run and the checks did not pass');
   });
 
   it('without a budget no completion cap is sent', async () => {

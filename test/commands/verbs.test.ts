@@ -40,6 +40,23 @@ describe('commands: one table of verbs drives the parser, the help, the job and 
     }
   });
 
+  it('/agent continue takes nothing but an amount +$X; anything else is an instruction', () => {
+    expect(parseAgentCommand('/agent continue +$2.50')).to.include({
+      command: 'continue',
+      instruction: '+$2.50',
+    });
+    expect(parseAgentCommand('/agent continue')).to.include({
+      command: 'continue',
+      instruction: '',
+    });
+    expect(parseAgentCommand('/agent continue +$-1')).to.include({ command: 'run' });
+    expect(parseAgentCommand('/agent continue with the tests')).to.include({ command: 'run' });
+    expect(parseAgentCommand('/agent continue +$2\nand more')).to.include({
+      command: 'continue',
+      instruction: '+$2',
+    });
+  });
+
   it('A6 the help reply lists every verb in the order of the table, in English as before', () => {
     expect(
       helpText('/agent')
@@ -56,6 +73,7 @@ describe('commands: one table of verbs drives the parser, the help, the job and 
       '- `/agent stop` — cancel the running agent pipeline',
       '- `/agent help` — show this list',
       '- `/agent review <instruction>` — review this merge request: findings as threads on the changed lines, with suggestions',
+      "- `/agent continue` — go on after a budget stop from the run's checkpoint; `+$X` raises `budget.max_usd` by X for that run",
     ]);
   });
 
@@ -72,7 +90,7 @@ describe('commands: one table of verbs drives the parser, the help, the job and 
   });
 
   it('the job carries out exactly the verbs that start a run, by their row', () => {
-    expect(RUN_VERBS).to.deep.equal(['run', 'plan', 'approve', 'retry', 'resume', 'review']);
+    expect(RUN_VERBS).to.deep.equal(['run', 'plan', 'approve', 'retry', 'resume', 'review', 'continue']);
     for (const verb of VERB_NAMES) {
       const handling = verbRow(verb).handling;
       if (isRunVerb(verb)) {
@@ -81,7 +99,7 @@ describe('commands: one table of verbs drives the parser, the help, the job and 
       } else {
         expect(() => commandPlan(verb), verb)
           .to.throw(UsageError, 'is not a command the agent carries out in a job')
-          .with.property('hint', 'one of run, plan, approve, retry, resume, review.');
+          .with.property('hint', 'one of run, plan, approve, retry, resume, review, continue.');
       }
     }
     expect(() => commandPlan('toString')).to.throw(UsageError);
@@ -90,7 +108,10 @@ describe('commands: one table of verbs drives the parser, the help, the job and 
   it('docs/triggers.md lists every verb of the table, in its order, with its syntax', async () => {
     const doc = await readFile(TRIGGERS_DOC, 'utf8');
     expect(documentedVerbs(doc)).to.deep.equal(
-      VERB_NAMES.map((verb) => ({ verb, instruction: verbRow(verb).syntax !== 'alone' })),
+      VERB_NAMES.map((verb) => ({
+        verb,
+        instruction: ['implicit', 'instruction'].includes(verbRow(verb).syntax),
+      })),
     );
     const alone = /^- ((?:`\w+`(?:, | and ))+`\w+`) are commands only when/m.exec(doc);
     const named = [...(alone?.[1] ?? '').matchAll(/`(\w+)`/g)].map((match) => match[1]);

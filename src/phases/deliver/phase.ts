@@ -5,8 +5,9 @@ import { stopReason } from '../converse/index.ts';
  * Delivery (SPEC H3) once every criterion is met: the injected step commits
  * and pushes the change (or posts a patch note). A failure here fails the
  * run; its error says why and the change stays in the job artifacts.
+ * With `notPushedReason` the change is kept as a patch note for that reason.
  */
-export async function deliveryPhase(ctx: RunContext): Promise<void> {
+export async function deliveryPhase(ctx: RunContext, notPushedReason?: string): Promise<void> {
   const step = ctx.deps.delivery;
   if (!step) return;
   const { state, deps } = ctx;
@@ -18,7 +19,7 @@ export async function deliveryPhase(ctx: RunContext): Promise<void> {
         objective: state.plan?.goal_understanding.main_objective ?? ctx.task.title,
         summary: state.assessment?.summary ?? '',
         changedFiles: [...state.changedFiles],
-        ...(stopReason(ctx) !== undefined ? { patchOnly: stopReason(ctx) } : {}),
+        ...patchOnly(ctx, notPushedReason),
       },
       ctx.signal,
     );
@@ -30,4 +31,9 @@ export async function deliveryPhase(ctx: RunContext): Promise<void> {
   } finally {
     deps.sections?.end('mr_agent_delivery');
   }
+}
+
+function patchOnly(ctx: RunContext, notPushedReason: string | undefined): { patchOnly?: string } {
+  const reason = stopReason(ctx) ?? notPushedReason;
+  return reason !== undefined ? { patchOnly: reason } : {};
 }

@@ -2,6 +2,7 @@ import { CancelledError } from '../../errors/errors.ts';
 import { progressDigest } from '../../core/progress/digest.ts';
 import { executeAction } from './index.ts';
 import { pauseEnd } from './pause.ts';
+import { saveCheckpoint } from './checkpoint.ts';
 import { hear, heed } from '../converse/index.ts';
 import { executeWithWorker } from './worker.ts';
 import type { PlanStep } from '../../core/plan-steps.ts';
@@ -42,6 +43,7 @@ async function runOne(ctx: RunContext, step: PlanStep): Promise<ActionRecord> {
     tool: record.action.tool,
     duration_ms: record.finishedAt - record.startedAt,
   });
+  await saveCheckpoint(ctx);
   return record;
 }
 

@@ -367,7 +367,7 @@ export function nextLine(s: ProgressState, v: Voice): string {
         return v.m('next.budget', {
           limit: inlineCode(key),
           variable: inlineCode(BUDGET_VARIABLES[key] ?? key),
-          resume: v.command('resume'),
+          resume: v.command('continue'),
         });
       }
       case 'needs_human': {

@@ -196,6 +196,10 @@ export class ProgressReporter implements RunReporter {
     this.o.logger.debug('model comment', { comment: text.slice(0, 300) });
   }
 
+  notice(text: string): void {
+    this.o.publisher.update((s) => addNotice(s, text));
+  }
+
   async environment(outcome: EnvironmentSetupOutcome): Promise<void> {
     const { handoff } = outcome;
     this.o.publisher.update((s) =>

@@ -33,11 +33,14 @@ async function tryGit(args: string[], cwd: string): Promise<string | undefined> 
  * branches above the pusher's role, push rules), with GitLab's own words;
  * git shows them as `remote: GitLab: …` and `! [remote rejected] … (pre-receive
  * hook declined)`. `*` in a rule matches any text, as in GitLab. Pushes over
- * file:// carry no rules and pass.
+ * file:// carry no rules and pass. The rules are branch rules: a ref outside
+ * `refs/heads/` (a tag, or a custom ref such as `refs/mr-agent/…`) is not
+ * matched against them, as GitLab applies protected branches to branches only.
  */
 const PRE_RECEIVE = `#!/bin/sh
 status=0
 while read old new ref; do
+  case "$ref" in refs/heads/*) ;; *) continue ;; esac
   branch=\${ref#refs/heads/}
   i=0
   while [ "$i" -lt "\${STANDIN_RULE_COUNT:-0}" ]; do
