@@ -32,7 +32,7 @@ export interface TestResult {
   durationMs: number;
 }
 
-/** The in-memory state of one AgentRunner task (seed 002 `TaskContext`). */
+/** The in-memory state of one AgentRunner task (docs/agent-runner.md). */
 export interface TaskContext {
   task: TaskSpec;
   repoDir: string;
@@ -49,7 +49,7 @@ export interface TaskContext {
   testResult?: TestResult;
   /** VALIDATING → RUNNING transitions so far (bounded by `max_loops`). */
   loopCount: number;
-  /** §6 of the Task Note: risks, warnings, the failure reason. */
+  /** The Task Note's section 6: risks, warnings, the failure reason. */
   notes: string[];
   failure?: string;
 }

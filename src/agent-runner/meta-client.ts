@@ -45,7 +45,7 @@ export interface MetaClientDeps {
 }
 
 /**
- * The meta-agent (seed 002 meta protocol): one JSON call per protocol step
+ * The meta-agent (docs/agent-runner.md): one JSON call per protocol step
  * through `LlmPort.json`, which validates the reply with the zod schema and
  * re-asks on failure. Every call, failed or not, is logged in the context
  * for the Task Note.

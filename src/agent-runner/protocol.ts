@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
 /**
- * The meta protocol of seed 002 (§2.2–2.4): what the meta-agent answers to
+ * The meta protocol (docs/agent-runner.md): what the meta-agent answers to
  * each call, validated strictly; a failed validation is sent back to the
  * model by the LLM port (bounded re-asks). The decision's `action` is any
  * string here, so that an unknown action fails the task instead of being
- * re-asked (seed 002 §2.3).
+ * re-asked: the protocol has only `run_worker` and `mark_complete`.
  */
 export const PlanTaskReply = z.strictObject({
   type: z.literal('plan_task'),
@@ -44,7 +44,7 @@ export const NextActionReply = z
   });
 export type NextActionReply = z.infer<typeof NextActionReply>;
 
-/** `all_criteria_satisfied` is the explicit verdict the seed's schema lacks (§2.4 ⚠). */
+/** `all_criteria_satisfied` is the explicit verdict the loop reads, not guessed from prose. */
 export const CompletionAssessmentReply = z.strictObject({
   type: z.literal('completion_assessment'),
   all_criteria_satisfied: z.boolean(),

@@ -2,7 +2,7 @@ import { tail } from '../core/shell-port.ts';
 import type { TaskContext } from './context.ts';
 
 /**
- * What the meta-agent sees for each call (seed 002 §2.2–2.4): a summary of
+ * What the meta-agent sees for each call: a summary of
  * the TaskContext, never the whole of it. Output is cut to its tail.
  */
 const PRD_CHARS = 8000;

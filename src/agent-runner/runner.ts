@@ -176,7 +176,7 @@ function fail(context: TaskContext, error: unknown, logger: Logger): void {
 }
 
 /**
- * Runs one Task YAML task in AgentRunner mode (seed 002): the meta-agent
+ * Runs one Task YAML task in AgentRunner mode (docs/agent-runner.md): the meta-agent
  * plans acceptance criteria, then decides run_worker / mark_complete until
  * its completion assessment (and the test command, if any) says the task is
  * done or `max_loops` is spent. The Task Note is written on every outcome.

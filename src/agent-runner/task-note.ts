@@ -8,7 +8,7 @@ import type { WorkerRunRecord } from '../workers/port.ts';
 import type { MetaCallLog, TaskContext } from './context.ts';
 
 /**
- * The Task Note of seed 002 core §5.2 (§1.5 of the English summary), with
+ * The Task Note (docs/agent-runner.md), with
  * English headings: header bullets, 1 Summary, 2 PRD Summary (full PRD in
  * <details>), 3 Acceptance Criteria, 4 Execution Log (4.1 Meta Calls, 4.2
  * Worker Runs), 5 Test Results, 6 Notes / Open Issues.

@@ -16,7 +16,7 @@ export interface TestRunDeps {
   signal?: AbortSignal;
 }
 
-/** Runs the Task YAML `task.test.command` in the repository (seed 002 core §1.2). */
+/** Runs the Task YAML `task.test.command` in the repository. */
 export async function runTaskTest(
   test: NonNullable<TaskSpec['test']>,
   repoDir: string,

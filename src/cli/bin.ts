@@ -62,7 +62,7 @@ const code = await main({
   readStdin,
   exit: (code) => process.exit(code),
   // SIGTERM (job cancelled or timed out), SIGINT (Ctrl-C) and SIGHUP (terminal or
-  // runner gone) are handled alike: the run ends with its final state (M6, O4)
+  // runner gone) are handled alike: the run ends with its final state, never as a silent success
   onSignal(handler) {
     const signals = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
     const listener = (signal: NodeJS.Signals) => handler(signal);

@@ -36,8 +36,8 @@ async function readConfigFile(repoDir: string): Promise<{ text: string; location
 }
 
 /**
- * Who the run acts for (seed 001 §9.3: the user-config API holds settings per
- * user). The seed's API answers `GET /config/{platform}/{username}`.
+ * Who the run acts for (the user-config API holds settings per
+ * user). That API answers `GET /config/{platform}/{username}`.
  */
 export interface ConfigRequester {
   username?: string | undefined;
@@ -148,7 +148,7 @@ function commandSources(input: LoadConfigInput): ConfigSource[] {
  */
 export interface ConfigStages {
   readonly base: Config;
-  /** `requester`: whose settings the user-config API is asked for (seed 001 §9.3). */
+  /** `requester`: whose settings the user-config API is asked for. */
   final(
     file: { text: string; location: string } | null,
     requester?: ConfigRequester,

@@ -60,7 +60,8 @@ export const WORKER_KINDS = ['builtin', 'codex-cli', 'claude-code', 'gemini-cli'
 /** How the webhook bridge passes a request to the pipeline (#21, src/trigger/pipeline-start.ts). */
 export const PASS_AS = ['auto', 'inputs', 'variables'] as const;
 /**
- * What a fork's merge request may do (issue 19 §1): `patch` runs none of the
+ * What a fork's merge request may do (docs/security.md, "A fork's code and
+ * the project's secrets"): `patch` runs none of the
  * fork's code and delivers a patch; `run` starts its pipeline on the merge
  * request's own ref and runs the fork's setup, tests and commands there.
  */
@@ -69,7 +70,7 @@ export type ForkMode = (typeof FORKS)[number];
 export const LLM_ROLES = ['planning', 'execution', 'reflection', 'review'] as const;
 export type LlmRole = (typeof LLM_ROLES)[number];
 
-/** USD per million tokens (SPEC H1 cost); 0 or absent: not known. */
+/** USD per million tokens, for the cost estimate; 0 or absent: not known. */
 export const ModelPrice = z.object({
   input_per_mtok: z.number().min(0).optional(),
   output_per_mtok: z.number().min(0).optional(),
@@ -140,7 +141,7 @@ function imageOption<E extends (typeof ENVIRONMENTS)[number]>(name: E) {
 }
 
 export const OPTIONS = [
-  // planning (seed 001 §9.1)
+  // planning
   opt('planning.enabled', bool, true, 'Plan before executing.', {
     env: ['PLANNING_ENABLED'],
     perUser: true,
@@ -211,7 +212,7 @@ export const OPTIONS = [
     'Days after its last entry a task history is deleted (0 = keep forever).',
     { env: ['MR_AGENT_HISTORY_RETENTION_DAYS'] },
   ),
-  // replanning (seed 003 §12.1)
+  // replanning (docs/replanning.md)
   opt('planning.replanning.enabled', bool, true, 'Let the LLM decide on replanning.', {
     env: ['REPLANNING_ENABLED'],
   }),
@@ -483,7 +484,7 @@ export const OPTIONS = [
     },
   ),
   ...ENVIRONMENTS.map((name) => imageOption(name)),
-  // environment (seed 000)
+  // environment (docs/environment.md)
   opt(
     'environment.name',
     oneOf('auto', ...ENVIRONMENTS),
@@ -498,7 +499,7 @@ export const OPTIONS = [
     env: ['MR_AGENT_SETUP_TIMEOUT_SEC'],
   }),
   opt('environment.max_regenerations', int(0), 3, 'LLM regenerations of failed setup commands.'),
-  // execution (F1, K4, M1)
+  // execution
   opt(
     'execution.command_timeout_sec',
     int(1),
@@ -522,7 +523,7 @@ export const OPTIONS = [
   opt('execution.test_command', str, '', 'Test command (empty: Task YAML or detected).', {
     env: ['MR_AGENT_TEST_COMMAND'],
   }),
-  // security (issue 19 §3): who runs the commands taken from the model or the repository
+  // security (docs/security.md): who runs the commands taken from the model or the repository
   opt(
     'security.isolation',
     oneOf('auto', 'required', 'accept-risk'),
@@ -537,7 +538,7 @@ export const OPTIONS = [
     "The unprivileged user commands run as: a name from /etc/passwd or `uid:gid` ('agent' falls back to nobody, 65534, when absent).",
     { env: ['MR_AGENT_COMMAND_USER'] },
   ),
-  // runner (seed 002)
+  // runner (docs/agent-runner.md)
   opt('runner.max_loops', int(1), 10, 'Most VALIDATING → RUNNING loops.', {
     env: ['MR_AGENT_MAX_LOOPS'],
   }),
@@ -556,7 +557,7 @@ export const OPTIONS = [
     "Who sandboxes an external worker CLI: 'outer' (the CI job container; the CLI's own sandbox and approvals off), 'cli' (the CLI's own sandbox, workspace writes only), 'auto' (outer when CI=true).",
     { env: ['MR_AGENT_WORKER_SANDBOX'] },
   ),
-  // review (seed 004)
+  // review (docs/review.md)
   opt('review.enabled', bool, true, 'Review planning and execution and revise on FAIL.', {
     env: ['MR_AGENT_REVIEW_ENABLED'],
   }),
@@ -567,7 +568,7 @@ export const OPTIONS = [
     ['planning', 'execution'] as string[],
     'Phases that are reviewed.',
   ),
-  // delivery (H3)
+  // delivery
   opt('delivery.push', bool, true, 'Commit and push the change.', { env: ['MR_AGENT_PUSH'] }),
   opt(
     'delivery.branch_prefix',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * The completion assessment (seed 002 meta §5, with the fields as JSON) plus
- * `all_criteria_satisfied`, which seed 002's loop reads but its schema lacks
- * (SPEC contracts).
+ * The completion assessment (its fields as JSON) plus
+ * `all_criteria_satisfied`, the explicit verdict the VALIDATING → RUNNING
+ * loop reads.
  */
 export const CompletionAssessment = z.object({
   type: z.literal('completion_assessment'),

@@ -1,8 +1,8 @@
-/** What the pre-planning phase gathers (SPEC C1–C4; seed 001 §2.1 inputs). */
+/** What the pre-planning phase gathers: the planner's inputs. */
 export interface DiscussionComment {
   author: string;
   body: string;
-  /** Only authorised users' comments count as instructions (C4). */
+  /** Only authorised users' comments count as instructions: anyone else's text is data. */
   authorized: boolean;
   at?: string;
 }
@@ -15,7 +15,7 @@ export interface RequestContext {
   title: string;
   body: string;
   labels: string[];
-  /** Files changed by a merge request, one per line (C1). */
+  /** Files changed by a merge request, one per line. */
   diffSummary?: string;
   discussion: DiscussionComment[];
 }
@@ -25,7 +25,7 @@ export interface RequestSource {
   load(signal?: AbortSignal): Promise<RequestContext>;
 }
 
-/** seed 000 §3.2.1 / SPEC C2 shape, produced by the environment helper. */
+/** The detected environment (docs/environment.md), produced by the environment helper. */
 export interface EnvironmentInfo {
   detected_files: Record<string, string>;
   environment_type: string;
@@ -45,7 +45,7 @@ export interface Gathered {
   prd?: string;
   guidance: GuidanceFile[];
   environment?: EnvironmentInfo;
-  /** Earlier runs on the same MR/issue, already summarised (seed 001 §7.4.2). */
+  /** Earlier runs on the same MR/issue, already summarised. */
   history: string[];
   /** Top of the repository's file tree. */
   files: string[];

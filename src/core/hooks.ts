@@ -6,13 +6,13 @@ import type { ActionRecord, TestRun } from './records.ts';
 
 /**
  * Seams for two later features, so they plug in without rewrites:
- * - seed 003 LLM-decided replanning: a decision after goal understanding,
+ * - LLM-decided replanning (docs/replanning.md): a decision after goal understanding,
  *   task decomposition, action-sequence generation, each action and the
  *   final evaluation (`ReplanHook`);
- * - seed 004 review → revise cycles per phase (`ReviewHook`).
+ * - review → revise cycles per phase (`ReviewHook`, docs/review.md).
  * The defaults do nothing: `continue` and `PASS`.
  */
-/** What a replan decision may look at besides the plan (seed 003 §2.3), filled by the run. */
+/** What a replan decision may look at besides the plan, filled by the run. */
 export interface RunView {
   /** The request being worked on: title and text. */
   request: string;
@@ -37,7 +37,7 @@ export type ReplanCheckpoint = (
 ) & { run?: RunView };
 export type ReplanPoint = ReplanCheckpoint['point'];
 
-/** Where a replan restarts (seed 003 levels 2–5). */
+/** Where a replan restarts (levels 2–5, docs/replanning.md). */
 export type ReplanFrom =
   'remaining_actions' | 'action_sequence' | 'task_decomposition' | 'goal_understanding';
 
@@ -70,8 +70,8 @@ export interface RunEndInfo {
 export interface ReplanHook {
   decide(checkpoint: ReplanCheckpoint, signal?: AbortSignal): Promise<ReplanDirective>;
   /**
-   * The planner found the goal unclear (seed 001 §10.1.1): the hook may ask and
-   * wait (F4) and return `replan` with the answers or assumptions as feedback;
+   * The planner found the goal unclear: the hook may ask and
+   * wait and return `replan` with the answers or assumptions as feedback;
    * anything else ends the run with the planner's questions.
    */
   unclearGoal?(unclear: UnclearGoal, signal?: AbortSignal): Promise<ReplanDirective>;
@@ -93,7 +93,7 @@ export interface ReviewSubject {
   text: string;
 }
 
-/** The review verdict (SPEC contracts; seed 004). */
+/** The review verdict (docs/review.md). */
 export interface ReviewVerdict {
   result: 'PASS' | 'FAIL' | 'PASS_WITH_SUGGESTIONS';
   feedback: string;

@@ -1,6 +1,7 @@
 /**
- * Who runs the commands taken from the model or the repository (issue 19
- * §3): `run_command`, environment setup, verification and the test command.
+ * Who runs the commands taken from the model or the repository
+ * (docs/security.md, "Commands run as another user"): `run_command`,
+ * environment setup, verification and the test command.
  * The agent holds the GitLab token and the LLM key in its environment; a
  * command running as the same user reads them from `/proc/<agent>/environ`.
  */

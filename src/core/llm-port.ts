@@ -43,7 +43,7 @@ export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
-  /** Estimated cost of these tokens in USD, when the model's prices are set (SPEC H1). */
+  /** Estimated cost of these tokens in USD, when the model's prices are set. */
   costUsd?: number;
 }
 

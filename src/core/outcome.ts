@@ -22,7 +22,7 @@ export type OutcomeReason =
   | 'cancelled'
   | 'error';
 
-/** seed 001 "completion" JSON. */
+/** The model's "completion" JSON: how the task ended, in its words. */
 export interface CompletionSummary {
   phase: 'completion';
   summary: {
@@ -35,7 +35,7 @@ export interface CompletionSummary {
   comment: string;
 }
 
-/** seed 001 §10.4: the plan revision limit was reached. */
+/** The plan revision limit was reached: a person has to step in. */
 export interface HumanInterventionResult {
   phase: 'completion';
   status: 'requires_human_intervention';
@@ -57,7 +57,7 @@ export interface AcceptanceCriterion {
   passed: boolean;
 }
 
-/** Everything the report layer needs: Task Note (H4), result.json (L3), final note. */
+/** Everything the report layer needs: Task Note, result.json, final note. */
 export interface RunOutcome {
   taskId: string;
   title: string;
@@ -80,7 +80,7 @@ export interface RunOutcome {
   criteria: AcceptanceCriterion[];
   actions: ActionRecord[];
   reflections: ReflectionReply[];
-  /** Review verdicts, oldest first (seed 004). */
+  /** Review verdicts, oldest first. */
   reviews: ReviewRecord[];
   environment?: EnvironmentHandoff;
   tests: TestRun[];
@@ -101,7 +101,10 @@ export interface RunOutcome {
   budget?: BudgetSpend;
   loops: number;
   transitions: Transition[];
-  /** Set when the progress note's final state could not be written: the job says so and exits non-zero (O4). */
+  /**
+   * Set when the progress note's final state could not be written: the job
+   * says so and exits non-zero, so it does not look successful.
+   */
   finalStateNotWritten?: string;
 }
 

@@ -8,7 +8,7 @@ function reportedItsFailure(result: unknown): boolean {
 }
 
 /**
- * Runs one progress phase (seed 000 §5.4): reported as running, then done or
+ * Runs one progress phase: reported as running, then done or
  * failed, inside a collapsible CI log section.
  */
 export async function inPhase<T>(

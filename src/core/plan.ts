@@ -4,8 +4,7 @@ import { SelectedEnvironment } from './environment.ts';
 export { SelectedEnvironment };
 
 /**
- * The plan the planning call returns (SPEC D1; seed 001 §2.1–2.3, §7.4.3;
- * seed 000 §4.3). Strict for the model: every field of D1 is required;
+ * The plan the planning call returns. Strict for the model: every field is required;
  * unknown keys are dropped. `planReplySchema` adds the cross-field checks
  * whose messages go back to the model on a re-ask.
  */
@@ -55,13 +54,13 @@ export const Plan = z.object({
   goal_understanding: GoalUnderstanding,
   task_decomposition: TaskDecomposition,
   action_plan: ActionPlan,
-  /** seed 000 §4.3; missing parts are filled from detection (D2, src/phases/environment/). */
+  /** The model's choice of environment; missing parts are filled from detection (src/phases/environment/). */
   selected_environment: SelectedEnvironment.default({}),
   comment: z.string(),
 });
 export type Plan = z.infer<typeof Plan>;
 
-/** seed 001 §10.1.1: the goal is unclear, so the model asks instead of planning. */
+/** The goal is unclear, so the model asks instead of planning. */
 export const UnclearGoal = z.object({
   type: z.literal('unclear_goal'),
   message: z.string().min(1),
@@ -129,7 +128,7 @@ export function actionPlanProblems(
 const PLAN_PARTS = ['goal_understanding', 'task_decomposition', 'action_plan'] as const;
 
 /**
- * The planning reply: a plan, or (seed 001 §10.1.1) an `error` of type
+ * The planning reply: a plan, or an `error` of type
  * `unclear_goal` instead of it. One object rather than a union, so a failed
  * validation names the exact missing field when the model is re-asked.
  */

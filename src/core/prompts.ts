@@ -60,7 +60,7 @@ export function splitPrompt(text: string): { system: string; user: string } {
 
 /**
  * Fences untrusted text (issue bodies, comments, file contents) and labels it
- * as data (C4). The fence is longer than any backtick run inside, so the text
+ * as data, never instructions. The fence is longer than any backtick run inside, so the text
  * cannot close it.
  */
 export function fenceData(label: string, text: string): string {

@@ -65,7 +65,7 @@ export function emptyUsage(): TokenUsage {
   return { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 }
 
-/** Adds `usage` into `into`; the cost adds up when known (SPEC H1), else stays absent. */
+/** Adds `usage` into `into`; the cost adds up when known, else stays absent. */
 export function addUsage(into: TokenUsage, usage: TokenUsage): void {
   into.promptTokens += usage.promptTokens;
   into.completionTokens += usage.completionTokens;
@@ -73,7 +73,7 @@ export function addUsage(into: TokenUsage, usage: TokenUsage): void {
   if (usage.costUsd !== undefined) into.costUsd = (into.costUsd ?? 0) + usage.costUsd;
 }
 
-/** What delivery did with the finished change (SPEC H3), for the notes and result.json. */
+/** What delivery did with the finished change, for the notes and result.json. */
 export interface DeliveryReport {
   /**
    * `pushed-elsewhere` / `patch-posted`: the change is not on the branch it

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ActionPlan } from './plan.ts';
 
 /**
- * The reflection reply (seed 001 §2.5 and §7.4.3): an evaluation, and when
+ * The reflection reply: an evaluation, and when
  * `plan_revision_needed` a `plan_revision` whose `updated_action_plan` lists
  * the actions still to run.
  */

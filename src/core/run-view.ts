@@ -3,7 +3,7 @@ import type { RunView } from './hooks.ts';
 
 const REQUEST_CHARS = 6000;
 
-/** What the replan hook sees of the run besides the checkpoint (seed 003 §2.3). */
+/** What the replan hook sees of the run besides the checkpoint. */
 export function runView(ctx: RunContext): RunView {
   const request = ctx.state.gathered?.request;
   const text = request

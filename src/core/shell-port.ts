@@ -18,7 +18,7 @@ export interface CommandRequest {
   signal?: AbortSignal;
   input?: string;
   /**
-   * Run as this user and group instead of the agent's own (issue 19 §3):
+   * Run as this user and group instead of the agent's own (docs/security.md):
    * commands taken from the model or the repository, when the agent runs as
    * root. Absent: the agent's own user (git and the agent's own tools).
    */

@@ -1,10 +1,10 @@
 import type { Logger } from '../log/logger.ts';
 
-/** The task states of seed 002 core §4 (SPEC F6). */
+/** The task states (docs/agent-runner.md). */
 export type TaskState = 'PENDING' | 'PLANNING' | 'RUNNING' | 'VALIDATING' | 'COMPLETE' | 'FAILED';
 
 /**
- * The transitions of seed 002 core §1.4 (core spec and data flow): a task
+ * The transitions: a task
  * starts by planning (PENDING → PLANNING once its context is built) and fails
  * from PLANNING, RUNNING or VALIDATING. Both the run and AgentRunner mode use
  * this one table.
@@ -31,8 +31,8 @@ export function canTransition(from: TaskState, to: TaskState): boolean {
 
 /**
  * The task state machine. Every transition is checked against the table
- * above and logged (L2). `max_loops` bounds VALIDATING → RUNNING (seed 002
- * core §4.4): the loop counter counts those returns, and a validation that
+ * above and logged. `max_loops` bounds VALIDATING → RUNNING: the loop
+ * counter counts those returns, and a validation that
  * leaves criteria open when the count has reached the limit fails the task.
  * With `max_loops: N` there are N returns and N + 1 validations, as in the
  * worker mode (src/agent-runner/runner.ts).

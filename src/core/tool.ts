@@ -19,7 +19,7 @@ export interface ToolContext {
   shell: Shell;
   /** The host environment; commands get `sandboxEnv(hostEnv)` only. */
   hostEnv: Readonly<Record<string, string | undefined>>;
-  /** Who runs `run_command`'s commands (issue 19 §3); absent: the agent's own user. */
+  /** Who runs `run_command`'s commands (docs/security.md); absent: the agent's own user. */
   isolation?: CommandIsolation;
   /** How commands run inside the selected environment, once the environment phase set it up. */
   environment?: EnvironmentRunner;

@@ -118,7 +118,7 @@ export async function printReport(
   );
 }
 
-/** What the GitLab runner does after the job: keep `.mr-agent/` as the job's artifacts (I2). */
+/** What the GitLab runner does after the job: keep `.mr-agent/` as the job's artifacts. */
 export async function storeArtifacts(world: DemoWorld, jobId: number, stateDir: string) {
   const files = await readTree(stateDir).catch(() => ({}) as Record<string, string>);
   const prefixed = Object.fromEntries(

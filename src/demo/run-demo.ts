@@ -1,5 +1,5 @@
 /**
- * `mr-agent demo` (SPEC A7): the whole product, offline, in seconds. Starts
+ * `mr-agent demo` (docs/demo.md): the whole product, offline, in seconds. Starts
  * the GitLab stand-in and the scripted OpenAI-compatible model in-process on
  * free local ports, builds a project from the bundled sample repository with
  * a merge request whose new test fails, comments `/agent fix the failing
@@ -151,7 +151,8 @@ async function runJob(s: Session, stage: Stage) {
         MR_AGENT_LLM_BASE_URL: stage.llmUrl,
         MR_AGENT_LLM_MODEL: 'demo-model',
         OPENAI_API_KEY: DEMO_API_KEY,
-        // our own sample project: its commands also run where the demo is not root (issue 19 §3)
+        // our own sample project: its commands may also run as the agent where the demo is not
+        // root (docs/security.md, "Commands run as another user")
         MR_AGENT_ISOLATION: 'accept-risk',
       },
       checkoutDir: stage.checkoutDir,

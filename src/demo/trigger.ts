@@ -1,5 +1,5 @@
 /**
- * How the demo's run starts, as it does in production (SPEC A2): a person
+ * How the demo's run starts, as it does in production (docs/triggers.md): a person
  * comments `/agent …` through the GitLab API, the stand-in sends its
  * Comments webhook to the webhook bridge (`mr-agent serve`), and the bridge
  * checks the author, claims the comment with 👀 and triggers the pipeline

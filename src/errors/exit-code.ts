@@ -8,7 +8,7 @@ export const EXIT_USAGE = 2;
  * The run completed, but its change is not on the branch it belongs on: it
  * was delivered elsewhere — a new branch with a merge request into that
  * branch, or a patch note — because the branch is protected, a push was
- * refused, or the branch moved on (issue 18). The final note says where.
+ * refused, or the branch moved on: the work is never lost. The final note says where.
  */
 export const EXIT_DELIVERED_ELSEWHERE = 3;
 

@@ -1,5 +1,5 @@
 /**
- * Writes that must not happen twice (issue 18, SPEC H0): a POST whose answer
+ * Writes that must not happen twice (two notes, two merge requests): a POST whose answer
  * is lost — no answer in time, a reset connection, a 5xx from GitLab or a
  * proxy in front of it — may have been carried out all the same. Sending it
  * again blind gives a second note, a second merge request, a second pipeline.

@@ -1,6 +1,7 @@
 /**
- * In-job checks before a run starts (SPEC M4, M5): the token has the scope
- * the run needs, the triggering user (not the trigger token's owner) has the
+ * In-job checks before a run starts (docs/security.md, "Who may command the
+ * agent"): the token has the scope the run needs, the triggering user (not
+ * the trigger token's owner) has the
  * required role, and the agent's configuration comes from the default branch
  * — so a merge request cannot change how the agent treats it.
  */

@@ -1,5 +1,5 @@
 /**
- * The GitLab reads of one CI job, each made at most once (issue 17): the
+ * The GitLab reads of one CI job, each made at most once, to keep a job's API calls few: the
  * merge request or issue, each member's role, and the listing of the merge
  * request's or issue's threads, which serves gather (the discussion), history
  * (earlier runs' progress notes) and the first look at answers to a ❓ note.

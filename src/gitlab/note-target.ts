@@ -15,7 +15,7 @@ export class GitLabNoteTarget implements NoteTarget {
     private readonly webUrl?: string,
     /**
      * The job's one listing of the notes and its own user (JobReads): the
-     * progress-note lookup then costs no request of its own (issue 17 #6).
+     * progress-note lookup then costs no request of its own.
      */
     private readonly known?: { notes(): Promise<Note[]>; selfId: number },
   ) {}
@@ -28,7 +28,7 @@ export class GitLabNoteTarget implements NoteTarget {
    * (checked-write.ts). A progress note is first looked for by its marker:
    * the same job of the same pipeline edits the note it wrote before (a
    * create retried after its answer was lost, a job run again) instead of
-   * posting a second one (H1).
+   * posting a second one: a run has one progress note.
    */
   async createNote(body: string, options: NoteOptions = {}) {
     const own = options.replyTo ? undefined : await this.ownProgressNote(body);

@@ -1,5 +1,5 @@
 /**
- * History across pipelines (SPEC I2, I3): earlier runs on the same MR/issue
+ * History across pipelines: earlier runs on the same MR/issue
  * are found by the hidden marker in their progress note (posted by the bot),
  * the marker names the job whose artifacts hold that run's `.mr-agent/`
  * folder, and the folder is downloaded through the API and extracted. When
@@ -80,7 +80,7 @@ export async function extractStateDir(
   dir: string,
 ): Promise<string[]> {
   let unpacked = 0;
-  // zip support loads only when there is an earlier run's artifact to open (issue #22)
+  // zip support loads only when there is an earlier run's artifact to open: a job starts sooner
   const { unzipSync } = await import('fflate');
   const entries = unzipSync(zip, {
     filter: (file) => {

@@ -1,6 +1,6 @@
 /**
  * The HTTP transport under gitbeaker (its `requesterFn` plug-in point): one
- * `fetch` per attempt, retries per SPEC H0 — 429 waits for `Retry-After`;
+ * `fetch` per attempt, retries (docs/gitlab.md) — 429 waits for `Retry-After`;
  * for idempotent methods (GET, HEAD, PUT, DELETE) 5xx and timeouts back off
  * exponentially; a POST is repeated only when it surely never reached GitLab
  * (429, connection refused, unknown host). A POST whose answer is lost (a 5xx,

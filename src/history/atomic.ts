@@ -1,5 +1,5 @@
 /**
- * Atomic file writes (SPEC I3): the data goes to a temporary file in the same
+ * Atomic file writes: the data goes to a temporary file in the same
  * folder, is flushed to disk, then renamed over the target, so a reader or a
  * run killed half-way never sees a half-written file. A write the disk
  * refuses (full, read-only, no permission) leaves the old file as it was and

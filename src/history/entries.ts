@@ -1,5 +1,5 @@
 /**
- * The JSONL planning-history entries (seed 001 §7.4.2, §11.1; seed 003 §10).
+ * The JSONL planning-history entries.
  * One JSON object per line, each with `type` and an ISO `timestamp`. The
  * plan contents are the LLM shapes validated where they are produced; here
  * they are only required to be objects. Unknown fields stay in the file (appends never rewrite old lines) but are not returned.
@@ -16,7 +16,7 @@ const base = {
   run_id: z.string().optional(),
 };
 
-/** Seed 001 §7.3: the plan was taken over from an earlier run of the task (or of the retried request). */
+/** The plan was taken over from an earlier run of the task (or of the retried request). */
 export const PlanReuse = z.object({
   task_id: z.string().min(1),
   planned_at: z.iso.datetime(),
@@ -50,7 +50,7 @@ export const ReflectionEntry = z.object({
 });
 export type ReflectionEntry = z.infer<typeof ReflectionEntry>;
 
-/** Seed 003 §10.1: one LLM replan decision, whether it was carried out, and how it went. */
+/** One LLM replan decision, whether it was carried out, and how it went. */
 export const ReplanDecisionEntry = z.object({
   type: z.literal('replan_decision'),
   ...base,
@@ -67,7 +67,7 @@ export const ReplanDecisionEntry = z.object({
 });
 export type ReplanDecisionEntry = z.infer<typeof ReplanDecisionEntry>;
 
-/** One executed action (seed 001 §7.4.2 "execution history"). */
+/** One executed action. */
 export const ExecutionEntry = z.object({
   type: z.literal('execution'),
   ...base,

@@ -1,6 +1,6 @@
 /**
- * `metadata.json`: the per-phase status of the task (SPEC I4, G1; seed 004
- * FR-3): `phases.<phase>.status`, `current_step` and `retry_count`, so a
+ * `metadata.json`: the per-phase status of the task: `phases.<phase>.status`,
+ * `current_step` and `retry_count`, so a
  * phase that failed its review three times is recorded as `failed` and later
  * phases can be skipped.
  */

@@ -1,9 +1,9 @@
 /**
- * What an earlier run of a task left to reuse (seed 001 §7.3 "planning
- * check → existing plan → execution"): the plan as that run last carried it,
+ * What an earlier run of a task left to reuse ("planning check → existing
+ * plan → execution"): the plan as that run last carried it,
  * its revision history and its reflections, read through the store's
- * `hasPlan`, `getLatestPlan`, `getRevisionHistory` and `getAllReflections`
- * (seed 001 §7.4.2). Whether to reuse it is the planning phase's decision
+ * `hasPlan`, `getLatestPlan`, `getRevisionHistory` and `getAllReflections`.
+ * Whether to reuse it is the planning phase's decision
  * (src/phases/plan/reuse.ts).
  */
 import type { EarlierPlan, EarlierReflection } from '../core/ports.ts';

@@ -1,5 +1,5 @@
 /**
- * The planning history of one task as JSONL (SPEC I1; seed 001 §7.4.2):
+ * The planning history of one task as JSONL:
  * `<history dir>/<task id>.jsonl`. Appends rewrite the file atomically and
  * are serialised per file; reading validates every line and skips a corrupt
  * one with a warning instead of failing.
@@ -88,7 +88,7 @@ export class PlanningHistoryStore {
     this.clock = options.clock ?? systemClock;
   }
 
-  /** Saves a plan; `reusedFrom` names the earlier run's plan it takes over (seed 001 §7.3). */
+  /** Saves a plan; `reusedFrom` names the earlier run's plan it takes over. */
   savePlan(plan: JsonObject, reusedFrom?: PlanEntry['reused_from']): Promise<PlanEntry> {
     return this.append({
       type: 'plan',

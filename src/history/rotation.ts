@@ -1,5 +1,5 @@
 /**
- * Rotation and retention of the planning history (seed 001 §11.1: old task
+ * Rotation and retention of the planning history (old task
  * histories are archived; a finished task's history is deleted after 90 days,
  * configurable). A task's age is the time since its newest entry, read from
  * the file itself (file times do not survive CI artifacts):

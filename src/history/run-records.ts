@@ -1,5 +1,5 @@
 /**
- * Run records (SPEC I3): each run writes "started" at its beginning and its
+ * Run records: each run writes "started" at its beginning and its
  * final state at the end. The next run — in the same folder, or in a later
  * pipeline after the artifact was restored — finds a record that never
  * finished and reports that run as interrupted (killed, timed out, runner lost).

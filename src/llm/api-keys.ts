@@ -3,7 +3,7 @@ import { ConfigError } from '../errors/errors.ts';
 import { allCandidates } from './profiles.ts';
 
 /**
- * The API key of every model candidate, by the variable that holds it (K1).
+ * The API key of every model candidate, by the variable that holds it.
  * A variable that is not set is a configuration error naming each one.
  */
 export function apiKeysOf(

@@ -10,7 +10,7 @@ import { addUsage, emptyUsage } from './usage-ledger.ts';
 
 /**
  * The `json()` half of the LLM port, shared by the OpenAI adapter and the
- * scripted test double (SPEC K2, seed 002 meta §6.2): ask, extract the JSON
+ * scripted test double: ask, extract the JSON
  * with `extractJson`, validate it with the zod schema, and on failure send
  * the reply back with the problem, at most `maxReasks` times; then a
  * ModelBehaviorError saying what was wrong.

@@ -5,8 +5,8 @@ import type { OpenAiLlmOptions } from './openai-llm.ts';
 
 /**
  * The OpenAI-compatible model whose SDK and client are loaded and built at
- * the first request (issue #22): a CI job posts its progress note before it
- * loads the model's half. The API keys are checked at once, so a missing one
+ * the first request, so a CI job starts sooner: it posts its progress note
+ * before it loads the model's half. The API keys are checked at once, so a missing one
  * still stops the job before anything is posted.
  */
 export function lazyOpenAiLlm(

@@ -29,7 +29,7 @@ export interface OpenAiLlmOptions {
 }
 
 /**
- * The LLM port over the `openai` SDK (SPEC K1–K3): one client per
+ * The LLM port over the `openai` SDK (docs/llm.md): one client per
  * endpoint/model candidate, our own retry policy (the SDK's is off), model
  * profiles with cool-down, JSON-schema replies until the endpoint refuses
  * them, and token usage per role and purpose in `ledger`.

@@ -2,7 +2,7 @@ import type { Config, ModelPrice } from '../config/options.ts';
 import type { TokenUsage } from '../core/llm-port.ts';
 
 /**
- * The cost estimate of SPEC H1: tokens × USD per million tokens, from
+ * The cost estimate shown in the progress note: tokens × USD per million tokens, from
  * `llm.price` or a profile's own `price`. A price of 0 (the default) is
  * unknown; with neither price known there is no cost, only tokens.
  */

@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.ts';
 import { priceOf, type KnownPrice } from './pricing.ts';
 
 /**
- * Model profiles (SPEC K3): for each role, the endpoint/model candidates in
+ * Model profiles (docs/llm.md): for each role, the endpoint/model candidates in
  * the order they are tried. The first is the role's model (or `llm.model`)
  * on `llm.base_url`; then every entry of `llm.profiles` that serves the
  * role. A candidate that hit a rate limit cools down (`llm.cooldown_sec`,

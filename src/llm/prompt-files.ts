@@ -57,7 +57,7 @@ export function promptFiles<Name extends string>(overrideDir = '', subdir = ''):
 
 /**
  * Prompt files whose `names` end with the answer-language instruction
- * (`prompts/answer-language.md`, issue #23) when the notes are not in
+ * (`prompts/answer-language.md`) when the notes are not in
  * English: the prompts stay English, the model writes people's text in the
  * notes' language. English needs no instruction, so English runs see the
  * prompts unchanged.

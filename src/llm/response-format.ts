@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JsonTop } from './extract-json.ts';
 
 /**
- * A zod schema as a Chat Completions `response_format` (SPEC K2). The
+ * A zod schema as a Chat Completions `response_format`. The
  * JSON schema is marked `strict` only when OpenAI's strict mode can take
  * it (every property required, no additional properties); otherwise the
  * endpoint gets the schema as guidance and our validation does the rest.

@@ -1,8 +1,8 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 
 /**
- * What went wrong with one LLM request, and whether to try again (SPEC K1,
- * seed 002 meta §6.1): 5xx, 429, timeouts, connection resets and malformed
+ * What went wrong with one LLM request, and whether to try again: 5xx, 429,
+ * timeouts, connection resets and malformed
  * bodies are retried; other 4xx are not. A 400 that refuses the JSON-schema
  * response format is its own class: the adapter drops the format instead.
  */

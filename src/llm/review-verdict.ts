@@ -25,14 +25,14 @@ export interface ParsedReviewVerdict {
 }
 
 export interface ParseVerdictOptions {
-  /** Logs which path decided (seed 004 AC-1, AC-2). */
+  /** Logs which path decided (JSON, a marker or the default), to trace a surprising verdict. */
   logger?: Logger;
 }
 
 const VERDICT_KEYS = new Set(['result', 'verdict', 'decision']);
 
 /**
- * Reads a review's verdict (SPEC G2, seed 004 FR-1, FR-2, FR-4):
+ * Reads a review's verdict (docs/review.md):
  *
  * 1. the first JSON object with a `result`, `verdict` or `decision` key
  *    whose value is a verdict;

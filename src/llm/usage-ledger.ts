@@ -2,8 +2,8 @@ import type { LlmRole } from '../config/options.ts';
 import type { LlmPurpose, TokenUsage } from '../core/llm-port.ts';
 
 /**
- * Token usage of a run, per role, purpose and model (SPEC K2, H1: the
- * progress note shows it; L3: result.json carries the totals). `costUsd`
+ * Token usage of a run, per role, purpose and model (the progress note
+ * shows it; result.json carries the totals). `costUsd`
  * sums the estimated cost of the calls whose model has prices (src/llm/pricing.ts).
  */
 export interface UsageRow extends TokenUsage {

@@ -19,7 +19,7 @@ export interface MarkerLevel {
   labels: readonly string[];
 }
 
-/** Priority order of seed 004 FR-2, with English equivalents at the level they translate. */
+/** The markers in priority order, with English equivalents at the level they translate. */
 export const MARKER_LEVELS: readonly MarkerLevel[] = [
   {
     name: '最終判定',

@@ -100,7 +100,7 @@ export function fromCompletion(completion: unknown, requestedModel: string): Cha
   };
 }
 
-/** Characters in a request's messages (for the log line of each call, SPEC L2). */
+/** Characters in a request's messages (for the log line of each call). */
 export function promptChars(messages: readonly ChatMessage[]): number {
   let chars = 0;
   for (const message of messages) {

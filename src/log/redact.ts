@@ -68,7 +68,8 @@ function encodedForms(text: string): string[] {
 }
 
 /**
- * Every form a secret is masked in (issue 19 §3): plain, base64 at each of the
+ * Every form a secret is masked in (docs/security.md, "Secrets in what leaves
+ * the process"): plain, base64 at each of the
  * three offsets, base64url, hex (either case), reversed, URL-encoded and
  * JSON-escaped, and the same of the reversed secret.
  */

@@ -1,7 +1,7 @@
 /**
  * The hidden marker at the top of every note mr-agent posts. It lets a later
  * run find its own notes again (with the bot user id) and names the job whose
- * artifacts hold the run's history (SPEC H1, I2).
+ * artifacts hold the run's history.
  *
  *   <!-- mr-agent:progress job=123 pipeline=45 task=abc state=running phase=execution done=2 total=5 -->
  *

@@ -115,7 +115,7 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
 }
 
 /**
- * Writes the final state — always, also on failure and cancellation (H1, M6):
+ * Writes the final state — always, also on failure and cancellation:
  * the last transition, the history record, the final report. A failing
  * reporter or history store is logged and does not change the result.
  */
@@ -134,7 +134,7 @@ export async function finish(ctx: RunContext, end: RunEnd): Promise<RunOutcome> 
   } catch (error) {
     logger.error('final report could not be written', { error: (error as Error).message });
     if (isFinalStateNotWritten(error)) {
-      // the requester still sees "running": the run must not look successful (O4)
+      // the requester still sees "running": the run must not look successful
       outcome.finalStateNotWritten = describeError(error).message;
       if (outcome.exitCode === 0) outcome.exitCode = 1;
     }

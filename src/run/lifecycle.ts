@@ -1,6 +1,6 @@
 /**
  * How a run ends, the same for `mr-agent run`, every step of `mr-agent ci`
- * and `mr-agent demo` (SPEC M6, O4):
+ * and `mr-agent demo`:
  *
  * - SIGTERM, SIGINT and SIGHUP alike abort the run (job cancelled, timed
  *   out, terminal closed). The run stops at its next check, its commands'

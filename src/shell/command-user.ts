@@ -1,6 +1,6 @@
 /**
- * Which unprivileged user runs the commands (issue 19 §3): a name from
- * `/etc/passwd` or `uid:gid`. The default name, `agent` (the images'
+ * Which unprivileged user runs the commands (docs/security.md, "Commands run
+ * as another user"): a name from `/etc/passwd` or `uid:gid`. The default name, `agent` (the images'
  * user), falls back to `nobody` (65534) where it does not exist.
  */
 export interface CommandUserId {

@@ -151,8 +151,8 @@ class Outputs {
 
 /**
  * The real shell adapter: execa with no inherited environment, a timeout and
- * a kill delay. Output is streamed through bounded head-and-tail buffers
- * (issue 18): however much a command prints, memory stays flat and the
+ * a kill delay. Output is streamed through bounded head-and-tail buffers:
+ * however much a command prints, memory stays flat and the
  * command runs to its end or its time limit.
  */
 export class ExecaShell implements Shell {

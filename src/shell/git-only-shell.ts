@@ -4,7 +4,7 @@ import { hardeningSettings } from './git.ts';
 import { shellLine } from './quote.ts';
 
 /**
- * A shell that runs git and nothing else (issue 19 §1): the backstop for a
+ * A shell that runs git and nothing else: the backstop for a
  * checkout whose own code must not run (a fork's merge request). The agent's
  * own git calls (src/shell/git.ts: `exec git …`, each word quoted) go
  * through; any other command line — a setup or test command, a script, git

@@ -1,6 +1,6 @@
 /**
- * The one way the job runs git (issue 17 item 5, issue 19 "git with no
- * ambient config"): over the Shell port, with the git allow-list of
+ * The one way the job runs git (docs/security.md, "Git with no ambient
+ * configuration"): over the Shell port, with the git allow-list of
  * sandbox-env.ts and none of the host's or the user's git configuration.
  *
  * - `GIT_CONFIG_GLOBAL=/dev/null`, `GIT_CONFIG_NOSYSTEM=1` and a private,

@@ -44,8 +44,9 @@ export function commandUserOf(dir: string): CommandUser | undefined {
 }
 
 /**
- * Gives the checkout to the command user before its first command (issue 19
- * §3), once: every entry but the folders in `user.keep` (`.git`, the state
+ * Gives the checkout to the command user before its first command
+ * (docs/security.md, "Commands run as another user"), once: every entry but the
+ * folders in `user.keep` (`.git`, the state
  * folder: the agent's git never runs in a `.git` a command could change) and
  * the checkout folder itself (see `closeTopFolder`). One `find` does it, in
  * the time of a directory walk in C: symbolic links are not followed (the

@@ -1,5 +1,5 @@
 /**
- * A bounded buffer for a command's output (issue 18): it keeps the first
+ * A bounded buffer for a command's output: it keeps the first
  * quarter and the last three quarters of `limit` bytes — where test runners
  * print their summary — drops the middle as it streams past, and counts
  * exactly how many bytes and lines it dropped. Memory stays at about `limit`

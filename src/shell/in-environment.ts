@@ -10,8 +10,8 @@ export interface EnvironmentCommand {
 }
 
 /**
- * A command line as it runs inside the selected environment (issue 17 item
- * 4): `sandboxEnv(hostEnv)` plus the runner's variables, the runner's folders
+ * A command line as it runs inside the selected environment
+ * (docs/environment.md): `sandboxEnv(hostEnv)` plus the runner's variables, the runner's folders
  * first on `PATH`, and the runner's words (e.g. `conda run -n X
  * --no-capture-output`) before `sh -c <command>`. Without a runner the
  * command runs as it is, in `sandboxEnv(hostEnv)`.

@@ -1,5 +1,5 @@
 /**
- * Commands run as another user than the agent (issue 19 §3). The agent
+ * Commands run as another user than the agent (docs/security.md). The agent
  * holds the GitLab token and the LLM key in its environment, and every
  * process of the same user can read `/proc/<pid>/environ`; a process of
  * another, unprivileged user cannot. So when the agent runs as root (the

@@ -3,7 +3,7 @@ import type { CommandRequest, CommandResult, Shell } from '../core/shell-port.ts
 /**
  * The execa shell, loaded with the first command it runs: a CI job that
  * runs no command before its progress note does not load execa first
- * (issue #22).
+ * (a job's progress note comes sooner).
  */
 export function lazyExecaShell(): Shell {
   let shell: Promise<Shell> | undefined;

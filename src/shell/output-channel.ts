@@ -1,8 +1,8 @@
 /**
  * Where a command writes its stdout and stderr: one local socket per stream,
  * read into a single reused buffer (`net.Socket`'s `onread`), so reading a
- * gigabyte of output allocates nothing per chunk and memory stays flat
- * (issue 18). A pipe read the usual way gets a fresh 64 KiB buffer per read,
+ * gigabyte of output allocates nothing per chunk and memory stays flat.
+ * A pipe read the usual way gets a fresh 64 KiB buffer per read,
  * and the garbage grows by tens of megabytes before a collection frees it.
  *
  * The socket has a random name (abstract on Linux, leaving no file behind);

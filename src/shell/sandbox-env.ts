@@ -2,7 +2,7 @@ import { looksLikeSecretName } from '../log/redact.ts';
 
 /**
  * The one allow-list of host variables that reach processes the agent starts
- * (M1): the commands of `run_command` and environment setup (`sandboxEnv`),
+ * (docs/security.md): the commands of `run_command` and environment setup (`sandboxEnv`),
  * git (`gitHostEnv`, used by src/shell/git.ts) and the worker CLIs
  * (src/workers/env.ts). Everything else is dropped.
  */
@@ -186,7 +186,7 @@ export function hostVariableAllowed(
 }
 
 /**
- * The environment for commands the agent runs (M1): the allow-listed host
+ * The environment for commands the agent runs: the allow-listed host
  * variables, no token, key or secret-looking variable, plus `extra` (never a
  * GitLab credential or the LLM key).
  */

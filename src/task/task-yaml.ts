@@ -12,7 +12,7 @@ function optionalSection<T extends z.ZodType>(schema: T) {
   return z.preprocess((value) => (value === null ? undefined : value), schema);
 }
 
-/** Task YAML, version 1 (seed 002 core spec §2), with the §2.3 defaults. */
+/** Task YAML, version 1 (docs/agent-runner.md), with its defaults. */
 export const TaskYaml = z.object({
   version: z.literal(1, { error: 'expected version: 1' }),
   task: z.object({

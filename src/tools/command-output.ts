@@ -1,5 +1,5 @@
 /**
- * A command's output as the model reads it (issue 18, K4): the first and the
+ * A command's output as the model reads it: the first and the
  * last part, redacted, with one line saying exactly how many bytes and lines
  * were cut between them — cut once, here, to the model's budget. The shell
  * already kept only a head and a tail of about that size; when the output is

@@ -7,7 +7,7 @@ import { OUTPUT_RESERVE_CHARS, outputForModel } from './command-output.ts';
 import { defineTool, ToolError } from './registry.ts';
 import { resolveInRepo } from './sandbox.ts';
 
-/** After a timeout: SIGTERM, then SIGKILL after this long (M1, seed 002 meta §6.3). */
+/** After a timeout: SIGTERM, then SIGKILL after this long. */
 export const KILL_AFTER_MS = 5000;
 /**
  * Output kept in memory per stream for commands whose output is read by code
@@ -45,7 +45,7 @@ export const runCommand = defineTool({
   }),
   capsOwnOutput: true,
   async run(args, ctx) {
-    // a command as the agent's own user could read the job's secrets (issue 19 §3)
+    // a command as the agent's own user could read the job's secrets (docs/security.md)
     const refused = commandsRefused(ctx.isolation);
     if (refused) throw new ToolError(`${refused}. Work with the file tools instead.`);
     const cwd = await resolveInRepo(ctx.root, args.cwd);

@@ -11,7 +11,7 @@ export interface RepoFileText {
 }
 
 /**
- * Reads a repository file through the path sandbox (M2, issue 19 §5), for the
+ * Reads a repository file through the path sandbox, for the
  * readers that are not tools (environment detection, review): a symbolic
  * link that leaves the checkout or leads into `.git` is not followed. The
  * read itself goes through checkout-reader.ts: no folder on the way may be a

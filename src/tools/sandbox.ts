@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { RepoRoot } from '../core/tool.ts';
 
 /**
- * The path sandbox of the file tools (M2): a path given by the model must stay
+ * The path sandbox of the file tools: a path given by the model must stay
  * inside the repository after normalisation and after following symbolic
  * links, and must not touch `.git`. Violations are plain errors whose message
  * goes back to the model.

@@ -23,7 +23,7 @@ export interface ActionWorkerOptions {
   shell: Shell;
   clock: Clock;
   logger: Logger;
-  /** Who runs the CLI (issue 19 §3); absent: the agent's own user. */
+  /** Who runs the CLI (docs/security.md); absent: the agent's own user. */
   isolation?: CommandIsolation;
 }
 

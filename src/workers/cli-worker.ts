@@ -19,13 +19,13 @@ export interface CliWorkerDeps {
   maxRawOutputChars?: number;
   newId?: () => string;
   /**
-   * Who runs the CLI (issue 19 §3): it runs the repository's code, so it is
+   * Who runs the CLI: it runs the repository's code, so it is
    * a command like `run_command`. Absent: the agent's own user.
    */
   isolation?: CommandIsolation;
 }
 
-/** The record of a run that was refused before it started (no isolation, issue 19 §3). */
+/** The record of a run refused before it started (no isolation: it would see the secrets). */
 function refusedRecord(kind: string, id: string, at: string, reason: string): WorkerRunRecord {
   return {
     id,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { CommandUser } from '../core/isolation.ts';
 
 /**
- * A worker CLI that runs as the command user (issue 19 §3) gets that user's
+ * A worker CLI that runs as the command user (docs/security.md) gets that user's
  * private home, not the agent's: its login files (`~/.codex/auth.json`,
  * `~/.claude/.credentials.json` …) under the agent's home are copied to the
  * same place in the user's home, readable by the user only. Files outside

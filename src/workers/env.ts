@@ -3,7 +3,7 @@ import { GITLAB_CREDENTIALS, hostVariableAllowed } from '../shell/sandbox-env.ts
 import type { CliWorkerSpec } from './spec.ts';
 
 /**
- * The environment of a worker CLI (M1, seed 002 worker §3.3): the base
+ * The environment of a worker CLI: the base
  * host allow-list of src/shell/sandbox-env.ts (PATH, HOME, locale…; no
  * toolchain settings, nothing secret-looking) plus exactly the
  * variables of `runner.worker.env` (its `env:` references already resolved)

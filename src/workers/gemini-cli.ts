@@ -6,7 +6,7 @@ import type { CliWorkerSpec, ParsedWorkerOutput } from './spec.ts';
  * Google Gemini CLI, headless: `gemini --prompt=<text> --output-format json
  * [--model m] --approval-mode <mode>`. It prints `{response, stats, error?}`.
  * `--approval-mode yolo` auto-approves every tool inside an outer sandbox;
- * Gemini's own `--sandbox` is never used (seed 002 sandbox policy).
+ * Gemini's own `--sandbox` is never used: the outer sandbox is the one that counts.
  */
 export const geminiCli: CliWorkerSpec = {
   kind: 'gemini-cli',

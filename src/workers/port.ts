@@ -1,5 +1,5 @@
 /**
- * The worker port (seed 002 worker interface): a worker carries out one
+ * The worker port (docs/agent-runner.md): a worker carries out one
  * instruction of the meta-agent in the repository and reports what happened.
  * The external kinds run a coding CLI; the builtin tool loop can be adapted to
  * the same interface.
@@ -8,7 +8,7 @@ export const EXTERNAL_WORKER_KINDS = ['codex-cli', 'claude-code', 'gemini-cli'] 
 export type ExternalWorkerKind = (typeof EXTERNAL_WORKER_KINDS)[number];
 
 /**
- * Who sandboxes the CLI (seed 002 sandbox policy): `outer` — the CI job
+ * Who sandboxes the CLI: `outer` — the CI job
  * container is the sandbox, so the CLI's own sandbox and approval prompts are
  * off; `cli` — the CLI's own sandbox with workspace writes (a developer host).
  */
@@ -28,7 +28,7 @@ export interface WorkerRunRequest {
   signal?: AbortSignal;
 }
 
-/** One worker run (seed 002 `WorkerRunResult`). Times are ISO 8601. */
+/** One worker run. Times are ISO 8601. */
 export interface WorkerRunRecord {
   id: string;
   kind: string;

@@ -6,7 +6,7 @@ export interface DemoCommandOptions {
   set?: string[];
 }
 
-/** `mr-agent demo [--keep]` (A7): the whole pipeline offline; exit code of the run. */
+/** `mr-agent demo [--keep]` (docs/demo.md): the whole pipeline offline; exit code of the run. */
 export async function demoCommand(io: CliIo, options: DemoCommandOptions): Promise<number> {
   const controller = new AbortController();
   const remove = io.onSignal?.((signal) => controller.abort(new Error(`received ${signal}`)));

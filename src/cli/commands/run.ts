@@ -13,7 +13,7 @@ export interface RunOptions {
   json?: boolean;
 }
 
-/** Reads the task from --task, --task-file or stdin (A5), validating it. */
+/** Reads the task from --task, --task-file or stdin, validating it. */
 export async function readTask(io: CliIo, options: RunOptions): Promise<TaskSpec> {
   if (options.task !== undefined && options.taskFile !== undefined) {
     throw new UsageError('give either --task or --task-file, not both');

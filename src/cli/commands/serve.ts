@@ -43,7 +43,7 @@ function untilSignal(io: CliIo): Promise<string> {
 }
 
 /**
- * `mr-agent serve [--port N]`: the webhook bridge (A2). Runs until SIGTERM or
+ * `mr-agent serve [--port N]`: the webhook bridge (docs/triggers.md). Runs until SIGTERM or
  * SIGINT, then stops accepting, finishes queued commands and exits 0.
  */
 export async function serve(

@@ -21,8 +21,8 @@ function bundleChunks(): string[] {
  * those the commands load lazily included, so V8's compile cache
  * (NODE_COMPILE_CACHE) holds them all. The runner images run it once at
  * build time; a job then starts from compiled code instead of compiling the
- * chunks it needs (issue #22). Loading runs no command: the chunks only
- * define things.
+ * chunks it needs, and posts its progress note sooner. Loading runs no
+ * command: the chunks only define things.
  */
 export async function warmCompileCache(io: CliIo): Promise<number> {
   const chunks = bundleChunks();

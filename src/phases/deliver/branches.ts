@@ -20,7 +20,7 @@ export function issueBranchName(prefix: string, issue: Pick<Issue, 'iid' | 'titl
 
 /**
  * Why mr-agent will not push to `branch`, or undefined when it may: the
- * default branch, or a protected one (H3). When the token may not list the
+ * default branch, or a protected one (those are the people's to merge into). When the token may not list the
  * protected branches (403), GitLab's own push check decides.
  */
 export async function forbiddenReason(

@@ -1,8 +1,8 @@
 /**
- * Delivery (SPEC H3): commit the change with a clear message and push it to
+ * Delivery (docs/run.md): commit the change with a clear message and push it to
  * the merge request's source branch; for an issue, push a new branch and open
  * a draft merge request that closes the issue. A push rejected as
- * non-fast-forward is rebased once. No work is ever lost (issue 18): the
+ * non-fast-forward is rebased once. No work is ever lost: the
  * patch is kept as `.mr-agent/patch.diff` in the artifacts, and a change that
  * cannot go where it belongs — the default or a protected branch, a push
  * refused by a hook or for want of permission, a branch that does not rebase,

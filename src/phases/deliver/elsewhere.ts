@@ -1,5 +1,5 @@
 /**
- * Where a change goes when it cannot go where it belongs (issue 18, H3): a
+ * Where a change goes when it cannot go where it belongs (a refused push, a protected branch): a
  * new branch `<prefix><iid>-<job>` with a draft merge request into the
  * branch it was meant for; when that branch is refused too, a patch note (a
  * ```diff block with `git apply` instructions) on the merge request or

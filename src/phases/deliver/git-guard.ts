@@ -1,5 +1,5 @@
 /**
- * The repository's git control files, guarded for delivery (SPEC M1, M5).
+ * The repository's git control files, guarded for delivery (docs/security.md, "The trust boundary").
  *
  * The model's `run_command` runs in the checkout and can write anything
  * there, `.git` included (the path sandbox binds only the file tools). A hook,

@@ -1,8 +1,8 @@
 /**
- * Pushing (H3), with one rebase when the branch moved on meanwhile. A push
+ * Pushing, with one rebase when the branch moved on meanwhile. A push
  * whose answer is lost (the connection dropped, a 5xx from a proxy) may have
  * landed: `ls-remote` is asked whether the branch now points at our commit
- * before anything is sent again (issue 18). A push is sent again only after a
+ * before anything is sent again, so it is never pushed twice. A push is sent again only after a
  * failure that refused nothing, at most twice.
  *
  * The rebase never runs in the checkout: the checkout's files are the

@@ -1,7 +1,7 @@
 /**
  * Delivery as the run sees it (`DeliveryStep`, src/run/ports.ts): the commit
  * message comes from the plan's objective and the completion summary, and
- * `deliver()` commits and pushes (SPEC H3).
+ * `deliver()` commits and pushes.
  */
 import type { ChangeToDeliver, DeliveryStep } from '../../core/ports.ts';
 import type { DeliveryReport } from '../../core/records.ts';

@@ -49,11 +49,12 @@ export interface DeliveryInput {
    * changed them.
    */
   gitControl?: GitControlSnapshot;
-  /** Once aborted (the job was cancelled), nothing more is pushed, opened or posted (O4). */
+  /** Once aborted (the job was cancelled), nothing more is pushed, opened or posted. */
   signal?: AbortSignal;
   /**
    * A fork's merge request gets a patch note, never a push, and this is why
-   * (its code was not run, so the change is untested; issue 19 §1).
+   * (its code was not run, so the change is untested; docs/security.md,
+   * "A fork's code and the project's secrets").
    */
   patchOnly?: string;
   /** What the patch note says about `patchOnly` in the note's language. */

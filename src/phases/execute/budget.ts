@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../../core/llm-port.ts';
 
 /**
- * Context budget (SPEC K4). Two rules keep the prompt of every model call
+ * Context budget. Two rules keep the prompt of every model call
  * bounded however long the run gets:
  * - between actions, earlier actions are summarised into a fixed-size digest
  *   (`progressDigest` in src/core/progress/digest.ts);

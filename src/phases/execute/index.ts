@@ -73,7 +73,7 @@ async function runCalls(
 }
 
 /**
- * Executes one planned action (seed 001 §2.4; SPEC F1): a bounded loop of
+ * Executes one planned action: a bounded loop of
  * model turns with tool calls. An assistant message without tool calls ends
  * the action; its `DONE:`/`FAILED:` prefix (or an unrecovered tool error)
  * decides the status. Tool failures go back to the model as text.

@@ -3,11 +3,11 @@ import type { RunContext } from '../../core/run-context.ts';
 import type { RunEnd } from '../../core/run-end.ts';
 
 /**
- * `/agent pause` (seed 002's pause verb, issue 23): the run asks before each
+ * `/agent pause`: the run asks before each
  * action whether someone asked it to pause, and ends as `paused` when so —
  * after the action that was running, never in the middle of one. Its plan,
  * revisions and reflections are in the history it leaves, so `/agent resume`
- * takes the plan over (seed 001 §7.3). A failed look-up never stops the run.
+ * takes the plan over. A failed look-up never stops the run.
  */
 export async function pauseEnd(ctx: RunContext): Promise<RunEnd | undefined> {
   const asked = ctx.deps.pauseRequested;

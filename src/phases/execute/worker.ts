@@ -10,7 +10,7 @@ import { actionPrompt } from './index.ts';
 
 const OUTPUT_HEAD_CHARS = 300;
 
-/** The prompt the CLI gets: the rules, the environment it works in, then the action (SPEC N1). */
+/** The prompt the CLI gets: the rules, the environment it works in, then the action. */
 async function workerPrompt(ctx: RunContext, step: PlanStep): Promise<string> {
   const env = ctx.state.environment;
   const section =
@@ -55,7 +55,7 @@ async function changedFiles(ctx: RunContext): Promise<string[]> {
 }
 
 /**
- * Carries out one planned action with the external coding CLI (SPEC N1)
+ * Carries out one planned action with the external coding CLI (docs/agent-runner.md)
  * instead of the builtin tool loop: one CLI run, whose summary, exit code
  * and output become the action's record that reflection and review judge
  * like any other; the files it changed join the run's change.

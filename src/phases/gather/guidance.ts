@@ -3,7 +3,7 @@ import { resolveInRepo } from '../../tools/sandbox.ts';
 import type { RepoRoot } from '../../core/tool.ts';
 import type { GuidanceFile } from '../../core/gathered.ts';
 
-/** Repository guidance files given to the planner as project conventions (C3). */
+/** Repository guidance files given to the planner as project conventions. */
 export const GUIDANCE_FILES = [
   'AGENTS.md',
   'CLAUDE.md',

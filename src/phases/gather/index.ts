@@ -36,7 +36,7 @@ async function readPrd(ctx: RunContext): Promise<string | undefined> {
 }
 
 /**
- * Pre-planning (seed 001 §2.1 inputs, seed 000 §3; SPEC C1–C3): the request
+ * Pre-planning: the request
  * with its discussion, the PRD, guidance files, environment information,
  * earlier runs on the same MR/issue and the top of the file tree.
  */

@@ -3,7 +3,7 @@ import type { Gathered, RequestContext } from '../../core/gathered.ts';
 
 const ENV_FILE_CHARS = 3000;
 
-/** The request with its discussion, fenced as data (C4). */
+/** The request with its discussion, fenced as data: someone's text, never instructions. */
 export function renderRequest(request: RequestContext, maxChars = 20_000): string {
   const head =
     request.source === 'task'
@@ -43,7 +43,7 @@ export function renderGathered(gathered: Gathered): string {
       [
         '## Environment information',
         `Detected environment type: ${env.environment_type}`,
-        // names and commands come from the repository's manifests: data, not instructions (C4)
+        // names and commands come from the repository's manifests: data, not instructions
         env.dependencies.length > 0
           ? fenceData('Dependencies', env.dependencies.slice(0, 60).join(', '))
           : 'Dependencies: (none found)',

@@ -57,7 +57,7 @@ export function planningUserPrompt(gathered: Gathered, input: PlanInput): string
   return parts.join('\n\n');
 }
 
-/** A one-action plan for `planning.enabled: false` (seed 001 §7.5 legacy mode). */
+/** A one-action plan for `planning.enabled: false`: no planning call, the request is the action. */
 export function directPlan(ctx: RunContext): Plan {
   const request = ctx.state.gathered!.request;
   const objective = request.title || request.body.slice(0, 200);
@@ -106,7 +106,7 @@ export function directPlan(ctx: RunContext): Plan {
 }
 
 /**
- * The planning phase (seed 001 §2.1–2.3, §7.4.1; SPEC D1–D4): one JSON call
+ * The planning phase: one JSON call
  * returning the whole plan, validated by zod with re-asks done by the LLM
  * port, or a clarification request when the goal is unclear.
  */

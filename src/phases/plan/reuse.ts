@@ -1,5 +1,5 @@
 /**
- * Seed 001 §7.3 plan reuse: "planning check → history exists → read the
+ * Plan reuse: "planning check → history exists → read the
  * existing plan → execution". A run whose history holds an earlier plan of
  * its task (a Task YAML run again, `/agent retry`, a resumed run) takes that
  * plan over with its revision history and reflections instead of planning
@@ -8,9 +8,9 @@
  * - the plan was carried out (its last verification passed): new work needs
  *   a new plan;
  * - the last reflection asked for a plan revision that was never made
- *   (seed 001 §7.4.1 `_revise_plan`; e.g. the revision limit stopped it);
- * - the plan has used up `planning.revision.max_revisions` (seed 001 §10.4:
- *   it could not be repaired within the limit);
+ *   (e.g. the revision limit stopped it);
+ * - the plan has used up `planning.revision.max_revisions`
+ *   (it could not be repaired within the limit);
  * - it is not a valid plan any more.
  *
  * A reused plan keeps its revision count (the limit goes on counting) and

@@ -13,10 +13,10 @@ function item(step: PlanStep, status: ChecklistStatus): ChecklistItem {
   };
 }
 
-/** Changes that start a fresh checklist (seed 003 §11.4.3: re-decomposition, goal revisited). */
+/** Changes that start a fresh checklist: a re-decomposition, a goal revisited. */
 const FRESH: ReadonlySet<PlanChange> = new Set(['task_redecomposition', 'goal_revision']);
 
-/** The checklist (D5): executed actions of the current checklist with their marks, then the queue. */
+/** The checklist: executed actions of the current checklist with their marks, then the queue. */
 function rebuildChecklist(ctx: RunContext): void {
   const { state } = ctx;
   state.checklist = [
@@ -40,7 +40,7 @@ function nextNumber(ctx: RunContext): () => number {
  * The whole action plan the run carries on with: the actions that succeeded
  * so far, then `next`. The history records this (in `plan` entries made
  * during a run and in revisions), so a later run that reuses the plan on a
- * fresh checkout (seed 001 §7.3) repeats the finished work too.
+ * fresh checkout repeats the finished work too.
  */
 export function carriedActionPlan(ctx: RunContext, next: ActionPlan): ActionPlan {
   const done = ctx.state.actions.filter((a) => a.status === 'success').map((a) => a.action);
@@ -91,7 +91,7 @@ const FEEDBACK_PURPOSE_CHARS = 200;
 
 /**
  * The action that carries a review's feedback back to execution when the
- * reflection proposed no change (seed 004 AC-4: a FAIL leads to a revise):
+ * reflection proposed no change (a FAIL always leads to a revise):
  * the first line names it in the checklist; the whole feedback is its
  * expected outcome, which the execution prompt shows.
  */

@@ -40,13 +40,13 @@ export function replanAllowed(ctx: RunContext): boolean {
   return false;
 }
 
-/** One planning call, then the replan checkpoints of the three planning sub-phases (seed 003). */
+/** One planning call, then the replan checkpoints of the three planning sub-phases (docs/replanning.md). */
 async function planWithCheckpoints(ctx: RunContext, input: PlanInput): Promise<Planned> {
   let feedback = input.feedback;
   for (;;) {
     const result = await planTask(ctx, { ...input, ...(feedback ? { feedback } : {}) });
     if (result.kind === 'clarification') {
-      // the replan hook may ask and wait (F4); its answers or assumptions plan again
+      // the replan hook may ask and wait; its answers or assumptions plan again
       const asked = await ctx.hooks.replan.unclearGoal?.(result.error, ctx.signal);
       if (asked?.kind === 'replan') {
         feedback = asked.reason;
@@ -86,9 +86,9 @@ type Reused =
   { kind: 'reused' } | { kind: 'end'; end: RunEnd } | { kind: 'plan'; feedback?: string };
 
 /**
- * Seed 001 §7.3: an earlier plan of the task is taken over when the rules of
+ * An earlier plan of the task is taken over when the rules of
  * ./reuse.ts allow. It was reviewed when it was made; it passes the
- * action-sequence checkpoint (seed 003) once more, where a resumed run's
+ * action-sequence checkpoint once more, where a resumed run's
  * answers, or the model, may still ask for a new plan.
  */
 async function reuseEarlier(ctx: RunContext): Promise<Reused> {
@@ -113,8 +113,8 @@ async function reuseEarlier(ctx: RunContext): Promise<Reused> {
 
 /**
  * The planning phase: an earlier plan of the task is reused when it may be
- * (seed 001 §7.3); otherwise plan (with replan checkpoints), then the
- * planning review → revise cycle (seed 004), then the plan becomes the queue.
+ * (a retry or a resume); otherwise plan (with replan checkpoints), then the
+ * planning review → revise cycle (docs/review.md), then the plan becomes the queue.
  */
 export async function planningPhase(ctx: RunContext): Promise<StepResult> {
   const reused = await reuseEarlier(ctx);
@@ -134,7 +134,7 @@ export async function planningPhase(ctx: RunContext): Promise<StepResult> {
   }
 }
 
-/** How the checklist changes for a restart point (seed 003 §11.4.3). */
+/** How the checklist changes for a restart point: a new goal or decomposition starts a fresh one. */
 const CHANGE_FOR: Record<ReplanFrom, PlanChange> = {
   remaining_actions: 'replan',
   action_sequence: 'action_regeneration',

@@ -14,7 +14,7 @@ const REMAINING_SHOWN = 30;
 export type ReflectionDepth = Config['planning']['reflection']['depth'];
 
 /**
- * `planning.reflection.depth` (seed 001 §9.1): the rules of
+ * `planning.reflection.depth`: the rules of
  * `prompts/reflection-depth/<depth>.md` go into the reflection prompt, and the
  * depth sets how many of the action's tool calls the reflection sees.
  */
@@ -29,7 +29,7 @@ function depthRules(config: Config, prompts: PromptLibrary): Promise<string> {
   return files.load(config.planning.reflection.depth);
 }
 
-/** seed 001 §7.4.1 `_should_reflect`: on error (if enabled) and every `trigger_interval` actions. */
+/** When to reflect: on error (if enabled) and every `trigger_interval` actions. */
 export function reflectionTrigger(
   config: Config,
   record: ActionRecord,
@@ -83,7 +83,7 @@ export function describeRecord(record: ActionRecord, depth: ReflectionDepth): st
 
 const EARLIER_REFLECTIONS_SHOWN = 5;
 
-/** Seed 001 §7.3: a reused plan comes with its revision history and reflections (fenced: model text). */
+/** A reused plan comes with its revision history and reflections (fenced: model text). */
 function earlierAttempts(ctx: RunContext): string | undefined {
   const earlier = ctx.state.reusedPlan;
   if (!earlier || (earlier.revisions.length === 0 && earlier.reflections.length === 0))
@@ -138,7 +138,7 @@ async function userPrompt(ctx: RunContext, input: ReflectInput): Promise<string>
   return parts.join('\n\n');
 }
 
-/** The reflection call (seed 001 §2.5, §7.4.1 `_execute_reflection_phase`). */
+/** The reflection call: how the last action went, and whether the rest of the plan still fits. */
 export async function reflect(ctx: RunContext, input: ReflectInput): Promise<ReflectionReply> {
   const max = ctx.config.planning.revision.max_revisions;
   const system = renderPrompt(await ctx.deps.prompts.load('reflection'), {

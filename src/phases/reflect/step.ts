@@ -9,13 +9,13 @@ import { CONTINUE, endWith, type StepResult } from '../../core/run-end.ts';
 
 export interface ReflectOptions {
   /**
-   * Whether a revision counts toward `max_revisions` (seed 001 §10.4).
+   * Whether a revision counts toward `max_revisions`.
    * Revisions after an open verification are bounded by `max_loops` instead.
    */
   countsAsRevision: boolean;
 }
 
-/** seed 001 §7.8 level 2: a failed reflection is logged and execution goes on. */
+/** A failed reflection is logged and execution goes on with the plan as it is. */
 async function reflectTolerantly(
   ctx: RunContext,
   input: ReflectInput,
@@ -34,7 +34,7 @@ async function reflectTolerantly(
 }
 
 /**
- * Reflection and plan revision (seed 001 §2.5, §7.4.1, §10.4; SPEC F2): the
+ * Reflection and plan revision: the
  * reflection is saved; a needed revision replaces the remaining actions,
  * unless the limit is reached — then the run asks for a human.
  */
@@ -70,7 +70,7 @@ export async function reflectAndRevise(
       });
     }
     if (options.countsAsRevision) state.revisions += 1;
-    // the whole action plan from here on (succeeded actions + the new remaining), for reuse (seed 001 §7.3)
+    // the whole action plan from here on (succeeded actions + the new remaining), for a later run to reuse
     await deps.history.saveRevision(carriedActionPlan(ctx, revision.updated_action_plan), {
       reason: revision.reason,
       changes: revision.changes,
@@ -89,7 +89,7 @@ export async function reflectAndRevise(
 }
 
 /**
- * The revise step after an execution review FAIL (seed 004 FR-3, AC-4): a
+ * The revise step after an execution review FAIL: a
  * reflection on the feedback revises the remaining actions; when it proposes
  * no change (or fails), the feedback itself becomes the next action, so
  * execution runs again instead of showing the reviewer the same diff.

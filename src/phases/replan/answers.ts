@@ -1,5 +1,5 @@
 /**
- * Where answers to the ❓ note come from (SPEC F4): the replies in the note's
+ * Where answers to the ❓ note come from: the replies in the note's
  * thread, from people allowed to instruct the agent. A small port so the
  * clarification flow is tested with an in-memory fake; in GitLab it runs on
  * the GitLab port (`gitlabAnswers`).

@@ -1,5 +1,5 @@
 /**
- * The clarification flow (SPEC F4; seed 003 §11.3, §12.1): post the ❓ note
+ * The clarification flow (docs/replanning.md, "Clarification"): post the ❓ note
  * with the questions and the assumptions, then wait for an authorised reply
  * in its thread for up to `auto_assume_timeout_minutes`, polling through the
  * `AnswerSource` on the injected clock. Without an answer the run goes on

@@ -1,19 +1,20 @@
 /**
- * The controls of seed 003 §9 as pure functions: limits per phase and in
- * total (§9.1), overrides (§9.2: limit reached, confidence too low, the same
- * trigger repeated), confidence bands (§9.3) and the counters they read.
+ * The controls of replanning as pure functions (docs/replanning.md,
+ * "Controls"): limits per phase and in total, overrides (limit reached,
+ * confidence too low, the same trigger repeated), confidence bands and the
+ * counters they read.
  */
 import type { Config } from '../../config/options.ts';
 import type { ReplanOverrideFacts } from '../../core/progress/model.ts';
 import { BUCKET_OPTION, bucketLimit, type Bucket, type Resolved } from './levels.ts';
 
-/** How often each kind of replan was carried out; persisted across a pause (§10.2). */
+/** How often each kind of replan was carried out; persisted across a pause. */
 export interface ReplanCounters {
   total: number;
   buckets: Partial<Record<Bucket, number>>;
   /** Retries per action (`task_id: purpose`); `max_action_retries` is per action. */
   retries: Record<string, number>;
-  /** Replans per trigger (checkpoint, subject, level): loop detection (§9.2, §13.3). */
+  /** Replans per trigger (checkpoint, subject, level): loop detection. */
   triggers: Record<string, number>;
 }
 
@@ -21,7 +22,7 @@ export function emptyCounters(): ReplanCounters {
   return { total: 0, buckets: {}, retries: {}, triggers: {} };
 }
 
-/** Confidence at or above this replans without a warning (§9.3). */
+/** Confidence at or above this replans without a warning. */
 export const HIGH_CONFIDENCE = 0.8;
 
 export type OverrideKind =
@@ -43,9 +44,9 @@ export interface Override {
 export type Verdict =
   /** Nothing to do: no replan asked, or an override keeps the plan. */
   | { kind: 'keep'; override?: Override }
-  /** A limit or the loop detection stops the replan: escalate (§9.4). */
+  /** A limit or the loop detection stops the replan: escalate. */
   | { kind: 'blocked'; override: Override }
-  /** 0.3–0.5: ask the user whether to replan (§9.3). */
+  /** 0.3–0.5: ask the user whether to replan. */
   | { kind: 'confirm' }
   | { kind: 'clarify' }
   /** ≥ 0.5: carry the replan out; `warning` in the 0.5–0.8 band. */
@@ -138,7 +139,7 @@ function noQuestionsLeft(input: ControlInput): Verdict {
 }
 
 /**
- * Applies §9.2 and §9.3 to a resolved decision, in this order: confidence
+ * Applies the overrides and the confidence bands to a resolved decision, in this order: confidence
  * below `user_confirmation_threshold` keeps the plan; below
  * `min_confidence_threshold` keeps it too unless the user is to be asked;
  * then limits and the loop detection block (and escalate); then the

@@ -1,5 +1,5 @@
 /**
- * From a decision to what the run does (seed 003 §7.4): the directive for a
+ * From a decision to what the run does (docs/replanning.md, "Levels"): the directive for a
  * level, the reason handed to the planner (the model's own reasoning, issues,
  * recommendations and phase extras), and the identities used by the limits.
  */
@@ -66,7 +66,7 @@ export function actionKey(checkpoint: ReplanCheckpoint): string | undefined {
 }
 
 /**
- * The trigger of a replan for loop detection (§9.2, §13.3): the checkpoint,
+ * The trigger of a replan for loop detection: the checkpoint,
  * the action it follows (execution) and what is asked (level or question).
  * The same replan proposed again for the same cause has the same key.
  */

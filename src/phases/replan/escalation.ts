@@ -1,6 +1,6 @@
 /**
- * Escalation when a replan cannot be carried out (seed 003 §9.4, §13.2,
- * §13.3): the model is told why and offered what is still allowed — other
+ * Escalation when a replan cannot be carried out (a limit, or a trigger
+ * repeated): the model is told why and offered what is still allowed — other
  * levels within their limits and not repeating the blocked trigger, going on
  * with the current plan, or `none`. With no level left the model is not
  * asked: there is nothing to choose.
@@ -53,7 +53,7 @@ export interface EscalationInput {
 }
 
 /**
- * A failed decision call that means "no decision" (§13.1): the model's reply
+ * A failed decision call that means "no decision": the model's reply
  * was unusable or the service failed. Cancellation and configuration errors
  * (a prompt override with a typo) are not swallowed.
  */

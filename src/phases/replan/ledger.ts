@@ -1,5 +1,5 @@
 /**
- * The replan state and the history entries (seed 003 §10): the persisted
+ * The replan state and the history entries (docs/replanning.md, "State and history"): the persisted
  * state of `state.ts` kept in memory and written through on every change,
  * and one `replan_decision` history entry per decision — a replan carried out
  * is recorded `pending` when decided and again, with the same id, with its
@@ -143,7 +143,10 @@ export class ReplanLedger {
     );
   }
 
-  /** How the run ended decides whether the next run continues this state (§10.2). */
+  /**
+   * How the run ended decides whether the next run continues this state: a run
+   * awaiting an answer, or cancelled (paused), is continued.
+   */
   async end(reason: string): Promise<SettledReplan | undefined> {
     const settled = await this.settle('failure');
     const awaiting = reason === 'clarification_needed' && this.state.open_question;

@@ -1,7 +1,7 @@
 /**
- * Replan levels (seed 003 §7.4) and what each one redoes: the restart point
- * of the run (`ReplanDirective`), the limit it counts against (§9.1) and how
- * the checklist changes (§11.4.3).
+ * Replan levels (docs/replanning.md, "Levels") and what each one redoes: the
+ * restart point of the run (`ReplanDirective`), the limit it counts against
+ * and how the checklist changes.
  */
 import type { Config } from '../../config/options.ts';
 import type { ReplanFrom, ReplanPoint } from '../../core/hooks.ts';
@@ -9,7 +9,7 @@ import type { ReplanDecision, ReplanType } from './schema.ts';
 
 export type ReplanLevel = 1 | 2 | 3 | 4 | 5;
 
-/** The limit a replan counts against (§9.1); level 5 shares the goal-understanding limit. */
+/** The limit a replan counts against; level 5 shares the goal-understanding limit. */
 export type Bucket =
   | 'clarifications'
   | 'redecompositions'
@@ -112,7 +112,7 @@ export function isClarification(decision: ReplanDecision): boolean {
   return decision.clarification_needed || decision.replan_type === 'clarification_request';
 }
 
-/** What a decision asks the run to do, before the controls of §9 are applied. */
+/** What a decision asks the run to do, before the controls (limits, overrides, confidence) are applied. */
 export function resolveDecision(point: ReplanPoint, decision: ReplanDecision): Resolved {
   if (isClarification(decision) && decision.clarification_questions.length > 0)
     return { kind: 'clarify', bucket: 'clarifications' };
@@ -121,7 +121,7 @@ export function resolveDecision(point: ReplanPoint, decision: ReplanDecision): R
   return { kind: 'replan', level, bucket: bucketOf(point, level) };
 }
 
-/** Where the run restarts for a level ≥ 2 (§7.4). */
+/** Where the run restarts for a level ≥ 2. */
 export const RESTART_FROM: Record<Exclude<ReplanLevel, 1>, ReplanFrom> = {
   2: 'remaining_actions',
   3: 'action_sequence',
@@ -145,7 +145,7 @@ export function redonePoints(level: ReplanLevel): ReadonlySet<ReplanPoint> {
   return new Set();
 }
 
-/** The configured limit of a bucket (§9.1, §12.1). */
+/** The configured limit of a bucket (`planning.replanning` settings). */
 export function bucketLimit(config: Config, bucket: Bucket): number {
   const r = config.planning.replanning;
   switch (bucket) {

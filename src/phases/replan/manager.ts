@@ -1,10 +1,9 @@
 /**
- * The `ReplanManager` of seed 003 §14.2, as the run's `ReplanHook`: at each
- * checkpoint it asks the model for a decision (§2–§8), applies the controls
- * of §9 (limits, overrides, confidence bands, loop detection, escalation),
- * runs the clarification flow (F4), records every decision in the history
- * (§10.1, §10.3), keeps its state across a pause (§10.2) and notifies the
- * people on the request (§11). The run carries out the directive it returns.
+ * The `ReplanManager`, as the run's `ReplanHook` (docs/replanning.md): at
+ * each checkpoint it asks the model for a decision, applies the controls
+ * (limits, overrides, confidence bands, loop detection, escalation), runs
+ * the clarification flow, records every decision in the history, keeps its
+ * state across a pause and notifies the people on the request. The run carries out the directive it returns.
  */
 import type { LlmPort } from '../../core/llm-port.ts';
 import type { UnclearGoal } from '../../core/plan.ts';
@@ -66,7 +65,7 @@ export class ReplanManager implements ReplanHook, QuestionHost {
     this.notifier = new Notifier(o.progress);
   }
 
-  /** Opens the manager: a paused run's state is continued (§10.2), otherwise it starts fresh. */
+  /** Opens the manager: a paused run's state is continued, otherwise it starts fresh. */
   static async open(options: ReplanManagerOptions): Promise<ReplanManager> {
     const manager = new ReplanManager(options);
     await manager.load();
@@ -224,7 +223,7 @@ export class ReplanManager implements ReplanHook, QuestionHost {
     return this.launch(ask, 5, { notify: false, directive, count: false });
   }
 
-  /** Asks the model; an unusable reply means "no replan" and is logged and recorded (§13.1). */
+  /** Asks the model; an unusable reply means "no replan" and is logged and recorded. */
   private async request(
     checkpoint: ReplanCheckpoint,
     signal: AbortSignal | undefined,
@@ -269,7 +268,7 @@ export class ReplanManager implements ReplanHook, QuestionHost {
     this.notifier.settled(settled && { ...settled, result }, this.now());
   }
 
-  /** Replan statistics (§14.2 `get_replan_statistics`). */
+  /** Replan statistics: the decisions so far and the counters the limits read. */
   statistics() {
     return { decisions: this.state.decisions, counters: countersOf(this.state) };
   }

@@ -1,5 +1,5 @@
 /**
- * Notifications of seed 003 §11.1–§11.2, all in the progress note's history
+ * Replan notifications (docs/notes.md, "Replans in the history"), all in the progress note's history
  * (one note per run, however long the run): each replan's start with the
  * model's reasoning, its completion or failure, and a replan a limit or the
  * loop detection stopped, with why and what the run did instead.

@@ -1,6 +1,5 @@
 /**
- * Builds the decision request of each checkpoint (seed 003 §2.3, §4.2–§8.2;
- * the `ReplanPromptBuilder` of §14.3): the shared system prompt with the
+ * Builds the decision request of each checkpoint: the shared system prompt with the
  * replan history, and the phase's prompt file filled with the phase result,
  * the plan, the execution history and the context. Everything taken from the
  * request, the plan or tool output is fenced as data.
@@ -146,7 +145,7 @@ export function checkpointValues(checkpoint: ReplanCheckpoint): Record<string, s
   }
 }
 
-/** The messages of one decision request. `history`: the replan history lines of §2.3. */
+/** The messages of one decision request. `history`: the replan history lines so far. */
 export async function buildDecisionMessages(
   prompts: ReplanPrompts,
   checkpoint: ReplanCheckpoint,
@@ -160,7 +159,7 @@ export async function buildDecisionMessages(
   ];
 }
 
-/** The messages of an escalation (§9.4): the blocked decision, why, and the options left. */
+/** The messages of an escalation: the blocked decision, why, and the options left. */
 export async function buildEscalationMessages(
   prompts: ReplanPrompts,
   input: { decision: unknown; overrideReason: string; options: readonly string[]; history: string },

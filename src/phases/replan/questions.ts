@@ -1,7 +1,7 @@
 /**
  * The decisions that involve more than a directive: a blocked replan
- * (escalation, §9.4), a clarification (F4, §11.3) and the low-confidence
- * band that asks the user whether to replan (§9.3).
+ * (escalation), a clarification and the low-confidence band that asks the
+ * user whether to replan.
  */
 import type { ReplanDirective } from '../../core/hooks.ts';
 import { answersText, assumptionsText, isAffirmative, type Question } from './clarification.ts';
@@ -170,7 +170,7 @@ export async function handleClarify(m: QuestionHost, ask: Ask): Promise<ReplanDi
 }
 
 /**
- * The planner found the goal unclear (seed 001 §10.1.1; SPEC D4): its
+ * The planner found the goal unclear: its
  * questions go through the same clarification flow, within
  * `max_clarification_requests`. Over the limit, or where nothing can be
  * asked, the run ends with the planner's questions as before.
@@ -213,7 +213,7 @@ export async function handleUnclearGoal(
 
 /**
  * Confidence between `user_confirmation_threshold` and
- * `min_confidence_threshold` (§9.3): the user is asked whether to replan;
+ * `min_confidence_threshold`: the user is asked whether to replan;
  * "yes" carries it out, anything else (or no answer) keeps the plan. This
  * question never pauses the run.
  */

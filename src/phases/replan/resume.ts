@@ -1,10 +1,10 @@
 /**
- * Resuming a run that stopped awaiting an answer (SPEC F4, seed 003 §10.2).
+ * Resuming a run that stopped awaiting an answer (docs/replanning.md, "Resuming on a reply").
  *
  * 1. The paused run leaves its ❓ note with the marker state `awaiting_answer`
  *    and `.mr-agent/replan/<MR or issue>.json` with status `awaiting_answer`,
  *    the question's note id and the counters; `.mr-agent/` is the job
- *    artifact (SPEC I2).
+ *    artifact.
  * 2. A reply in that thread is not a command; the trigger asks
  *    `pausedQuestionFor(discussion, noteId)` whether the note answers a
  *    paused question, and if so starts a run for the MR/issue as it would for

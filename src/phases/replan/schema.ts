@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { ReplanPoint } from '../../core/hooks.ts';
 
 /**
- * The replan decision the model returns (seed 003 §2.4–§2.6) plus the extra
- * fields of each phase (§4.4, §5.4, §6.4, §7.5, §8.4). The core fields are
+ * The replan decision the model returns plus the extra fields of each
+ * checkpoint. The core fields are
  * required; lists default to empty and the phase extras are optional, so a
  * reply that leaves out an extra is still usable. The envelope
  * `{"replan_decision": {...}}` may be left out by the model.
@@ -16,7 +16,7 @@ export const REPLAN_POINTS = [
   'final_evaluation',
 ] as const satisfies readonly ReplanPoint[];
 
-/** §2.6 plus `retry` and `none` (§7.5). */
+/** The kinds of replan, plus `retry` and `none` for the execution checkpoint. */
 export const REPLAN_TYPES = [
   'clarification_request',
   'goal_revision',
@@ -45,18 +45,18 @@ export const DecisionCore = z.object({
   recommended_actions: Strings,
   clarification_needed: z.boolean().default(false),
   clarification_questions: Strings,
-  /** §4.4: what the agent assumes when nobody answers (any phase may ask). */
+  /** What the agent assumes when nobody answers (any phase may ask). */
   assumptions_to_make: Strings,
 });
 
-/** §5.4 */
+/** Extra fields of the task-decomposition checkpoint. */
 const DecompositionExtras = z.object({
   missing_steps: Strings,
   recommended_granularity: Text,
   scope_adjustment: Text,
 });
 
-/** §6.4 */
+/** Extra fields of the action-sequence checkpoint. */
 const ActionSequenceExtras = z.object({
   unavailable_tools: Strings,
   alternative_tools: Strings,
@@ -64,14 +64,14 @@ const ActionSequenceExtras = z.object({
   plan_adjustments: Strings,
 });
 
-/** §7.5 */
+/** Extra fields of the execution checkpoint. */
 const ExecutionExtras = z.object({
   error_classification: z.enum(['transient', 'persistent', 'fatal']).nullish(),
   recovery_strategy: Text,
   affected_actions: Strings,
 });
 
-/** §8.4 */
+/** Extra fields of the evaluation checkpoint. */
 const EvaluationExtras = z.object({
   evaluation_result: z.enum(['success', 'partial_success', 'failure']).nullish(),
   achievement_rate: z.number().min(0).max(100).nullish(),
@@ -128,7 +128,7 @@ export function decisionSchemaFor(point: ReplanPoint) {
 
 export type DecisionReply = { replan_decision: ReplanDecision };
 
-/** The reply to an escalation (§9.4, §13.2–§13.3): one of the offered options. */
+/** The reply to an escalation : one of the offered options. */
 export const EscalationReply = z.object({
   choice: z.string().min(1),
   reasoning: z.string(),

@@ -1,4 +1,4 @@
-/** The replan history shown to the model (seed 003 §2.3 "再計画履歴"): counts, limits, recent decisions. */
+/** The replan history shown to the model : counts, limits, recent decisions. */
 import type { Config } from '../../config/options.ts';
 import type { ReplanCounters } from './control.ts';
 import { BUCKET_OPTION, BUCKETS, bucketLimit } from './levels.ts';

@@ -58,7 +58,7 @@ async function changedContents(options: WorkingDiffOptions): Promise<WorkingDiff
   const parts: string[] = [];
   const root = await repoRoot(options.repoDir);
   for (const file of options.changedFiles) {
-    // through the path sandbox: a link out of the folder is not followed (issue 19 §5)
+    // through the path sandbox: a link out of the checkout is not followed
     const read = await readInRepo(root, file, options.maxChars + 1);
     const text = read ? read.text : '(deleted, unreadable, or a link out of the repository)';
     parts.push(`=== ${file} (current content)\n${text}`);

@@ -52,7 +52,7 @@ function failPhase(ctx: RunContext, phase: ReviewedPhase, feedback: string): Gat
 }
 
 /**
- * The review step of a phase (seed 004 FR-3; SPEC G1): PASS or
+ * The review step of a phase (docs/review.md): PASS or
  * PASS_WITH_SUGGESTIONS go on; FAIL asks for a revision, and after
  * `review.max_revisions` revisions still FAIL the phase fails and the later
  * phases are skipped. Steps and revision counts go to `metadata.json`,

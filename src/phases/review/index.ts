@@ -1,5 +1,5 @@
 /**
- * The review phase (seed 004; SPEC G1, G2): the real `ReviewHook`. A
+ * The review phase (docs/review.md): the real `ReviewHook`. A
  * planning review judges the plan against the request, an execution review
  * the working-tree diff against the success criteria. The reply is read by
  * `parseReviewVerdict` (JSON first, then verdict markers, else FAIL) and the
@@ -36,7 +36,7 @@ export function logVerdictPath(
 /**
  * The feedback passed on: the JSON `feedback`; a JSON verdict without one
  * that is not PASS keeps the whole reply (its reasons are often prose after
- * the JSON, seed 004 AC-1); markers and the default keep the whole reply.
+ * the JSON); markers and the default keep the whole reply.
  */
 function feedbackOf(parsed: ParsedReviewVerdict, reply: string): string {
   let text = (parsed.feedback ?? '').trim();

@@ -51,7 +51,7 @@ async function systemPrompt(ctx: RunContext, subject: ReviewSubject): Promise<st
   });
 }
 
-/** Planning review: the plan against the request (seed 004; SPEC G1). */
+/** Planning review: the plan against the request. */
 async function planningMessage(ctx: RunContext, subject: ReviewSubject): Promise<string> {
   return [
     requestSection(ctx),
@@ -60,7 +60,7 @@ async function planningMessage(ctx: RunContext, subject: ReviewSubject): Promise
   ].join('\n\n');
 }
 
-/** Execution review: the diff against the success criteria (seed 004; SPEC G1). */
+/** Execution review: the diff against the success criteria. */
 async function executionMessage(ctx: RunContext, subject: ReviewSubject): Promise<string> {
   const diff = await workingDiff({
     repoDir: ctx.repoDir,

@@ -21,7 +21,7 @@ export interface VerifyResult {
   complete: boolean;
 }
 
-/** Runs a command inside the selected environment (the hand-off's runner, issue 17 item 4). */
+/** Runs a command inside the selected environment (the hand-off's runner, docs/environment.md). */
 async function runInEnvironment(ctx: RunContext, command: string, cwd: string) {
   const inside = inEnvironment(command, ctx.deps.hostEnv, ctx.state.environment?.runner);
   return ctx.deps.shell.run(
@@ -115,7 +115,7 @@ async function userPrompt(ctx: RunContext, test: TestRun | undefined): Promise<s
 }
 
 /**
- * Verification (seed 002 core §4 VALIDATING, meta §5): run the tests, then
+ * Verification (the VALIDATING state): run the tests, then
  * ask for the completion assessment. Failing tests always leave the task
  * incomplete, whatever the model says.
  */

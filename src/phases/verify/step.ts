@@ -8,8 +8,8 @@ import { runView } from '../../core/run-view.ts';
 export type Verified = { kind: 'complete' } | { kind: 'loop' } | { kind: 'end'; end: RunEnd };
 
 /**
- * VALIDATING (seed 002 core §4): tests and completion assessment, the final
- * evaluation checkpoint (seed 003), then COMPLETE, or another RUNNING round
+ * VALIDATING: tests and completion assessment, the final
+ * evaluation checkpoint (docs/replanning.md), then COMPLETE, or another RUNNING round
  * with actions for the open criteria while `max_loops` allows.
  */
 export async function verificationPhase(ctx: RunContext): Promise<Verified> {

@@ -29,7 +29,7 @@ export interface AbandonedEnd {
 
 /**
  * The end of a run that could not write it itself — it failed around the
- * pipeline, or did not stop within its grace period after a signal (M6, O4):
+ * pipeline, or did not stop within its grace period after a signal:
  * runs.json and result.json first (files in the job's folder, always
  * written), then the note's final state, waited for at most `noteMs`
  * (wall-clock, whatever GitLab does).

@@ -4,7 +4,7 @@ import type { FinalState } from '../../core/progress/model.ts';
 /**
  * The progress note could not be given its final state (GitLab refused or
  * never answered every write): the requester still sees "running", so the
- * job must not look successful (O4). The run's files are written all the same.
+ * job must not look successful. The run's files are written all the same.
  */
 export class FinalStateNotWritten extends ExternalServiceError {
   constructor(readonly state: FinalState) {

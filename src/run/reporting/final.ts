@@ -62,7 +62,7 @@ function workerOutput(action: RunOutcome['actions'][number]): string {
   ].join('\n');
 }
 
-/** The last verdict of each reviewed phase, when it has something to say (seed 004). */
+/** The last verdict of each reviewed phase, when it has something to say. */
 function reviewNotes(outcome: RunOutcome): string[] {
   const last = new Map(outcome.reviews.map((r) => [r.phase, r]));
   return [...last.values()].flatMap((r) => {
@@ -88,7 +88,7 @@ function openIssues(outcome: RunOutcome): string {
   return lines.length > 0 ? lines.join('\n') : 'None.';
 }
 
-/** The Task Note (H4; seed 002 core §5) from the run's outcome. */
+/** The Task Note (docs/agent-runner.md) from the run's outcome. */
 export function taskNoteData(outcome: RunOutcome): TaskNoteData {
   const last = outcome.tests.at(-1);
   return {

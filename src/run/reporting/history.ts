@@ -13,7 +13,7 @@ function oneLine(text: unknown): string {
     .slice(0, LINE_CHARS);
 }
 
-/** One short line per history entry, for the planner (seed 001 §2.1: continuity). */
+/** One short line per history entry, for the planner, so it carries on where earlier runs stopped. */
 export function describeEntry(entry: HistoryEntry): string {
   const when = entry.timestamp.slice(0, 16).replace('T', ' ');
   const task = `task ${entry.task_id}`;
@@ -39,7 +39,7 @@ export function describeEntry(entry: HistoryEntry): string {
 
 /**
  * The run's history port over the JSONL store of src/history/. `planSource`
- * is the store whose plan the run may reuse (seed 001 §7.3): the retried
+ * is the store whose plan the run may reuse: the retried
  * task's; by default the run's own task's.
  */
 export function storeHistory(

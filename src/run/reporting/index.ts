@@ -40,7 +40,7 @@ export interface ReportingOptions {
   artifactUrl?: (file: string) => string | undefined;
   /** Replies to the ❓ clarification note (GitLab: `gitlabAnswers`); absent: no waiting. */
   answers?: AnswerSource;
-  /** The task whose plan the run may reuse (seed 001 §7.3: `/agent retry`, resume); default: its own. */
+  /** The task whose plan the run may reuse (`/agent retry`, resume); default: its own. */
   planSource?: string;
   /** Warning lines shown under the note's header from the start (e.g. commands not isolated). */
   notices?: readonly string[];
@@ -60,7 +60,7 @@ export interface Reporting {
   history: RunHistory;
   publisher: ProgressPublisher;
   paths: StatePaths;
-  /** The replan hook (seed 003): the ReplanManager when `planning.replanning.enabled`. */
+  /** The replan hook (docs/replanning.md): the ReplanManager when `planning.replanning.enabled`. */
   replan: ReplanHook;
   /** Writes the end when the run could not (see `abandonRun`); the note is waited for at most `noteMs`. */
   abandon(end: AbandonedEnd, noteMs: number): Promise<void>;
