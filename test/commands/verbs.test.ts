@@ -90,7 +90,15 @@ describe('commands: one table of verbs drives the parser, the help, the job and 
   });
 
   it('the job carries out exactly the verbs that start a run, by their row', () => {
-    expect(RUN_VERBS).to.deep.equal(['run', 'plan', 'approve', 'retry', 'resume', 'review', 'continue']);
+    expect(RUN_VERBS).to.deep.equal([
+      'run',
+      'plan',
+      'approve',
+      'retry',
+      'resume',
+      'review',
+      'continue',
+    ]);
     for (const verb of VERB_NAMES) {
       const handling = verbRow(verb).handling;
       if (isRunVerb(verb)) {
