@@ -57,7 +57,7 @@ async function act(
   if (action !== 'run_worker' || !decision.worker_call) {
     throw new ModelBehaviorError(`the meta-agent chose an unknown action "${action}"`, {
       purpose: 'execution',
-      hint: 'the meta protocol knows only run_worker and mark_complete (seed 002 §2.3).',
+      hint: 'the meta protocol knows only run_worker and mark_complete.',
     });
   }
   const call = decision.worker_call;

@@ -61,7 +61,7 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
       'run the agent on a task in a local checkout (Task YAML on stdin, --task-file or --task)',
     )
     .option('--task <text>', 'the task as plain text')
-    .option('--task-file <file>', 'a Task YAML file (seed 002 format)')
+    .option('--task-file <file>', 'a Task YAML file (see docs/agent-runner.md)')
     .option('--repo <dir>', 'repository to work in (default: the Task YAML task.repo, or .)')
     .addOption(setOption())
     .option('--json', 'print the result as JSON')

@@ -23,11 +23,11 @@ import type {
 export interface RunReporter {
   /** `detail`: a short reason shown next to the state (e.g. why a phase failed or was skipped). */
   phase(phase: PhaseName, status: PhaseStatus, detail?: string): void;
-  /** The step a reviewed phase is in and its revisions so far (`metadata.json`, seed 004 FR-3). */
+  /** The step a reviewed phase is in and its revisions so far (`metadata.json`). */
   step(phase: PhaseName, step: PhaseStep, retryCount: number): void;
   /** A review verdict (shown in the note's review table). */
   review(record: ReviewRecord): void;
-  /** The plan as a checklist (D5), again after every revision. */
+  /** The plan as a checklist, again after every revision. */
   plan(
     items: readonly ChecklistItem[],
     info: { revision: number; comment: string; change: PlanChange },
@@ -37,7 +37,7 @@ export interface RunReporter {
   comment(text: string): void;
   /** A line for the reader under the note's header (e.g. how a resumed run started). */
   notice?(text: string): void;
-  /** The environment sub-phase's result: shown in the note; a failure note is posted (E4). */
+  /** The environment sub-phase's result: shown in the note; a failure note is posted. */
   environment(outcome: EnvironmentSetupOutcome): Promise<void>;
   /** The final state, always written (also on failure and cancellation): Task Note, result.json, notes. */
   final(outcome: RunOutcome): Promise<void>;
@@ -45,7 +45,7 @@ export interface RunReporter {
   budget?(spend: BudgetSpend): void;
 }
 
-/** One executed action (or the verification) for the history (seed 001 §7.4.2). */
+/** One executed action (or the verification) for the history. */
 export interface ExecutionRecord {
   action_id: string;
   status: 'success' | 'error' | 'skipped';
@@ -54,7 +54,7 @@ export interface ExecutionRecord {
   duration_ms?: number;
 }
 
-/** One reflection of an earlier run, as the reflection prompt shows it (seed 001 §7.3). */
+/** One reflection of an earlier run, as the reflection prompt shows it. */
 export interface EarlierReflection {
   at: string;
   status: string;
@@ -66,8 +66,8 @@ export interface EarlierReflection {
 /**
  * The plan an earlier run of the task (or of the request `/agent retry` or a
  * resume runs again) left in the history, with its revision history and
- * reflections (seed 001 §7.3, §7.4.2 `has_plan`, `get_latest_plan`,
- * `get_revision_history`, `get_all_reflections`).
+ * reflections, so a retry or resume builds on what was tried instead of
+ * starting over.
  */
 export interface EarlierPlan {
   /** The task whose history holds it. */
@@ -94,13 +94,13 @@ export interface PlanReuse {
 }
 
 /**
- * The planning history (seed 001 §7.4.2, §11; SPEC I1), backed by the JSONL
+ * The planning history, backed by the JSONL
  * `PlanningHistoryStore` (src/history/); the store adds timestamps and ids.
  */
 export interface RunHistory {
   /** Earlier runs on the same MR/issue (or task), as short lines for the planner. */
   pastExecutions(): Promise<string[]>;
-  /** The plan an earlier run left to reuse (seed 001 §7.3); absent or undefined: none. */
+  /** The plan an earlier run left to reuse; absent or undefined: none. */
   earlierPlan?(): Promise<EarlierPlan | undefined>;
   /** Saves the plan the run adopts; `reuse` when it is an earlier run's plan taken over. */
   savePlan(plan: Plan, reuse?: PlanReuse): Promise<void>;
@@ -112,10 +112,10 @@ export interface RunHistory {
   saveExecution(record: ExecutionRecord): Promise<void>;
 }
 
-/** What the environment sub-phase reports (seed 000 §5, §6.1). */
+/** What the environment sub-phase reports. */
 export interface EnvironmentSetupOutcome {
   handoff: EnvironmentHandoff;
-  /** The "environment setup failed" note (seed 000 §5.3.9), posted by the reporter. */
+  /** The "environment setup failed" note, posted by the reporter. */
   failureNote?: string;
   /** For the progress note's environment section. */
   setupCommands: number;
@@ -125,13 +125,13 @@ export interface EnvironmentSetupOutcome {
   detail?: string;
 }
 
-/** The environment phase's part of the run (seed 000 §3, §5, §7.2; src/phases/environment/). */
+/** The environment phase's part of the run (src/phases/environment/). */
 export interface EnvironmentStep {
-  /** Environment information for pre-planning (C2); undefined when nothing was found. */
+  /** Environment information for pre-planning; undefined when nothing was found. */
   detect(repoDir: string, signal?: AbortSignal): Promise<EnvironmentInfo | undefined>;
   /** The setup sub-phase for the planner's choice (normalised with detection, D2). */
   setup(selected: SelectedEnvironment, signal?: AbortSignal): Promise<EnvironmentSetupOutcome>;
-  /** The environment section of the execution prompt (seed 000 §7.2). */
+  /** The environment section of the execution prompt. */
   executionSection(handoff: EnvironmentHandoff): Promise<string>;
 }
 
@@ -158,7 +158,7 @@ export interface DeliveryStep {
   deliver(change: ChangeToDeliver, signal?: AbortSignal): Promise<DeliveryReport>;
 }
 
-/** One run of an external coding CLI on one planned action (N1). */
+/** One run of an external coding CLI on one planned action. */
 export interface ActionWorkerRun {
   /** Undefined when the process never exited by itself (killed, not started). */
   exitCode: number | undefined;
@@ -175,7 +175,7 @@ export interface ActionWorkerRun {
 
 /**
  * An external coding CLI (`codex-cli`, `claude-code`, `gemini-cli`) that
- * carries out planned actions instead of the builtin tool loop (SPEC N1).
+ * carries out planned actions instead of the builtin tool loop.
  * Planning, environment setup, review, verification and delivery stay the
  * run's own. Absent: the builtin tool loop.
  */

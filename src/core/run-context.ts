@@ -44,7 +44,7 @@ export interface PortDeps {
 }
 
 /**
- * The checkout's own code must not run (a fork's merge request, issue 19 §1):
+ * The checkout's own code must not run (a fork's merge request, docs/security.md):
  * `reason` says why, in plain words for the notes and the model.
  */
 export interface CodeNotRun {
@@ -67,16 +67,16 @@ export interface RunDeps extends PortDeps {
   request?: RequestSource;
   /** Absent `review`: the review phase (src/phases/review/) when `review.enabled`. */
   hooks?: Partial<RunHooks>;
-  /** GitLab collapsible log sections per phase (B4); absent outside CI. */
+  /** GitLab collapsible log sections per phase; absent outside CI. */
   sections?: SectionWriter;
   /** Absent: the built-in tools. */
   tools?: Tool[];
   /**
-   * Who runs the commands taken from the model or the repository (issue 19
-   * §3); set by the composition root. Absent: the agent's own user.
+   * Who runs the commands taken from the model or the repository
+   * (docs/security.md); set by the composition root. Absent: the agent's own user.
    */
   isolation?: CommandIsolation;
-  /** An external coding CLI that carries out the actions (N1); absent: the builtin tool loop. */
+  /** An external coding CLI that carries out the actions; absent: the builtin tool loop. */
   worker?: ActionWorker;
   signal?: AbortSignal;
   /**
@@ -128,11 +128,11 @@ export interface RunState {
   /** Replans decided through the replan hook (bounded by max_total_replans). */
   replans: number;
   delivery?: DeliveryReport;
-  /** Review verdicts, oldest first (seed 004). */
+  /** Review verdicts, oldest first. */
   reviews: ReviewRecord[];
   /** Executed actions before this index belong to an earlier, replaced checklist. */
   checklistFrom: number;
-  /** The earlier plan this run took over (seed 001 §7.3), with its revisions and reflections. */
+  /** The earlier plan this run took over, with its revisions and reflections. */
   reusedPlan?: EarlierPlan;
   /** Someone asked the run not to push: it keeps the change as a patch instead. */
   stopBeforeDelivery?: { by: string };

@@ -35,7 +35,7 @@ export type ApiOptions = ConstructorParameters<typeof Gitlab<false>>[0];
  * The client, each resource built when first used. `new Gitlab()` builds
  * all of gitbeaker's ~200 resources, each with its own set of rate
  * limiters: a few hundred milliseconds at the start of every job, for the
- * dozen a job uses (issue #22). Each resource keeps gitbeaker's limits.
+ * dozen a job uses. Each resource keeps gitbeaker's limits.
  */
 export function gitbeakerApi(options: ApiOptions): Api {
   const api = {} as Record<(typeof USED)[number], unknown>;

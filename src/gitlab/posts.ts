@@ -33,7 +33,7 @@ import { isStatus, type Api } from './gitbeaker-api.ts';
 /**
  * Opens a merge request. GitLab runs the quick actions of a description
  * created through the API, so the description is escaped here, last, whoever
- * built it (issue 19 §2); a title is one line (GitLab does not read titles for
+ * built it; a title is one line (GitLab does not read titles for
  * quick actions).
  */
 export async function mergeRequest(api: Api, project: ProjectRef, request: NewMergeRequest) {

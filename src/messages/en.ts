@@ -25,7 +25,7 @@ export const en = {
   'state.budget_exhausted': 'Budget reached',
   'state.never_run': 'No run yet',
 
-  // phases (seed 000 §5.4) and replan checkpoints (seed 003 §3)
+  // phases and replan checkpoints
   'phase.pre_planning': 'Pre-planning',
   'phase.planning': 'Planning',
   'phase.environment_setup': 'Environment',
@@ -211,7 +211,7 @@ export const en = {
   'replan.kind.goal_revision': 'revisit the goal',
   'replan.kind.full_replan': 'plan again from scratch',
   'replan.kind.clarification_request': 'ask the people on the request',
-  // replans' start, completion and failure in the progress note's history (seed 003 §11.1)
+  // replans' start, completion and failure in the progress note's history
   'replanLog.heading': 'Replans',
   'replanLog.started': '{time} · started at {point}: {kind}',
   'replanLog.startedAt': '{time} · started at {point}',

@@ -1,5 +1,5 @@
 /**
- * The languages mr-agent writes its notes in (issue #23): English and
+ * The languages mr-agent writes its notes in: English and
  * Japanese. `auto` follows the language of the request that started the run,
  * so a Japanese comment gets Japanese notes.
  */

@@ -1,6 +1,6 @@
 /**
  * The parts of a run whose checkout must not run (a fork's merge request,
- * issue 19 §1), as src/run/compose.ts wires them: setup that runs nothing,
+ * see docs/security.md), as src/run/compose.ts wires them: setup that runs nothing,
  * the execution prompt's reason, and the tools without `run_command`.
  */
 import type { CodeNotRun } from '../core/run-context.ts';

@@ -2,7 +2,7 @@ import { meteredLlm, RunBudget } from '../core/budget.ts';
 import type { MergeRequestReview } from '../core/merge-request-review.ts';
 import { priceOf } from '../llm/pricing.ts';
 /**
- * The one composition root of a run (SPEC O1): `mr-agent run`, every step of
+ * The one composition root of a run: `mr-agent run`, every step of
  * `mr-agent ci` and `mr-agent demo` build their `RunDeps` here, so a
  * capability wired for one entry is wired for all. The entries bring only
  * what is theirs: where notes go, the request and delivery facts from GitLab
@@ -75,13 +75,13 @@ export interface ComposeInput {
   notes: NoteTarget;
   /** Cancels the run (the lifecycle's signal). */
   signal: AbortSignal;
-  /** The job log: collapsible sections per phase when `CI=true` (B4). */
+  /** The job log: collapsible sections per phase when `CI=true`. */
   log: (text: string) => void;
   /** CI facts for the note marker and links (absent locally). */
   ci?: { jobId: string; pipelineId: string; jobUrl?: string | undefined } | undefined;
   /** The MR/issue the run belongs to (history continuity, I1). */
   issueId?: string | undefined;
-  /** The earlier task whose plan the run may reuse (seed 001 §7.3: retry, resume). */
+  /** The earlier task whose plan the run may reuse. */
   planSource?: string | undefined;
   artifactUrl?: ((file: string) => string | undefined) | undefined;
   /** Replies to a ❓ question (GitLab); absent: no waiting. */
@@ -107,8 +107,8 @@ export interface ComposeInput {
   /** Replaces the environment phase (tests). */
   createEnvironment?: ((deps: EnvironmentStepDeps) => EnvironmentStep | undefined) | undefined;
   /**
-   * None of the checkout's code may run (a fork's merge request, issue 19
-   * §1): the shell runs git only, setup is skipped, `run_command` is not
+   * None of the checkout's code may run (a fork's merge request,
+   * docs/security.md): the shell runs git only, setup is skipped, `run_command` is not
    * offered, no external worker, verification runs no tests, and delivery
    * posts a patch instead of pushing.
    */
@@ -124,7 +124,7 @@ export interface ComposedRun {
   reporting: Reporting;
 }
 
-/** The external coding CLI of `runner.worker.kind` (N1), checked before the note is created. */
+/** The external coding CLI of `runner.worker.kind`, checked before the note is created. */
 async function workerFor(
   input: ComposeInput,
   isolation: CommandIsolation,
@@ -284,7 +284,7 @@ function reportingFor(
 }
 
 /**
- * Who runs the commands (issue 19 §3): another user when the agent runs as
+ * Who runs the commands: another user when the agent runs as
  * root, else the agent's own user — refused unless `security.isolation:
  * accept-risk`. Logged once, shown in the progress note when not isolated.
  */
@@ -313,8 +313,8 @@ async function isolationFor(input: ComposeInput): Promise<CommandIsolation> {
 /**
  * Builds a run: the model (watched when asked), the external worker of
  * `runner.worker.kind` (checked first, N1), the progress note with history,
- * Task Note and result.json, the replan hook (seed 003; review comes with the
- * run, seed 004), the environment phase, the request, delivery — whose GitLab
+ * Task Note and result.json, the replan hook (review comes with the
+ * run), the environment phase, the request, delivery — whose GitLab
  * calls end with the run's signal, so nothing is pushed after a cancel — and
  * collapsible log sections. Creates the progress note.
  */
@@ -337,7 +337,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
   const { language } = reporting;
   const notRun = input.codeNotRun;
   const shell = notRun ? gitOnlyShell(input.shell, notRun.reason) : input.shell;
-  // the phases' own modules load once the progress note is posted (issue #22)
+  // the phases' own modules load once the progress note is posted
   const environment = await environmentFor(input, llm, shell, language, isolation);
   const tools = await toolsFor(input);
   const delivery = input.delivery
@@ -391,7 +391,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
     ...(environment ? { environment } : {}),
     ...(delivery ? { delivery } : {}),
     ...(input.request ? { request: input.request } : {}),
-    // LLM-decided replanning (seed 003) when planning.replanning.enabled
+    // LLM-decided replanning when planning.replanning.enabled
     hooks: { replan: reporting.replan, ...observers.hooks },
     ...(tools ? { tools } : {}),
     ...(worker ? { worker } : {}),

@@ -22,13 +22,13 @@ import type { RunEnd } from '../core/run-end.ts';
 import { verificationPhase } from '../phases/verify/step.ts';
 import { reviewOnlyStage } from '../phases/review/inline/step.ts';
 
-/** What planning left for the work: a plan job hands it to the run job of the child pipeline (B2). */
+/** What planning left for the work: a plan job hands it to the run job of the child pipeline. */
 export interface PlannedWork {
   /** Absent for `/agent approve`: the request is gathered again, the posted plan is kept. */
   gathered?: Gathered | undefined;
   plan: Plan;
   /**
-   * The earlier run's plan this one took over (seed 001 §7.3), with its
+   * The earlier run's plan this one took over, with its
    * revision history and reflections: the job that carries on keeps them.
    */
   reusedPlan?: EarlierPlan | undefined;
@@ -114,7 +114,7 @@ async function adoptStage(
   ctx.toolContext.requestText = requestText(ctx.state.gathered);
   const reused = from.work.reusedPlan;
   if (reused) {
-    // seed 001 §7.3: the revision limit goes on counting; reflection sees the earlier attempts
+    // a reused plan keeps its revision count, so the limit holds across runs; reflection sees the earlier attempts
     ctx.state.reusedPlan = reused;
     ctx.state.revisions = reused.revisions.length;
   }
@@ -145,7 +145,7 @@ async function workStage(ctx: RunContext): Promise<RunEnd> {
     const verified = await inPhase(ctx, 'verification', () => verificationPhase(ctx));
     if (verified.kind === 'end') return verified.end;
     if (verified.kind === 'complete') {
-      // nothing is pushed once the run is cancelled (O4)
+      // nothing is pushed once the run is cancelled
       throwIfCancelled(ctx);
       const heard = await hear(ctx, 'delivery');
       if (heard.length > 0) {
@@ -215,7 +215,7 @@ function endAfterBudget(ctx: RunContext, end: RunEnd): RunEnd {
   };
 }
 
-/** A run that got to its end after a cancellation ends as cancelled all the same (O4). */
+/** A run that got to its end after a cancellation ends as cancelled all the same. */
 function endAfterAbort(ctx: RunContext, end: RunEnd): RunEnd {
   if (!ctx.signal?.aborted || end.reason === 'cancelled') return end;
   const pushed = ctx.state.delivery?.status === 'pushed' ? ' after its change was pushed' : '';
@@ -226,7 +226,7 @@ function endAfterAbort(ctx: RunContext, end: RunEnd): RunEnd {
  * The pipeline, in the order of GUIDE.md:
  * gather → plan → environment → (execute ⇄ reflect → verify)* → deliver → finish,
  * driving the task state machine PENDING → PLANNING → RUNNING → VALIDATING
- * → RUNNING | COMPLETE | FAILED. The two-step flow of the CI component (B2)
+ * → RUNNING | COMPLETE | FAILED. The two-step flow of the CI component
  * runs it in two jobs: the plan job stops after planning (`hand-over`), the
  * run job carries on `from` that plan. Every run that ends is finished here,
  * once. Never throws for run failures: they are in the outcome.

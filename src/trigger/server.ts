@@ -23,7 +23,7 @@ import { WorkQueue } from './work-queue.ts';
 import { refusalDeskFor, type RefusalDesk, type Refusal } from './refusals.ts';
 
 /**
- * The webhook bridge's HTTP side (A2): `POST /webhook` and `GET /healthz` on
+ * The webhook bridge's HTTP side: `POST /webhook` and `GET /healthz` on
  * node:http. It authenticates, filters cheaply, answers at once (202 for a
  * queued command, 200 for anything ignored) and leaves the API work to a
  * bounded queue, because GitLab counts slow or non-2xx answers as failures
@@ -46,13 +46,13 @@ export interface BridgeServerDeps {
   rules: NoteRules;
   handle(request: CommandRequest): Promise<DispatchOutcome>;
   /**
-   * A reply in a thread that may resume a paused run (F4); read off the fast
+   * A reply in a thread that may resume a paused run; read off the fast
    * path, in the queue. Without it such replies are ignored like any comment.
    */
   handleReply?(reply: ReplyCandidate): Promise<ReplyOutcome>;
   /**
    * A command said in private (an internal note, a confidential issue): it
-   * starts nothing and is answered internally (issue 19 §6). Without it such
+   * starts nothing and is answered internally. Without it such
    * commands are ignored.
    */
   handlePrivate?(request: CommandRequest): Promise<DispatchOutcome>;

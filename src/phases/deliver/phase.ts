@@ -2,7 +2,7 @@ import type { RunContext } from '../../core/run-context.ts';
 import { stopReason } from '../converse/index.ts';
 
 /**
- * Delivery (SPEC H3) once every criterion is met: the injected step commits
+ * Delivery once every criterion is met: the injected step commits
  * and pushes the change (or posts a patch note). A failure here fails the
  * run; its error says why and the change stays in the job artifacts.
  * With `notPushedReason` the change is kept as a patch note for that reason.

@@ -47,7 +47,7 @@ async function runOne(ctx: RunContext, step: PlanStep): Promise<ActionRecord> {
   return record;
 }
 
-/** The replan checkpoint after each action (seed 003 §7); `replanned` skips reflection. */
+/** The replan checkpoint after each action; `replanned` skips reflection. */
 async function afterAction(
   ctx: RunContext,
   step: PlanStep,
@@ -77,7 +77,7 @@ async function afterAction(
   return CONTINUE;
 }
 
-/** Executes the queue; reflection on error and at the interval (seed 001 §7.4.1 step 3). */
+/** Executes the queue; reflection on error and at the interval. */
 async function executeQueue(ctx: RunContext): Promise<StepResult> {
   while (ctx.state.queue.length > 0) {
     throwIfCancelled(ctx);
@@ -111,7 +111,7 @@ function executionSubject(ctx: RunContext): string {
 
 /**
  * The execution phase: run the queue, then the execution review → revise
- * cycle (seed 004); a FAIL becomes new actions through a reflection.
+ * cycle; a FAIL becomes new actions through a reflection.
  */
 export async function executionPhase(ctx: RunContext): Promise<StepResult> {
   for (let attempt = 0; ; attempt++) {

@@ -94,9 +94,9 @@ function filesNotWritten(language: Language, error: string): string {
 }
 
 /**
- * The run's reporter over the progress note publisher (H1), `metadata.json`
- * (I4), `runs.json` (I3), and at the end the Task Note (H4), `result.json`
- * (L3) and the separate notes of H2.
+ * The run's reporter over the progress note publisher, `metadata.json`
+ *, `runs.json`, and at the end the Task Note, `result.json`
+ * and the separate notes of H2.
  */
 export class ProgressReporter implements RunReporter {
   /** State-file writes in flight; `final()` waits for them so none is lost at exit. */
@@ -225,7 +225,7 @@ export class ProgressReporter implements RunReporter {
   /**
    * The final report. Every step is attempted whatever happened to the ones
    * before: a full disk that refuses the Task Note must not keep the progress
-   * note at "running" (H1, M6). The files in the job's folder come first
+   * note at "running". The files in the job's folder come first
    * (Task Note, result.json, runs.json), so they are there whatever GitLab
    * does; then the notes. A progress note whose final state could not be
    * written is a `FinalStateNotWritten` (the job exits non-zero, O4);
@@ -277,7 +277,7 @@ export class ProgressReporter implements RunReporter {
     await step('separate notes', () => this.postSeparateNotes(outcome, noteUrl));
     const written = await o.publisher.finish({ state, summary: outcome.summary });
     // no closing reply while a question or a person is awaited: the ❓ or 🙋 note is the news
-    // (H2); nor after a patch note, which is the closing note then and @mentions the requester
+    //; nor after a patch note, which is the closing note then and @mentions the requester
     const patched = outcome.delivery?.status === 'patch-posted';
     if (state !== 'awaiting_answer' && state !== 'needs_human' && state !== 'paused' && !patched)
       await step('summary note', () =>
@@ -319,7 +319,7 @@ export class ProgressReporter implements RunReporter {
     return { ...(url ? { progressNote: url } : {}), ...(requester ? { requester } : {}) };
   }
 
-  /** The 🙋 and ❓ notes (H2); the progress note links them (their URLs reach it through the target). */
+  /** The 🙋 and ❓ notes; the progress note links them (their URLs reach it through the target). */
   private async postSeparateNotes(outcome: RunOutcome, taskNoteUrl: string | undefined) {
     const o = this.o;
     const post = (body: string) => postNote(o.target, body, { redactor: o.redactor });

@@ -1,6 +1,6 @@
 /**
  * GitLab runs quick actions found in note bodies posted through the API
- * (research §0.5) and in the description of an issue or merge request created
+ * (as GitLab's notes API documents) and in the description of an issue or merge request created
  * or edited through it (GitLab docs, user/project/quick_actions.md): a line
  * starting with a known `/command`, outside code blocks and quotes — inside
  * HTML comments too. Titles and commit messages are not read for them. The
