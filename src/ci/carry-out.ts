@@ -7,7 +7,7 @@ import type { PlannedWork, RunInput } from '../run/orchestrator.ts';
 import type { CarriedOut, CarryOutDeps } from './job-types.ts';
 import type { JobPlan } from '../commands/verbs.ts';
 import { commandPlan } from './commands.ts';
-import { AMOUNT } from '../commands/parse.ts';
+import { AMOUNT } from '../commands/amount.ts';
 import { readHandoff } from './handoff.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
 import {

@@ -195,7 +195,12 @@ async function joinOrFollow(
   if ((await runStage(deps, request, active)) === 'listening') {
     // the marker names the run: at its end it answers the instructions it told "joined" but never heard
     const marker = renderMarker({ kind: 'reply', pipeline: String(active.id), state: 'joined' });
-    await reply(deps, request, `${marker}\n${joinedText(request.target, active, language)}`);
+    const noteUrl = await runningNoteUrl(deps, request);
+    await reply(
+      deps,
+      request,
+      `${marker}\n${joinedText(request.target, active, language, noteUrl)}`,
+    );
     return { kind: 'joined', pipeline: active };
   }
   const started = await startPipeline(deps, request);

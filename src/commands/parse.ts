@@ -1,3 +1,4 @@
+import { AMOUNT } from './amount.ts';
 import { proseLines } from './markdown-mask.ts';
 import { isVerb, VERB_NAMES, verbRow, type Verb } from './verbs.ts';
 
@@ -40,9 +41,6 @@ function barePrefix(following: readonly string[], line: number): ParsedCommand {
     ? { isCommand: true, command: 'help', instruction: '', line }
     : { isCommand: true, command: 'run', instruction, line };
 }
-
-/** The amount an `amount` verb may take: `+$2`, `+$0.50`. */
-export const AMOUNT = /^\+\$(\d{1,6}(?:\.\d{1,2})?)$/;
 
 function splitVerb(rest: string): { command: SubCommand; remainder: string } {
   const match = /^(\S+)\s*([\s\S]*)$/.exec(rest)!;

@@ -94,11 +94,20 @@ export function joinedText(
   target: CommandTarget,
   pipeline: AgentPipeline,
   language: Language = 'en',
+  progressNoteUrl?: string,
 ): string {
-  return t(language, 'reply.joined', {
+  const joined = t(language, 'reply.joined', {
     where: where(target, language),
     pipeline: pipelineLink(pipeline, language),
   });
+  const follow = progressNoteUrl
+    ? t(language, 'reply.followRun', {
+        note: `[${t(language, 'reply.progressNote')}](${progressNoteUrl})`,
+      })
+    : '';
+  const gap = language === 'ja' ? '' : ' ';
+  // opens with the run's state, like every bridge reply
+  return `${EMOJI.running} ${[joined, follow].filter(Boolean).join(gap)}`;
 }
 
 /** A new instruction after the running run began delivering: a follow-up run. */

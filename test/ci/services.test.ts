@@ -80,6 +80,8 @@ describe('ci/services: one job builds its services once', () => {
         'src/ci/services.ts',
         'src/cli/commands/run-services.ts',
         'src/cli/commands/serve.ts',
+        // `mr-agent setup`, a process of its own
+        'src/cli/commands/setup.ts',
         'src/demo/run-demo.ts',
         'src/log/logger.ts',
       ].sort(),
