@@ -84,7 +84,9 @@ export async function heed(
   for (const comment of comments) {
     await port.answer(comment, answerText(comment, answer, comments.length === 1));
   }
-  return result.kind === 'end' ? result : { ...CONTINUE, revised: !reply || result.revised === true };
+  return result.kind === 'end'
+    ? result
+    : { ...CONTINUE, revised: !reply || result.revised === true };
 }
 
 /** The patch note's reason when someone asked the run not to push, in the notes' language. */
