@@ -82,6 +82,13 @@ describe('hardening: no credential in anything the command user can read (SPEC M
       'GitLab token': `glpat-${randomBytes(12).toString('hex')}`,
       'LLM key': `sk-${randomBytes(16).toString('hex')}`,
     };
+    // what the test and the agent write in /tmp is newer than this: the search there reads those
+    // files (a secret of this test can be in no older one), not what other runs left behind
+    const since = path.join(
+      tmpdir(),
+      `checkout-credentials-since-${randomBytes(6).toString('hex')}`,
+    );
+    await writeFile(since, '', { mode: 0o644 });
     const base = await mkdtemp(path.join(tmpdir(), 'checkout-credentials-'));
     try {
       const remote = path.join(base, 'remote.git');
@@ -138,7 +145,7 @@ describe('hardening: no credential in anything the command user can read (SPEC M
             'env',
             'tr "\\0" "\\n" < /proc/self/environ',
             'git config --list',
-            `find "$PWD" "$HOME" /tmp -xdev -type f -readable -size -1024k -print0 2>/dev/null | xargs -0 cat 2>/dev/null`,
+            `{ find "$PWD" "$HOME" -xdev -type f -readable -size -1024k -print0; find /tmp -xdev -type f -readable -size -1024k -newer ${JSON.stringify(since)} -print0; } 2>/dev/null | xargs -0 cat 2>/dev/null`,
           ].join('; '),
           cwd: checkout,
           env: sandboxEnv(hostEnv),
@@ -157,6 +164,7 @@ describe('hardening: no credential in anything the command user can read (SPEC M
     } finally {
       await rm(base, { recursive: true, force: true });
       await rm(`${path.join(base, 'project')}.tmp`, { recursive: true, force: true });
+      await rm(since, { force: true });
     }
   });
 });
