@@ -55,7 +55,7 @@ function variablesForbidden(cause: unknown, triedInputs: boolean): ConfigError {
  * GitLab refused a trigger that carried inputs only, with the message about
  * pipeline variables: some GitLab versions count the `TRIGGER_PAYLOAD`
  * variable they add to every trigger-token pipeline as one the caller set
- * (GitLab issue 557381), so the project's setting refuses it. Sending
+ * (a GitLab bug on some versions, see docs/gitlab.md), so the project's setting refuses it. Sending
  * variables instead would be refused the same way.
  */
 function inputsRefusedAsVariables(cause: unknown): ConfigError {

@@ -42,7 +42,7 @@ export class GitLabModel extends CoreModel {
    * Some GitLab versions count the `TRIGGER_PAYLOAD` variable they add to every
    * trigger-token pipeline as a pipeline variable the caller set, so "Minimum
    * role to use pipeline variables" refuses even a trigger that sends inputs
-   * only (GitLab issue 557381). Off by default, as on a fixed version.
+   * only (a GitLab bug on some versions, see docs/gitlab.md). Off by default, as on a fixed version.
    */
   triggerPayloadCountsAsVariable = false;
   /** What `GET /version` answers (doc/api/version.md), e.g. an older instance's "15.4.2-ee". */
