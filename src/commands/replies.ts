@@ -61,6 +61,15 @@ export function helpText(prefix: string, language: Language = 'en'): string {
   return helpLines({ taskId: '', commandPrefix: prefix, language }, helpEntries()).join('\n');
 }
 
+/** "Follow it in its progress note", linked; empty when the note is not known. */
+function followRun(language: Language, progressNoteUrl: string | undefined): string {
+  return progressNoteUrl
+    ? t(language, 'reply.followRun', {
+        note: `[${t(language, 'reply.progressNote')}](${progressNoteUrl})`,
+      })
+    : '';
+}
+
 /**
  * "Already running": opens with the running state, names the pipeline and,
  * when it is found, links the running run's progress note.
@@ -77,11 +86,7 @@ export function alreadyRunningText(
     pipeline: pipelineLink(pipeline, language),
     status: statusWord(pipeline.status, language),
   });
-  const follow = progressNoteUrl
-    ? t(language, 'reply.followRun', {
-        note: `[${t(language, 'reply.progressNote')}](${progressNoteUrl})`,
-      })
-    : '';
+  const follow = followRun(language, progressNoteUrl);
   const gap = language === 'ja' ? '' : ' ';
   return [
     `${EMOJI.running} ${[running, follow].filter(Boolean).join(gap)}`,
@@ -100,11 +105,7 @@ export function joinedText(
     where: where(target, language),
     pipeline: pipelineLink(pipeline, language),
   });
-  const follow = progressNoteUrl
-    ? t(language, 'reply.followRun', {
-        note: `[${t(language, 'reply.progressNote')}](${progressNoteUrl})`,
-      })
-    : '';
+  const follow = followRun(language, progressNoteUrl);
   const gap = language === 'ja' ? '' : ' ';
   // opens with the run's state, like every bridge reply
   return `${EMOJI.running} ${[joined, follow].filter(Boolean).join(gap)}`;
