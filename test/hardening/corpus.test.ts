@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { listAreas, loadArea } from './corpus/case.ts';
 import { CrashWatch, expectPrototypeIntact } from './corpus/checks.ts';
 import {
+  removeCaseDirs,
   runArgvCase,
   runConfigFileCase,
   runEnvCase,
@@ -51,6 +52,7 @@ describe('hardening: bad-input corpus (issue 12, SPEC A2 A3 J1 G2 L1)', function
   after(async () => {
     const final = webhook.finalChecks();
     await webhook.stop();
+    await removeCaseDirs();
     watch.uninstall();
     const total = [...counts.values()].reduce((sum, c) => sum + c.cases, 0);
     recordFigures('bad-input corpus', [

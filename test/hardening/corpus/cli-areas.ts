@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -21,8 +21,18 @@ const CliCase = BaseCase.extend({
   binary: z.boolean().default(false),
 });
 
+const madeDirs: string[] = [];
+
 async function tempDir(prefix: string): Promise<string> {
-  return mkdtemp(path.join(os.tmpdir(), `mr-agent-corpus-${prefix}-`));
+  const dir = await mkdtemp(path.join(os.tmpdir(), `mr-agent-corpus-${prefix}-`));
+  madeDirs.push(dir);
+  return dir;
+}
+
+/** Removes every folder the CLI areas made for their cases. */
+export async function removeCaseDirs(): Promise<void> {
+  const dirs = madeDirs.splice(0);
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
 async function writeTree(dir: string, files: Record<string, string>): Promise<void> {
