@@ -1,4 +1,5 @@
 import type { EnvironmentName } from '../core/environment.ts';
+import type { EnvironmentKind } from '../phases/environment/kinds/kind.ts';
 import { ENVIRONMENT_KINDS } from '../phases/environment/registry.ts';
 import { CACHE_DIR } from './cache-dir.ts';
 
@@ -18,18 +19,21 @@ const inProject = (sub: string) => `$CI_PROJECT_DIR/${CACHE_DIR}/${sub}`;
 
 /**
  * Per environment, from its folder's `job` (pip/uv/poetry, conda,
- * npm/yarn/pnpm, Maven/Gradle, Go modules …). templates/agent.yml declares
- * the same settings for the one-job flow (test/ci/template.test.ts keeps
- * them equal); the two-step flow writes them into the child pipeline from here.
+ * npm/yarn/pnpm, Maven/Gradle, Go modules …). The one-job flow's hidden jobs
+ * in templates/agent.yml are written from the same settings
+ * (`generated-environments.ts`); the two-step flow writes them into the child
+ * pipeline from here.
  */
-export const ENVIRONMENT_JOBS: Readonly<Record<EnvironmentName, EnvironmentJob>> = jobsOf();
+export const ENVIRONMENT_JOBS: Readonly<Record<EnvironmentName, EnvironmentJob>> =
+  Object.fromEntries(ENVIRONMENT_KINDS.map((kind) => [kind.name, environmentJob(kind)])) as Record<
+    EnvironmentName,
+    EnvironmentJob
+  >;
 
-function jobsOf(): Record<EnvironmentName, EnvironmentJob> {
-  const jobs = {} as Record<EnvironmentName, EnvironmentJob>;
-  for (const kind of ENVIRONMENT_KINDS)
-    jobs[kind.name] = {
-      cachePaths: kind.job.cacheDirs.map((sub) => `${CACHE_DIR}/${sub}`),
-      variables: kind.job.variables(inProject),
-    };
-  return jobs;
+/** The job settings of one environment, from its folder's `job`. */
+export function environmentJob(kind: EnvironmentKind): EnvironmentJob {
+  return {
+    cachePaths: kind.job.cacheDirs.map((sub) => `${CACHE_DIR}/${sub}`),
+    variables: kind.job.variables(inProject),
+  };
 }

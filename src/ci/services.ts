@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import type { ConfigStages } from '../config/load.ts';
 import type { Config } from '../config/options.ts';
 import type { GitLabPort } from '../core/gitlab-port.ts';
@@ -69,19 +68,13 @@ export interface JobServices {
 }
 
 function jobLogger(io: CiStepIo, config: Config, traceId: string, redactor: Redactor) {
-  return import('../log/logger.ts').then(({ createLogger }) =>
+  return import('../log/logger.ts').then(({ createLogger, resolveLogFormat, textSink }) =>
     createLogger({
       level: config.log.level,
-      format:
-        config.log.format === 'auto' ? (io.env.CI === 'true' ? 'json' : 'text') : config.log.format,
+      format: resolveLogFormat(config.log.format, io.env),
       traceId,
       redactor,
-      stream: new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          io.stderr.write(chunk.toString('utf8'));
-          done();
-        },
-      }),
+      stream: textSink(io.stderr),
     }),
   );
 }

@@ -27,11 +27,14 @@ export interface ComponentTemplate {
   jobs: Record<string, unknown>;
 }
 
+/** The comment lines around a generated part (`generated:<part> …`, `/generated:<part>`) head no group. */
+const GENERATED_MARK = /^\/?generated:/;
+
 function groupComment(comment: string | null | undefined): string | undefined {
   const line = comment
     ?.split('\n')
     .map((l) => l.trim())
-    .filter(Boolean)
+    .filter((l) => l !== '' && !GENERATED_MARK.test(l))
     .at(-1);
   return line || undefined;
 }

@@ -41,7 +41,11 @@ export type RegenerationReply = z.infer<typeof RegenerationReply>;
 
 /** A language runtime version a project asks for, and where it said so. */
 export interface VersionPin {
-  language: 'python' | 'node' | 'java' | 'go';
+  /**
+   * The runtime, as the environments name it (`python`, `node`, `java`, `go`);
+   * an environment's folder declares its own (`EnvironmentKind.language`).
+   */
+  language: string;
   /** The text as written, e.g. `>=3.10`, `^20 || ^22`, `17`, `1.22.3`. */
   spec: string;
   /** The lowest version the spec allows (`3.10`, `20`, `17`), when it has one. */

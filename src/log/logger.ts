@@ -44,6 +44,24 @@ function colorize(level: string): string {
   return `\u001b[${codes[level] ?? 0}m${level.padEnd(5)}\u001b[0m`;
 }
 
+/** `log.format: auto` is JSON lines in CI (`CI=true`) and text elsewhere. */
+export function resolveLogFormat(
+  format: LogFormat | 'auto',
+  env: Readonly<Record<string, string | undefined>>,
+): LogFormat {
+  return format === 'auto' ? (env['CI'] === 'true' ? 'json' : 'text') : format;
+}
+
+/** A stream handing each chunk as text to `out` (a process's injected stderr). */
+export function textSink(out: { write(text: string): unknown }): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      out.write(chunk.toString('utf8'));
+      done();
+    },
+  });
+}
+
 export function createLogger(options: LoggerOptions): Logger {
   const format = options.format ?? 'text';
   const stream = options.stream ?? process.stderr;

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ENVIRONMENT_KINDS } from '../../src/phases/environment/registry.ts';
 
 /**
  * #21 / O10: every image the project publishes (images/<name>/Dockerfile) starts
@@ -77,15 +78,10 @@ const dockerfiles = readdirSync(IMAGES)
   }));
 
 describe('#21 O10 images/*/Dockerfile', () => {
-  it('finds the five runner images and the bridge', () => {
-    expect(dockerfiles.map((d) => d.name).sort()).to.deep.equal([
-      'bridge',
-      'go',
-      'java',
-      'miniforge',
-      'node',
-      'python',
-    ]);
+  it("finds every registered environment's runner image and the bridge", () => {
+    expect(dockerfiles.map((d) => d.name).sort()).to.deep.equal(
+      [...ENVIRONMENT_KINDS.map((k) => k.name), 'bridge'].sort(),
+    );
   });
 
   for (const { name, list } of dockerfiles) {

@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { createMemoryLogger, newTraceId } from '../../src/log/logger.ts';
+import {
+  createLogger,
+  createMemoryLogger,
+  newTraceId,
+  resolveLogFormat,
+  textSink,
+} from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { createSectionWriter } from '../../src/log/sections.ts';
 
@@ -49,5 +55,28 @@ describe('log/logger', () => {
       '\u001b[0Ksection_start:1700000000:environment_setup[collapsed=true]\r\u001b[0KEnvironment setup\n',
     );
     expect(out[1]).to.equal('\u001b[0Ksection_end:1700000000:environment_setup\r\u001b[0K\n');
+  });
+
+  it('L1 log.format auto is JSON lines in CI and text elsewhere; a set format wins', () => {
+    expect(resolveLogFormat('auto', { CI: 'true' })).to.equal('json');
+    expect(resolveLogFormat('auto', {})).to.equal('text');
+    expect(resolveLogFormat('text', { CI: 'true' })).to.equal('text');
+    expect(resolveLogFormat('json', {})).to.equal('json');
+  });
+
+  it('L1 a logger writing to an injected stderr gets each line as text, redacted', async () => {
+    const written: unknown[] = [];
+    const redactor = new Redactor();
+    redactor.add('s3cret-value');
+    const logger = createLogger({
+      format: 'json',
+      traceId: 't',
+      redactor,
+      stream: textSink({ write: (text: string) => written.push(text) }),
+    });
+    logger.info('token s3cret-value');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).to.have.length(1);
+    expect(written[0]).to.be.a('string').and.contain('[MASKED]').and.not.contain('s3cret');
   });
 });

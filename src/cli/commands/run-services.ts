@@ -2,14 +2,20 @@ import type { Config } from '../../config/options.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';
 import type { LlmPort } from '../../core/llm-port.ts';
 import type { Shell } from '../../core/shell-port.ts';
-import { createLogger, newTraceId, type Logger } from '../../log/logger.ts';
+import {
+  createLogger,
+  newTraceId,
+  resolveLogFormat,
+  textSink,
+  type Logger,
+} from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
 import { RunLifecycle } from '../../run/lifecycle.ts';
 import { ExecaShell } from '../../shell/execa-shell.ts';
 import { useColor, type CliIo } from '../io.ts';
 import type { EnvironmentStepDeps } from '../../phases/environment/step.ts';
 import type { EnvironmentStep } from '../../core/ports.ts';
-import { redactorFor, streamOf } from './run-support.ts';
+import { redactorFor } from './run-support.ts';
 
 /** What `mr-agent run` builds from the configuration; replaceable in tests. */
 export interface RunFactories {
@@ -47,14 +53,12 @@ export function localRunServices(
   const clock = factories.clock ?? systemClock;
   const redactor = redactorFor(io, config);
   const traceId = newTraceId();
-  const format =
-    config.log.format === 'auto' ? (io.env.CI === 'true' ? 'json' : 'text') : config.log.format;
   const logger = createLogger({
     level: config.log.level,
-    format,
+    format: resolveLogFormat(config.log.format, io.env),
     traceId,
     redactor,
-    stream: streamOf(io.stderr),
+    stream: textSink(io.stderr),
     color: useColor(io),
   });
   const llm = factories.createLlm(config, io.env, logger, clock);

@@ -1,7 +1,6 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { loadConfig } from '../../config/load.ts';
 import type { Config } from '../../config/options.ts';
 import type { ResolvedConfig } from '../../config/resolve.ts';
@@ -96,15 +95,6 @@ export function maxLoopsFor(resolved: ResolvedConfig, task: TaskSpec): number {
   return resolved.origins['runner.max_loops']?.kind === 'default'
     ? task.maxLoops
     : resolved.config.runner.max_loops;
-}
-
-export function streamOf(out: CliIo['stderr']): Writable {
-  return new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      out.write(chunk.toString('utf8'));
-      done();
-    },
-  });
 }
 
 export function redactorFor(io: CliIo, config: Config): Redactor {

@@ -1,7 +1,12 @@
-import { Writable } from 'node:stream';
 import { loadConfig, type LoadConfigInput } from '../../config/load.ts';
 import type { Config } from '../../config/options.ts';
-import { createLogger, newTraceId, type Logger } from '../../log/logger.ts';
+import {
+  createLogger,
+  newTraceId,
+  resolveLogFormat,
+  textSink,
+  type Logger,
+} from '../../log/logger.ts';
 import { Redactor } from '../../log/redact.ts';
 import { assertBridgeConfig, startBridge } from '../../trigger/bridge.ts';
 import type { BridgeGitLab } from '../../commands/bridge-port.ts';
@@ -17,19 +22,12 @@ export interface ServeOptions {
 export type BridgeGitLabFactory = (config: Config, logger: Logger) => BridgeGitLab;
 
 function serveLogger(io: CliIo, config: Config, redactor: Redactor): Logger {
-  const format =
-    config.log.format === 'auto' ? (io.env.CI === 'true' ? 'json' : 'text') : config.log.format;
   return createLogger({
     level: config.log.level,
-    format,
+    format: resolveLogFormat(config.log.format, io.env),
     traceId: newTraceId(),
     redactor,
-    stream: new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        io.stderr.write(chunk.toString('utf8'));
-        done();
-      },
-    }),
+    stream: textSink(io.stderr),
   });
 }
 

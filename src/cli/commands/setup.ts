@@ -8,7 +8,7 @@ import type { LlmPort } from '../../core/llm-port.ts';
 import type { Shell } from '../../core/shell-port.ts';
 import { UsageError } from '../../errors/errors.ts';
 import { escapeInvisible } from '../../errors/visible.ts';
-import { createLogger, newTraceId, type Logger } from '../../log/logger.ts';
+import { createLogger, newTraceId, textSink, type Logger } from '../../log/logger.ts';
 import type { CommandRecord } from '../../phases/environment/run-command.ts';
 import {
   setupCheckout,
@@ -16,7 +16,7 @@ import {
 } from '../../phases/environment/setup-checkout.ts';
 import { ExecaShell } from '../../shell/execa-shell.ts';
 import { useColor, type CliIo } from '../io.ts';
-import { redactorFor, streamOf } from './run-support.ts';
+import { redactorFor } from './run-support.ts';
 
 export interface SetupCommandOptions {
   json?: boolean;
@@ -116,7 +116,7 @@ export async function setupCommand(
     format: config.log.format === 'json' ? 'json' : 'text',
     traceId: newTraceId(),
     redactor,
-    stream: streamOf(io.stderr),
+    stream: textSink(io.stderr),
     color: useColor(io),
   });
   let llm = NO_MODEL;

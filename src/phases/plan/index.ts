@@ -4,6 +4,7 @@ import { fenceData, renderPrompt } from '../../core/prompts.ts';
 import type { ActionRecord } from '../../core/records.ts';
 import type { Gathered } from '../../core/gathered.ts';
 import { renderGathered } from '../gather/render.ts';
+import { planningEnvironmentValues } from '../environment/planning-values.ts';
 import {
   planReplySchema,
   toPlanningResult,
@@ -26,6 +27,7 @@ async function systemPrompt(ctx: RunContext): Promise<string> {
     decomposition_level: config.planning.decomposition_level,
     max_subtasks: String(config.planning.max_subtasks),
     tools: ctx.tools.map((t) => `\`${t.name}\``).join(', '),
+    ...planningEnvironmentValues(),
     environment_rule:
       fixed === 'auto'
         ? ''

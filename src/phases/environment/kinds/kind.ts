@@ -51,12 +51,22 @@ export interface KindSignatures {
   fixable?: readonly Signature[];
 }
 
-/** The GitLab job of the environment: dependency caches kept between pipelines. */
+/** The GitLab job of the environment: its image and the dependency caches kept between pipelines. */
 export interface KindJob {
+  /** The description of the component template's `image_<name>` input; absent: "Image for the `<name>` environment." */
+  imageDescription?: string;
   /** Cache folders below the cache root (`pip`, `go/mod`), kept by GitLab's `cache:`. */
   cacheDirs: readonly string[];
   /** Variables pointing the package managers at them, given a cache folder's absolute path. */
   variables: (folder: (sub: string) => string) => Readonly<Record<string, string>>;
+}
+
+/** How the planning prompt presents the environment (prompts/planning.md). */
+export interface KindPlanner {
+  /** What the environment offers, after its name in the list of environments. */
+  description: string;
+  /** The files that select it, in the selection criteria (`` `go.mod` ``). */
+  selectedBy: string;
 }
 
 export interface EnvironmentKind<N extends EnvironmentName = EnvironmentName> extends DecisionKind {
@@ -74,6 +84,7 @@ export interface EnvironmentKind<N extends EnvironmentName = EnvironmentName> ex
   /** Names of the runtime in `.tool-versions` and `mise.toml`. */
   toolNames?: readonly string[];
   ci?: KindCi;
+  planner: KindPlanner;
   /** Names models use for it (`golang`, `conda`). */
   aliases: readonly string[];
   /** Test-command guesses from build files, first match wins. */

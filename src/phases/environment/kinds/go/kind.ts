@@ -45,6 +45,10 @@ export const go: EnvironmentKind<'go'> = {
     travisKey: 'go',
   },
   defaultCheck: { command: 'go version > /dev/null && echo OK', expected_output: 'OK' },
+  planner: {
+    description: 'Go with the go module system',
+    selectedBy: '`go.mod`',
+  },
   aliases: ['golang'],
   testDetectors: () => [goTest],
   testGuessRank: 2,

@@ -125,6 +125,10 @@ export const java: EnvironmentKind<'java'> = {
     rule: 'the highest minimum and the lowest maximum of the build, its wrapper, toolchains, jvm.config, version files and CI',
   },
   defaultCheck: { command: 'java -version > /dev/null 2>&1 && echo OK', expected_output: 'OK' },
+  planner: {
+    description: 'Java with Maven/Gradle',
+    selectedBy: '`pom.xml` or `build.gradle`',
+  },
   aliases: ['jdk', 'maven', 'gradle', 'kotlin'],
   testDetectors: (packageManager) =>
     packageManager === 'gradle' ? [gradleTest, mavenTest] : [mavenTest, gradleTest],
@@ -176,6 +180,7 @@ export const java: EnvironmentKind<'java'> = {
     ],
   },
   job: {
+    imageDescription: 'Image for the `java` environment (Maven, Gradle).',
     cacheDirs: ['maven', 'gradle'],
     variables: (dir) => ({
       MAVEN_OPTS: `-Dmaven.repo.local=${dir('maven')}`,

@@ -54,6 +54,10 @@ export const miniforge: EnvironmentKind<'miniforge'> = {
   },
   testEvidence: 'python',
   defaultCheck: { command: 'conda --version > /dev/null && echo OK', expected_output: 'OK' },
+  planner: {
+    description: 'Miniforge with conda, suited to scientific computing and data science projects',
+    selectedBy: '`condaenv.yaml` or `environment.yml`',
+  },
   aliases: ['conda', 'anaconda', 'miniconda', 'mamba'],
   testDetectors: () => [pythonTest],
   testGuessRank: 1,
@@ -87,6 +91,7 @@ export const miniforge: EnvironmentKind<'miniforge'> = {
     ],
   },
   job: {
+    imageDescription: 'Image for the `miniforge` (conda) environment.',
     cacheDirs: ['conda/pkgs', 'pip'],
     variables: (dir) => ({ CONDA_PKGS_DIRS: dir('conda/pkgs'), PIP_CACHE_DIR: dir('pip') }),
   },

@@ -78,6 +78,10 @@ export const node: EnvironmentKind<'node'> = {
     travisKey: 'node_js',
   },
   defaultCheck: { command: `node -e "process.stdout.write('OK')"`, expected_output: 'OK' },
+  planner: {
+    description: 'Node.js with npm',
+    selectedBy: '`package.json`',
+  },
   aliases: ['nodejs', 'node.js', 'javascript', 'typescript', 'npm'],
   testDetectors: (packageManager) => [nodeTest(packageManager)],
   testGuessRank: 0,
@@ -160,6 +164,7 @@ export const node: EnvironmentKind<'node'> = {
     ],
   },
   job: {
+    imageDescription: 'Image for the `node` environment and for the planning job.',
     cacheDirs: ['npm', 'yarn', 'pnpm'],
     variables: (dir) => ({
       npm_config_cache: dir('npm'),

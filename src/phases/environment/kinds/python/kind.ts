@@ -84,6 +84,10 @@ export const python: EnvironmentKind<'python'> = {
     travisKey: 'python',
   },
   defaultCheck: { command: `python3 -c "print('OK')"`, expected_output: 'OK' },
+  planner: {
+    description: 'Python 3.11 with pip',
+    selectedBy: '`requirements.txt` (no conda)',
+  },
   aliases: ['python3', 'py', 'pip', 'poetry'],
   testDetectors: () => [pythonTest],
   testGuessRank: 1,
@@ -145,6 +149,7 @@ export const python: EnvironmentKind<'python'> = {
     ],
   },
   job: {
+    imageDescription: 'Image for the `python` environment (needs Node 24 and `mr-agent` on PATH).',
     cacheDirs: ['pip', 'uv', 'poetry'],
     variables: (dir) => ({
       PIP_CACHE_DIR: dir('pip'),
