@@ -191,8 +191,12 @@ export async function postReview(
       result.unplaced.push({ ...finding, reason: `GitLab refused the position: ${error.message}` });
     }
   }
+  // files the budget left out were not looked at: their threads' findings may well still be there
+  const unexamined = new Set(skipped.filter((s) => s.reason === 'budget').map((s) => s.path));
   for (const thread of existing.values()) {
     if (seen.has(thread.identity) || thread.resolved) continue;
+    const threadPath = thread.discussion.notes[0]?.position?.newPath;
+    if (threadPath !== undefined && unexamined.has(threadPath)) continue;
     if (!(await linesChanged(thread, target))) {
       result.leftOpen++;
       continue;
