@@ -568,6 +568,12 @@ export const OPTIONS = [
     ['planning', 'execution'] as string[],
     'Phases that are reviewed.',
   ),
+  opt(
+    'review.diff_chars_per_call',
+    int(5000),
+    60000,
+    '`/agent review`: most diff characters one review call is shown; a larger change is reviewed in several calls, file by file.',
+  ),
   // delivery
   opt('delivery.push', bool, true, 'Commit and push the change.', { env: ['MR_AGENT_PUSH'] }),
   opt(

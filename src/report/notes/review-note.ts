@@ -44,6 +44,16 @@ export const REVIEW_MESSAGES = defineMessages({
       other:
         '{count} earlier threads left open: their findings are no longer reported, but their lines did not change',
     },
+    'review.skipped': 'Not reviewed: {files}',
+    'review.skipped.more': { one: '1 more', other: '{count} more' },
+    'review.skip.deleted': 'deleted',
+    'review.skip.binary': 'binary, or no text diff',
+    'review.skip.renamed': 'renamed without changes',
+    'review.skip.lockfile': 'lockfile',
+    'review.skip.build': 'build output',
+    'review.skip.minified': 'minified',
+    'review.skip.attributes': 'marked generated in .gitattributes',
+    'review.skip.budget': 'the budget ran out',
   },
   ja: {
     'review.severity.critical': '重大',
@@ -71,6 +81,16 @@ export const REVIEW_MESSAGES = defineMessages({
       other:
         '以前のスレッド {count} 件は開いたままです（指摘は報告されなくなりましたが、行は変更されていません）',
     },
+    'review.skipped': 'レビュー対象外: {files}',
+    'review.skipped.more': { one: 'ほか {count} 件', other: 'ほか {count} 件' },
+    'review.skip.deleted': '削除',
+    'review.skip.binary': 'バイナリ、またはテキスト差分なし',
+    'review.skip.renamed': '変更なしの名前変更',
+    'review.skip.lockfile': 'ロックファイル',
+    'review.skip.build': 'ビルド成果物',
+    'review.skip.minified': '圧縮済みコード',
+    'review.skip.attributes': '.gitattributes で生成物と指定',
+    'review.skip.budget': '予算の上限に達したため',
   },
 });
 
@@ -190,7 +210,25 @@ export interface ReviewSummaryInput {
   kept: number;
   /** Earlier threads whose finding is gone but whose lines did not change. */
   leftOpen?: number | undefined;
+  /** Changed files the review left out, with the reason. */
+  skipped?: readonly { path: string; reason: SkipReasonName }[] | undefined;
 }
+
+/** Why a review leaves a changed file out (each has its text, `review.skip.<reason>`). */
+export const SKIP_REASONS = [
+  'deleted',
+  'binary',
+  'renamed',
+  'lockfile',
+  'build',
+  'minified',
+  'attributes',
+  'budget',
+] as const;
+export type SkipReasonName = (typeof SKIP_REASONS)[number];
+
+/** Files named in the summary before the rest are counted. */
+const SKIPPED_SHOWN = 20;
 
 /** The summary the progress note ends with: verdict, count per severity, a link to each thread. */
 export function renderReviewSummary(input: ReviewSummaryInput): string {
@@ -219,5 +257,14 @@ export function renderReviewSummary(input: ReviewSummaryInput): string {
   if (input.kept > 0) parts.push(v.m('review.kept', { count: input.kept }));
   if (input.resolved > 0) parts.push(v.m('review.resolved', { count: input.resolved }));
   if (input.leftOpen) parts.push(v.m('review.leftOpen', { count: input.leftOpen }));
+  const skipped = input.skipped ?? [];
+  if (skipped.length > 0) {
+    const named = skipped
+      .slice(0, SKIPPED_SHOWN)
+      .map((s) => `${inlineCode(oneLine(s.path, 200))} (${v.m(`review.skip.${s.reason}`)})`);
+    if (skipped.length > SKIPPED_SHOWN)
+      named.push(v.m('review.skipped.more', { count: skipped.length - SKIPPED_SHOWN }));
+    parts.push(v.m('review.skipped', { files: named.join(', ') }));
+  }
   return parts.join(' · ');
 }

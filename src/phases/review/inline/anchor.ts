@@ -92,13 +92,15 @@ export function anchorFinding(
   }
   const whole = lines.length === end - start + 1 && lines.every((l) => l.hunk === lines[0]!.hunk);
   const last = whole ? lines.at(-1) : undefined;
+  // the last line names both sides when it is an unchanged one, even when the lines above it are not all shown
+  const endLine = shown.get(end);
   const position: DiffPosition = {
     baseSha: version.baseSha,
     startSha: version.startSha,
     headSha: version.headSha,
     oldPath: file.oldPath,
     newPath: file.newPath,
-    oldLine: last?.oldLine,
+    oldLine: endLine?.oldLine,
     newLine: end,
     ...(whole && lines.length > 1
       ? {

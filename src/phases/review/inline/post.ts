@@ -34,6 +34,7 @@ import {
   findingIdentity,
 } from './anchor.ts';
 import { SEVERITIES, type InlineReview, type ReviewFinding, type Severity } from './findings.ts';
+import type { SkipReason } from './skip.ts';
 
 export type ReviewGitLab = Pick<
   GitLabPort,
@@ -107,6 +108,14 @@ async function linesChanged(thread: OwnThread, target: ReviewPostTarget): Promis
   return file === undefined || !fileHoldsLines(file, fingerprint);
 }
 
+/** The changed file a finding names: by its new path, or by the old path of a renamed file. */
+function fileOf(changes: readonly ChangedFile[], path: string): ChangedFile | undefined {
+  return (
+    changes.find((f) => f.newPath === path) ??
+    changes.find((f) => f.status === 'renamed' && f.oldPath === path)
+  );
+}
+
 const noteUrl = (webUrl: string, noteId: number | undefined) =>
   noteId === undefined ? webUrl : `${webUrl}#note_${noteId}`;
 
@@ -121,6 +130,8 @@ export async function postReview(
   review: InlineReview,
   version: DiffVersion,
   changes: readonly ChangedFile[],
+  /** The changed files the review left out, with the reason (named in the summary). */
+  skipped: readonly { path: string; reason: SkipReason }[] = [],
 ): Promise<PostedReview> {
   const { gitlab, project, iid } = target;
   if (!gitlab.createDiffDiscussion || !gitlab.resolveDiscussion)
@@ -139,17 +150,21 @@ export async function postReview(
     summary: '',
   };
   const seen = new Set<string>();
-  for (const finding of review.findings) {
-    counts[finding.severity]++;
-    const file = changes.find((f) => f.newPath === finding.file);
+  for (const reported of review.findings) {
+    const file = fileOf(changes, reported.file);
     if (!file) {
-      result.unplaced.push({ ...finding, reason: 'the file is not part of this change' });
+      counts[reported.severity]++;
+      result.unplaced.push({ ...reported, reason: 'the file is not part of this change' });
       continue;
     }
+    // a finding on a renamed file's old name sits on its new one
+    const finding = { ...reported, file: file.newPath };
     const anchor = anchorFinding(finding, file, version);
     const identity = findingIdentity(finding, anchor);
+    // the same finding twice (two parts of a large review may both report it) counts once
     if (seen.has(identity)) continue;
     seen.add(identity);
+    counts[finding.severity]++;
     if (existing.has(identity)) {
       result.kept++;
       continue;
@@ -176,8 +191,12 @@ export async function postReview(
       result.unplaced.push({ ...finding, reason: `GitLab refused the position: ${error.message}` });
     }
   }
+  // files the budget left out were not looked at: their threads' findings may well still be there
+  const unexamined = new Set(skipped.filter((s) => s.reason === 'budget').map((s) => s.path));
   for (const thread of existing.values()) {
     if (seen.has(thread.identity) || thread.resolved) continue;
+    const threadPath = thread.discussion.notes[0]?.position?.newPath;
+    if (threadPath !== undefined && unexamined.has(threadPath)) continue;
     if (!(await linesChanged(thread, target))) {
       result.leftOpen++;
       continue;
@@ -221,6 +240,7 @@ export async function postReview(
     resolved: result.resolved,
     kept: result.kept,
     leftOpen: result.leftOpen,
+    skipped,
   });
   return result;
 }

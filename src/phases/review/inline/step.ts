@@ -1,7 +1,9 @@
 /**
  * A review-only run (`/agent review [focus]`): reads the merge request's
  * latest diff version and change, asks the reviewer for a verdict and
- * findings, and posts them as threads on the diff lines (./post.ts). Nothing
+ * findings — in one call, or for a large change in one call per group of
+ * files while the budget lasts — and posts them as threads on the diff
+ * lines, with one verdict and one summary (./post.ts). Nothing
  * is executed or delivered; the run's summary is the review's summary.
  */
 import { UsageError } from '../../../errors/errors.ts';
@@ -10,12 +12,128 @@ import type { RunEnd } from '../../../core/run-end.ts';
 import { inPhase } from '../../../core/phase-scope.ts';
 import { readInRepo } from '../../../tools/repo-read.ts';
 import { logVerdictPath } from '../index.ts';
-import { parseInlineReview } from './findings.ts';
+import { parseInlineReview, type InlineReview } from './findings.ts';
 import { postReview } from './post.ts';
-import { inlineReviewMessages, reviewedChange } from './prompt.ts';
+import { inlineReviewMessages, planReview, type ReviewPlan } from './prompt.ts';
+import {
+  attributeFolders,
+  attributeRules,
+  ATTRIBUTES_CHARS,
+  type AttributeRules,
+} from './gitattributes.ts';
+import type { ChangedFile } from '../../../core/gitlab-port.ts';
+import type { MergeRequestReview } from '../../../core/merge-request-review.ts';
+import { isBudgetExhausted, MIN_COMPLETION_TOKENS, type RunBudget } from '../../../core/budget.ts';
+import type { ParsedReviewVerdict } from '../../../llm/review-verdict.ts';
 
 /** Largest file read back to tell whether a thread's lines changed. */
 const FILE_BYTES = 2_000_000;
+/** The most folders whose `.gitattributes` is read (the root and the changed files' folders). */
+const ATTRIBUTE_FOLDERS = 50;
+
+/**
+ * The target branch's `.gitattributes` files that could mark a changed file
+ * generated. The target's, not the change's own: a merge request cannot hide
+ * a file from its review by marking it generated.
+ */
+async function readAttributes(
+  target: MergeRequestReview,
+  ref: string,
+  changes: readonly ChangedFile[],
+): Promise<AttributeRules> {
+  const folders = attributeFolders(changes.map((f) => f.newPath)).slice(0, ATTRIBUTE_FOLDERS);
+  const texts = await Promise.all(
+    folders.map((folder) =>
+      target.gitlab.readFile(
+        target.project,
+        folder ? `${folder}/.gitattributes` : '.gitattributes',
+        ref,
+      ),
+    ),
+  );
+  const files = new Map<string, string>();
+  folders.forEach((folder, i) => {
+    const text = texts[i];
+    if (text !== undefined) files.set(folder, text.slice(0, ATTRIBUTES_CHARS));
+  });
+  return attributeRules(files);
+}
+
+/** Whether a call of `chars` characters still fits `budget.max_tokens` (the USD limits are the model adapter's to check). */
+function fitsTokenBudget(budget: RunBudget | undefined, chars: number): boolean {
+  const limit = budget?.limits.maxTokens;
+  if (!budget || limit === undefined) return true;
+  const prompt = budget.estimatePromptTokens(Math.ceil(chars * 1.02));
+  return budget.spend().spentTokens + prompt + MIN_COMPLETION_TOKENS <= limit;
+}
+
+const VERDICT_ORDER = ['PASS', 'PASS_WITH_SUGGESTIONS', 'FAIL'] as const;
+
+/**
+ * The review's calls, one per group of the plan, while the budget lasts:
+ * the findings of every call, and one verdict, the worst of theirs. The
+ * files of the calls the budget left out join the plan's skipped files.
+ */
+async function reviewGroups(
+  ctx: RunContext,
+  target: MergeRequestReview,
+  focus: string,
+  plan: ReviewPlan,
+): Promise<InlineReview> {
+  const findings: InlineReview['findings'] = [];
+  let unusable = 0;
+  let verdict: ParsedReviewVerdict | undefined;
+  let done = 0;
+  for (let group = 0; group < plan.groups.length; group++) {
+    const messages = (
+      await inlineReviewMessages(ctx.deps.prompts, {
+        title: target.title,
+        description: target.description,
+        focus,
+        plan,
+        group,
+      })
+    ).map((m) =>
+      // a diff may hold a secret the job knows (a token committed by mistake): never sent to the model
+      m.role === 'user' ? { ...m, content: ctx.deps.redactor.redact(m.content) } : m,
+    );
+    // the first call is made in any case: refused, it ends the run as any run the budget stops
+    if (done > 0 && !fitsTokenBudget(ctx.deps.budget, JSON.stringify(messages).length)) break;
+    let reply;
+    try {
+      reply = await ctx.llm.chat({
+        purpose: 'review.merge_request',
+        role: 'review',
+        messages,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+    } catch (error) {
+      if (isBudgetExhausted(error) && done > 0) break;
+      throw error;
+    }
+    done++;
+    const part = parseInlineReview(reply.content ?? '');
+    logVerdictPath(ctx.logger, part.verdict, { phase: 'merge_request', attempt: group });
+    findings.push(...part.findings);
+    unusable += part.unusable;
+    if (
+      !verdict ||
+      VERDICT_ORDER.indexOf(part.verdict.result) > VERDICT_ORDER.indexOf(verdict.result)
+    )
+      verdict = part.verdict;
+  }
+  if (done < plan.groups.length) {
+    for (const path of new Set(plan.groups.slice(done).flatMap((g) => g.paths)))
+      plan.skipped.push({ path, reason: 'budget' });
+    ctx.logger.warn('review: the budget ran out before every file was reviewed', {
+      calls: done,
+      left: plan.groups.length - done,
+    });
+  }
+  if (unusable > 0) ctx.logger.warn('review findings left out: not usable', { count: unusable });
+  // a change with nothing to review passes: there is nothing wrong in what was shown
+  return { verdict: verdict ?? { result: 'PASS', source: 'json' }, findings, unusable };
+}
 
 export async function reviewOnlyStage(ctx: RunContext, focus: string): Promise<RunEnd> {
   const target = ctx.deps.mergeRequestReview;
@@ -35,33 +153,19 @@ export async function reviewOnlyStage(ctx: RunContext, focus: string): Promise<R
   });
   ctx.fsm.to('RUNNING', 'review: the change is read');
   const summary = await inPhase(ctx, 'verification', async () => {
-    const change = reviewedChange(changes);
+    const attributes = await readAttributes(target, version.startSha, changes);
+    const plan = planReview(changes, {
+      attributes,
+      charsPerCall: ctx.config.review.diff_chars_per_call,
+    });
     ctx.logger.info('reviewing the merge request', {
       iid,
       head: version.headSha,
-      files: change.shown,
-      skipped: change.skipped.length,
+      files: plan.reviewed.length,
+      calls: plan.groups.length,
+      skipped: plan.skipped.length,
     });
-    // a diff may hold a secret the job knows (a token committed by mistake): never sent to the model
-    const redacted = await inlineReviewMessages(ctx.deps.prompts, {
-      title: target.title,
-      description: target.description,
-      focus,
-      change,
-    });
-    const messages = redacted.map((m) =>
-      m.role === 'user' ? { ...m, content: ctx.deps.redactor.redact(m.content) } : m,
-    );
-    const reply = await ctx.llm.chat({
-      purpose: 'review.merge_request',
-      role: 'review',
-      messages,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
-    const review = parseInlineReview(reply.content ?? '');
-    logVerdictPath(ctx.logger, review.verdict, { phase: 'merge_request', attempt: 0 });
-    if (review.unusable > 0)
-      ctx.logger.warn('review findings left out: not usable', { count: review.unusable });
+    const review = await reviewGroups(ctx, target, focus, plan);
     const posted = await postReview(
       {
         gitlab,
@@ -76,6 +180,7 @@ export async function reviewOnlyStage(ctx: RunContext, focus: string): Promise<R
       review,
       version,
       changes,
+      plan.skipped,
     );
     return posted.summary;
   });

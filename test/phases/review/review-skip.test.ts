@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import type { ChangedFile } from '../../../src/core/gitlab-port.ts';
+import {
+  attributeFolders,
+  attributeRules,
+  generatedByAttributes,
+} from '../../../src/phases/review/inline/gitattributes.ts';
+import { skipReason } from '../../../src/phases/review/inline/skip.ts';
+
+/** Which changed files `/agent review` leaves out, and the reason it gives. */
+const file = (
+  newPath: string,
+  diff = '@@ -1 +1 @@\n-a\n+b\n',
+  status: ChangedFile['status'] = 'modified',
+  oldPath = newPath,
+): ChangedFile => ({ oldPath, newPath, status, additions: 1, deletions: 1, diff });
+
+const rules = (files: Record<string, string>) => attributeRules(new Map(Object.entries(files)));
+
+describe('review: files left out of a review, with the reason (issue 30)', () => {
+  it('G1 deleted, binary, renamed without changes, lockfiles, dist/ and minified files are left out; a renamed file with changes is reviewed', () => {
+    const none = rules({});
+    expect(skipReason(file('src/gone.js', '@@ -1 +0,0 @@\n-x\n', 'deleted'), none)).to.equal(
+      'deleted',
+    );
+    expect(skipReason(file('logo.png', ''), none)).to.equal('binary');
+    expect(
+      skipReason(file('logo.png', 'Binary files a/logo.png and b/logo.png differ\n'), none),
+    ).to.equal('binary');
+    expect(skipReason(file('src/new.js', '', 'renamed', 'src/old.js'), none)).to.equal('renamed');
+    expect(
+      skipReason(file('src/new.js', '@@ -1 +1 @@\n-a\n+b\n', 'renamed', 'src/old.js'), none),
+    ).to.equal(undefined);
+    for (const lock of ['package-lock.json', 'web/yarn.lock', 'go.sum', 'Cargo.lock', 'uv.lock'])
+      expect(skipReason(file(lock), none), lock).to.equal('lockfile');
+    expect(skipReason(file('dist/app.js'), none)).to.equal('build');
+    expect(skipReason(file('packages/ui/dist/index.d.ts'), none)).to.equal('build');
+    expect(skipReason(file('src/app.js.map'), none)).to.equal('build');
+    expect(skipReason(file('vendor/jquery.min.js'), none)).to.equal('minified');
+    const oneLongLine = `@@ -0,0 +1 @@\n+${'var a=1;'.repeat(40)}\n`;
+    expect(skipReason(file('public/app.js', oneLongLine, 'added'), none)).to.equal('minified');
+    // ordinary code, and a long line in a file that is no script, are reviewed
+    expect(skipReason(file('src/distance.js'), none)).to.equal(undefined);
+    expect(skipReason(file('docs/notes.md', oneLongLine), none)).to.equal(undefined);
+  });
+
+  it('G1 .gitattributes marks files generated (linguist-generated, gitlab-generated) or written by hand, by git pattern rules', () => {
+    const attributes = rules({
+      '': [
+        '# generated code',
+        '*.pb.go linguist-generated',
+        '/api/schema.ts linguist-generated=true',
+        'gen/** gitlab-generated',
+        'gen/keep.ts -gitlab-generated',
+        'dist/** -linguist-generated',
+        'docs/ linguist-generated',
+        '"with space.txt" linguist-generated',
+        'other.txt text eol=lf',
+      ].join('\n'),
+      web: 'schema.ts linguist-generated\n',
+    });
+    const marked = (path: string) => generatedByAttributes(path, attributes);
+    expect(marked('proto/a/b.pb.go')).to.equal(true);
+    expect(marked('api/schema.ts')).to.equal(true);
+    // an anchored pattern matches from its file's folder only
+    expect(marked('lib/api/schema.ts')).to.equal(undefined);
+    expect(marked('web/schema.ts')).to.equal(true);
+    expect(marked('web/deep/schema.ts')).to.equal(true);
+    expect(marked('gen/x/y.ts')).to.equal(true);
+    // a later line wins
+    expect(marked('gen/keep.ts')).to.equal(false);
+    // a folder pattern reaches no file inside it, as in git
+    expect(marked('docs/a.md')).to.equal(undefined);
+    expect(marked('with space.txt')).to.equal(true);
+    expect(marked('other.txt')).to.equal(undefined);
+    expect(skipReason(file('proto/a/b.pb.go'), attributes)).to.equal('attributes');
+    // marked as written by hand: reviewed even under dist/
+    expect(skipReason(file('dist/app.js'), attributes)).to.equal(undefined);
+  });
+
+  it('the .gitattributes files read are the root and every folder above a changed file', () => {
+    expect(attributeFolders(['a/b/c.ts', 'a/d.ts', 'e.ts'])).to.deep.equal(['', 'a', 'a/b']);
+  });
+});
