@@ -30,6 +30,8 @@ export interface SetupPlan {
   setup_commands: readonly string[];
   verification: readonly VerificationCheck[];
   detected_files?: readonly string[];
+  /** The checks are detection's own read-only probes: the first round runs them side by side (verify.ts). */
+  checks_detected?: boolean;
 }
 
 export interface SetupDeps extends RunnerDeps {
@@ -65,7 +67,7 @@ export interface EnvironmentSetupResult {
 type RoundResult = { failure: SetupFailure; record: CommandRecord } | undefined;
 
 async function runRound(
-  plan: { commands: readonly string[]; checks: readonly VerificationCheck[] },
+  plan: { commands: readonly string[]; checks: readonly VerificationCheck[]; sideBySide: boolean },
   round: number,
   deps: SetupDeps,
   state: { records: CommandRecord[]; retries: RetryCounts },
@@ -96,7 +98,9 @@ async function runRound(
       },
     };
   }
-  const checks = await runVerification(plan.checks, round, deps, state.retries);
+  const checks = await runVerification(plan.checks, round, deps, state.retries, {
+    sideBySide: plan.sideBySide,
+  });
   state.records.push(...checks);
   const failed = checks.find((c) => !c.matched);
   if (!failed) return undefined;
@@ -160,7 +164,11 @@ export async function setupEnvironment(
     return { ...partial(), handoff: handoff(plan.name, 'skipped') };
   }
   for (let round = 0; ; round += 1) {
-    const outcome = await guard(deps, () => runRound(current, round, deps, state));
+    // a regeneration's checks are the model's: they may build, so they run one by one
+    const sideBySide = round === 0 && plan.checks_detected === true;
+    const outcome = await guard(deps, () =>
+      runRound({ ...current, sideBySide }, round, deps, state),
+    );
     if (!outcome) {
       deps.logger.info('environment ready', { environment: plan.name, regenerations });
       return { ...partial(), handoff: handoff(plan.name, 'success') };

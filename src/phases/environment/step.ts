@@ -136,6 +136,7 @@ export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
           setup_commands: selection.setup_commands,
           verification: selection.verification,
           detected_files: selection.detected_files,
+          checks_detected: selection.defaulted.includes('verification'),
         },
         {
           shell: deps.shell,
