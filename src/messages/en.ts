@@ -86,7 +86,10 @@ export const en = {
     other: 'Not converging after {count} plan revisions, the most allowed',
   },
   'facts.humanReasonNone': 'Not converging, and plan revisions are turned off',
-  'cancel.signal': 'the job got {signal} (`/agent stop`, a cancel in GitLab or the job timeout)',
+  'cancel.signal': 'the process got {signal}',
+  'cancel.stopCommand': '{command} by @{user}',
+  'cancel.gitlab': 'the job was cancelled in GitLab',
+  'cancel.timeout': 'the job reached its timeout of {limit}',
   'cancel.unknown': 'the run was cancelled',
 
   // the next step (third line)

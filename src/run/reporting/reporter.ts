@@ -25,6 +25,7 @@ import {
   retryStep,
   revisePlan,
   setEnvironment,
+  setCancelCause,
   setFacts,
   setPlan,
   startPhase,
@@ -267,6 +268,7 @@ export class ProgressReporter implements RunReporter {
         { ...s, usage },
         runFacts(outcome, noteUrl ? { taskNoteUrl: noteUrl } : {}),
       );
+      if (outcome.cancelCause) next = setCancelCause(next, outcome.cancelCause);
       if (failures.length > 0)
         next = addNotice(
           next,
