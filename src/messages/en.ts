@@ -147,6 +147,8 @@ export const en = {
   'item.failed': 'failed',
   'item.stopped': 'stopped here',
   'item.skipped': 'skipped',
+  'item.reviewFeedback': "Address the execution review's feedback: {feedback}",
+  'item.reviewFeedbackNone': "Address the execution review's feedback",
   'criteria.heading': 'Acceptance criteria',
   'criteria.met': '{met}/{total} met',
   'review.suggestion': 'Reviewer suggestion:',

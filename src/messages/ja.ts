@@ -137,6 +137,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'item.failed': '失敗',
   'item.stopped': 'ここで停止',
   'item.skipped': 'スキップ',
+  'item.reviewFeedback': '実行レビューの指摘に対応する: {feedback}',
+  'item.reviewFeedbackNone': '実行レビューの指摘に対応する',
   'criteria.heading': '受け入れ条件',
   'criteria.met': '{total} 件中 {met} 件を達成',
   'review.suggestion': 'レビュアーの提案:',
