@@ -60,6 +60,8 @@ export interface CiJobResult {
   noteCreatedAt: number | undefined;
   /** The job's `.mr-agent/result.json`, parsed (undefined when it wrote none). */
   result: unknown;
+  /** The bodies of the notes the agent left on the merge request, oldest first (as last edited). */
+  botNotes: string[];
 }
 
 /** Runs one job; throws when the job did not finish with exit code 0. */
@@ -158,6 +160,7 @@ export async function runCiJob(options: CiJobOptions): Promise<CiJobResult> {
       timeline,
       noteCreatedAt,
       result: resultJson,
+      botNotes: standIn.model.notes.filter((n) => n.authorId === s.bot.id).map((n) => n.body),
     };
   } finally {
     await llm.close();

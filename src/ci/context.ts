@@ -29,6 +29,18 @@ const userId = z.preprocess((value) => {
   return Number.isInteger(n) && n > 0 ? n : undefined;
 }, z.number().optional());
 
+/** A job timeout in seconds; anything else (an old runner leaves it out) counts as unknown. */
+const seconds = z.preprocess((value) => {
+  const n = Number(blank(value));
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}, z.number().optional());
+/** An ISO 8601 time such as `2022-01-31T16:47:55Z`, as epoch milliseconds; unknown when unreadable. */
+const instant = z.preprocess((value) => {
+  const text = blank(value);
+  const ms = typeof text === 'string' ? Date.parse(text) : Number.NaN;
+  return Number.isFinite(ms) ? ms : undefined;
+}, z.number().optional());
+
 /** The variables read, lenient where GitLab may leave one out. */
 export const CiVariables = z.object({
   CI_API_V4_URL: z.preprocess(blank, z.url({ protocol: /^https?$/ })),
@@ -41,8 +53,11 @@ export const CiVariables = z.object({
   CI_COMMIT_SHA: text,
   CI_PIPELINE_ID: id,
   CI_PIPELINE_SOURCE: requiredText,
+  CI_PIPELINE_CREATED_AT: instant,
   CI_JOB_ID: id,
   CI_JOB_URL: text,
+  CI_JOB_TIMEOUT: seconds,
+  CI_JOB_STARTED_AT: instant,
   CI_MERGE_REQUEST_IID: optionalId,
   GITLAB_USER_ID: userId,
   GITLAB_USER_LOGIN: text,
@@ -103,8 +118,16 @@ export interface CiContext {
   projectDir: string;
   ref: string | undefined;
   sha: string | undefined;
-  pipeline: { id: number; source: string };
-  job: { id: number; url: string | undefined };
+  /** `createdAt`: `CI_PIPELINE_CREATED_AT`, epoch milliseconds. */
+  pipeline: { id: number; source: string; createdAt?: number | undefined };
+  job: {
+    id: number;
+    url: string | undefined;
+    /** The job's timeout (`CI_JOB_TIMEOUT`, GitLab 15.7+), when the runner tells it. */
+    timeoutSeconds?: number | undefined;
+    /** When the job started (`CI_JOB_STARTED_AT`), epoch milliseconds. */
+    startedAt?: number | undefined;
+  };
   /** The merge request of a merge-request pipeline (never an agent trigger, kept for the record). */
   mergeRequestIid: number | undefined;
   /** The user GitLab runs the pipeline as (the trigger token's owner for `trigger`). */
@@ -210,8 +233,17 @@ export function parseCiContext(
     projectDir: vars.CI_PROJECT_DIR,
     ref: vars.CI_COMMIT_REF_NAME,
     sha: vars.CI_COMMIT_SHA,
-    pipeline: { id: vars.CI_PIPELINE_ID, source: vars.CI_PIPELINE_SOURCE },
-    job: { id: vars.CI_JOB_ID, url: vars.CI_JOB_URL },
+    pipeline: {
+      id: vars.CI_PIPELINE_ID,
+      source: vars.CI_PIPELINE_SOURCE,
+      ...(vars.CI_PIPELINE_CREATED_AT ? { createdAt: vars.CI_PIPELINE_CREATED_AT } : {}),
+    },
+    job: {
+      id: vars.CI_JOB_ID,
+      url: vars.CI_JOB_URL,
+      ...(vars.CI_JOB_TIMEOUT ? { timeoutSeconds: vars.CI_JOB_TIMEOUT } : {}),
+      ...(vars.CI_JOB_STARTED_AT ? { startedAt: vars.CI_JOB_STARTED_AT } : {}),
+    },
     mergeRequestIid: vars.CI_MERGE_REQUEST_IID,
     pipelineUser: vars.GITLAB_USER_ID
       ? { id: vars.GITLAB_USER_ID, login: vars.GITLAB_USER_LOGIN }

@@ -8,14 +8,15 @@ import { lazyExecaShell } from '../shell/lazy-shell.ts';
 import { describeError } from '../errors/catalog.ts';
 import { exitCodeFor } from '../errors/exit-code.ts';
 import { guardGitLab, RequestBudget } from '../gitlab/request-budget.ts';
-import { alreadyReported, RunLifecycle } from '../run/lifecycle.ts';
+import { alreadyReported, RunLifecycle, type CancelExplainer } from '../run/lifecycle.ts';
 import type { Shell } from '../core/shell-port.ts';
 import type { CommandRequest } from '../commands/note-rules.ts';
 import type { CiContext } from './context.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
 import { carryOutJob, type CarriedOut } from './carry-out.ts';
 import { reportEarlyFailure } from './early-failure.ts';
-import { prepareRun } from './prepare.ts';
+import { explainCancel } from './cancel-cause.ts';
+import { prepareRun, type PreparedRun } from './prepare.ts';
 import type { CiServices, CiStepIo, JobServices } from './services.ts';
 
 /** What every part of the run path shares: the job's services, with the run's lifecycle and request budget. */
@@ -34,6 +35,8 @@ interface Job {
   gitlab: GitLabPort;
   budget: RequestBudget;
   lifecycle: RunLifecycle;
+  /** When the job's process opened it (epoch ms, wall-clock). */
+  openedAt: number;
 }
 
 async function openJob(services: JobServices, payload: CommandRequest | undefined): Promise<Job> {
@@ -61,6 +64,7 @@ async function openJob(services: JobServices, payload: CommandRequest | undefine
     gitlab: guardGitLab(client, { budget }),
     budget,
     lifecycle,
+    openedAt: Date.now(),
   };
 }
 
@@ -91,6 +95,7 @@ async function prepareAndCarryOut(
     return { exitCode: code };
   }
   job.budget.budgetMs = prepared.run.config.gitlab.request_budget_sec * 1000;
+  lifecycle.explainWith(cancelExplainer(job, prepared.run));
   return carryOutJob(prepared.run, {
     services: {
       shell: job.shell,
@@ -104,6 +109,28 @@ async function prepareAndCarryOut(
     stdout: io.stdout,
     lifecycle,
   });
+}
+
+/** How the job finds out, after a termination signal, who or what stopped it (./cancel-cause.ts). */
+function cancelExplainer(job: Job, run: PreparedRun): CancelExplainer {
+  const { context } = job;
+  const target = run.request.target;
+  const since = context.pipeline.createdAt ?? context.job.startedAt ?? job.openedAt;
+  return () =>
+    explainCancel({
+      gitlab: run.gitlab,
+      project: run.project.id,
+      on: target.kind === 'none' ? undefined : { type: target.kind, iid: target.iid },
+      pipelineId: context.pipeline.id,
+      jobId: context.job.id,
+      timeoutSeconds: context.job.timeoutSeconds,
+      startedAt: context.job.startedAt,
+      since,
+      prefix: run.config.trigger.command_prefix,
+      botId: run.bot.id,
+      now: Date.now,
+      logger: job.logger,
+    });
 }
 
 /**

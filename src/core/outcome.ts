@@ -5,7 +5,7 @@ import type { ReflectionReply } from './reflection.ts';
 import type { CompletionAssessment } from './completion.ts';
 import type { EnvironmentHandoff } from './environment.ts';
 import type { ActionRecord, DeliveryReport, MetaCallLog, TestRun, TokenTotals } from './records.ts';
-import type { ErrorFacts } from './progress/model.ts';
+import type { CancelCause, ErrorFacts } from './progress/model.ts';
 import type { ChecklistItem, ReviewRecord } from './progress/reports.ts';
 import type { TaskState, Transition } from './state-machine.ts';
 
@@ -90,6 +90,8 @@ export interface RunOutcome {
   /** The ❓ note was posted during the run (replan hook), so the final report does not repeat it. */
   clarificationPosted?: boolean;
   error?: ErrorFacts;
+  /** A cancelled run: who or what stopped it, when known. */
+  cancelCause?: CancelCause;
   changedFiles: string[];
   /** What delivery did (absent when the run has no delivery step or did not complete). */
   delivery?: DeliveryReport;

@@ -86,7 +86,10 @@ export const en = {
     other: 'Not converging after {count} plan revisions, the most allowed',
   },
   'facts.humanReasonNone': 'Not converging, and plan revisions are turned off',
-  'cancel.signal': 'the job got {signal} (`/agent stop`, a cancel in GitLab or the job timeout)',
+  'cancel.signal': 'the process got {signal}',
+  'cancel.stopCommand': '{command} by @{user}',
+  'cancel.gitlab': 'the job was cancelled in GitLab',
+  'cancel.timeout': 'the job reached its timeout of {limit}',
   'cancel.unknown': 'the run was cancelled',
 
   // the next step (third line)
@@ -144,6 +147,8 @@ export const en = {
   'item.failed': 'failed',
   'item.stopped': 'stopped here',
   'item.skipped': 'skipped',
+  'item.reviewFeedback': "Address the execution review's feedback: {feedback}",
+  'item.reviewFeedbackNone': "Address the execution review's feedback",
   'criteria.heading': 'Acceptance criteria',
   'criteria.met': '{met}/{total} met',
   'review.suggestion': 'Reviewer suggestion:',

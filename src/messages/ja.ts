@@ -79,8 +79,10 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
     other: '計画を {count} 回修正しても収束しません（修正回数の上限です）',
   },
   'facts.humanReasonNone': '収束せず、計画の修正はオフになっています',
-  'cancel.signal':
-    'ジョブが {signal} を受け取りました（`/agent stop`、GitLab でのキャンセル、またはジョブのタイムアウト）',
+  'cancel.signal': 'プロセスが {signal} を受け取りました',
+  'cancel.stopCommand': '@{user} さんの {command}',
+  'cancel.gitlab': 'GitLab でジョブがキャンセルされました',
+  'cancel.timeout': 'ジョブがタイムアウト（{limit}）に達しました',
   'cancel.unknown': '実行がキャンセルされました',
 
   'next.label': '次にすること:',
@@ -135,6 +137,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'item.failed': '失敗',
   'item.stopped': 'ここで停止',
   'item.skipped': 'スキップ',
+  'item.reviewFeedback': '実行レビューの指摘に対応する: {feedback}',
+  'item.reviewFeedbackNone': '実行レビューの指摘に対応する',
   'criteria.heading': '受け入れ条件',
   'criteria.met': '{total} 件中 {met} 件を達成',
   'review.suggestion': 'レビュアーの提案:',

@@ -4,7 +4,8 @@ import { exitCodeFor, exitCodeForCompletion } from '../errors/exit-code.ts';
 import type { RunContext } from '../core/run-context.ts';
 import { completionSummary, criteriaOf, type RunOutcome } from '../core/outcome.ts';
 import type { RunEnd } from '../core/run-end.ts';
-import { terminationExitCode } from './lifecycle.ts';
+import type { CancelCause } from '../core/progress/model.ts';
+import { cancelCauseOf, terminationExitCode } from './lifecycle.ts';
 import { isFinalStateNotWritten } from './reporting/final-state.ts';
 
 /** The one place where a thrown error becomes the end of the run. */
@@ -37,7 +38,11 @@ function serviceFacts(error: ExternalServiceError) {
   };
 }
 
-function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
+function buildOutcome(
+  ctx: RunContext,
+  end: RunEnd,
+  cancelCause: CancelCause | undefined,
+): RunOutcome {
   const { state, task } = ctx;
   const finishedAt = ctx.deps.clock.now();
   const request = state.gathered?.request;
@@ -103,6 +108,7 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
           },
         }
       : {}),
+    ...(cancelCause ? { cancelCause } : {}),
     changedFiles: [...state.changedFiles],
     ...(state.delivery ? { delivery: state.delivery } : {}),
     ...(state.reviewOnly ? { reviewOnly: true } : {}),
@@ -121,7 +127,9 @@ function buildOutcome(ctx: RunContext, end: RunEnd): RunOutcome {
  */
 export async function finish(ctx: RunContext, end: RunEnd): Promise<RunOutcome> {
   if (!ctx.fsm.finished) ctx.fsm.to(end.state, end.reason);
-  const outcome = buildOutcome(ctx, end);
+  // who or what stopped a cancelled run: found out since the signal came, within a short bound
+  const cancelCause = end.reason === 'cancelled' ? await cancelCauseOf(ctx.signal) : undefined;
+  const outcome = buildOutcome(ctx, end, cancelCause);
   const { deps, logger } = ctx;
   try {
     await ctx.hooks.replan.ended?.({ state: end.state, reason: end.reason });

@@ -20,10 +20,18 @@ import { exitCodeFor } from '../errors/exit-code.ts';
 import type { Logger } from '../log/logger.ts';
 import { exitCodeForSignal, type TerminationSignal } from '../report/termination.ts';
 import { systemClock } from '../core/clock.ts';
+import type { CancelCause } from '../core/progress/model.ts';
 import type { Reporting } from './reporting/index.ts';
 
 /** Registers a handler for termination signals; returns a function that removes it. */
 export type SignalSource = (handler: (signal: string) => void) => () => void;
+
+/**
+ * Finds out who or what a termination signal stands for (a CI job asks
+ * GitLab: `/agent stop`, a cancel, the job's timeout). Called once, when the
+ * signal arrives; it must answer within its own short time bound.
+ */
+export type CancelExplainer = (signal: TerminationSignal) => Promise<CancelCause>;
 
 export const DEFAULT_GRACE_MS = 8000;
 /** Part of the grace period kept for the final note when the run does not stop by itself. */
@@ -47,7 +55,11 @@ const reported = new WeakSet<object>();
 
 /** The abort reason of a run stopped by a termination signal: it knows the process's exit code. */
 export class TerminationCancel extends CancelledError {
-  constructor(readonly terminatedBy: TerminationSignal) {
+  constructor(
+    readonly terminatedBy: TerminationSignal,
+    /** Who or what the signal stands for, once found out (the signal itself when nobody asks). */
+    readonly explanation: Promise<CancelCause>,
+  ) {
     super(`received ${terminatedBy}`);
   }
 
@@ -66,6 +78,15 @@ export function terminationExitCode(signal: AbortSignal | undefined): number | u
     : undefined;
 }
 
+/** Who or what stopped a run whose signal was aborted by a termination signal; else undefined. */
+export async function cancelCauseOf(
+  signal: AbortSignal | undefined,
+): Promise<CancelCause | undefined> {
+  return signal?.aborted && signal.reason instanceof TerminationCancel
+    ? signal.reason.explanation
+    : undefined;
+}
+
 export function alreadyReported(error: unknown): boolean {
   return typeof error === 'object' && error !== null && reported.has(error);
 }
@@ -73,6 +94,8 @@ export function alreadyReported(error: unknown): boolean {
 export class RunLifecycle {
   readonly controller = new AbortController();
   private received: TerminationSignal | undefined;
+  private explain: CancelExplainer | undefined;
+  private cause: Promise<CancelCause> | undefined;
   private readonly arrived: Promise<void>;
   private readonly removeHandler: () => void;
   private readonly graceMs: number;
@@ -94,13 +117,40 @@ export class RunLifecycle {
         }
         this.received = signal;
         options.logger.warn('termination signal received, writing the final state', { signal });
-        this.controller.abort(new TerminationCancel(signal));
+        this.cause = this.explained(signal);
+        this.controller.abort(new TerminationCancel(signal, this.cause));
         signalled();
       }) ?? (() => undefined);
   }
 
   get signal(): AbortSignal {
     return this.controller.signal;
+  }
+
+  /**
+   * From now on a termination signal is explained by `explain` (who or what
+   * sent it), for the final note; without one the signal itself is named.
+   */
+  explainWith(explain: CancelExplainer): void {
+    this.explain = explain;
+  }
+
+  /** Who or what stopped the run, once a termination signal came. */
+  cancelCause(): Promise<CancelCause | undefined> {
+    return this.cause ?? Promise.resolve(undefined);
+  }
+
+  private async explained(signal: TerminationSignal): Promise<CancelCause> {
+    const named: CancelCause = { kind: 'signal', signal };
+    if (!this.explain) return named;
+    try {
+      return await this.explain(signal);
+    } catch (error) {
+      this.options.logger.warn('could not tell who cancelled the run', {
+        error: (error as Error).message,
+      });
+      return named;
+    }
   }
 
   /** The termination signal that came, if one did. */
@@ -137,11 +187,13 @@ export class RunLifecycle {
       }
       return { kind: 'ended', value: first as T };
     } catch (error) {
+      const cancelCause = await this.cancelCause();
       await reporting.abandon(
         {
           state: this.received ? 'cancelled' : 'failed',
           summary: describeError(error).message,
           exitCode: this.exitCode(exitCodeFor(error)),
+          ...(cancelCause ? { cancelCause } : {}),
         },
         this.received ? reserve : 30_000,
       );
@@ -184,11 +236,13 @@ export class RunLifecycle {
       graceMs: this.graceMs,
     });
     const exitCode = this.exitCode(1);
+    const cancelCause = await this.cancelCause();
     await reporting.abandon(
       {
         state: 'cancelled',
         summary: 'The job was cancelled and the run did not stop within its grace period.',
         exitCode,
+        ...(cancelCause ? { cancelCause } : {}),
       },
       noteMs,
     );

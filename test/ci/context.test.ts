@@ -123,6 +123,28 @@ describe('ci/context', () => {
     });
   });
 
+  it("O4 reads the job's timeout and start and the pipeline's creation, as GitLab gives them; unreadable ones count as unknown, not as an error", () => {
+    const context = parseCiContext(
+      env({
+        MR_AGENT_TASK: 'x',
+        CI_JOB_TIMEOUT: '3600',
+        CI_JOB_STARTED_AT: '2022-01-31T16:47:55Z',
+        CI_PIPELINE_CREATED_AT: '2022-01-31T16:47:50Z',
+      }),
+      'all',
+    );
+    expect(context.job).to.include({
+      timeoutSeconds: 3600,
+      startedAt: Date.parse('2022-01-31T16:47:55Z'),
+    });
+    expect(context.pipeline.createdAt).to.equal(Date.parse('2022-01-31T16:47:50Z'));
+    const odd = parseCiContext(
+      env({ MR_AGENT_TASK: 'x', CI_JOB_TIMEOUT: '1h', CI_JOB_STARTED_AT: 'yesterday' }),
+      'all',
+    );
+    expect(odd.job).to.not.have.any.keys('timeoutSeconds', 'startedAt');
+  });
+
   it('lists every missing or malformed variable at once, naming each', () => {
     const broken = {
       ...JOB,

@@ -108,7 +108,7 @@ export class JobWorld {
 
   private env(
     dir: string,
-    ids: { pipeline: number; job: number; ref: string },
+    ids: { pipeline: number; job: number; ref: string; pipelineCreatedAt: string },
     llm: ScriptedOpenAiServer,
   ): Record<string, string> {
     const { s, standIn } = this;
@@ -125,6 +125,10 @@ export class JobWorld {
       CI_PIPELINE_ID: String(ids.pipeline),
       CI_JOB_ID: String(ids.job),
       CI_JOB_URL: `${standIn.url}/${s.project.path}/-/jobs/${ids.job}`,
+      // as GitLab sets them: the job starts now, with the default timeout of an hour
+      CI_PIPELINE_CREATED_AT: ids.pipelineCreatedAt,
+      CI_JOB_STARTED_AT: new Date().toISOString(),
+      CI_JOB_TIMEOUT: '3600',
       CI_PIPELINE_SOURCE: 'trigger',
       GITLAB_USER_ID: String(s.maintainer.id),
       MR_AGENT_GITLAB_TOKEN: s.botToken.value,
@@ -164,7 +168,11 @@ export class JobWorld {
     this.servers.push(llm);
     const { pipeline, jobs } = await this.pipelineFor(options, ref);
     const jobId = jobs[0]!.id;
-    const env = this.env(dir, { pipeline: pipeline.id, job: jobId, ref }, llm);
+    const env = this.env(
+      dir,
+      { pipeline: pipeline.id, job: jobId, ref, pipelineCreatedAt: pipeline.createdAt },
+      llm,
+    );
     if (options.projectVariables) {
       delete env.MR_AGENT_GITLAB_TOKEN;
       delete env.OPENAI_API_KEY;

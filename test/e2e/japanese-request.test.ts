@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { parseMarker } from '../../src/report/marker.ts';
 import { JobWorld } from '../ci/job-world.ts';
 import { englishWords, renderGitLab, visibleText } from '../support/gitlab-markdown.ts';
+import { templateLeaks, visibleInternalIds } from '../support/template-words.ts';
 
 const REQUEST = 'テストが失敗しています。修正してください';
 const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
@@ -87,6 +88,9 @@ function expectNoEnglish(world: JobWorld, allowed: ReadonlySet<string>): void {
     const kind = parseMarker(note.body)?.kind ?? 'note';
     const words = englishWords(renderGitLab(note.body)).filter((w) => !allowed.has(w));
     expect(words, `${kind} note: English template words\n${note.body}`).to.deep.equal([]);
+    // the same, by the catalog's own English words; and no internal id outside the folds
+    expect(templateLeaks(note.body, allowed), `${kind} note: catalog words`).to.deep.equal([]);
+    expect(visibleInternalIds(note.body), `${kind} note: internal ids`).to.deep.equal([]);
   }
 }
 

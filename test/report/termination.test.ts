@@ -75,7 +75,7 @@ describe('report/termination', () => {
       const last = server.bodies.at(-1)!;
       expect(parseMarker(last)).to.include({ kind: 'progress', state: 'cancelled', job: '77' });
       expect(last).to.include('### 🛑 Cancelled');
-      expect(last).to.include('Stopped during Execution: the job got SIGTERM');
+      expect(last).to.include('Stopped during Execution: the process got `SIGTERM`');
     } finally {
       await server.close();
     }

@@ -241,14 +241,23 @@ export interface RunFacts {
   criteria: Array<{ text: string; passed: boolean }>;
   /** Why the run failed: the error catalog's blame and hint (src/errors/). */
   error?: ErrorFacts;
-  /** What stopped a cancelled run, e.g. `SIGTERM`. */
-  cancelledBy?: string;
   /** Questions waiting for an answer. */
   questions: number;
   /** Plan revisions used before the run asked for a person. */
   revisionsUsed?: number;
   taskNoteUrl?: string;
 }
+
+/** Who or what stopped a cancelled run, as the note names it. */
+export type CancelCause =
+  /** `/agent stop`, said by the GitLab user `by`. */
+  | { kind: 'stop-command'; by: string }
+  /** The pipeline or job was cancelled in GitLab (its page, the API). */
+  | { kind: 'gitlab-cancel' }
+  /** The job ran out of its timeout of `limitSeconds`. */
+  | { kind: 'timeout'; limitSeconds: number }
+  /** A termination signal from elsewhere: a terminal's Ctrl-C, a closed terminal. */
+  | { kind: 'signal'; signal: string };
 
 /** Other notes of the run the progress note links to. */
 export type RelatedNote = 'question' | 'human-help' | 'patch';
@@ -280,6 +289,8 @@ export interface ProgressState {
   commandPrefix?: string;
   /** Set at the end: what the run delivered, checked and why it stopped. */
   facts?: RunFacts;
+  /** Set at the end of a cancelled run: who or what stopped it. */
+  cancelledBy?: CancelCause;
   /** Links to the run's other notes (❓ question, 🙋 help, patch). */
   related?: Partial<Record<RelatedNote, string>>;
   /** What the run spent against its budget, when one is set (shown from the first edit on). */

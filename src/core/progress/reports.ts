@@ -45,4 +45,10 @@ export interface ChecklistItem {
   label: string;
   taskId: string;
   status: ChecklistStatus;
+  /**
+   * The item carries a review's feedback back to execution (mr-agent's own
+   * step, not the planner's): the note says so in its own language, around
+   * the feedback's first line.
+   */
+  reviewFeedback?: string;
 }

@@ -19,6 +19,7 @@ import type {
   ReplanEvent,
   ReviewVerdict,
   RunFacts,
+  CancelCause,
 } from './model.ts';
 import { PHASES } from './model.ts';
 
@@ -294,6 +295,11 @@ export function addLink(s: ProgressState, link: LinkRef): ProgressState {
 /** The run's end in facts (delivery, checks, criteria, error), shown at the top of the note. */
 export function setFacts(s: ProgressState, facts: RunFacts): ProgressState {
   return { ...s, facts };
+}
+
+/** Says who or what stopped a cancelled run. */
+export function setCancelCause(s: ProgressState, cause: CancelCause): ProgressState {
+  return { ...s, cancelledBy: cause };
 }
 
 /** Remembers where another note of the run is (the ❓ question, the 🙋 note, the patch). */

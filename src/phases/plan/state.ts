@@ -4,12 +4,24 @@ import type { RunContext } from '../../core/run-context.ts';
 import type { PlanReuse } from '../../core/ports.ts';
 import type { ChecklistItem, ChecklistStatus, PlanChange } from '../../core/progress/reports.ts';
 
+/** How the review-feedback step's purpose starts (the execution prompt reads it; English, as prompts are). */
+const FEEDBACK_PURPOSE = "Address the execution review's feedback: ";
+
+/** The feedback's first line, when the action is the review-feedback step (also one from a stored plan). */
+export function reviewFeedbackOf(action: PlannedAction): string | undefined {
+  return action.purpose.startsWith(FEEDBACK_PURPOSE)
+    ? action.purpose.slice(FEEDBACK_PURPOSE.length)
+    : undefined;
+}
+
 function item(step: PlanStep, status: ChecklistStatus): ChecklistItem {
+  const feedback = reviewFeedbackOf(step.action);
   return {
     id: step.key,
     label: `${step.action.task_id}: ${step.action.purpose}`,
     taskId: step.action.task_id,
     status,
+    ...(feedback !== undefined ? { reviewFeedback: feedback } : {}),
   };
 }
 
@@ -97,14 +109,15 @@ const FEEDBACK_PURPOSE_CHARS = 200;
  */
 export function feedbackAction(ctx: RunContext, feedback: string): PlannedAction {
   const text = feedback.trim() || 'The reviewer found the change not good enough.';
-  const first = text.split('\n')[0]!.replace(/\s+/g, ' ');
+  // no feedback: the checklist item says only that the review's feedback is addressed
+  const first = feedback.trim() ? text.split('\n')[0]!.replace(/\s+/g, ' ') : '';
   const headline =
     first.length > FEEDBACK_PURPOSE_CHARS ? `${first.slice(0, FEEDBACK_PURPOSE_CHARS)}…` : first;
   return {
     task_id: ctx.state.actions.at(-1)?.action.task_id ?? 'review_feedback',
     action_type: 'revise',
     tool: 'apply_patch',
-    purpose: `Address the execution review's feedback: ${headline}`,
+    purpose: `${FEEDBACK_PURPOSE}${headline}`,
     expected_outcome: `Every point of the review feedback is fixed in the code. The feedback:\n${text}`,
     fallback_strategy: 'Say in the closing message which points could not be fixed, and why.',
   };

@@ -8,7 +8,13 @@ import { messages, type MessageBlock, type Translate } from '../../messages/cata
 import type { MessageKey } from '../../messages/en.ts';
 import { formatClockTime, formatCost, formatCount, formatDuration } from '../../messages/format.ts';
 import type { Language } from '../../messages/language.ts';
-import type { CheckFact, ErrorFacts, PhaseName, ProgressState } from '../../core/progress/model.ts';
+import type {
+  CancelCause,
+  CheckFact,
+  ErrorFacts,
+  PhaseName,
+  ProgressState,
+} from '../../core/progress/model.ts';
 import { PHASES } from '../../core/progress/model.ts';
 import { inlineCode, link, oneLine, safeProse } from '../markdown.ts';
 import { EMOJI, STATE_EMOJI, type NoteState } from '../vocabulary.ts';
@@ -134,11 +140,27 @@ export function stoppedIn(s: ProgressState): PhaseName | undefined {
   return [...PHASES].reverse().find((p) => p !== 'complete' && s.phases[p].state === 'failed');
 }
 
+/** Who or what stopped a cancelled run, in the note's words. */
+function cancelledBy(cause: CancelCause, v: Voice): string {
+  switch (cause.kind) {
+    case 'stop-command':
+      return v.m('cancel.stopCommand', { command: v.command('stop'), user: cause.by });
+    case 'gitlab-cancel':
+      return v.m('cancel.gitlab');
+    case 'timeout':
+      return v.m('cancel.timeout', {
+        limit: formatDuration(cause.limitSeconds * 1000, v.language),
+      });
+    case 'signal':
+      return v.m('cancel.signal', { signal: inlineCode(cause.signal) });
+  }
+}
+
 function stopped(s: ProgressState, v: Voice): string {
-  const signal = s.facts?.cancelledBy;
-  // without the run's facts (the process gave up in its grace period) the end's own words tell
-  const said = s.facts ? '' : oneLine(safeProse(s.final?.summary ?? ''), 200);
-  const who = signal ? v.m('cancel.signal', { signal }) : said || v.m('cancel.unknown');
+  const cause = s.cancelledBy;
+  // without the run's facts or cause (the process gave up in its grace period) the end's own words tell
+  const said = s.facts || cause ? '' : oneLine(safeProse(s.final?.summary ?? ''), 200);
+  const who = cause ? cancelledBy(cause, v) : said || v.m('cancel.unknown');
   const phase = stoppedIn(s);
   return phase
     ? v.m('facts.stoppedDuring', { phase: phaseName(v, phase), who })

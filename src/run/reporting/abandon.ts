@@ -2,7 +2,8 @@ import type { StatePaths } from '../../history/paths.ts';
 import type { RunRecords } from '../../history/run-records.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
-import type { FinalState } from '../../core/progress/model.ts';
+import type { CancelCause, FinalState } from '../../core/progress/model.ts';
+import { setCancelCause } from '../../core/progress/updates.ts';
 import type { ProgressPublisher } from '../../report/progress/publisher.ts';
 import { buildRunResult, writeResultFile } from '../../report/result-file.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';
@@ -25,6 +26,8 @@ export interface AbandonedEnd {
   state: FinalState;
   summary: string;
   exitCode: number;
+  /** A cancelled run: who or what stopped it, when known. */
+  cancelCause?: CancelCause;
 }
 
 /**
@@ -67,6 +70,8 @@ export async function abandonRun(
       input.redactor,
     ),
   );
+  const cause = end.cancelCause;
+  if (cause) input.publisher.update((s) => setCancelCause(s, cause));
   const stop = new AbortController();
   const written = await Promise.race([
     input.publisher.finish({ state: end.state, summary: end.summary }),

@@ -25,6 +25,7 @@ import {
   retryStep,
   revisePlan,
   setEnvironment,
+  setCancelCause,
   setFacts,
   setPlan,
   startPhase,
@@ -82,8 +83,16 @@ const CHANGE_KIND: Record<Exclude<PlanChange, 'initial'>, PlanChangeKind> = {
   validation: 'plan_revision',
 };
 
-function toItem(item: ChecklistItem) {
-  return { id: item.id, description: item.label, status: item.status };
+/** A checklist item in the note's words: mr-agent's own steps come from the catalog. */
+function toItem(item: ChecklistItem, language: Language) {
+  const feedback = item.reviewFeedback;
+  const description =
+    feedback === undefined
+      ? item.label
+      : feedback.trim() === ''
+        ? t(language, 'item.reviewFeedbackNone')
+        : t(language, 'item.reviewFeedback', { feedback });
+  return { id: item.id, description, status: item.status };
 }
 
 /** The notice when run files could not be written; the error's English text as code elsewhere. */
@@ -167,7 +176,8 @@ export class ProgressReporter implements RunReporter {
     info: { revision: number; comment: string; change: PlanChange },
   ): void {
     const at = this.now();
-    const mapped = items.map(toItem);
+    const language = this.o.context.language ?? 'en';
+    const mapped = items.map((item) => toItem(item, language));
     this.o.publisher.update((s) =>
       info.change === 'initial' && !s.plan
         ? setPlan(s, mapped, at)
@@ -267,6 +277,7 @@ export class ProgressReporter implements RunReporter {
         { ...s, usage },
         runFacts(outcome, noteUrl ? { taskNoteUrl: noteUrl } : {}),
       );
+      if (outcome.cancelCause) next = setCancelCause(next, outcome.cancelCause);
       if (failures.length > 0)
         next = addNotice(
           next,

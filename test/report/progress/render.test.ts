@@ -85,10 +85,10 @@ describe('report/progress/render (#24)', () => {
     expect(body).to.contain('- [ ] Add retry with exponential backoff — *stopped here*');
   });
 
-  it('#24 cancelled is not failed: who stopped it, nothing pushed, how to resume; the stopped phase shows 🛑', () => {
+  it('#24 cancelled is not failed: who stopped it (`/agent stop` by @dev), nothing pushed, how to resume; the stopped phase shows 🛑', () => {
     const body = renderProgressNote(cancelledDuringExecution());
     expect(body).to.contain('### 🛑 Cancelled');
-    expect(body).to.contain('Stopped during Execution: the job got SIGTERM');
+    expect(body).to.contain('Stopped during Execution: `/agent stop` by @dev');
     expect(body).to.contain('Nothing was pushed');
     expect(body).to.contain('`/agent retry`');
     expect(body).to.contain('**Execution 🛑');

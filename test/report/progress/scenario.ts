@@ -9,6 +9,7 @@ import {
   retryStep,
   revisePlan,
   setEnvironment,
+  setCancelCause,
   setFacts,
   setPlan,
   setRelated,
@@ -186,9 +187,9 @@ export function failedDuringExecution(): ProgressState {
   });
 }
 
-/** `/agent stop` (SIGTERM) while executing. */
+/** `/agent stop` by @dev while executing. */
 export function cancelledDuringExecution(): ProgressState {
-  const s = setFacts(executing(), { ...NO_FACTS, cancelledBy: 'SIGTERM' });
+  const s = setCancelCause(setFacts(executing(), NO_FACTS), { kind: 'stop-command', by: 'dev' });
   return finishRun(s, { state: 'cancelled', summary: 'received SIGTERM', at: sec(80) });
 }
 
