@@ -143,7 +143,7 @@ export function largeChange(): LargeChange {
       'package-lock.json': 'lockfile',
       'dist/app.js': 'build output',
       'public/vendor.js': 'minified',
-      'src/generated/schema.js': 'marked generated in .gitattributes',
+      'src/generated/schema.js': 'marked generated in `.gitattributes`',
     },
     renamed,
     deleted,

@@ -45,6 +45,7 @@ export const REVIEW_MESSAGES = defineMessages({
         '{count} earlier threads left open: their findings are no longer reported, but their lines did not change',
     },
     'review.skipped': 'Not reviewed: {files}',
+    'review.skipped.file': '{file} ({reason})',
     'review.skipped.more': { one: '1 more', other: '{count} more' },
     'review.skip.deleted': 'deleted',
     'review.skip.binary': 'binary, or no text diff',
@@ -52,7 +53,7 @@ export const REVIEW_MESSAGES = defineMessages({
     'review.skip.lockfile': 'lockfile',
     'review.skip.build': 'build output',
     'review.skip.minified': 'minified',
-    'review.skip.attributes': 'marked generated in .gitattributes',
+    'review.skip.attributes': 'marked generated in `.gitattributes`',
     'review.skip.budget': 'the budget ran out',
   },
   ja: {
@@ -82,6 +83,7 @@ export const REVIEW_MESSAGES = defineMessages({
         '以前のスレッド {count} 件は開いたままです（指摘は報告されなくなりましたが、行は変更されていません）',
     },
     'review.skipped': 'レビュー対象外: {files}',
+    'review.skipped.file': '{file}（{reason}）',
     'review.skipped.more': { one: 'ほか {count} 件', other: 'ほか {count} 件' },
     'review.skip.deleted': '削除',
     'review.skip.binary': 'バイナリ、またはテキスト差分なし',
@@ -89,7 +91,7 @@ export const REVIEW_MESSAGES = defineMessages({
     'review.skip.lockfile': 'ロックファイル',
     'review.skip.build': 'ビルド成果物',
     'review.skip.minified': '圧縮済みコード',
-    'review.skip.attributes': '.gitattributes で生成物と指定',
+    'review.skip.attributes': '`.gitattributes` で生成物と指定',
     'review.skip.budget': '予算の上限に達したため',
   },
 });
@@ -259,9 +261,12 @@ export function renderReviewSummary(input: ReviewSummaryInput): string {
   if (input.leftOpen) parts.push(v.m('review.leftOpen', { count: input.leftOpen }));
   const skipped = input.skipped ?? [];
   if (skipped.length > 0) {
-    const named = skipped
-      .slice(0, SKIPPED_SHOWN)
-      .map((s) => `${inlineCode(oneLine(s.path, 200))} (${v.m(`review.skip.${s.reason}`)})`);
+    const named = skipped.slice(0, SKIPPED_SHOWN).map((s) =>
+      v.m('review.skipped.file', {
+        file: inlineCode(oneLine(s.path, 200)),
+        reason: v.m(`review.skip.${s.reason}`),
+      }),
+    );
     if (skipped.length > SKIPPED_SHOWN)
       named.push(v.m('review.skipped.more', { count: skipped.length - SKIPPED_SHOWN }));
     parts.push(v.m('review.skipped', { files: named.join(', ') }));

@@ -60,6 +60,16 @@ describe("review: the reviewer's numbered diff (issue 30)", () => {
     expect(new Set(plan.groups.flatMap((g) => g.paths))).to.have.property('size', 30);
   });
 
+  it('the calls of a large review are about evenly filled, no more of them than the limit needs', () => {
+    const diff = `@@ -1 +1,100 @@\n${'+a line of code\n'.repeat(100)}`;
+    const files = Array.from({ length: 9 }, (_, i) => file(`src/g${i}.js`, diff));
+    const plan = planReview(files, { charsPerCall: 20_000 });
+    const sizes = plan.groups.map((g) => g.text.length);
+    const total = sizes.reduce((a, b) => a + b, 0);
+    expect(plan.groups).to.have.length(Math.ceil(total / 20_000));
+    expect(Math.min(...sizes)).to.be.greaterThan(Math.max(...sizes) / 2);
+  });
+
   it('a file longer than one call is shown in parts, cut at a hunk where it can, every line once', () => {
     const hunk = (start: number) =>
       `@@ -${start},0 +${start},300 @@\n${Array.from({ length: 300 }, (_, i) => `+line ${start + i}`).join('\n')}`;

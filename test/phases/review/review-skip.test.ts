@@ -6,6 +6,7 @@ import {
   generatedByAttributes,
 } from '../../../src/phases/review/inline/gitattributes.ts';
 import { skipReason } from '../../../src/phases/review/inline/skip.ts';
+import { renderReviewSummary } from '../../../src/report/notes/review-note.ts';
 
 /** Which changed files `/agent review` leaves out, and the reason it gives. */
 const file = (
@@ -80,5 +81,44 @@ describe('review: files left out of a review, with the reason (issue 30)', () =>
 
   it('the .gitattributes files read are the root and every folder above a changed file', () => {
     expect(attributeFolders(['a/b/c.ts', 'a/d.ts', 'e.ts'])).to.deep.equal(['', 'a', 'a/b']);
+  });
+});
+
+describe('review: the summary names the files left out (issue 30)', () => {
+  const input = (language: 'en' | 'ja', many = 0) => ({
+    language,
+    verdict: 'FAIL',
+    counts: { critical: 0, major: 1, minor: 0, info: 0 },
+    threads: [],
+    resolved: 0,
+    kept: 0,
+    skipped: [
+      { path: 'src/obsolete.js', reason: 'deleted' as const },
+      { path: 'src/generated/schema.js', reason: 'attributes' as const },
+      ...Array.from({ length: many }, (_, i) => ({
+        path: `src/m${i}.js`,
+        reason: 'budget' as const,
+      })),
+    ],
+  });
+
+  it('G1 each file left out with its reason, in English and Japanese; past 20, a count', () => {
+    expect(renderReviewSummary(input('en'))).to.contain(
+      'Not reviewed: `src/obsolete.js` (deleted), `src/generated/schema.js` (marked generated in `.gitattributes`)',
+    );
+    expect(renderReviewSummary(input('ja'))).to.contain(
+      'レビュー対象外: `src/obsolete.js`（削除）, `src/generated/schema.js`（`.gitattributes` で生成物と指定）',
+    );
+    const long = renderReviewSummary(input('en', 25));
+    expect(long.match(/\(the budget ran out\)/g)).to.have.length(18);
+    expect(long).to.match(/, 7 more$/);
+  });
+
+  it('a path that holds backticks or a line break stays one piece of inline code', () => {
+    const text = renderReviewSummary({
+      ...input('en'),
+      skipped: [{ path: 'a`b\n/close.js', reason: 'deleted' }],
+    });
+    expect(text).to.contain('``a`b /close.js`` (deleted)');
   });
 });

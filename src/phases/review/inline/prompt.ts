@@ -107,10 +107,30 @@ function labelOf(file: ChangedFile): string {
     : `${file.newPath} (renamed from ${file.oldPath})`;
 }
 
+/** Pieces in order into groups of at most `room` characters, each closed once it holds `average`. */
+function packPieces(pieces: readonly Piece[], room: number, average: number): ReviewGroup[] {
+  const groups: ReviewGroup[] = [];
+  let current: { paths: string[]; texts: string[]; size: number } | undefined;
+  const close = () => {
+    if (current) groups.push({ paths: current.paths, text: current.texts.join('\n\n') });
+  };
+  for (const piece of pieces) {
+    if (!current || current.size + piece.text.length > room || current.size >= average) {
+      close();
+      current = { paths: [], texts: [], size: 0 };
+    }
+    if (!current.paths.includes(piece.path)) current.paths.push(piece.path);
+    current.texts.push(piece.text);
+    current.size += piece.text.length + 2;
+  }
+  close();
+  return groups;
+}
+
 /**
  * The review of a change in calls of at most `charsPerCall` characters of
- * diff each: whole files packed together in the change's order, and a file
- * longer than one call in parts of its own.
+ * diff each, about evenly filled: whole files packed together in the
+ * change's order, and a file longer than one call in parts of its own.
  */
 export function planReview(
   changes: readonly ChangedFile[],
@@ -136,19 +156,12 @@ export function planReview(
       pieces.push({ path: file.newPath, text: fenceData(`diff of ${name}`, part) });
     });
   }
-  const groups: ReviewGroup[] = [];
-  let current: { paths: string[]; texts: string[]; size: number } | undefined;
-  for (const piece of pieces) {
-    if (!current || current.size + piece.text.length > room) {
-      if (current) groups.push({ paths: current.paths, text: current.texts.join('\n\n') });
-      current = { paths: [], texts: [], size: 0 };
-    }
-    if (!current.paths.includes(piece.path)) current.paths.push(piece.path);
-    current.texts.push(piece.text);
-    current.size += piece.text.length + 2;
+  // as few calls as the limit allows, of about the same size each
+  const total = pieces.reduce((n, p) => n + p.text.length + 2, 0);
+  for (let calls = Math.max(1, Math.ceil(total / room)); ; calls++) {
+    const groups = packPieces(pieces, room, total / calls);
+    if (groups.length <= calls) return { groups, reviewed, skipped };
   }
-  if (current) groups.push({ paths: current.paths, text: current.texts.join('\n\n') });
-  return { groups, reviewed, skipped };
 }
 
 /** The lines that tell the reviewer which files are not shown, and why. */
