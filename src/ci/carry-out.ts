@@ -314,7 +314,7 @@ async function answerReviewThreads(
   );
   for (const thread of answered.filter((t) => t.failed))
     deps.stdout.write(
-      `mr-agent: review thread ${thread.discussionId} was not answered: ${thread.failed}\n`,
+      `mr-agent: the answer in review thread ${thread.discussionId} (${thread.label}) did not go through: ${thread.failed}\n`,
     );
 }
 

@@ -255,6 +255,45 @@ describe('ci: review threads the agent addresses (stand-in + scripted model over
     expectNoQuickAction();
   });
 
+  it('G4 when the model cannot tell which threads the commit addresses, every thread is answered and left open', async () => {
+    const onAdd = await openThread(world.s.developerToken.value, 2, 'add() must add.');
+    const onMul = await openThread(world.s.developerToken.value, 6, 'mul() should multiply.');
+    const job = await world.job({
+      // no reply scripted for the answer call: the scripted server refuses it
+      replies: [planning, ...fixAdd],
+      variables: { ...world.bridgeVariables('address-reviews', ''), ...RUN_VARIABLES },
+    });
+
+    expect(job.code, job.stderr).to.equal(0);
+    expect(job.llm.requests.some((r) => r.purpose === 'review.threads')).to.equal(true);
+    for (const thread of [onAdd, onMul]) {
+      const answers = botNotesIn(thread);
+      expect(answers).to.have.length(1);
+      expect(answers[0]!.body).to.contain(
+        'whether the pushed change addresses this thread could not be told',
+      );
+      expect(resolved(thread)).to.equal(false);
+    }
+  });
+
+  it('G3 a thread GitLab refuses to resolve is named in the job log, and the others are still answered', async () => {
+    const onAdd = await openThread(world.s.developerToken.value, 2, 'add() must add.');
+    const ask = await replyAsDeveloper(onAdd, '/agent fix this');
+    world.standIn.faults.add({
+      method: 'PUT',
+      path: new RegExp(`/discussions/${onAdd}$`),
+      status: 403,
+      body: { message: '403 Forbidden' },
+    });
+    const job = await world.job({ replies: [planning, ...fixAdd], variables: payloadOf(ask) });
+
+    expect(job.code, job.stderr).to.equal(0);
+    expect(botNotesIn(onAdd)).to.have.length(1);
+    expect(resolved(onAdd)).to.equal(false);
+    expect(job.stdout).to.contain(`the answer in review thread ${onAdd} (T1) did not go through`);
+    expect(job.stdout).to.contain('403');
+  });
+
   it('`/agent address-reviews` with no open thread of a member says so in its thread and runs nothing', async () => {
     const job = await world.job({
       replies: [],
