@@ -33,6 +33,16 @@ export interface CiJobOptions {
   bin?: string;
   /** Node options before the command (e.g. `--import` of a module-load recorder). */
   nodeArgs?: string[];
+  /** Called once the project exists, before the job's checkout (threads to open, files to push). */
+  before?(world: CiJobWorld): Promise<void>;
+  /** Called once the job ended with exit code 0, before the stand-in closes. */
+  after?(world: CiJobWorld): Promise<void>;
+}
+
+/** The stand-in and its seeded scenario, for `before` and `after`. */
+export interface CiJobWorld {
+  standIn: Awaited<ReturnType<typeof startGitLabStandIn>>;
+  s: Awaited<ReturnType<typeof seedScenario>>;
 }
 
 export interface LlmCall {
@@ -76,6 +86,7 @@ export async function runCiJob(options: CiJobOptions): Promise<CiJobResult> {
   });
   try {
     const s = await seedScenario(standIn.model, options.files ? { files: options.files } : {});
+    await options.before?.({ standIn, s });
     const dir = path.join(work, 'job');
     const branch = s.mergeRequest.sourceBranch;
     execFileSync('git', ['clone', '-q', '-b', branch, s.project.repoDir, dir]);
@@ -136,6 +147,7 @@ export async function runCiJob(options: CiJobOptions): Promise<CiJobResult> {
     const command = [...(options.nodeArgs ?? []), options.bin ?? BIN, 'ci', '--step', 'all'];
     const run = await spawnJob(dir, env, command, firstNote);
     if (run.code !== 0) throw new Error(`the job exited ${run.code}:\n${run.stderr.slice(-3000)}`);
+    await options.after?.({ standIn, s });
     const calls = llm.requests.map((r) => ({
       purpose: r.purpose ?? '(none)',
       promptTokens: promptTokens(r.body as Parameters<typeof promptTokens>[0]),

@@ -5,7 +5,9 @@ import type { Plan } from '../core/plan.ts';
 import type { RunOutcome } from '../core/outcome.ts';
 import type { PlannedWork, RunInput } from '../run/orchestrator.ts';
 import type { CarriedOut, CarryOutDeps } from './job-types.ts';
-import type { JobPlan } from '../commands/verbs.ts';
+import { jobPlanOf, type JobPlan } from '../commands/verbs.ts';
+import type { ReviewThreadRequest } from '../core/gathered.ts';
+import { threadsToAddress } from './review-threads.ts';
 import { commandPlan } from './commands.ts';
 import { AMOUNT } from '../commands/amount.ts';
 import { readHandoff } from './handoff.ts';
@@ -19,7 +21,7 @@ import {
 } from './past-history.ts';
 import { approvedRun } from './approve.ts';
 import type { PreparedRun } from './prepare.ts';
-import { ciTaskId, openSession } from './session.ts';
+import { ciTaskId, openSession, type CiSession } from './session.ts';
 
 const PLAN_ONLY_SUMMARY = (prefix: string) =>
   `The plan is posted. Comment \`${prefix} approve\` to carry it out as written.`;
@@ -37,6 +39,45 @@ function taskText(run: PreparedRun, plan: JobPlan, last: CiRequestRecord | undef
   if (target.kind !== 'none')
     return `Work on ${target.kind === 'merge_request' ? '!' : '#'}${target.iid}`;
   throw new UsageError('the request has no task text', { where: 'MR_AGENT_TASK' });
+}
+
+/** The task of a run that addresses review threads: the threads, and what the comment added. */
+function threadsTaskText(run: PreparedRun, threads: readonly ReviewThreadRequest[]): string {
+  const target = run.request.target;
+  const where = target.kind === 'merge_request' ? ` on !${target.iid}` : '';
+  const first = threads[0]!;
+  const head =
+    run.request.command === 'address-reviews'
+      ? `Address ${threads.length === 1 ? 'the open review thread' : `the ${threads.length} open review threads`}${where}`
+      : `Address the review thread on ${first.path ?? 'the diff'}${first.line !== undefined ? `:${first.line}` : ''}`;
+  const asked = run.request.command === 'address-reviews' ? '' : run.request.task.trim();
+  return asked ? `${head}: ${asked}` : head;
+}
+
+/**
+ * The diff threads this job addresses: every open one for `address-reviews`
+ * (none is a usage error, said in the command's thread), the thread a `run`
+ * command was written in when that is a thread on a diff line.
+ */
+async function reviewThreads(run: PreparedRun): Promise<ReviewThreadRequest[] | undefined> {
+  const plan = jobPlanOf(run.request.command);
+  if (plan?.task === 'review-threads') {
+    if (run.request.target.kind !== 'merge_request')
+      throw new UsageError(
+        '`address-reviews` answers the review threads of a merge request: comment it on one',
+        {
+          where: 'MR_AGENT_COMMAND',
+        },
+      );
+    const threads = await threadsToAddress(run, true);
+    if (!threads || threads.length === 0)
+      throw new UsageError('there is no unresolved review thread on a diff line to address here', {
+        hint: 'threads opened by people below the trigger role and the agent’s own threads are left to a reply in the thread (`/agent fix this`).',
+      });
+    return threads;
+  }
+  if (run.request.command !== 'run' || run.request.noteId === undefined) return undefined;
+  return threadsToAddress(run, false);
 }
 
 /** The task of a review: the merge request, and the focus when one was given. */
@@ -95,7 +136,11 @@ function withRaisedBudget(run: PreparedRun, usd: number): PreparedRun {
 }
 
 /** `--step all` and `--step plan`: the command asked for (see ./commands.ts). */
-async function requestedStart(run: PreparedRun, deps: CarryOutDeps): Promise<JobStart> {
+async function requestedStart(
+  run: PreparedRun,
+  deps: CarryOutDeps,
+  threads: readonly ReviewThreadRequest[] | undefined,
+): Promise<JobStart> {
   const plan = commandPlan(run.request.command);
   const paths = statePaths(
     run.context.projectDir,
@@ -117,7 +162,9 @@ async function requestedStart(run: PreparedRun, deps: CarryOutDeps): Promise<Job
   const text =
     plan.mode === 'review-only'
       ? reviewTaskText(run)
-      : taskText(run, plan, planRun ?? restored.lastRequest);
+      : threads
+        ? threadsTaskText(run, threads)
+        : taskText(run, plan, planRun ?? restored.lastRequest);
   const approved =
     plan.mode === 'approved-plan'
       ? await approvedPlan(run, paths, deps.logger, planRun)
@@ -169,10 +216,11 @@ async function handedOverStart(run: PreparedRun): Promise<JobStart> {
  * once, in the run's lifecycle (signals, grace period, final state).
  */
 export async function carryOutJob(prepared: PreparedRun, deps: CarryOutDeps): Promise<CarriedOut> {
+  const threads = await reviewThreads(prepared);
   const start =
     prepared.context.step === 'run'
       ? await handedOverStart(prepared)
-      : await requestedStart(prepared, deps);
+      : await requestedStart(prepared, deps, threads);
   const run = start.raiseUsd ? withRaisedBudget(prepared, start.raiseUsd) : prepared;
   const session = await openSession(run, {
     services: deps.services,
@@ -184,6 +232,7 @@ export async function carryOutJob(prepared: PreparedRun, deps: CarryOutDeps): Pr
     signal: deps.lifecycle.signal,
     planSource: start.planSource,
     review: start.reviewOnly !== undefined,
+    threads,
   });
   const input: RunInput = {
     task: session.task,
@@ -220,6 +269,8 @@ export async function carryOutJob(prepared: PreparedRun, deps: CarryOutDeps): Pr
       deps.stdout,
     );
   }
+  if (threads && run.context.step !== 'plan')
+    await answerReviewThreads(run, session, threads, outcome, deps);
   // what was said after the run's last read is answered now that its final note is up
   if (!outcome.finalStateNotWritten) await session.deps.conversation?.close?.();
   if (outcome.finalStateNotWritten) {
@@ -228,6 +279,43 @@ export async function carryOutJob(prepared: PreparedRun, deps: CarryOutDeps): Pr
     );
   }
   return { exitCode: deps.lifecycle.exitCode(outcome.exitCode), run: { outcome, session } };
+}
+
+/**
+ * Each review thread the run addressed gets its answer: the commit and a
+ * resolved thread, or why it stays open. A thread GitLab would not take the
+ * answer in is said in the job log, never lost silently.
+ */
+async function answerReviewThreads(
+  run: PreparedRun,
+  session: CiSession,
+  threads: readonly ReviewThreadRequest[],
+  outcome: RunOutcome,
+  deps: CarryOutDeps,
+): Promise<void> {
+  const target = run.request.target;
+  if (target.kind !== 'merge_request') return;
+  const { answerThreads } = await import('../phases/review/threads/answer.ts');
+  const answered = await answerThreads(
+    {
+      gitlab: run.gitlab,
+      project: run.project.id,
+      iid: target.iid,
+      llm: session.deps.llm,
+      prompts: session.deps.prompts,
+      redactor: deps.redactor,
+      logger: deps.logger,
+      language: session.reporting.language,
+      progressNoteUrl: session.reporting.publisher.noteUrl,
+      signal: deps.lifecycle.signal,
+    },
+    threads,
+    outcome,
+  );
+  for (const thread of answered.filter((t) => t.failed))
+    deps.stdout.write(
+      `mr-agent: the answer in review thread ${thread.discussionId} (${thread.label}) did not go through: ${thread.failed}\n`,
+    );
 }
 
 /** `carryOutJob`, as an exit code. */

@@ -1,5 +1,5 @@
 import type { ChangedFile, GitLabPort, Noteable } from '../core/gitlab-port.ts';
-import type { DiscussionComment, RequestContext } from '../core/gathered.ts';
+import type { DiscussionComment, RequestContext, ReviewThreadRequest } from '../core/gathered.ts';
 import { parseMarker } from '../report/marker.ts';
 import { cutText } from '../core/text.ts';
 import { jobReads, type JobReads } from '../gitlab/job-reads.ts';
@@ -22,6 +22,8 @@ export interface GitLabRequestInput {
   /** Numeric role a comment's author needs for the comment to count (`trigger.min_access_level`). */
   minimumAccessLevel: number;
   botUserId: number;
+  /** The diff threads the run addresses (a merge request's). */
+  threads?: readonly ReviewThreadRequest[] | undefined;
 }
 
 const MAX_DIFF_LINES = 200;
@@ -77,6 +79,7 @@ export async function loadGitLabRequest(input: GitLabRequestInput): Promise<Requ
       labels: mr.labels,
       diffSummary: diffSummary(changes),
       discussion,
+      ...(input.threads && input.threads.length > 0 ? { threads: [...input.threads] } : {}),
     };
   }
   if (target.kind === 'issue') {

@@ -2,7 +2,7 @@ import { UsageError } from '../errors/errors.ts';
 import { findPastRunNotes } from '../gitlab/past-runs.ts';
 import type { Config } from '../config/options.ts';
 import type { Clock } from '../core/clock.ts';
-import type { RequestSource } from '../core/gathered.ts';
+import type { RequestSource, ReviewThreadRequest } from '../core/gathered.ts';
 import type { GitLabUser } from '../core/gitlab-port.ts';
 import type { LlmPort } from '../core/llm-port.ts';
 import type { RunDeps } from '../core/run-context.ts';
@@ -112,6 +112,8 @@ interface SessionInput {
   planSource?: string | undefined;
   /** A review-only run (`/agent review`): the merge request it reviews is composed in. */
   review?: boolean | undefined;
+  /** The diff threads the run addresses: part of its request. */
+  threads?: readonly ReviewThreadRequest[] | undefined;
 }
 
 function notesFor(run: PreparedRun, input: SessionInput, paths: StatePaths, webUrl?: string) {
@@ -157,10 +159,14 @@ function llmFor(run: PreparedRun, input: SessionInput): LlmPort {
 }
 
 /** The merge request or issue with its discussion, loaded when the run gathers. */
-function requestSource(run: PreparedRun): RequestSource {
+function requestSource(
+  run: PreparedRun,
+  threads: readonly ReviewThreadRequest[] | undefined,
+): RequestSource {
   return {
     load: () =>
       loadGitLabRequest({
+        threads,
         gitlab: run.gitlab,
         projectId: run.project.id,
         reads: run.reads,
@@ -222,7 +228,7 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     ...(answers ? { answers } : {}),
     ...(run.request.username ? { requester: run.request.username } : {}),
     ...(run.gitlabVersion ? { gitlabVersion: run.gitlabVersion } : {}),
-    request: requestSource(run),
+    request: requestSource(run, input.threads),
     delivery: await deliveryFor(run, task),
     pauseAsked: pauseCheck(run),
     ...(config.budget.mr_max_usd !== null ? { mrSpentUsd: await earlierSpendUsd(run) } : {}),

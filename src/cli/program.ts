@@ -110,8 +110,16 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .command('demo')
     .description('run the whole pipeline offline on a bundled sample repository')
     .option('--keep', 'keep the temporary directory')
+    .addOption(
+      new Option(
+        '--scene <scene>',
+        'fix: `/agent fix the failing test`; review: `/agent review`, then `/agent fix this` in a review thread',
+      )
+        .choices(['fix', 'review'])
+        .default('fix'),
+    )
     .addOption(setOption())
-    .action(async (options: { keep?: boolean; set?: string[] }) => {
+    .action(async (options: { keep?: boolean; set?: string[]; scene?: 'fix' | 'review' }) => {
       const { demoCommand } = await import('./commands/demo.ts');
       result.code = await demoCommand(io, options);
     });

@@ -248,7 +248,8 @@ async function decideAndStart(
 ): Promise<DispatchOutcome> {
   const lookup = lookupFor(deps, request);
   const [active] = await blockingAgentPipelines(lookup);
-  if (active && request.command === 'run' && request.instruction.trim() !== '') {
+  // a diff thread's request is a run of its own: its answer belongs in that thread
+  if (active && request.command === 'run' && !request.thread && request.instruction.trim() !== '') {
     return joinOrFollow(deps, request, active);
   }
   if (active) {

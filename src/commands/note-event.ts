@@ -25,6 +25,24 @@ export const NoteHookProject = z.object({
   web_url: z.string().nullish(),
 });
 
+/**
+ * Where a diff note sits (hook data `position`, GitLab's `note.position.to_h`):
+ * only the fields a request names its file and lines by.
+ */
+export const NoteHookPosition = z.object({
+  old_path: z.string().nullish(),
+  new_path: z.string().nullish(),
+  old_line: Id.nullish(),
+  new_line: Id.nullish(),
+  line_range: z
+    .object({
+      start: z.object({ old_line: Id.nullish(), new_line: Id.nullish() }).nullish(),
+      end: z.object({ old_line: Id.nullish(), new_line: Id.nullish() }).nullish(),
+    })
+    .nullish(),
+});
+export type NoteHookPosition = z.infer<typeof NoteHookPosition>;
+
 export const NoteHookAttributes = z.object({
   id: Id,
   note: z.string(),
@@ -42,6 +60,8 @@ export const NoteHookAttributes = z.object({
    * comment.
    */
   type: z.string().nullish(),
+  /** A diff note's place in the diff (`DiffNote`: the thread's first note and its replies). */
+  position: NoteHookPosition.nullish().catch(undefined),
   url: z.string().nullish(),
   /** An internal note, visible to project members only (older GitLab: `confidential`). */
   internal: z.boolean().nullish(),

@@ -57,13 +57,26 @@ export interface ResumePoint {
 }
 
 /**
+ * The diff thread a command was written in: `/agent fix this` (or `/agent`
+ * alone) there asks for the change the thread is about.
+ */
+export interface DiffThreadRef {
+  discussionId: string;
+  /** The file and line the thread sits on, from the note's position. */
+  path: string | undefined;
+  line: number | undefined;
+}
+
+/**
  * An accepted request: a comment command, or a reply that resumes a run
  * stopped on a ❓ question (`resume`; its `instruction` is empty — the run
  * reads the answers from the thread — and `noteId` is the reply).
  */
-export type CommandRequest = NoteOrigin & { instruction: string } & (
-    { command: SubCommand; resume?: undefined } | { command: 'resume'; resume: ResumePoint }
-  );
+export type CommandRequest = NoteOrigin & {
+  instruction: string;
+  /** Set when the command asks for what its diff thread is about (a run). */
+  thread?: DiffThreadRef | undefined;
+} & ({ command: SubCommand; resume?: undefined } | { command: 'resume'; resume: ResumePoint });
 
 /**
  * A comment that is not a command but a reply in a thread: it resumes a run
@@ -95,6 +108,9 @@ export type NoteDecision =
 
 /** GitLab's note class for a note inside a thread (hook data `object_attributes.type`). */
 export const THREAD_NOTE_TYPE = 'DiscussionNote';
+
+/** GitLab's note class for a note of a thread on a diff line: its first note and every reply. */
+export const DIFF_NOTE_TYPE = 'DiffNote';
 
 function ignore(reason: IgnoreReason, detail: string): NoteDecision {
   return { kind: 'ignore', reason, detail };
@@ -213,6 +229,18 @@ function originOf(
   };
 }
 
+/** The diff thread a merge request note belongs to, when it is a `DiffNote` of one. */
+function diffThreadOf(event: NoteHookEvent): DiffThreadRef | undefined {
+  const note = event.object_attributes;
+  if (note.type !== DIFF_NOTE_TYPE || !note.discussion_id || !event.merge_request) return undefined;
+  const position = note.position;
+  return {
+    discussionId: note.discussion_id,
+    path: position?.new_path ?? position?.old_path ?? undefined,
+    line: position?.new_line ?? position?.old_line ?? undefined,
+  };
+}
+
 /**
  * Decides from the event alone whether it is a command for the agent, a reply
  * in a thread that may resume a paused run (`reply`: only notes GitLab calls
@@ -257,6 +285,14 @@ export function decideNote(
   const origin = originOf(event, { target: found.target, ref: found.ref }, authorId);
   if (!parsed.isCommand) {
     return { kind: 'reply', reply: { ...origin, discussionId: threadId! }, detail: parsed.reason };
+  }
+  const thread = diffThreadOf(event);
+  // in a diff thread, an instruction or the prefix alone asks for the change the thread is about
+  if (thread && (parsed.command === 'run' || parsed.bare)) {
+    return {
+      kind: 'command',
+      request: { ...origin, command: 'run', instruction: parsed.instruction, thread },
+    };
   }
   return {
     kind: 'command',

@@ -27,6 +27,8 @@ export type ParsedCommand =
       instruction: string;
       /** 1-based line of the comment that holds the command. */
       line: number;
+      /** The prefix alone, with nothing after it on its line or below. */
+      bare?: true;
     }
   | { isCommand: false; reason: string };
 
@@ -38,7 +40,7 @@ function escapeRegExp(text: string): string {
 function barePrefix(following: readonly string[], line: number): ParsedCommand {
   const instruction = following.join('\n').trim();
   return instruction === ''
-    ? { isCommand: true, command: 'help', instruction: '', line }
+    ? { isCommand: true, command: 'help', instruction: '', line, bare: true }
     : { isCommand: true, command: 'run', instruction, line };
 }
 

@@ -22,8 +22,13 @@ export type VerbSyntax = 'implicit' | 'instruction' | 'alone' | 'amount';
 
 /** What the job does with a verb that starts a run. */
 export interface JobPlan {
-  /** `instruction`: the text after the command; `last-request`: the last run's on this MR or issue. */
-  task: 'instruction' | 'last-request';
+  /**
+   * `instruction`: the text after the command; `last-request`: the last run's
+   * on this MR or issue; `review-threads`: the merge request's unresolved diff
+   * threads opened by people who may command the agent, each answered in its
+   * thread at the end.
+   */
+  task: 'instruction' | 'last-request' | 'review-threads';
   /** Fail when there is no earlier run to take the task from. */
   needsEarlierRun: boolean;
   /**
@@ -99,6 +104,14 @@ export const VERBS = {
     handling: {
       kind: 'run',
       job: { task: 'last-request', needsEarlierRun: true, mode: 'run', fromCheckpoint: true },
+    },
+  },
+  // one run, one commit for every open review thread; `/agent` inside a diff thread is a `run` for that thread
+  'address-reviews': {
+    syntax: 'alone',
+    handling: {
+      kind: 'run',
+      job: { task: 'review-threads', needsEarlierRun: false, mode: 'run' },
     },
   },
 } as const satisfies Record<string, VerbRow>;

@@ -18,6 +18,21 @@ export interface RequestContext {
   /** Files changed by a merge request, one per line. */
   diffSummary?: string;
   discussion: DiscussionComment[];
+  /** The diff threads the run is asked to address (`/agent` in a thread, `/agent address-reviews`). */
+  threads?: ReviewThreadRequest[];
+}
+
+/** A thread on a diff line the run addresses: where it sits and what its notes say. */
+export interface ReviewThreadRequest {
+  discussionId: string;
+  /** How the prompt and the answer call name it: `T1`, `T2`, … */
+  label: string;
+  path: string | undefined;
+  /** The line it sits on (new side, else old side), and the first line of a multi-line one. */
+  line: number | undefined;
+  startLine?: number | undefined;
+  /** Its notes, oldest first, each someone's text. */
+  notes: DiscussionComment[];
 }
 
 /** Loads the request (GitLab layer in CI; the task itself for local runs). */

@@ -12,7 +12,8 @@ export type PromptName =
   | 'review-planning'
   | 'review-execution'
   | 'human-feedback'
-  | 'review-inline';
+  | 'review-inline'
+  | 'review-threads';
 
 /** Prompt files by name, each read once. */
 export interface PromptFiles<Name extends string> {

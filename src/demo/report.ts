@@ -13,7 +13,16 @@ import { plainLinks, type LiveView } from './live-view.ts';
 import type { DemoResult } from './result.ts';
 import { STORY, type DemoWorld } from './world.ts';
 
-export function printIntro(view: LiveView, world: DemoWorld, llmUrl: string, assetsDir: string) {
+export function printIntro(
+  view: LiveView,
+  world: DemoWorld,
+  llmUrl: string,
+  assetsDir: string,
+  story: { comment: string; scenarios: readonly string[] } = {
+    comment: STORY.comment,
+    scenarios: ['llm-scenario.yaml'],
+  },
+) {
   const mr = world.mergeRequest;
   view.line(
     view.bold('mr-agent demo — the whole pipeline, offline, on a bundled sample repository'),
@@ -23,13 +32,13 @@ export function printIntro(view: LiveView, world: DemoWorld, llmUrl: string, ass
     `  GitLab stand-in  ${world.standIn.url}  project ${world.project.path}, remote ${view.dim(`file://${world.project.repoDir}`)}`,
   );
   view.line(
-    `  Scripted model   ${llmUrl}  OpenAI-compatible, replies from ${view.dim(path.join(assetsDir, 'llm-scenario.yaml'))}`,
+    `  Scripted model   ${llmUrl}  OpenAI-compatible, replies from ${story.scenarios.map((f) => view.dim(path.join(assetsDir, f))).join(' then ')}`,
   );
   view.line();
   view.line(
     `① @${world.developer.username} opened !${mr.iid} "${mr.title}" from ${STORY.sourceBranch}; one of its new tests fails.`,
   );
-  view.line(`② @${world.developer.username} comments on !${mr.iid}:  ${view.bold(STORY.comment)}`);
+  view.line(`② @${world.developer.username} comments on !${mr.iid}:  ${view.bold(story.comment)}`);
   view.line(
     view.dim(
       `   (below: the progress note on !${mr.iid} as GitLab has it — mr-agent edits it in place, at most once a second)`,

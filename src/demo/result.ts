@@ -1,6 +1,7 @@
 import type { LoggedRequest } from '../testkit/gitlab-server/index.ts';
 import type { LoggedRequest as LlmRequest } from '../testkit/openai-server/server.ts';
 import type { JobResult } from './job.ts';
+import type { DemoThread } from './review-scene.ts';
 
 /** What `mr-agent demo` returns: where things ran and what they left. */
 export interface DemoResult {
@@ -22,4 +23,7 @@ export interface DemoResult {
   llmRequests: LlmRequest[];
   unusedReplies: string[];
   durationMs: number;
+  /** The review scene: the diff threads at the end, and the review job before the fix. */
+  threads?: DemoThread[];
+  reviewJob?: JobResult;
 }

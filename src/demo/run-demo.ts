@@ -20,8 +20,9 @@ import { systemClock, type Clock } from '../core/clock.ts';
 import type { RunHooks } from '../core/hooks.ts';
 import { startScriptedOpenAiServer } from '../testkit/openai-server/server.ts';
 import { builtinTools } from '../tools/index.ts';
-import { loadDemoAssets } from './assets.ts';
-import { runAgentJob } from './job.ts';
+import { LLM_SCENARIO, loadDemoAssets } from './assets.ts';
+import { runAgentJob, type JobResult } from './job.ts';
+import { diffThreads, printThreads, REVIEW_SCENARIO, reviewSceneScenario } from './review-scene.ts';
 import { LiveView, watchNotes, type TerminalOut, type WatchedNotes } from './live-view.ts';
 import {
   describeChecks,
@@ -32,7 +33,7 @@ import {
 } from './narrate.ts';
 import type { DemoResult } from './result.ts';
 import { printIntro, printReport, storeArtifacts } from './report.ts';
-import { commentAndTrigger, type TriggeredJob } from './trigger.ts';
+import { commentAndTrigger, replyAndTrigger, type TriggeredJob } from './trigger.ts';
 import { startDemoWorld, STORY, type DemoWorld } from './world.ts';
 
 export interface DemoOptions {
@@ -53,7 +54,14 @@ export interface DemoOptions {
   tmpRoot?: string;
   /** Cancels the run (Ctrl-C); the demo still cleans up. */
   signal?: AbortSignal;
+  /**
+   * `fix` (default): `/agent fix the failing test`. `review`: `/agent review`,
+   * then the developer's `/agent fix this` in the first review thread.
+   */
+  scene?: DemoScene;
 }
+
+export type DemoScene = 'fix' | 'review';
 
 export const DEMO_API_KEY = 'sk-demo-not-a-real-key';
 
@@ -102,6 +110,8 @@ interface Stage {
 async function setTheStage(s: Session): Promise<Stage> {
   const { view, clock } = s;
   const assets = await loadDemoAssets(s.options.assetsDir);
+  const review = s.options.scene === 'review';
+  const comment = review ? STORY.reviewComment : STORY.comment;
   const world = await startDemoWorld({
     root: path.join(s.dir, 'gitlab'),
     sampleRepo: assets.sampleRepo,
@@ -109,12 +119,17 @@ async function setTheStage(s: Session): Promise<Stage> {
   });
   s.closers.push(() => world.standIn.close());
   const llmServer = await startScriptedOpenAiServer({
-    scenario: assets.llmScenario,
+    scenario: review
+      ? await reviewSceneScenario(assets.dir, assets.llmScenario)
+      : assets.llmScenario,
     apiKey: DEMO_API_KEY,
   });
   s.closers.push(() => llmServer.close());
-  printIntro(view, world, llmServer.url, assets.dir);
-  const triggered = await commentAndTrigger(world, { ...s, comment: STORY.comment });
+  printIntro(view, world, llmServer.url, assets.dir, {
+    comment,
+    scenarios: review ? [REVIEW_SCENARIO, LLM_SCENARIO] : [LLM_SCENARIO],
+  });
+  const triggered = await commentAndTrigger(world, { ...s, comment });
   s.closers.push(() => triggered.bridge.close());
   const checkoutDir = path.join(s.dir, 'job');
   await checkout(world, checkoutDir, s.options.hostEnv);
@@ -183,6 +198,52 @@ async function runJob(s: Session, stage: Stage) {
   return { job, watched };
 }
 
+/** The pipeline's end as GitLab shows it, and `.mr-agent/` kept as its job's artifacts. */
+async function finishPipeline(stage: Stage, job: JobResult): Promise<void> {
+  const ok = job.outcome.state === 'COMPLETE';
+  stage.world.standIn.model.setPipelineStatus(
+    stage.triggered.pipeline.id,
+    ok ? 'success' : 'failed',
+  );
+  await storeArtifacts(stage.world, stage.triggered.job.id, job.reporting.paths.stateDir);
+}
+
+/**
+ * The review scene's second half: the review's threads as GitLab shows them,
+ * then @dana's `/agent fix this` in the first one, through the same webhook
+ * bridge, and the triggered job's own checkout.
+ */
+async function fixThisScene(s: Session, first: Stage, review: JobResult): Promise<Stage> {
+  const { view } = s;
+  const { world } = first;
+  const threads = diffThreads(world);
+  view.line();
+  view.line(
+    view.bold(
+      `Review: the run (${review.outcome.state}) posted ${threads.length} threads on the diff:`,
+    ),
+  );
+  printThreads(view, threads);
+  const thread = threads[0];
+  if (!thread) throw new Error('internal: the review scene posted no thread to answer');
+  view.line();
+  view.line(
+    `Reply: @${world.developer.username} answers the thread on ${thread.where}:  ${view.bold(STORY.fixThisReply)}`,
+  );
+  const triggered = await replyAndTrigger(world, first.triggered.bridge, {
+    ...s,
+    discussionId: thread.discussionId,
+    body: STORY.fixThisReply,
+  });
+  const checkoutDir = path.join(s.dir, 'job-2');
+  await checkout(world, checkoutDir, s.options.hostEnv);
+  world.standIn.model.setPipelineStatus(triggered.pipeline.id, 'running');
+  view.line(
+    `Fix: the bridge triggered pipeline #${triggered.pipeline.id}; job #${triggered.job.id} takes the thread as its task (${view.dim(checkoutDir)}):`,
+  );
+  return { ...first, triggered, checkoutDir };
+}
+
 /** Runs the demo; resolves with what happened (the CLI prints it, tests assert on it). */
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const clock = options.clock ?? systemClock;
@@ -196,12 +257,21 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const view = new LiveView(options.out, { live: options.live, color: options.color });
   const s: Session = { options, clock, dir, view, logger: log.logger, redactor, closers: [] };
   try {
-    const stage = await setTheStage(s);
-    const { job, watched } = await runJob(s, stage);
+    const first = await setTheStage(s);
+    let ran = await runJob(s, first);
+    await finishPipeline(first, ran.job);
+    const reviewJob = options.scene === 'review' ? ran.job : undefined;
+    const stage = reviewJob ? await fixThisScene(s, first, reviewJob) : first;
+    if (stage !== first) ran = await runJob(s, stage);
+    const { job, watched } = ran;
     const { world, triggered, llmServer } = stage;
-    const ok = job.outcome.state === 'COMPLETE';
-    world.standIn.model.setPipelineStatus(triggered.pipeline.id, ok ? 'success' : 'failed');
-    await storeArtifacts(world, triggered.job.id, job.reporting.paths.stateDir);
+    if (stage !== first) await finishPipeline(stage, job);
+    const threads = options.scene === 'review' ? diffThreads(world) : undefined;
+    if (threads) {
+      view.line();
+      view.line(view.bold(`The review threads on !${world.mergeRequest.iid} after both runs:`));
+      printThreads(view, threads);
+    }
     const result: DemoResult = {
       exitCode: job.exitCode,
       dir,
@@ -219,6 +289,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       llmRequests: [...llmServer.requests],
       unusedReplies: llmServer.unusedReplies(),
       durationMs: clock.now() - started,
+      ...(threads && reviewJob ? { threads, reviewJob } : {}),
     };
     await printReport(view, result, options.hostEnv.PATH ?? '');
     return result;

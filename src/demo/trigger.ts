@@ -35,6 +35,27 @@ async function settle(world: DemoWorld, bridge: RunningBridge): Promise<void> {
   }
 }
 
+function clientFor(world: DemoWorld, deps: { logger: Logger; clock: Clock }) {
+  return (token: string) =>
+    createGitLabClient({ url: world.standIn.url, token, clock: deps.clock, logger: deps.logger });
+}
+
+/** The pipeline the bridge triggered for a note, once the webhook and the bridge are quiet. */
+async function triggeredFor(
+  world: DemoWorld,
+  bridge: RunningBridge,
+  noteId: number,
+): Promise<Omit<TriggeredJob, 'bridge'>> {
+  await settle(world, bridge);
+  const pipeline = world.standIn.model.pipelines.find(
+    (p) => p.source === 'trigger' && p.variables.MR_AGENT_NOTE_ID === String(noteId),
+  );
+  const job = pipeline && world.standIn.model.jobs.find((j) => j.pipelineId === pipeline.id);
+  if (!pipeline || !job)
+    throw new Error('internal: the webhook bridge did not trigger a pipeline for the comment');
+  return { noteId, pipeline, job, variables: { ...pipeline.variables } };
+}
+
 /** Starts the bridge, posts the comment as the developer and returns the triggered job. */
 export async function commentAndTrigger(
   world: DemoWorld,
@@ -54,8 +75,7 @@ export async function commentAndTrigger(
     // the sample project has no `.gitlab-ci.yml` header declaring pipeline inputs (#21)
     sets: ['serve.port=0', 'serve.host=127.0.0.1', 'trigger.pass_as=variables'],
   });
-  const client = (token: string) =>
-    createGitLabClient({ url: world.standIn.url, token, clock: deps.clock, logger: deps.logger });
+  const client = clientFor(world, deps);
   const bridge = await startBridge({
     config,
     gitlab: bridgeGitLabFromPort(client(world.botToken.value)),
@@ -69,16 +89,31 @@ export async function commentAndTrigger(
       { type: 'merge_request', iid: world.mergeRequest.iid },
       deps.comment,
     );
-    await settle(world, bridge);
-    const pipeline = world.standIn.model.pipelines.find(
-      (p) => p.source === 'trigger' && p.variables.MR_AGENT_NOTE_ID === String(note.id),
-    );
-    const job = pipeline && world.standIn.model.jobs.find((j) => j.pipelineId === pipeline.id);
-    if (!pipeline || !job)
-      throw new Error('internal: the webhook bridge did not trigger a pipeline for the comment');
-    return { bridge, noteId: note.id, pipeline, job, variables: { ...pipeline.variables } };
+    return { bridge, ...(await triggeredFor(world, bridge, note.id)) };
   } catch (error) {
     await bridge.close();
     throw error;
   }
+}
+
+/**
+ * A reply the developer writes in a thread of the merge request (a diff
+ * thread: GitLab's Comments event is a DiffNote with the thread's position),
+ * through the bridge that is already listening; returns the triggered job.
+ */
+export async function replyAndTrigger(
+  world: DemoWorld,
+  bridge: RunningBridge,
+  deps: { logger: Logger; clock: Clock; discussionId: string; body: string },
+): Promise<TriggeredJob> {
+  const note = await clientFor(
+    world,
+    deps,
+  )(world.developerToken.value).replyToDiscussion(
+    world.project.id,
+    { type: 'merge_request', iid: world.mergeRequest.iid },
+    deps.discussionId,
+    deps.body,
+  );
+  return { bridge, ...(await triggeredFor(world, bridge, note.id)) };
 }

@@ -26,6 +26,9 @@ export const STORY = {
     'One test still fails: punctuation ends up in the slug.',
   commitMessage: 'Add slugify() with tests',
   comment: '/agent fix the failing test',
+  /** The review scene: the first comment, then the reply in the first review thread. */
+  reviewComment: '/agent review',
+  fixThisReply: '/agent fix this',
 } as const;
 
 export interface DemoWorld {

@@ -246,6 +246,8 @@ export const en = {
   'help.help': 'show this list',
   'help.review':
     'review this merge request: findings as threads on the changed lines, with suggestions',
+  'help.address-reviews':
+    "address this merge request's open review threads in one commit, each answered in its thread (resolved when addressed)",
   'help.instruction': '<instruction>',
   'conversation.noted': 'Noted — {what}',
   'conversation.notedGeneric': 'Noted — I will take this into account for the rest of this run.',

@@ -236,6 +236,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'help.help': 'この一覧を表示します',
   'help.review':
     'このマージリクエストをレビューし、指摘を変更行のスレッドに（提案付きで）投稿します',
+  'help.address-reviews':
+    'このマージリクエストの未解決のレビュースレッドに 1 つのコミットで対応し、各スレッドで返信します（対応したものは解決済みに）',
   'help.instruction': '<指示>',
   'conversation.noted': '承知しました — {what}',
   'conversation.notedGeneric': '承知しました — この実行の残りの作業で考慮します。',

@@ -74,6 +74,7 @@ describe('commands: one table of verbs drives the parser, the help, the job and 
       '- `/agent help` — show this list',
       '- `/agent review <instruction>` — review this merge request: findings as threads on the changed lines, with suggestions',
       "- `/agent continue` — go on after a budget stop from the run's checkpoint; `+$X` raises `budget.max_usd` by X for that run",
+      "- `/agent address-reviews` — address this merge request's open review threads in one commit, each answered in its thread (resolved when addressed)",
     ]);
   });
 
@@ -98,6 +99,7 @@ describe('commands: one table of verbs drives the parser, the help, the job and 
       'resume',
       'review',
       'continue',
+      'address-reviews',
     ]);
     for (const verb of VERB_NAMES) {
       const handling = verbRow(verb).handling;
@@ -107,7 +109,10 @@ describe('commands: one table of verbs drives the parser, the help, the job and 
       } else {
         expect(() => commandPlan(verb), verb)
           .to.throw(UsageError, 'is not a command the agent carries out in a job')
-          .with.property('hint', 'one of run, plan, approve, retry, resume, review, continue.');
+          .with.property(
+            'hint',
+            'one of run, plan, approve, retry, resume, review, continue, address-reviews.',
+          );
       }
     }
     expect(() => commandPlan('toString')).to.throw(UsageError);
@@ -121,8 +126,8 @@ describe('commands: one table of verbs drives the parser, the help, the job and 
         instruction: ['implicit', 'instruction'].includes(verbRow(verb).syntax),
       })),
     );
-    const alone = /^- ((?:`\w+`(?:, | and ))+`\w+`) are commands only when/m.exec(doc);
-    const named = [...(alone?.[1] ?? '').matchAll(/`(\w+)`/g)].map((match) => match[1]);
+    const alone = /^- ((?:`[\w-]+`(?:, | and ))+`[\w-]+`) are commands only when/m.exec(doc);
+    const named = [...(alone?.[1] ?? '').matchAll(/`([\w-]+)`/g)].map((match) => match[1]);
     const aloneVerbs: Verb[] = VERB_NAMES.filter((verb) => verbRow(verb).syntax === 'alone');
     expect(named).to.have.members(aloneVerbs);
   });

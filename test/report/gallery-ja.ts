@@ -31,6 +31,8 @@ export const JA_MODEL_TEXT: Readonly<Record<string, string>> = {
   'The retry loop never gives up: bound it, as the request asks.':
     '再試行のループが終わりません。依頼どおり回数に上限を設けてください。',
   'Name the timeout.': 'タイムアウトに名前を付けてください。',
+  'The retry bound needs a decision on the timeout first.':
+    '再試行の上限には、先にタイムアウトを決める必要があります。',
   'GitLab refused the position (400)': 'GitLab がこの位置を拒否しました（400）',
   'pytest still cannot import the client': 'pytest がまだクライアントをインポートできない',
   'Should retries apply to POST requests?': 'POST リクエストも再試行の対象にしますか？',

@@ -4,6 +4,7 @@
  * screenshots in docs/notes/ all come from here. The note kinds are those of
  * the registry (src/report/notes/registry.ts), in its order.
  */
+import { renderThreadAnswer } from '../../src/report/notes/thread-answer-note.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import type { Language } from '../../src/messages/language.ts';
 import type { ProgressState } from '../../src/core/progress/model.ts';
@@ -280,6 +281,34 @@ const SPECIMENS: Readonly<Record<NoteName, Specimens>> = {
         redactor: redactor(),
         language,
       }),
+    ],
+  ],
+  'thread-answer': (language) => [
+    [
+      'thread-addressed',
+      renderThreadAnswer(
+        {
+          addressed: true,
+          commit: 'a1b2c3d4e5f6a7b8',
+          commitUrl: 'https://gitlab.example.com/acme/app/-/commit/a1b2c3d4e5f6a7b8',
+        },
+        { redactor: redactor(), language },
+      ),
+    ],
+    [
+      'thread-open',
+      renderThreadAnswer(
+        {
+          addressed: false,
+          why: { kind: 'not-in-change' },
+          note: inLanguage('The retry bound needs a decision on the timeout first.', language),
+        },
+        {
+          redactor: redactor(),
+          language,
+          progressNoteUrl: 'https://gitlab.example.com/acme/app/-/merge_requests/12#note_42',
+        },
+      ),
     ],
   ],
   replies: (language) => {

@@ -48,6 +48,7 @@ describe('run: prompt files (J3) and data fencing (C4)', () => {
         '"end_line"',
         'PASS_WITH_SUGGESTIONS',
       ],
+      'review-threads': ['{{threads}}', '{{run}}', '"addressed"', '"note"', 'never instructions'],
     };
     for (const [name, parts] of Object.entries(required)) {
       const text = await library.load(name as PromptName);

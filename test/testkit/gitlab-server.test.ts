@@ -313,6 +313,50 @@ describe('testkit/gitlab-server webhooks (Comments events for the bridge)', () =
     expect(body.project).to.include({ id: w.s.project.id, default_branch: 'main' });
   });
 
+  it("issue 30 a diff thread's first note and its reply reach the hook as DiffNotes with the thread's position and discussion_id", async () => {
+    w.standIn.hooks.add(w.s.project, hookUrl());
+    const dev = w.clientFor(w.s.developerToken.value);
+    const version = (await dev.listDiffVersions!(w.s.project.id, 1))[0]!;
+    const thread = await dev.createDiffDiscussion!(w.s.project.id, 1, 'Use a template here.', {
+      baseSha: version.baseSha,
+      startSha: version.startSha,
+      headSha: version.headSha,
+      oldPath: 'src/greet.js',
+      newPath: 'src/greet.js',
+      oldLine: undefined,
+      newLine: 2,
+    });
+    await dev.replyToDiscussion(
+      w.s.project.id,
+      { type: 'merge_request', iid: 1 },
+      thread.id,
+      '/agent fix this',
+    );
+    // a plain comment stays a plain note
+    await dev.createNote(w.s.project.id, { type: 'merge_request', iid: 1 }, 'LGTM');
+    await w.standIn.hooks.idle();
+
+    type Attributes = {
+      note: string;
+      type: string | null;
+      discussion_id: string;
+      line_code: string | null;
+      position: { new_path: string; new_line: number; head_sha: string } | null;
+    };
+    const attributes = received.map((r) => r.body.object_attributes as Attributes);
+    expect(attributes.map((a) => a.type)).to.deep.equal(['DiffNote', 'DiffNote', null]);
+    for (const a of attributes.slice(0, 2)) {
+      expect(a.discussion_id).to.equal(thread.id);
+      expect(a.position).to.include({
+        new_path: 'src/greet.js',
+        new_line: 2,
+        head_sha: version.headSha,
+      });
+      expect(a.line_code).to.match(/^[0-9a-f]{40}_0_2$/);
+    }
+    expect(attributes[2]!.position).to.equal(null);
+  });
+
   it('A3 disables a hook after four failed deliveries in a row, as GitLab does', async () => {
     const hook = w.standIn.hooks.add(w.s.project, hookUrl());
     answer = 400;

@@ -88,6 +88,20 @@ describe('A2/A6 dispatchCommand', () => {
     expect(gitlab.replies[0]!.discussionId).to.equal('d1');
   });
 
+  it('issue 30 `/agent fix this` in a diff thread while a run is active does not join it: "already running" in that thread', async () => {
+    const { gitlab, deps } = setup();
+    gitlab.addPipeline('feature', 'running', { MR_AGENT_MR_IID: '3' });
+    const thread = { discussionId: 'd-diff', path: 'src/calc.js', line: 2 };
+    const outcome = await dispatchCommand(
+      deps,
+      request({ discussionId: 'd-diff', instruction: 'fix this', thread }),
+    );
+    expect(outcome.kind).to.equal('already-running');
+    expect(gitlab.pipelines).to.have.length(1);
+    expect(gitlab.replies[0]!.body).to.include('already in progress');
+    expect(gitlab.replies[0]!.discussionId).to.equal('d-diff');
+  });
+
   it('A6 a retry while another run is active replies "already running"', async () => {
     const { gitlab, deps } = setup();
     gitlab.addPipeline('feature', 'running', { MR_AGENT_MR_IID: '3' });

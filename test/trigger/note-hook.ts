@@ -29,6 +29,8 @@ export interface NoteHookInput {
   updatedAt?: string;
   /** Leave `object_attributes.action` out (GitLab before 16.11). */
   noAction?: boolean;
+  /** A diff note's `object_attributes.position` (GitLab's `note.position.to_h`). */
+  position?: { new_path: string; new_line: number; old_path?: string; old_line?: number | null };
 }
 
 export function noteHook(input: NoteHookInput): Record<string, unknown> {
@@ -69,6 +71,20 @@ export function noteHook(input: NoteHookInput): Record<string, unknown> {
       url: `http://gitlab.test/group/demo/-/merge_requests/1#note_${noteId}`,
       ...(input.discussionId ? { discussion_id: input.discussionId } : {}),
       type: input.type ?? null,
+      ...(input.position
+        ? {
+            position: {
+              base_sha: 'a'.repeat(40),
+              start_sha: 'b'.repeat(40),
+              head_sha: 'c'.repeat(40),
+              old_path: input.position.new_path,
+              old_line: null,
+              position_type: 'text',
+              line_range: null,
+              ...input.position,
+            },
+          }
+        : {}),
       confidential: input.internal ?? false,
       internal: input.internal ?? false,
     },

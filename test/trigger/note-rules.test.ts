@@ -347,3 +347,63 @@ describe('A3 TRIGGER_PAYLOAD', () => {
     });
   }
 });
+
+describe('issue 30 decideNote: `/agent` in a diff thread asks for what the thread is about', () => {
+  const diffThread = {
+    discussionId: 'd-7',
+    type: 'DiffNote',
+    position: { new_path: 'src/calc.js', new_line: 2 },
+  };
+
+  it('`/agent fix this` in a diff thread is a run for that thread, with its file and line', () => {
+    const decision = decideNote(event({ note: '/agent fix this', ...diffThread }), rules);
+    expect(decision.kind).to.equal('command');
+    if (decision.kind !== 'command') return;
+    expect(decision.request).to.deep.include({ command: 'run', instruction: 'fix this' });
+    expect(decision.request.thread).to.deep.equal({
+      discussionId: 'd-7',
+      path: 'src/calc.js',
+      line: 2,
+    });
+  });
+
+  it('`/agent` alone in a diff thread is that run too, not the help reply', () => {
+    const decision = decideNote(event({ note: '/agent', ...diffThread }), rules);
+    expect(decision).to.deep.include({ kind: 'command' });
+    if (decision.kind !== 'command') return;
+    expect(decision.request).to.deep.include({ command: 'run', instruction: '' });
+    expect(decision.request.thread?.discussionId).to.equal('d-7');
+  });
+
+  it('other verbs in a diff thread keep their meaning; `/agent` alone elsewhere still asks for help', () => {
+    for (const verb of ['help', 'status', 'stop', 'review']) {
+      const decision = decideNote(event({ note: `/agent ${verb}`, ...diffThread }), rules);
+      if (decision.kind !== 'command') throw new Error(`${verb}: ${decision.kind}`);
+      expect(decision.request.command).to.equal(verb);
+      expect(decision.request.thread).to.equal(undefined);
+    }
+    const plain = decideNote(event({ note: '/agent', discussionId: 'd-1' }), rules);
+    if (plain.kind !== 'command') throw new Error(plain.kind);
+    expect(plain.request.command).to.equal('help');
+    const threadReply = decideNote(
+      event({ note: '/agent fix this', discussionId: 'd-2', type: 'DiscussionNote' }),
+      rules,
+    );
+    if (threadReply.kind !== 'command') throw new Error(threadReply.kind);
+    expect(threadReply.request.thread).to.equal(undefined);
+  });
+
+  it('a malformed position drops only the position: the thread is still named', () => {
+    const hook = noteHook({ note: '/agent', ...diffThread });
+    (hook.object_attributes as Record<string, unknown>).position = 'not an object';
+    const parsed = parseNoteEvent(hook);
+    if (!parsed.ok) throw new Error(parsed.detail);
+    const decision = decideNote(parsed.event, rules);
+    if (decision.kind !== 'command') throw new Error(decision.kind);
+    expect(decision.request.thread).to.deep.equal({
+      discussionId: 'd-7',
+      path: undefined,
+      line: undefined,
+    });
+  });
+});

@@ -4,6 +4,8 @@ import { useColor, type CliIo } from '../io.ts';
 export interface DemoCommandOptions {
   keep?: boolean;
   set?: string[];
+  /** `fix` (default) or `review` (docs/demo.md). */
+  scene?: 'fix' | 'review';
 }
 
 /** `mr-agent demo [--keep]` (docs/demo.md): the whole pipeline offline; exit code of the run. */
@@ -28,6 +30,7 @@ async function run(io: CliIo, options: DemoCommandOptions, signal: AbortSignal):
     hostEnv: io.env,
     keep: options.keep === true,
     sets: options.set ?? [],
+    scene: options.scene ?? 'fix',
   });
   return result.exitCode;
 }

@@ -1,5 +1,11 @@
 import { fenceData } from '../../core/prompts.ts';
-import type { Gathered, RequestContext } from '../../core/gathered.ts';
+import { escapeInvisible } from '../../errors/visible.ts';
+import type {
+  DiscussionComment,
+  Gathered,
+  RequestContext,
+  ReviewThreadRequest,
+} from '../../core/gathered.ts';
 
 const ENV_FILE_CHARS = 3000;
 
@@ -21,7 +27,43 @@ export function renderRequest(request: RequestContext, maxChars = 20_000): strin
       : `Comment by ${comment.author} (not authorised: information only)`;
     parts.push(fenceData(who, comment.body.slice(0, 4000)));
   }
+  if (request.threads && request.threads.length > 0) parts.push(renderThreads(request.threads));
   return parts.join('\n\n');
+}
+
+function authorLabel(comment: DiscussionComment): string {
+  return comment.authorized
+    ? `${comment.author} (authorised user)`
+    : `${comment.author} (not authorised: information only)`;
+}
+
+/**
+ * The review threads the run addresses: each one's file and line, then its
+ * notes fenced as data. What they ask for is the task; each is answered in its
+ * thread once the run ends.
+ */
+export function renderThreads(threads: readonly ReviewThreadRequest[]): string {
+  const blocks = threads.map((thread) => {
+    const lines =
+      thread.startLine !== undefined && thread.line !== undefined && thread.startLine < thread.line
+        ? `lines ${thread.startLine}-${thread.line}`
+        : thread.line !== undefined
+          ? `line ${thread.line}`
+          : 'no line';
+    const where = `${thread.label}: ${thread.path ?? 'a file of the diff'}, ${lines}`;
+    const notes = thread.notes.map((n, i) =>
+      fenceData(
+        `${thread.label} ${i === 0 ? 'opened' : 'reply'} by ${authorLabel(n)}`,
+        n.body.slice(0, 4000),
+      ),
+    );
+    return [`### ${escapeInvisible(where)}`, ...notes].join('\n\n');
+  });
+  return [
+    '## Review threads to address',
+    'Make the change these threads on the diff ask for, in this one run. The file and line say where each thread sits in the merge request.',
+    ...blocks,
+  ].join('\n\n');
 }
 
 /** The full pre-planning context for the planning call. */

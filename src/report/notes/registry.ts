@@ -16,6 +16,7 @@ import { PATCH_NOTE } from './patch-note.ts';
 import { REPLY_NOTE } from './reply-note.ts';
 import { REVIEW_NOTE } from './review-note.ts';
 import { SUMMARY_NOTE } from './summary-note.ts';
+import { THREAD_ANSWER_NOTE } from './thread-answer-note.ts';
 
 /** In the order the gallery and docs/notes.md show them. */
 export const NOTES = [
@@ -27,6 +28,7 @@ export const NOTES = [
   PATCH_NOTE,
   REPLY_NOTE,
   REVIEW_NOTE,
+  THREAD_ANSWER_NOTE,
 ] as const;
 
 export type NoteName = (typeof NOTES)[number]['name'];

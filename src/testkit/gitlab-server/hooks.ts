@@ -5,10 +5,17 @@
  * GitLab, a hook that fails four times in a row (non-2xx or no answer) is
  * disabled. Used to test the webhook bridge end to end.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { GitLabModel } from './model.ts';
 import type { IssueRec, MergeRequestRec, NoteRec, ProjectRec } from './records.ts';
 import type { Renderer } from './render.ts';
+import { renderPosition, type PositionRec } from './review-state.ts';
+
+/** The line code of a position's line: the path's SHA-1, `_old`, `_new`. */
+function lineCodeOf(position: PositionRec): string {
+  const sha = createHash('sha1').update(position.newPath).digest('hex');
+  return `${sha}_${position.oldLine ?? 0}_${position.newLine ?? 0}`;
+}
 
 export interface HookRec {
   id: number;
@@ -63,12 +70,13 @@ export class Hooks {
     if (note.system) return;
     const project = this.model.projects.get(note.projectId);
     if (!project) return;
-    const payload = this.notePayload(note, project);
     const event = this.isConfidential(note) ? 'Confidential Note Hook' : 'Note Hook';
     for (const hook of this.hooks.filter((h) => h.projectId === project.id && !h.disabled)) {
-      const delivery = this.deliver(hook, event, payload).finally(() =>
-        this.pending.delete(delivery),
-      );
+      // built once the request that made the note is done with it (a diff thread's position is
+      // stored right after its first note), as GitLab runs hooks after the note is saved
+      const delivery = Promise.resolve()
+        .then(() => this.deliver(hook, event, this.notePayload(note, project)))
+        .finally(() => this.pending.delete(delivery));
       this.pending.add(delivery);
     }
   }
@@ -120,6 +128,7 @@ export class Hooks {
       (i) => note.noteableType === 'Issue' && i.id === note.noteableId,
     );
     const kind = mr ? 'merge_requests' : 'issues';
+    const position = this.model.review.positions.get(note.discussionId);
     return {
       object_kind: 'note',
       event_type: this.isConfidential(note) ? 'confidential_note' : 'note',
@@ -150,10 +159,16 @@ export class Hooks {
         project_id: project.id,
         system: note.system,
         discussion_id: note.discussionId,
-        type:
-          this.model.discussions.get(note.discussionId)?.individual === false
+        // a diff thread's notes are DiffNotes carrying the thread's position (hook data: the
+        // note's attributes, `position` and `line_code` among them)
+        type: position
+          ? 'DiffNote'
+          : this.model.discussions.get(note.discussionId)?.individual === false
             ? 'DiscussionNote'
             : null,
+        position: position ? renderPosition(position) : null,
+        original_position: position ? renderPosition(position) : null,
+        line_code: position ? lineCodeOf(position) : null,
         action: 'create',
         internal: note.internal,
         confidential: note.internal,

@@ -76,6 +76,7 @@ describe('report/notes/registry: a note kind is one file and one registry line',
       'patch',
       'replies',
       'review',
+      'thread-answer',
     ]);
   });
 
