@@ -97,12 +97,31 @@ function managerOf(
   return { manager: 'npm', rule: 'no lockfile: npm', refs: ci ? [refOf(ci)] : [] };
 }
 
-function setupFor(manager: Manager, folder: FolderFiles): string[] {
+/**
+ * The pnpm major that wrote a lockfile, from its `lockfileVersion`: `5.3` is
+ * pnpm 6, `5.4` pnpm 7, `6.x` pnpm 8, `9.0` pnpm 9 (later majors write `9.0`
+ * too; the oldest that reads it is the safe choice). Undefined when the
+ * version is missing or unknown.
+ */
+export function pnpmMajorOfLockfile(text: string): string | undefined {
+  const match = /^lockfileVersion:\s*['"]?(\d+)(?:\.(\d+))?/m.exec(text.slice(0, 2000));
+  if (!match) return undefined;
+  const [major, minor] = [Number(match[1]), Number(match[2] ?? 0)];
+  if (major >= 9) return String(major);
+  if (major === 6) return '8';
+  if (major === 5 && minor >= 4) return '7';
+  if (major === 5 && minor === 3) return '6';
+  return undefined;
+}
+
+function setupFor(manager: Manager, folder: FolderFiles, pnpmMajor: string | undefined): string[] {
   const has = (key: string) => folder.files.has(key);
   switch (manager) {
     case 'pnpm':
       return [
         'corepack enable pnpm',
+        // without a packageManager pin corepack would run its newest pnpm, not the one the lockfile is for
+        ...(pnpmMajor ? [`corepack prepare pnpm@${pnpmMajor} --activate`] : []),
         has('pnpm-lock.yaml')
           ? 'pnpm install --frozen-lockfile'
           : 'pnpm install --no-frozen-lockfile',
@@ -242,6 +261,11 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     context.evidence,
   );
   const { manager } = choice;
+  const pnpmLock = folder.files.get('pnpm-lock.yaml');
+  const pnpmMajor =
+    manager === 'pnpm' && typeof pkg.packageManager !== 'string' && pnpmLock
+      ? pnpmMajorOfLockfile((await context.read(pnpmLock)) ?? '')
+      : undefined;
   const runtime = entries(pkg.dependencies).filter(([, spec]) => !internal(spec));
   const dev = entries(pkg.devDependencies).filter(([, spec]) => !internal(spec));
   const optional = entries(pkg.optionalDependencies).filter(([, spec]) => !internal(spec));
@@ -259,6 +283,8 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     'bun.lockb',
   ];
   notes.push(`package manager ${manager} (${choice.rule})`);
+  if (pnpmMajor)
+    notes.push(`pnpm ${pnpmMajor}: no packageManager pin; the major that wrote pnpm-lock.yaml`);
   if (manager === 'bun')
     notes.push('bun is not an available environment: installing with npm instead');
   const checked = [...runtime, ...dev]
@@ -279,7 +305,7 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     ...(members ? { isMember: members } : {}),
     ...maybe('published', publishedRef(pkg, rel, text)),
     ...maybe('versionRefs', ci ? [ci.ref] : undefined),
-    setup: setupFor(manager, folder),
+    setup: setupFor(manager, folder, pnpmMajor),
     versionCheck: nodeVersionCheck,
     checks,
     notes,
