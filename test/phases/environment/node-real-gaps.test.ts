@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import type { VersionPin } from '../../../src/core/environment.ts';
 import { detectEnvironment } from '../../../src/phases/environment/detect-environment.ts';
+import { olderNodeFor } from '../../../src/phases/environment/kinds/node/older-node.ts';
 import { tempRepo } from './support.ts';
 
 /**
@@ -109,4 +111,72 @@ describe('Node setup decisions from real projects (SPEC C2, E1)', () => {
     const d = await detectEnvironment(repo.dir);
     expect(d.test_command?.command).to.equal('pnpm test:types');
   });
+
+  it("E3 CI's Node pin carries the newest major its matrix tests", async () => {
+    repo = tempRepo({
+      'package.json': JSON.stringify({
+        name: 'lib',
+        engines: { node: '>=6' },
+        scripts: { test: 'node test.js' },
+      }),
+      '.github/workflows/ci.yml': [
+        'on: [push]',
+        'jobs:',
+        '  test:',
+        '    runs-on: ubuntu-latest',
+        '    strategy:',
+        '      matrix:',
+        '        nodejs: [10, 12, 14]',
+        '    steps:',
+        '      - uses: actions/setup-node@v4',
+        '        with:',
+        '          node-version: ${{ matrix.nodejs }}',
+        '      - run: npm install',
+        '      - run: npm test',
+        '',
+      ].join('\n'),
+    });
+    const d = await detectEnvironment(repo.dir);
+    const ci = d.versions.find((v) => v.source.endsWith(' CI'));
+    expect(ci).to.include({ minimum: '10', maximum: '14' });
+    expect(olderNodeFor(d.versions, 24)).to.deep.equal({
+      major: 14,
+      because: `${ci!.source} tests up to Node 14`,
+    });
+  });
+});
+
+describe('the older Node a project vouches for (SPEC E3)', () => {
+  const pin = (spec: string, source: string, maximum?: string): VersionPin => ({
+    language: 'node',
+    spec,
+    source,
+    ...(maximum ? { maximum } : {}),
+  });
+  const table: [string, VersionPin[], number | undefined][] = [
+    ['a CI matrix that stops at 16', [pin('8', 'ci.yml:3 CI', '16')], 16],
+    ['an exact .nvmrc', [pin('18.20.4', '.nvmrc')], 18],
+    ['volta', [pin('20.11.0', 'package.json volta.node')], 20],
+    ['an engines upper bound', [pin('>=12 <19', 'package.json engines.node')], 18],
+    [
+      'engines with no upper bound says nothing',
+      [pin('>=6', 'package.json engines.node')],
+      undefined,
+    ],
+    ['the newest of several pins', [pin('14', '.nvmrc'), pin('8', 'ci.yml:3 CI', '18')], 18],
+    [
+      'a pin that allows the current Node',
+      [pin('8', 'ci.yml:3 CI', '16'), pin('24', '.nvmrc')],
+      undefined,
+    ],
+    [
+      'a moving version (lts/*)',
+      [pin('lts/*', '.nvmrc'), pin('8', 'ci.yml:3 CI', '16')],
+      undefined,
+    ],
+    ['no pins', [], undefined],
+  ];
+  for (const [name, pins, major] of table)
+    it(`E3 ${name} → ${String(major)}`, () =>
+      expect(olderNodeFor(pins, 24)?.major).to.equal(major));
 });

@@ -1,3 +1,4 @@
+import semver from 'semver';
 import { parse as parseYaml } from 'yaml';
 import type { VerificationCheck, VersionPin } from '../../../../core/environment.ts';
 import { ciVersionPin, findCommands, refOf, type Evidence } from '../../detect/evidence.ts';
@@ -187,6 +188,20 @@ async function versionsOf(
   return found.filter((p): p is VersionPin => p !== undefined);
 }
 
+/**
+ * CI's pin with the newest major its matrix tests as `maximum` (`[10, 12,
+ * 14]` → 14): the newest Node the maintainers vouch for. A moving version
+ * (`lts/*`, `latest`) in the matrix sets none.
+ */
+function withNewestTested(ciPin: VersionPin, evidence: Evidence): VersionPin {
+  const tested = evidence.runtimes
+    .filter((r) => r.language === 'node' && !r.secondary && r.source !== 'docs')
+    .flatMap((r) => r.versions);
+  const majors = tested.map((v) => semver.coerce(v)?.major);
+  if (majors.length === 0 || majors.some((m) => m === undefined)) return ciPin;
+  return { ...ciPin, maximum: String(Math.max(...(majors as number[]))) };
+}
+
 /** Pins (.nvmrc, volta, CI) that allow no version `engines.node` accepts: one note each. */
 function enginesConflicts(pkg: PackageJson, versions: VersionPin[]): string[] {
   const engines = typeof pkg.engines?.node === 'string' ? pkg.engines.node : undefined;
@@ -272,7 +287,7 @@ export const analyzeNode: Analyzer = async (folder, context) => {
   const members = await membersOf(pkg, folder, context.read, notes);
   const versions = await versionsOf(pkg, folder, context.read, context.root);
   const ci = ciVersionPin(context.evidence, 'node');
-  if (ci) versions.push(ci.pin);
+  if (ci) versions.push(withNewestTested(ci.pin, context.evidence));
   notes.push(...enginesConflicts(pkg, versions));
   const locks = [
     'package-lock.json',
