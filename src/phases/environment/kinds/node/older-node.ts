@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSyn
 import path from 'node:path';
 import semver from 'semver';
 import type { VersionPin } from '../../../../core/environment.ts';
+import { shellQuote } from '../../../../shell/quote.ts';
 
 /**
  * A Node.js older than the one on PATH, for a project whose test tooling
@@ -72,7 +73,7 @@ export function olderNodeDir(toolCache: string, major: number): string {
 
 /** The npm command that installs `node@<major>` into `dir` (run with the Node on PATH). */
 export function olderNodeInstall(dir: string, major: number): string {
-  return `npm install --prefix '${dir}' --no-save --no-package-lock --no-audit --no-fund node@${major}`;
+  return `npm install --prefix ${shellQuote(dir)} --no-save --no-package-lock --no-audit --no-fund node@${major}`;
 }
 
 const TOOLS = ['npm', 'npx', 'pnpm', 'yarn', 'corepack'];
@@ -95,8 +96,6 @@ function nodeScript(file: string): boolean {
   }
 }
 
-const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-
 /**
  * The folder to put first on PATH: `node` is the installed older Node; the
  * package managers found on `hostPath` run on the host's own Node (npm 10
@@ -109,7 +108,7 @@ export function olderNodeBin(dir: string, hostPath: string): string | undefined 
   const bin = path.join(dir, 'bin');
   rmSync(bin, { recursive: true, force: true });
   mkdirSync(bin, { recursive: true });
-  writeFileSync(path.join(bin, 'node'), `#!/bin/sh\nexec ${quote(binary)} "$@"\n`, {
+  writeFileSync(path.join(bin, 'node'), `#!/bin/sh\nexec ${shellQuote(binary)} "$@"\n`, {
     mode: 0o755,
   });
   const hostNode = onPath('node', hostPath);
@@ -118,8 +117,8 @@ export function olderNodeBin(dir: string, hostPath: string): string | undefined 
     if (!found || !hostNode) continue;
     const real = realpathSync(found);
     const line = nodeScript(real)
-      ? `exec ${quote(realpathSync(hostNode))} ${quote(real)} "$@"`
-      : `exec ${quote(real)} "$@"`;
+      ? `exec ${shellQuote(realpathSync(hostNode))} ${shellQuote(real)} "$@"`
+      : `exec ${shellQuote(real)} "$@"`;
     writeFileSync(path.join(bin, tool), `#!/bin/sh\n${line}\n`, { mode: 0o755 });
   }
   return bin;
