@@ -84,6 +84,13 @@ const TOOLCHAIN_NAMES: ReadonlySet<string> = new Set([
   'NODE_EXTRA_CA_CERTS',
   'REQUESTS_CA_BUNDLE',
   'CURL_CA_BUNDLE',
+  // a network that reaches only the registry: packages that fetch their own binaries skip it
+  'PUPPETEER_SKIP_DOWNLOAD',
+  'PUPPETEER_SKIP_CHROMIUM_DOWNLOAD',
+  'PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD',
+  'CYPRESS_INSTALL_BINARY',
+  'ELECTRON_SKIP_BINARY_DOWNLOAD',
+  'CHROMEDRIVER_SKIP_DOWNLOAD',
 ]);
 const ALLOWED_PREFIXES = ['LC_'];
 /**

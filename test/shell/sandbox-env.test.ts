@@ -105,6 +105,22 @@ describe('shell/sandbox-env (M1)', () => {
     expect(workerEnv(host, {})).not.to.have.property('npm_config_registry');
   });
 
+  it("M1 the switches that skip a package's own binary download pass (a network that reaches only the registry)", () => {
+    const host = {
+      PUPPETEER_SKIP_DOWNLOAD: '1',
+      PUPPETEER_SKIP_CHROMIUM_DOWNLOAD: 'true',
+      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+      CYPRESS_INSTALL_BINARY: '0',
+      ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+      CHROMEDRIVER_SKIP_DOWNLOAD: 'true',
+      SOME_OTHER_SETTING: 'x',
+    };
+    const env = sandboxEnv(host);
+    for (const name of Object.keys(host).filter((n) => n !== 'SOME_OTHER_SETTING'))
+      expect(env, name).to.have.property(name, host[name as keyof typeof host]);
+    expect(env).not.to.have.property('SOME_OTHER_SETTING');
+  });
+
   it('M1 extra variables never re-add a GitLab credential or the LLM key', () => {
     const env = sandboxEnv({}, { MR_AGENT_GITLAB_TOKEN: 'x', OPENAI_API_KEY: 'y', FOO: 'bar' });
     expect(env).to.deep.equal({ FOO: 'bar', CI: 'true' });

@@ -74,10 +74,11 @@ function recordLine(record: CommandRecord): string {
 function summaryLine(report: CheckoutSetupReport): string {
   if (report.status === 'ready') {
     const checks = report.verification.expected.length;
+    const on = report.tests?.node_version ? ` on Node ${report.tests.node_version}` : '';
     const tests = report.tests
       ? report.tests.tests_run === null
-        ? `, the tests ran (exit ${String(report.tests.exit_code)})`
-        : `, ${report.tests.tests_run} tests ran (exit ${String(report.tests.exit_code)})`
+        ? `, the tests ran${on} (exit ${String(report.tests.exit_code)})`
+        : `, ${report.tests.tests_run} tests ran${on} (exit ${String(report.tests.exit_code)})`
       : ', no test command found';
     const setup = report.commands.filter((c) => c.stage !== 'verification').length;
     return `mr-agent: ready — ${report.environment}${report.package_manager ? ` (${report.package_manager})` : ''}, ${setup} setup ${setup === 1 ? 'command' : 'commands'}, ${checks} ${checks === 1 ? 'check' : 'checks'} passed${tests}`;
@@ -151,7 +152,7 @@ export async function setupCommand(
   }
   if (report.tests)
     out(
-      `  ${report.exit_code === 0 ? 'ok' : 'FAILED'}: exit ${String(report.tests.exit_code)}, ${report.tests.tests_run === null ? 'no test summary recognised' : `${report.tests.tests_run} tests ran`}`,
+      `  ${report.exit_code === 0 ? 'ok' : 'FAILED'}: exit ${String(report.tests.exit_code)}, ${report.tests.tests_run === null ? 'no test summary recognised' : `${report.tests.tests_run} tests ran`}${report.tests.node_version ? ` on Node ${report.tests.node_version} (none ran on the Node on PATH)` : ''}`,
     );
   (report.exit_code === 0 ? io.stdout : io.stderr).write(
     `${escapeInvisible(redactor.redact(summaryLine(report)))}\n`,

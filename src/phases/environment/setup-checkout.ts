@@ -11,6 +11,7 @@ import { inEnvironment } from '../../shell/in-environment.ts';
 import { sandboxEnv } from '../../shell/sandbox-env.ts';
 import { detectEnvironment } from './detect-environment.ts';
 import type { CommandRecord } from './run-command.ts';
+import { testsOnOlderNode, type OlderNodeTests } from './older-node-tests.ts';
 import { environmentStep } from './step.ts';
 import { testsRun } from './tests-run.ts';
 
@@ -56,7 +57,13 @@ export interface CheckoutSetupReport {
   package_manager: string | null;
   commands: CommandReport[];
   verification: { passed: boolean; expected: string[]; got: (string | null)[] };
-  tests: { command: string; exit_code: number | null; tests_run: number | null } | null;
+  tests: {
+    command: string;
+    exit_code: number | null;
+    tests_run: number | null;
+    /** The older Node major the tests ran with, when they ran none on the Node on PATH. */
+    node_version?: number;
+  } | null;
   /** One line: what went wrong and where (absent when ready). */
   problem?: string;
   /** The exit code of `mr-agent setup`: 0 ready, 1 setup failed, 2 nothing to set up. */
@@ -201,10 +208,73 @@ export async function setupCheckout(deps: CheckoutSetupDeps): Promise<CheckoutSe
   // failing tests are the project's business; a test command that cannot run any is the environment's
   const runs = result.exitCode === 0 || (ran ?? 0) > 0;
   if (runs) return { ...report, tests, status: 'ready', exit_code: 0 };
+  const problem = `the test command \`${test.command}\` exited ${String(result.exitCode)} without running a test (${shown(test.cwd)} of ${where})`;
+  if (environment !== 'node') return { ...report, tests, problem, exit_code: 1 };
+  const older = await testsOnOlderNode({
+    shell: deps.shell,
+    clock: deps.clock,
+    env: inside.env,
+    command: inside.command,
+    cwd: path.join(deps.repoDir, test.cwd),
+    pins: detection.proposals.node?.versions ?? [],
+    toolCache: deps.toolCache,
+    timeoutMs: deps.config.environment.setup_timeout_sec * 1000,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  return olderNodeOutcome(report, tests, problem, older, deps);
+}
+
+/** The report after the tests' second try on an older Node (or none, when no pin asks for one). */
+function olderNodeOutcome(
+  report: CheckoutSetupReport,
+  tests: NonNullable<CheckoutSetupReport['tests']>,
+  problem: string,
+  older: OlderNodeTests | undefined,
+  deps: CheckoutSetupDeps,
+): CheckoutSetupReport {
+  if (!older) return { ...report, tests, problem, exit_code: 1 };
+  const { node, current } = older;
+  const commands = [...report.commands];
+  if (older.install) {
+    commands.push({
+      stage: 'prepare',
+      command: older.install.command,
+      exit_code: older.install.exitCode ?? null,
+      duration_ms: older.install.durationMs,
+      attempts: 1,
+    });
+    deps.onRecord?.({
+      stage: 'setup',
+      round: 0,
+      command: older.install.command,
+      exitCode: older.install.exitCode,
+      durationMs: older.install.durationMs,
+      outputTail: '',
+      attempts: 1,
+    });
+  }
+  const needs = `the project needs Node ${node.major} (${node.because})`;
+  if (!older.tests)
+    return {
+      ...report,
+      commands,
+      tests,
+      problem: `${problem} on Node ${current}; ${needs}, and installing node@${node.major} from the npm registry failed`,
+      exit_code: 1,
+    };
+  const again = {
+    ...tests,
+    exit_code: older.tests.exitCode ?? null,
+    tests_run: older.tests.testsRun ?? null,
+    node_version: node.major,
+  };
+  if (older.tests.exitCode === 0 || (older.tests.testsRun ?? 0) > 0)
+    return { ...report, commands, tests: again, status: 'ready', exit_code: 0 };
   return {
     ...report,
-    tests,
-    problem: `the test command \`${test.command}\` exited ${String(result.exitCode)} without running a test (${shown(test.cwd)} of ${where})`,
+    commands,
+    tests: again,
+    problem: `${problem} on Node ${current}, nor on Node ${node.major} (${node.because})`,
     exit_code: 1,
   };
 }

@@ -63,6 +63,11 @@ const READERS: readonly Reader[] = [
     const m = last(text, /^\s*(\d+) tests? passed\b/m) ?? last(text, /^# pass\s+(\d+)$/m);
     return m ? Number(m[1]) : undefined;
   },
+  // uvu: `  Total:     36` over `  Passed:    36`
+  (text) => {
+    const m = last(text, /^\s*Total:\s+(\d+)\n\s*Passed:\s+\d+$/m);
+    return m ? Number(m[1]) : undefined;
+  },
   // go test: one `ok` line per package with tests, `--- PASS`/`--- FAIL` with -v
   (text) => {
     const verbose = text.match(/^\s*--- (?:PASS|FAIL): /gm)?.length ?? 0;

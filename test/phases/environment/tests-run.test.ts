@@ -15,6 +15,7 @@ describe('the number of tests a test command ran, from its summary', () => {
     ['colours stripped', '\x1b[32m  3 passing\x1b[0m (4ms)\n', 3],
     ['no summary', 'Error: Cannot find module jest\n', undefined],
     ['mocha with none', '\n  0 passing (1ms)\n', 0],
+    ['uvu', '  Total:     36\n  Passed:    35\n  Skipped:   0\n  Duration:  5.02ms\n', 36],
   ];
   for (const [name, output, expected] of table)
     it(`E5 ${name} → ${String(expected)}`, () => expect(testsRun(output)).to.equal(expected));

@@ -13,6 +13,11 @@ export interface Recognized {
   /** `pip`, `uv`, `poetry`, `pdm`, `pipenv`, `conda`, `tox`, `npm`, `pnpm`, `yarn`, `bun`, `maven`, `gradle`, `go`, `pytest`, `nox`, `hatch`, `make`, `just`. */
   tool: string;
   kind: CommandKind;
+  /**
+   * A `test` that checks without running tests (a type check, a lint): it
+   * ranks below any command that runs a test runner.
+   */
+  checksOnly?: boolean;
   /** The words after the tool (and after `-m pip`, `uv pip` …). */
   args: string[];
   /** The command as a line, normalised (`python -m pip` → `pip`). */

@@ -177,11 +177,17 @@ function runtimeDecision(
   ];
 }
 
-/** The test command of the chosen environment: CI first, then task runners, then docs. */
+/**
+ * The test command of the chosen environment: CI first, then task runners,
+ * then docs; a command that only checks (a type check, a lint) comes after
+ * any that runs tests.
+ */
 function testCommandOf(kind: DecisionKind, evidence: Evidence): Decision['testCommand'] {
+  const own = findCommands(evidence, { environment: kind.testEvidence ?? kind.name, kind: 'test' });
   const found =
-    findCommands(evidence, { environment: kind.testEvidence ?? kind.name, kind: 'test' })[0] ??
-    findCommands(evidence, { tool: ['make', 'just'], kind: 'test' })[0];
+    own.find((c) => !c.command.checksOnly) ??
+    findCommands(evidence, { tool: ['make', 'just'], kind: 'test' })[0] ??
+    own[0];
   return found ? { command: found.text, evidence: [refOf(found)] } : undefined;
 }
 

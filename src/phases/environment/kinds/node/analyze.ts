@@ -1,3 +1,4 @@
+import semver from 'semver';
 import { parse as parseYaml } from 'yaml';
 import type { VerificationCheck, VersionPin } from '../../../../core/environment.ts';
 import { ciVersionPin, findCommands, refOf, type Evidence } from '../../detect/evidence.ts';
@@ -97,12 +98,31 @@ function managerOf(
   return { manager: 'npm', rule: 'no lockfile: npm', refs: ci ? [refOf(ci)] : [] };
 }
 
-function setupFor(manager: Manager, folder: FolderFiles): string[] {
+/**
+ * The pnpm major that wrote a lockfile, from its `lockfileVersion`: `5.3` is
+ * pnpm 6, `5.4` pnpm 7, `6.x` pnpm 8, `9.0` pnpm 9 (later majors write `9.0`
+ * too; the oldest that reads it is the safe choice). Undefined when the
+ * version is missing or unknown.
+ */
+export function pnpmMajorOfLockfile(text: string): string | undefined {
+  const match = /^lockfileVersion:\s*['"]?(\d+)(?:\.(\d+))?/m.exec(text.slice(0, 2000));
+  if (!match) return undefined;
+  const [major, minor] = [Number(match[1]), Number(match[2] ?? 0)];
+  if (major >= 9) return String(major);
+  if (major === 6) return '8';
+  if (major === 5 && minor >= 4) return '7';
+  if (major === 5 && minor === 3) return '6';
+  return undefined;
+}
+
+function setupFor(manager: Manager, folder: FolderFiles, pnpmMajor: string | undefined): string[] {
   const has = (key: string) => folder.files.has(key);
   switch (manager) {
     case 'pnpm':
       return [
         'corepack enable pnpm',
+        // without a packageManager pin corepack would run its newest pnpm, not the one the lockfile is for
+        ...(pnpmMajor ? [`corepack prepare pnpm@${pnpmMajor} --activate`] : []),
         has('pnpm-lock.yaml')
           ? 'pnpm install --frozen-lockfile'
           : 'pnpm install --no-frozen-lockfile',
@@ -166,6 +186,20 @@ async function versionsOf(
       ),
     );
   return found.filter((p): p is VersionPin => p !== undefined);
+}
+
+/**
+ * CI's pin with the newest major its matrix tests as `maximum` (`[10, 12,
+ * 14]` → 14): the newest Node the maintainers vouch for. A moving version
+ * (`lts/*`, `latest`) in the matrix sets none.
+ */
+function withNewestTested(ciPin: VersionPin, evidence: Evidence): VersionPin {
+  const tested = evidence.runtimes
+    .filter((r) => r.language === 'node' && !r.secondary && r.source !== 'docs')
+    .flatMap((r) => r.versions);
+  const majors = tested.map((v) => semver.coerce(v)?.major);
+  if (majors.length === 0 || majors.some((m) => m === undefined)) return ciPin;
+  return { ...ciPin, maximum: String(Math.max(...(majors as number[]))) };
 }
 
 /** Pins (.nvmrc, volta, CI) that allow no version `engines.node` accepts: one note each. */
@@ -242,13 +276,18 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     context.evidence,
   );
   const { manager } = choice;
+  const pnpmLock = folder.files.get('pnpm-lock.yaml');
+  const pnpmMajor =
+    manager === 'pnpm' && typeof pkg.packageManager !== 'string' && pnpmLock
+      ? pnpmMajorOfLockfile((await context.read(pnpmLock)) ?? '')
+      : undefined;
   const runtime = entries(pkg.dependencies).filter(([, spec]) => !internal(spec));
   const dev = entries(pkg.devDependencies).filter(([, spec]) => !internal(spec));
   const optional = entries(pkg.optionalDependencies).filter(([, spec]) => !internal(spec));
   const members = await membersOf(pkg, folder, context.read, notes);
   const versions = await versionsOf(pkg, folder, context.read, context.root);
   const ci = ciVersionPin(context.evidence, 'node');
-  if (ci) versions.push(ci.pin);
+  if (ci) versions.push(withNewestTested(ci.pin, context.evidence));
   notes.push(...enginesConflicts(pkg, versions));
   const locks = [
     'package-lock.json',
@@ -259,6 +298,8 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     'bun.lockb',
   ];
   notes.push(`package manager ${manager} (${choice.rule})`);
+  if (pnpmMajor)
+    notes.push(`pnpm ${pnpmMajor}: no packageManager pin; the major that wrote pnpm-lock.yaml`);
   if (manager === 'bun')
     notes.push('bun is not an available environment: installing with npm instead');
   const checked = [...runtime, ...dev]
@@ -279,7 +320,7 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     ...(members ? { isMember: members } : {}),
     ...maybe('published', publishedRef(pkg, rel, text)),
     ...maybe('versionRefs', ci ? [ci.ref] : undefined),
-    setup: setupFor(manager, folder),
+    setup: setupFor(manager, folder, pnpmMajor),
     versionCheck: nodeVersionCheck,
     checks,
     notes,

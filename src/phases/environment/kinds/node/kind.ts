@@ -8,6 +8,11 @@ import { analyzeNode, TOOL_NAMES } from './analyze.ts';
 
 const NPM_DEFAULT_TEST = 'echo "Error: no test specified" && exit 1';
 const TEST_SCRIPT = /^test(?::[\w:-]+)?$|^(?:unit|ci)(?::?test)?$/;
+/** Test scripts that check types, lint or measure instead of running tests. */
+const CHECK_SCRIPT =
+  /^test[:-](?:types?|typecheck|type-check|tsd|tsc|dts|lint|format|style|size|exports|publint|attw)$/;
+/** Test runners a package manager runs from node_modules (`pnpm vitest`, `npx jest`). */
+const TEST_RUNNERS = new Set(['vitest', 'jest', 'mocha', 'ava', 'tap', 'uvu', 'jasmine', 'tape']);
 
 /** `npm test`, `pnpm test` or `yarn test`: the selected package manager runs the script. */
 function nodeTest(packageManager: string | undefined): TestDetector {
@@ -27,6 +32,12 @@ function nodeTest(packageManager: string | undefined): TestDetector {
 
 /** npm, pnpm, yarn and bun: installs, test scripts and builds. */
 const packageManagers: CommandRule = (tool, args) => {
+  if (tool === 'npx') {
+    const runner = positional(args)[0];
+    return runner && TEST_RUNNERS.has(runner)
+      ? { environment: 'node', tool: 'npm', kind: 'test' }
+      : undefined;
+  }
   if (!['npm', 'pnpm', 'yarn', 'bun'].includes(tool)) return undefined;
   const bare = args[0] === undefined || args[0].startsWith('-');
   const sub = bare ? (tool === 'yarn' ? 'install' : '') : args[0]!;
@@ -37,7 +48,12 @@ const packageManagers: CommandRule = (tool, args) => {
     return { environment: 'node', tool, kind: global || named ? 'tool' : 'install' };
   }
   const script = sub === 'run' || sub === 'run-script' ? rest[0] : sub === 't' ? 'test' : sub;
+  if (script && CHECK_SCRIPT.test(script))
+    return { environment: 'node', tool, kind: 'test', checksOnly: true };
   if (script && TEST_SCRIPT.test(script)) return { environment: 'node', tool, kind: 'test' };
+  // `pnpm vitest`, `yarn jest`, `pnpm exec vitest`, `npm exec mocha`: a test runner itself
+  const runner = sub === 'exec' ? positional(rest)[0] : sub;
+  if (runner && TEST_RUNNERS.has(runner)) return { environment: 'node', tool, kind: 'test' };
   if (script === 'build') return { environment: 'node', tool, kind: 'build' };
   return undefined;
 };
@@ -64,7 +80,7 @@ export const node: EnvironmentKind<'node'> = {
   },
   analyze: analyzeNode,
   commands: [packageManagers],
-  toolWords: ['npm', 'pnpm', 'yarn', 'bun'],
+  toolWords: ['npm', 'npx', 'pnpm', 'yarn', 'bun'],
   toolNames: Object.keys(TOOL_NAMES),
   ci: {
     setupActions: [
