@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import winston from 'winston';
 import type { Redactor } from './redact.ts';
@@ -60,14 +59,8 @@ export function createLogger(options: LoggerOptions): Logger {
   });
 }
 
-/** A trace id per run; includes the CI pipeline and job ids when present. */
-export function newTraceId(
-  ci: { pipelineId?: string | undefined; jobId?: string | undefined } = {},
-): string {
-  const random = randomUUID().slice(0, 8);
-  const parts = [ci.pipelineId && `p${ci.pipelineId}`, ci.jobId && `j${ci.jobId}`, random];
-  return parts.filter(Boolean).join('-');
-}
+// in a module of its own, so a command can make one without loading winston (lazy-logger.ts)
+export { newTraceId } from './trace-id.ts';
 
 /** A logger that keeps its lines in memory (tests, `--json` capture). */
 export function createMemoryLogger(
