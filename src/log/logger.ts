@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import winston from 'winston';
 import type { Redactor } from './redact.ts';
@@ -52,16 +51,6 @@ export function resolveLogFormat(
   return format === 'auto' ? (env['CI'] === 'true' ? 'json' : 'text') : format;
 }
 
-/** A stream handing each chunk as text to `out` (a process's injected stderr). */
-export function textSink(out: { write(text: string): unknown }): Writable {
-  return new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      out.write(chunk.toString('utf8'));
-      done();
-    },
-  });
-}
-
 export function createLogger(options: LoggerOptions): Logger {
   const format = options.format ?? 'text';
   const stream = options.stream ?? process.stderr;
@@ -78,14 +67,9 @@ export function createLogger(options: LoggerOptions): Logger {
   });
 }
 
-/** A trace id per run; includes the CI pipeline and job ids when present. */
-export function newTraceId(
-  ci: { pipelineId?: string | undefined; jobId?: string | undefined } = {},
-): string {
-  const random = randomUUID().slice(0, 8);
-  const parts = [ci.pipelineId && `p${ci.pipelineId}`, ci.jobId && `j${ci.jobId}`, random];
-  return parts.filter(Boolean).join('-');
-}
+// in modules of their own, so a command can make them without loading winston (lazy-logger.ts)
+export { newTraceId } from './trace-id.ts';
+export { textSink } from './text-sink.ts';
 
 /** A logger that keeps its lines in memory (tests, `--json` capture). */
 export function createMemoryLogger(

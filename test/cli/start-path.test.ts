@@ -66,6 +66,30 @@ describe('cli/start path: what each command loads (issue #22)', function () {
     expect(sources.filter((s) => HEAVY.includes(s))).to.deep.equal([]);
   });
 
+  it('`mr-agent setup` at its default log level loads no logging library, SDK, GitLab client or zip support', () => {
+    const repo = path.join(dir, 'setup-repo');
+    mkdirSync(path.join(repo, 'test'), { recursive: true });
+    writeFileSync(
+      path.join(repo, 'package.json'),
+      '{"name":"x","private":true,"scripts":{"test":"node --test"}}',
+    );
+    writeFileSync(
+      path.join(repo, 'test', 'one.test.js'),
+      "require('node:test')('runs', () => {});\n",
+    );
+    const sources = sourcesLoaded(['setup', repo], {
+      HOME: dir,
+      npm_config_cache: path.join(dir, 'npm-cache'),
+      XDG_CACHE_HOME: path.join(dir, 'cache'),
+    });
+    expect(sources).to.include('src/cli/commands/setup.ts');
+    expect(sources).to.include('src/log/lazy-logger.ts');
+    // winston and its formats load only when a line at the level is written (lazy-logger.ts)
+    expect(sources.filter((s) => ['winston', 'logform', ...HEAVY].includes(s))).to.deep.equal([
+      'zod',
+    ]);
+  });
+
   it('`mr-agent ci` on a comment that is not a command loads no SDK, GitLab client or zip support', () => {
     const payload = path.join(dir, 'TRIGGER_PAYLOAD');
     writeFileSync(

@@ -8,7 +8,10 @@ import type { LlmPort } from '../../core/llm-port.ts';
 import type { Shell } from '../../core/shell-port.ts';
 import { UsageError } from '../../errors/errors.ts';
 import { escapeInvisible } from '../../errors/visible.ts';
-import { createLogger, newTraceId, textSink, type Logger } from '../../log/logger.ts';
+import { createLazyLogger } from '../../log/lazy-logger.ts';
+import type { Logger } from '../../log/logger.ts';
+import { textSink } from '../../log/text-sink.ts';
+import { newTraceId } from '../../log/trace-id.ts';
 import type { CommandRecord } from '../../phases/environment/run-command.ts';
 import {
   setupCheckout,
@@ -112,7 +115,8 @@ export async function setupCommand(
   const clock = systemClock;
   const redactor = redactorFor(io, config);
   const explicitLevel = resolved.origins['log.level']?.kind !== 'default';
-  const logger = createLogger({
+  // winston loads only if a line is written: at the default level, setup writes none
+  const logger = createLazyLogger({
     level: explicitLevel ? config.log.level : 'error',
     format: config.log.format === 'json' ? 'json' : 'text',
     traceId: newTraceId(),
