@@ -10,6 +10,24 @@ import { build } from 'esbuild';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+/**
+ * Packages the bundle takes in part: each name maps to a module of
+ * `bundle-shims/` that re-exports only what mr-agent's dependencies import.
+ */
+const SHIMS = {
+  'rate-limiter-flexible': path.resolve(
+    import.meta.dirname,
+    'bundle-shims/rate-limiter-flexible.mjs',
+  ),
+};
+
+const shims = {
+  name: 'mr-agent-shims',
+  setup(build) {
+    build.onResolve({ filter: /^rate-limiter-flexible$/ }, (args) => ({ path: SHIMS[args.path] }));
+  },
+};
+
 const banner = {
   js: "import { createRequire as __mrAgentCreateRequire } from 'node:module'; const require = __mrAgentCreateRequire(import.meta.url);",
 };
@@ -43,6 +61,7 @@ export async function bundleCli(outfile = 'dist/mr-agent.mjs', options = {}) {
     target: 'node22',
     banner,
     legalComments: 'none',
+    plugins: [shims],
     logLevel: 'warning',
     metafile: options.metafile === true,
   });

@@ -57,12 +57,13 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
 
   it('posts the note before it loads the OpenAI SDK, the run stages, phases, tools or execa, then runs them', async () => {
     const out = path.join(dir, 'loads.json');
+    const intlOut = path.join(dir, 'intl.json');
     const job = await runCiJob({
       replies,
       task: 'add a farewell function',
       bin,
       nodeArgs: ['--import', HOOK],
-      variables: { LOADED_MODULES_TIMES_OUT: out },
+      variables: { LOADED_MODULES_TIMES_OUT: out, INTL_FORMATTERS_OUT: intlOut },
     });
     const noteAt = job.noteCreatedAt;
     expect(noteAt, 'the stand-in saw the progress note created').to.be.a('number');
@@ -78,6 +79,13 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
 
     expect(before, 'loaded before the note').to.include('src/ci/steps.ts');
     expect(before.filter(MODEL_HALF), 'model half loaded before the note').to.deep.equal([]);
+    // the first Intl formatter of a process loads ICU's locale data (tens of ms): the note's
+    // start time and small counts are written without one
+    const formatters = JSON.parse(readFileSync(intlOut, 'utf8')) as { name: string; at: number }[];
+    expect(
+      formatters.filter((f) => f.at < noteAt!).map((f) => f.name),
+      'Intl formatters built before the note',
+    ).to.deep.equal([]);
     // the model half was loaded afterwards and did the work
     expect(after).to.include.members(['openai', 'src/run/orchestrator.ts']);
     expect(job.calls.map((c) => c.purpose)).to.deep.equal([

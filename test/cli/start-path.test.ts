@@ -111,6 +111,36 @@ describe('cli/start path: what each command loads (issue #22)', function () {
     expect(files.filter((file) => !loaded.includes(file))).to.deep.equal([]);
   });
 
+  it('the GitLab client in the bundle is the resources the adapter uses: no @gitbeaker/rest, no rate-limiter store but memory, no cluster', () => {
+    const inputs = [
+      ...new Set(Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs))),
+    ];
+    expect(inputs.filter((input) => input.includes('node_modules/@gitbeaker/rest/'))).to.deep.equal(
+      [],
+    );
+    const limiters = inputs
+      .filter((input) => /node_modules\/rate-limiter-flexible\/lib\/[^/]+\.js$/.test(input))
+      .map((input) => path.basename(input))
+      .sort();
+    expect(limiters).to.deep.equal([
+      'RateLimiterAbstract.js',
+      'RateLimiterMemory.js',
+      'RateLimiterQueue.js',
+      'RateLimiterRes.js',
+    ]);
+    // @gitbeaker/core's resources are imported by name: the few dozen used, not all ~200
+    const chunk = Object.entries(meta.outputs).find(([, output]) =>
+      Object.keys(output.inputs).some((input) => input.endsWith('@gitbeaker/core/dist/index.mjs')),
+    );
+    const core = Object.entries(chunk![1].inputs).find(([input]) =>
+      input.endsWith('@gitbeaker/core/dist/index.mjs'),
+    )![1] as { bytesInOutput: number };
+    expect(core.bytesInOutput, 'bytes of @gitbeaker/core in the bundle').to.be.below(80_000);
+    for (const file of Object.keys(meta.outputs).filter((output) => output.endsWith('.mjs'))) {
+      expect(readFileSync(file, 'utf8'), file).not.to.match(/require\("(node:)?cluster"\)/);
+    }
+  });
+
   it('the --step choices are the CI steps', () => {
     expect([...STEP_CHOICES]).to.deep.equal([...CI_STEPS]);
   });

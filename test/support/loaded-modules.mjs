@@ -2,7 +2,10 @@
 // every module the process loads and writes the list, as JSON, to the file
 // named by LOADED_MODULES_OUT when the process exits. With
 // LOADED_MODULES_TIMES_OUT it also writes `[{ url, at }]`, `at` being when the
-// load began (ms since the epoch, wall clock), in load order.
+// load began (ms since the epoch, wall clock), in load order. With
+// INTL_FORMATTERS_OUT it writes `[{ name, at }]` for every `Intl` formatter
+// built (NumberFormat, DateTimeFormat, …): the first one a process builds
+// loads ICU's locale data, tens of milliseconds.
 import { writeFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
 
@@ -15,11 +18,39 @@ registerHooks({
     return nextLoad(url, context);
   },
 });
+
+const formatters = [];
+if (process.env.INTL_FORMATTERS_OUT) {
+  const names = [
+    'NumberFormat',
+    'DateTimeFormat',
+    'ListFormat',
+    'RelativeTimeFormat',
+    'DurationFormat',
+    'Collator',
+    'Segmenter',
+    'DisplayNames',
+  ];
+  for (const name of names) {
+    const Formatter = Intl[name];
+    if (typeof Formatter !== 'function') continue;
+    Intl[name] = new Proxy(Formatter, {
+      construct(target, args, newTarget) {
+        formatters.push({ name, at: Date.now() });
+        return Reflect.construct(target, args, newTarget === Intl[name] ? target : newTarget);
+      },
+    });
+  }
+}
+
 process.on('exit', () => {
   if (process.env.LOADED_MODULES_OUT) {
     writeFileSync(process.env.LOADED_MODULES_OUT, JSON.stringify(loaded));
   }
   if (process.env.LOADED_MODULES_TIMES_OUT) {
     writeFileSync(process.env.LOADED_MODULES_TIMES_OUT, JSON.stringify(times));
+  }
+  if (process.env.INTL_FORMATTERS_OUT) {
+    writeFileSync(process.env.INTL_FORMATTERS_OUT, JSON.stringify(formatters));
   }
 });
