@@ -58,12 +58,17 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
   it('posts the note before it loads the OpenAI SDK, the run stages, phases, tools or execa, then runs them', async () => {
     const out = path.join(dir, 'loads.json');
     const intlOut = path.join(dir, 'intl.json');
+    const functionsOut = path.join(dir, 'functions.json');
     const job = await runCiJob({
       replies,
       task: 'add a farewell function',
       bin,
       nodeArgs: ['--import', HOOK],
-      variables: { LOADED_MODULES_TIMES_OUT: out, INTL_FORMATTERS_OUT: intlOut },
+      variables: {
+        LOADED_MODULES_TIMES_OUT: out,
+        INTL_FORMATTERS_OUT: intlOut,
+        FUNCTIONS_OUT: functionsOut,
+      },
     });
     const noteAt = job.noteCreatedAt;
     expect(noteAt, 'the stand-in saw the progress note created').to.be.a('number');
@@ -86,6 +91,12 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
       formatters.filter((f) => f.at < noteAt!).map((f) => f.name),
       'Intl formatters built before the note',
     ).to.deep.equal([]);
+    // zod runs jitless in the command: no parser compiled from a string (new Function) per schema
+    const compiled = JSON.parse(readFileSync(functionsOut, 'utf8')) as { at: number }[];
+    expect(
+      compiled.filter((f) => f.at < noteAt!).length,
+      'functions compiled from strings before the note',
+    ).to.equal(0);
     // the model half was loaded afterwards and did the work
     expect(after).to.include.members(['openai', 'src/run/orchestrator.ts']);
     expect(job.calls.map((c) => c.purpose)).to.deep.equal([

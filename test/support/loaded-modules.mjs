@@ -5,7 +5,8 @@
 // load began (ms since the epoch, wall clock), in load order. With
 // INTL_FORMATTERS_OUT it writes `[{ name, at }]` for every `Intl` formatter
 // built (NumberFormat, DateTimeFormat, …): the first one a process builds
-// loads ICU's locale data, tens of milliseconds.
+// loads ICU's locale data, tens of milliseconds. With FUNCTIONS_OUT it writes
+// `[{ at }]` for every function compiled from a string (`new Function`).
 import { writeFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
 
@@ -43,6 +44,25 @@ if (process.env.INTL_FORMATTERS_OUT) {
   }
 }
 
+const functions = [];
+if (process.env.FUNCTIONS_OUT) {
+  const Compiled = Function;
+  globalThis.Function = new Proxy(Compiled, {
+    construct(target, args, newTarget) {
+      functions.push({ at: Date.now() });
+      return Reflect.construct(
+        target,
+        args,
+        newTarget === globalThis.Function ? target : newTarget,
+      );
+    },
+    apply(target, self, args) {
+      functions.push({ at: Date.now() });
+      return Reflect.apply(target, self, args);
+    },
+  });
+}
+
 process.on('exit', () => {
   if (process.env.LOADED_MODULES_OUT) {
     writeFileSync(process.env.LOADED_MODULES_OUT, JSON.stringify(loaded));
@@ -52,5 +72,8 @@ process.on('exit', () => {
   }
   if (process.env.INTL_FORMATTERS_OUT) {
     writeFileSync(process.env.INTL_FORMATTERS_OUT, JSON.stringify(formatters));
+  }
+  if (process.env.FUNCTIONS_OUT) {
+    writeFileSync(process.env.FUNCTIONS_OUT, JSON.stringify(functions));
   }
 });
