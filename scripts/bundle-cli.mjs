@@ -11,20 +11,27 @@ import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Packages the bundle takes in part: each name maps to a module of
- * `bundle-shims/` that re-exports only what mr-agent's dependencies import.
+ * Packages the bundle takes in part: each maps to a module of `bundle-shims/`
+ * that re-exports only what mr-agent and its dependencies use.
  */
 const SHIMS = {
   'rate-limiter-flexible': path.resolve(
     import.meta.dirname,
     'bundle-shims/rate-limiter-flexible.mjs',
   ),
+  'zod locales': path.resolve(import.meta.dirname, 'bundle-shims/zod-locales.mjs'),
 };
 
 const shims = {
   name: 'mr-agent-shims',
   setup(build) {
     build.onResolve({ filter: /^rate-limiter-flexible$/ }, (args) => ({ path: SHIMS[args.path] }));
+    // zod's locale index, imported by its classic API and its core
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: SHIMS['zod locales'] }
+        : undefined,
+    );
   },
 };
 

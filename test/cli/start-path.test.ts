@@ -141,6 +141,18 @@ describe('cli/start path: what each command loads (issue #22)', function () {
     }
   });
 
+  it("zod in the bundle carries its English messages only, not the 60-odd locales of `z.locales` (loaded before every job's first note)", () => {
+    const locales = [
+      ...new Set(
+        Object.values(meta.outputs)
+          .flatMap((output) => Object.keys(output.inputs))
+          .filter((input) => /node_modules\/zod\/v4\/locales\//.test(input))
+          .map((input) => path.basename(input)),
+      ),
+    ];
+    expect(locales).to.deep.equal(['en.js']);
+  });
+
   it('the --step choices are the CI steps', () => {
     expect([...STEP_CHOICES]).to.deep.equal([...CI_STEPS]);
   });
