@@ -106,4 +106,23 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
       'completion',
     ]);
   });
+
+  it('a merge request with a discussion: its notes are put in order without a collator before the note (ICU locale data)', async () => {
+    const intlOut = path.join(dir, 'intl-discussed.json');
+    const job = await runCiJob({
+      replies,
+      task: 'add a farewell function',
+      earlierComments: ['Could someone add a farewell()?', 'Yes, please.', 'Agreed.'],
+      bin,
+      nodeArgs: ['--import', HOOK],
+      variables: { INTL_FORMATTERS_OUT: intlOut },
+    });
+    const noteAt = job.noteCreatedAt;
+    expect(noteAt, 'the stand-in saw the progress note created').to.be.a('number');
+    const formatters = JSON.parse(readFileSync(intlOut, 'utf8')) as { name: string; at: number }[];
+    expect(
+      formatters.filter((f) => f.at < noteAt!).map((f) => f.name),
+      'Intl formatters built or locale-sensitive methods called before the note',
+    ).to.deep.equal([]);
+  });
 });

@@ -4,8 +4,9 @@
 // LOADED_MODULES_TIMES_OUT it also writes `[{ url, at }]`, `at` being when the
 // load began (ms since the epoch, wall clock), in load order. With
 // INTL_FORMATTERS_OUT it writes `[{ name, at }]` for every `Intl` formatter
-// built (NumberFormat, DateTimeFormat, …): the first one a process builds
-// loads ICU's locale data, tens of milliseconds. With FUNCTIONS_OUT it writes
+// built (NumberFormat, DateTimeFormat, …) or locale-sensitive method called
+// (localeCompare, toLocaleString, …): the first one in a process loads ICU's
+// locale data, tens of milliseconds. With FUNCTIONS_OUT it writes
 // `[{ at }]` for every function compiled from a string (`new Function`).
 import { writeFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
@@ -41,6 +42,21 @@ if (process.env.INTL_FORMATTERS_OUT) {
         return Reflect.construct(target, args, newTarget === Intl[name] ? target : newTarget);
       },
     });
+  }
+  // the locale-sensitive methods build one of these formatters inside
+  const methods = [
+    [String.prototype, 'localeCompare'],
+    [Number.prototype, 'toLocaleString'],
+    [Date.prototype, 'toLocaleString'],
+    [Date.prototype, 'toLocaleDateString'],
+    [Date.prototype, 'toLocaleTimeString'],
+  ];
+  for (const [prototype, method] of methods) {
+    const original = prototype[method];
+    prototype[method] = function (...args) {
+      formatters.push({ name: method, at: Date.now() });
+      return original.apply(this, args);
+    };
   }
 }
 
