@@ -20,12 +20,23 @@ const SHIMS = {
     'bundle-shims/rate-limiter-flexible.mjs',
   ),
   'zod locales': path.resolve(import.meta.dirname, 'bundle-shims/zod-locales.mjs'),
+  'readable-stream': path.resolve(import.meta.dirname, 'bundle-shims/readable-stream.mjs'),
+  'readable-stream/lib/_stream_writable.js': path.resolve(
+    import.meta.dirname,
+    'bundle-shims/readable-stream-writable.cjs',
+  ),
 };
+
+/** The files of winston and of winston-transport (the base class of its transports). */
+const WINSTON = /[\\/]node_modules[\\/]winston(-transport)?[\\/]/;
 
 const shims = {
   name: 'mr-agent-shims',
   setup(build) {
     build.onResolve({ filter: /^rate-limiter-flexible$/ }, (args) => ({ path: SHIMS[args.path] }));
+    build.onResolve({ filter: /^readable-stream(\/lib\/_stream_writable\.js)?$/ }, (args) =>
+      WINSTON.test(args.importer) ? { path: SHIMS[args.path] } : undefined,
+    );
     // zod's locale index, imported by its classic API and its core
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
       /[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(args.importer)
