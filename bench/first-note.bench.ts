@@ -16,13 +16,19 @@
 //
 // Side by side with bare Node (`node -e 0`, run between the jobs, so a change
 // in the machine's load hits both alike). Goal: first note ≤ 5× `node -e 0`.
+//
+// The jobs start as in the runner images: with V8's compile cache filled by
+// `mr-agent warm-compile-cache` (NODE_COMPILE_CACHE, a folder of this bench).
+// The same rounds also run the job without a compile cache
+// (NODE_DISABLE_COMPILE_CACHE=1): a fresh container of an image of your own
+// that ships none.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { action, assessment, planWith } from '../test/support/plans.ts';
-import { runCiJob } from './support/ci-job.ts';
+import { BIN, runCiJob } from './support/ci-job.ts';
 import { median, ms, reportGoal, times, verdictOf } from './support/goals.ts';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
@@ -43,8 +49,17 @@ const replies = [
 
 const notes: number[] = [];
 const noteCpu: number[] = [];
+const coldNotes: number[] = [];
 const jobs: number[] = [];
 const bareNode: number[] = [];
+
+// what the runner images do at build time (their `mr-agent` wrapper sets NODE_COMPILE_CACHE)
+const compileCache = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-bench-compile-cache-'));
+process.on('exit', () => rmSync(compileCache, { recursive: true, force: true }));
+execFileSync(process.execPath, [BIN, 'warm-compile-cache'], {
+  env: { PATH: process.env['PATH'] ?? '', NODE_COMPILE_CACHE: compileCache },
+  stdio: 'ignore',
+});
 
 /** Wall time of `node -e 0` with the same Node as the jobs. */
 function bareNodeStart(): number {
@@ -55,16 +70,28 @@ function bareNodeStart(): number {
 
 for (let i = 0; i < RUNS; i++) {
   bareNode.push(bareNodeStart());
-  const job = await runCiJob({ replies, task: 'add a farewell function' });
+  const job = await runCiJob({
+    replies,
+    task: 'add a farewell function',
+    variables: { NODE_COMPILE_CACHE: compileCache },
+  });
   if (job.firstNoteMs === undefined) throw new Error('the job posted no progress note');
   notes.push(job.firstNoteMs);
   if (job.firstNoteCpuMs !== undefined) noteCpu.push(job.firstNoteCpuMs);
   jobs.push(job.wallMs);
+  const cold = await runCiJob({
+    replies,
+    task: 'add a farewell function',
+    variables: { NODE_DISABLE_COMPILE_CACHE: '1' },
+  });
+  if (cold.firstNoteMs === undefined) throw new Error('the job posted no progress note');
+  coldNotes.push(cold.firstNoteMs);
 }
 console.log(`mr-agent ci from dist/mr-agent.mjs, ${RUNS} jobs (node ${process.version})`);
 console.log(`  job start → first progress note: median ${ms(median(notes))}`);
 if (noteCpu.length > 0)
   console.log(`  CPU time of the command until then: median ${ms(median(noteCpu))}`);
+console.log(`  the same without a compile cache: median ${ms(median(coldNotes))}`);
 console.log(`  whole job (1 action):            median ${ms(median(jobs))}`);
 console.log(`  node -e 0, in the same rounds:    median ${ms(median(bareNode))}`);
 reportGoal({
@@ -73,6 +100,13 @@ reportGoal({
   baseline: `${ms(median(bareNode))} (node -e 0)`,
   ratio: times(median(notes) / median(bareNode)),
   verdict: verdictOf(median(notes) <= 5 * median(bareNode)),
+});
+reportGoal({
+  goal: 'job start → first progress note without a compile cache',
+  figure: ms(median(coldNotes)),
+  baseline: `${ms(median(bareNode))} (node -e 0)`,
+  ratio: times(median(coldNotes) / median(bareNode)),
+  verdict: 'info',
 });
 
 /** CPU time (ms) used so far by this process's reaped children, from /proc (Linux). */

@@ -10,6 +10,42 @@ import { build } from 'esbuild';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+/**
+ * Packages the bundle takes in part: each maps to a module of `bundle-shims/`
+ * that re-exports only what mr-agent and its dependencies use.
+ */
+const SHIMS = {
+  'rate-limiter-flexible': path.resolve(
+    import.meta.dirname,
+    'bundle-shims/rate-limiter-flexible.mjs',
+  ),
+  'zod locales': path.resolve(import.meta.dirname, 'bundle-shims/zod-locales.mjs'),
+  'readable-stream': path.resolve(import.meta.dirname, 'bundle-shims/readable-stream.mjs'),
+  'readable-stream/lib/_stream_writable.js': path.resolve(
+    import.meta.dirname,
+    'bundle-shims/readable-stream-writable.cjs',
+  ),
+};
+
+/** The files of winston and of winston-transport (the base class of its transports). */
+const WINSTON = /[\\/]node_modules[\\/]winston(-transport)?[\\/]/;
+
+const shims = {
+  name: 'mr-agent-shims',
+  setup(build) {
+    build.onResolve({ filter: /^rate-limiter-flexible$/ }, (args) => ({ path: SHIMS[args.path] }));
+    build.onResolve({ filter: /^readable-stream(\/lib\/_stream_writable\.js)?$/ }, (args) =>
+      WINSTON.test(args.importer) ? { path: SHIMS[args.path] } : undefined,
+    );
+    // zod's locale index, imported by its classic API and its core
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: SHIMS['zod locales'] }
+        : undefined,
+    );
+  },
+};
+
 const banner = {
   js: "import { createRequire as __mrAgentCreateRequire } from 'node:module'; const require = __mrAgentCreateRequire(import.meta.url);",
 };
@@ -43,6 +79,7 @@ export async function bundleCli(outfile = 'dist/mr-agent.mjs', options = {}) {
     target: 'node22',
     banner,
     legalComments: 'none',
+    plugins: [shims],
     logLevel: 'warning',
     metafile: options.metafile === true,
   });

@@ -27,6 +27,8 @@ export interface CiJobOptions {
   files?: Record<string, string>;
   /** The task of the `/agent` comment. */
   task: string;
+  /** Comments on the merge request before the `/agent` one (by the developer). */
+  earlierComments?: string[];
   /** More job variables (they win over the defaults). */
   variables?: Record<string, string>;
   /** The command to run (default: dist/mr-agent.mjs). */
@@ -90,6 +92,9 @@ export async function runCiJob(options: CiJobOptions): Promise<CiJobResult> {
     const dir = path.join(work, 'job');
     const branch = s.mergeRequest.sourceBranch;
     execFileSync('git', ['clone', '-q', '-b', branch, s.project.repoDir, dir]);
+    for (const body of options.earlierComments ?? []) {
+      standIn.model.addNote({ on: s.mergeRequest, body, authorId: s.developer.id });
+    }
     const note = standIn.model.addNote({
       on: s.mergeRequest,
       body: `/agent ${options.task}`,

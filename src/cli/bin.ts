@@ -11,6 +11,15 @@ if (nodeProblem !== undefined) {
   process.exit(2);
 }
 
+// zod compiles a parser for each object schema (`new Function`) the first
+// time it parses with it: worth it for a schema parsed many thousand times,
+// a dozen compilations before the first progress note for a command that
+// parses each a few times. This is `z.config({ jitless: true })`, written
+// where zod keeps its global configuration so that this entry loads no zod
+// (`--version` needs none); it must precede every schema, which reads it when built.
+const zodConfig = globalThis as { __zod_globalConfig?: Record<string, unknown> };
+zodConfig.__zod_globalConfig = { ...zodConfig.__zod_globalConfig, jitless: true };
+
 // V8's compile cache (Node ≥ 22.1): what is loaded after this line is compiled
 // once and reused by later starts. NODE_COMPILE_CACHE names the folder (the
 // runner images ship one filled at build time by `mr-agent warm-compile-cache`);

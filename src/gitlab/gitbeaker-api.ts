@@ -1,34 +1,60 @@
 /** The gitbeaker client type and a status test for its errors, shared by the adapter's files. */
-import * as Resources from '@gitbeaker/rest';
-import type { Gitlab } from '@gitbeaker/rest';
+import {
+  IssueAwardEmojis,
+  IssueDiscussions,
+  IssueNoteAwardEmojis,
+  IssueNotes,
+  Issues,
+  JobArtifacts,
+  Jobs,
+  MergeRequestAwardEmojis,
+  MergeRequestDiscussions,
+  MergeRequestNoteAwardEmojis,
+  MergeRequestNotes,
+  MergeRequests,
+  PersonalAccessTokens,
+  PipelineTriggerTokens,
+  Pipelines,
+  ProjectMembers,
+  Projects,
+  ProtectedBranches,
+  RepositoryFiles,
+  Users,
+  type Gitlab,
+} from '@gitbeaker/core';
 import { ExternalServiceError } from '../errors/errors.ts';
 
-/** The gitbeaker resources the adapter uses. */
-const USED = [
-  'IssueAwardEmojis',
-  'IssueDiscussions',
-  'IssueNoteAwardEmojis',
-  'IssueNotes',
-  'Issues',
-  'JobArtifacts',
-  'Jobs',
-  'MergeRequestAwardEmojis',
-  'MergeRequestDiscussions',
-  'MergeRequestNoteAwardEmojis',
-  'MergeRequestNotes',
-  'MergeRequests',
-  'PersonalAccessTokens',
-  'PipelineTriggerTokens',
-  'Pipelines',
-  'ProjectMembers',
-  'Projects',
-  'ProtectedBranches',
-  'RepositoryFiles',
-  'Users',
-] as const;
+/**
+ * The gitbeaker resources the adapter uses, imported by name from
+ * `@gitbeaker/core` so the bundle carries these and not the ~200 others
+ * (`@gitbeaker/rest` imports them all to preset its own requester; the
+ * adapter always plugs in its own, requester.ts).
+ */
+const USED = {
+  IssueAwardEmojis,
+  IssueDiscussions,
+  IssueNoteAwardEmojis,
+  IssueNotes,
+  Issues,
+  JobArtifacts,
+  Jobs,
+  MergeRequestAwardEmojis,
+  MergeRequestDiscussions,
+  MergeRequestNoteAwardEmojis,
+  MergeRequestNotes,
+  MergeRequests,
+  PersonalAccessTokens,
+  PipelineTriggerTokens,
+  Pipelines,
+  ProjectMembers,
+  Projects,
+  ProtectedBranches,
+  RepositoryFiles,
+  Users,
+};
 
 type Client = InstanceType<typeof Gitlab<false>>;
-export type Api = Pick<Client, (typeof USED)[number]>;
+export type Api = Pick<Client, keyof typeof USED>;
 export type ApiOptions = ConstructorParameters<typeof Gitlab<false>>[0];
 
 /**
@@ -38,9 +64,11 @@ export type ApiOptions = ConstructorParameters<typeof Gitlab<false>>[0];
  * dozen a job uses. Each resource keeps gitbeaker's limits.
  */
 export function gitbeakerApi(options: ApiOptions): Api {
-  const api = {} as Record<(typeof USED)[number], unknown>;
-  for (const name of USED) {
-    const Resource = Resources[name] as unknown as new (options: ApiOptions) => unknown;
+  const api = {} as Record<keyof typeof USED, unknown>;
+  for (const [name, Resource] of Object.entries(USED) as [
+    keyof typeof USED,
+    new (options: ApiOptions) => unknown,
+  ][]) {
     let made: unknown;
     Object.defineProperty(api, name, {
       get: () => (made ??= new Resource(options)),

@@ -36,14 +36,34 @@ function pluralForm(message: Message, language: Language, count: number): string
   return rules.select(count) === 'one' ? message.one : message.other;
 }
 
+const numberFormats = new Map<Language, Intl.NumberFormat>();
+
+/**
+ * A number as the language writes it. Whole numbers below 1000 read the same
+ * in every catalog language without `Intl` (no grouping, no fraction; a test
+ * holds this against `Intl.NumberFormat`): the first `Intl` formatter a
+ * process builds loads ICU's locale data, tens of milliseconds that the
+ * run's first note, whose numbers are small counts, need not pay.
+ */
+function formatNumber(value: number, language: Language): string {
+  if (Number.isInteger(value) && Math.abs(value) < 1000 && !Object.is(value, -0)) {
+    return String(value);
+  }
+  let format = numberFormats.get(language);
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALES[language]);
+    numberFormats.set(language, format);
+  }
+  return format.format(value);
+}
+
 /** A message's text in `language`, placeholders filled. An unknown placeholder is a bug. */
 function fill(message: Message, language: Language, key: string, params: MessageParams): string {
   const count = typeof params.count === 'number' ? params.count : 0;
-  const number = new Intl.NumberFormat(LOCALES[language]);
   return pluralForm(message, language, count).replace(/\{(\w+)\}/g, (_all, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`internal: message ${key} needs {${name}}`);
-    return typeof value === 'number' ? number.format(value) : value;
+    return typeof value === 'number' ? formatNumber(value, language) : value;
   });
 }
 

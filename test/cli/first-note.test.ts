@@ -57,12 +57,18 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
 
   it('posts the note before it loads the OpenAI SDK, the run stages, phases, tools or execa, then runs them', async () => {
     const out = path.join(dir, 'loads.json');
+    const intlOut = path.join(dir, 'intl.json');
+    const functionsOut = path.join(dir, 'functions.json');
     const job = await runCiJob({
       replies,
       task: 'add a farewell function',
       bin,
       nodeArgs: ['--import', HOOK],
-      variables: { LOADED_MODULES_TIMES_OUT: out },
+      variables: {
+        LOADED_MODULES_TIMES_OUT: out,
+        INTL_FORMATTERS_OUT: intlOut,
+        FUNCTIONS_OUT: functionsOut,
+      },
     });
     const noteAt = job.noteCreatedAt;
     expect(noteAt, 'the stand-in saw the progress note created').to.be.a('number');
@@ -78,6 +84,19 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
 
     expect(before, 'loaded before the note').to.include('src/ci/steps.ts');
     expect(before.filter(MODEL_HALF), 'model half loaded before the note').to.deep.equal([]);
+    // the first Intl formatter of a process loads ICU's locale data (tens of ms): the note's
+    // start time and small counts are written without one
+    const formatters = JSON.parse(readFileSync(intlOut, 'utf8')) as { name: string; at: number }[];
+    expect(
+      formatters.filter((f) => f.at < noteAt!).map((f) => f.name),
+      'Intl formatters built before the note',
+    ).to.deep.equal([]);
+    // zod runs jitless in the command: no parser compiled from a string (new Function) per schema
+    const compiled = JSON.parse(readFileSync(functionsOut, 'utf8')) as { at: number }[];
+    expect(
+      compiled.filter((f) => f.at < noteAt!).length,
+      'functions compiled from strings before the note',
+    ).to.equal(0);
     // the model half was loaded afterwards and did the work
     expect(after).to.include.members(['openai', 'src/run/orchestrator.ts']);
     expect(job.calls.map((c) => c.purpose)).to.deep.equal([
@@ -86,5 +105,24 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
       'execution',
       'completion',
     ]);
+  });
+
+  it('a merge request with a discussion: its notes are put in order without a collator before the note (ICU locale data)', async () => {
+    const intlOut = path.join(dir, 'intl-discussed.json');
+    const job = await runCiJob({
+      replies,
+      task: 'add a farewell function',
+      earlierComments: ['Could someone add a farewell()?', 'Yes, please.', 'Agreed.'],
+      bin,
+      nodeArgs: ['--import', HOOK],
+      variables: { INTL_FORMATTERS_OUT: intlOut },
+    });
+    const noteAt = job.noteCreatedAt;
+    expect(noteAt, 'the stand-in saw the progress note created').to.be.a('number');
+    const formatters = JSON.parse(readFileSync(intlOut, 'utf8')) as { name: string; at: number }[];
+    expect(
+      formatters.filter((f) => f.at < noteAt!).map((f) => f.name),
+      'Intl formatters built or locale-sensitive methods called before the note',
+    ).to.deep.equal([]);
   });
 });

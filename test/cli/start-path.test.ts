@@ -3,10 +3,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bundleCli } from '../../scripts/bundle-cli.mjs';
 import { CI_STEPS } from '../../src/ci/context.ts';
 import { STEP_CHOICES } from '../../src/cli/program.ts';
+import * as sourceLogger from '../../src/log/logger.ts';
+import { Redactor } from '../../src/log/redact.ts';
 import { sourcesIn, type Metafile } from '../support/bundle-sources.ts';
 
 const HOOK = path.resolve(import.meta.dirname, '../support/loaded-modules.mjs');
@@ -133,6 +135,79 @@ describe('cli/start path: what each command loads (issue #22)', function () {
       .filter((output) => path.basename(output) !== 'index.mjs')
       .map((output) => path.resolve(output));
     expect(files.filter((file) => !loaded.includes(file))).to.deep.equal([]);
+  });
+
+  it('the GitLab client in the bundle is the resources the adapter uses: no @gitbeaker/rest, no rate-limiter store but memory, no cluster', () => {
+    const inputs = [
+      ...new Set(Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs))),
+    ];
+    expect(inputs.filter((input) => input.includes('node_modules/@gitbeaker/rest/'))).to.deep.equal(
+      [],
+    );
+    const limiters = inputs
+      .filter((input) => /node_modules\/rate-limiter-flexible\/lib\/[^/]+\.js$/.test(input))
+      .map((input) => path.basename(input))
+      .sort();
+    expect(limiters).to.deep.equal([
+      'RateLimiterAbstract.js',
+      'RateLimiterMemory.js',
+      'RateLimiterQueue.js',
+      'RateLimiterRes.js',
+    ]);
+    // @gitbeaker/core's resources are imported by name: the few dozen used, not all ~200
+    const chunk = Object.entries(meta.outputs).find(([, output]) =>
+      Object.keys(output.inputs).some((input) => input.endsWith('@gitbeaker/core/dist/index.mjs')),
+    );
+    const core = Object.entries(chunk![1].inputs).find(([input]) =>
+      input.endsWith('@gitbeaker/core/dist/index.mjs'),
+    )![1] as { bytesInOutput: number };
+    expect(core.bytesInOutput, 'bytes of @gitbeaker/core in the bundle').to.be.below(80_000);
+    for (const file of Object.keys(meta.outputs).filter((output) => output.endsWith('.mjs'))) {
+      expect(readFileSync(file, 'utf8'), file).not.to.match(/require\("(node:)?cluster"\)/);
+    }
+  });
+
+  it("zod in the bundle carries its English messages only, not the 60-odd locales of `z.locales` (loaded before every job's first note)", () => {
+    const locales = [
+      ...new Set(
+        Object.values(meta.outputs)
+          .flatMap((output) => Object.keys(output.inputs))
+          .filter((input) => /node_modules\/zod\/v4\/locales\//.test(input))
+          .map((input) => path.basename(input)),
+      ),
+    ];
+    expect(locales).to.deep.equal(['en.js']);
+  });
+
+  it("winston in the bundle runs on Node's own streams, not a bundled copy of them (readable-stream)", () => {
+    const inputs = Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs));
+    expect(inputs.filter((input) => input.includes('node_modules/readable-stream/'))).to.deep.equal(
+      [],
+    );
+  });
+
+  it("the bundled logger (winston on Node's own streams) writes the lines winston writes from node_modules, JSON and text", async () => {
+    const output = Object.entries(meta.outputs).find(([, o]) =>
+      Object.keys(o.inputs).includes('src/log/logger.ts'),
+    )![0];
+    const bundled = (await import(pathToFileURL(path.resolve(output)).href)) as typeof sourceLogger;
+    const redactor = new Redactor();
+    redactor.add('sk-secret-value');
+    const lines = (logging: typeof sourceLogger, format: 'json' | 'text') => {
+      const { logger, lines } = logging.createMemoryLogger({ format, level: 'debug', redactor });
+      logger.info('job started', { step: 'all', target: { kind: 'merge_request', iid: 3 } });
+      logger.warn('token sk-secret-value refused', { status: 401 });
+      logger.error(new Error('boom'));
+      logger.debug('prompt', { chars: 1200 });
+      logger.child({ task_id: 'job-1' }).info('phase started', { phase: 'planning' });
+      logger.log('info', 'command accepted', { delivery: 'd-1' });
+      return lines.map((line) => line.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>'));
+    };
+    for (const format of ['json', 'text'] as const) {
+      const expected = lines(sourceLogger, format);
+      expect(expected, format).to.have.length(6);
+      expect(lines(bundled, format), format).to.deep.equal(expected);
+    }
   });
 
   it('the --step choices are the CI steps', () => {

@@ -8,7 +8,12 @@ import {
   formatDateTime,
   formatDuration,
 } from '../../src/messages/format.ts';
-import { detectLanguage, LANGUAGES, resolveLanguage } from '../../src/messages/language.ts';
+import {
+  detectLanguage,
+  LANGUAGES,
+  LOCALES,
+  resolveLanguage,
+} from '../../src/messages/language.ts';
 
 /** The shared keys and every note kind's own (src/report/notes/registry.ts). */
 const CATALOGS = wholeCatalogs();
@@ -108,6 +113,43 @@ describe('messages: one keyed catalog for every note (#23)', () => {
     expect(formatDuration(418, 'en')).to.equal('418ms');
     expect(formatDuration(418, 'ja')).to.equal('418 ミリ秒');
     expect(formatCount(1234567, 'ja')).to.equal('1,234,567');
+  });
+
+  it('#23 the clock time of every minute of the day reads as Intl writes it, in every language (written without Intl: the first note shows it)', () => {
+    for (const language of LANGUAGES) {
+      const intl = new Intl.DateTimeFormat(LOCALES[language], {
+        timeStyle: 'short',
+        timeZone: 'UTC',
+        hourCycle: 'h23',
+      });
+      for (let minute = 0; minute < 24 * 60; minute++) {
+        const at = Date.UTC(2024, 10, 28) + minute * 60_000 + 59_999;
+        expect(formatClockTime(at, language), `${language} ${minute}`).to.equal(
+          `${intl.format(at)} UTC`,
+        );
+      }
+    }
+  });
+
+  it('#24 numbers in messages read as Intl.NumberFormat writes them, small whole ones included (written without Intl)', () => {
+    const values = [
+      ...Array.from({ length: 2001 }, (_, i) => i - 1000),
+      1234,
+      -1234,
+      32307,
+      1234567,
+      0.5,
+      2.25,
+      999.5,
+      -0,
+    ];
+    for (const language of LANGUAGES) {
+      const intl = new Intl.NumberFormat(LOCALES[language]);
+      for (const count of values) {
+        const text = t(language, 'details.repeated', { count });
+        expect(text, `${language} ${count}`).to.equal(`×${intl.format(count)}`);
+      }
+    }
   });
 
   it('#23 auto follows the language of the request; a fixed setting wins', () => {
