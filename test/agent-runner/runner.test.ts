@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runAgentRunnerTask } from '../../src/agent-runner/runner.ts';
+import { runAgentRunnerTask } from '../../src/run/agent-runner.ts';
 import {
   CancelledError,
   ConfigError,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { runAgentRunnerTask } from '../../agent-runner/runner.ts';
+import { runAgentRunnerTask } from '../../run/agent-runner.ts';
 import { settingsFromConfig } from '../../agent-runner/settings.ts';
 import { refusedUserSettingsLine } from '../../config/describe.ts';
 import type { Config } from '../../config/options.ts';

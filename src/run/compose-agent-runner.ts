@@ -7,11 +7,11 @@ import { createCliWorker } from '../workers/cli-worker.ts';
 import { workerEnv } from '../workers/env.ts';
 import type { Worker } from '../workers/port.ts';
 import { CLI_WORKERS, isExternalWorkerKind, resolveSandbox } from '../workers/registry.ts';
-import type { TaskContext } from './context.ts';
-import { MetaClient } from './meta-client.ts';
-import { loadMetaPrompts } from './prompts.ts';
-import type { AgentRunnerDeps } from './deps.ts';
-import type { AgentRunnerSettings } from './settings.ts';
+import type { TaskContext } from '../agent-runner/context.ts';
+import { MetaClient } from '../agent-runner/meta-client.ts';
+import { loadMetaPrompts } from '../agent-runner/prompts.ts';
+import type { AgentRunnerDeps } from '../agent-runner/deps.ts';
+import type { AgentRunnerSettings } from '../agent-runner/settings.ts';
 
 /** What a task needs once it is prepared: the meta-agent, the worker and its environment. */
 export interface Session {

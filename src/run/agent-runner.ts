@@ -11,15 +11,15 @@ import type { Logger } from '../log/logger.ts';
 import { tail } from '../core/shell-port.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import { canTransition } from '../core/state-machine.ts';
-import { driveRounds } from '../run/drive.ts';
-import { newTaskContext, type TaskContext } from './context.ts';
-import type { AgentRunnerDeps } from './deps.ts';
-import { isDirectory, prepareSession, type Session } from './prepare.ts';
-import type { NextActionReply } from './protocol.ts';
-import { completionRequest, nextActionRequest, planTaskRequest } from './requests.ts';
-import { defaultSettings } from './settings.ts';
-import { taskNotePath, writeTaskNote } from './task-note.ts';
-import { runTaskTest } from './validate.ts';
+import { driveRounds } from './drive.ts';
+import { newTaskContext, type TaskContext } from '../agent-runner/context.ts';
+import type { AgentRunnerDeps } from '../agent-runner/deps.ts';
+import { isDirectory, prepareSession, type Session } from './compose-agent-runner.ts';
+import type { NextActionReply } from '../agent-runner/protocol.ts';
+import { completionRequest, nextActionRequest, planTaskRequest } from '../agent-runner/requests.ts';
+import { defaultSettings } from '../agent-runner/settings.ts';
+import { taskNotePath, writeTaskNote } from '../agent-runner/task-note.ts';
+import { runTaskTest } from '../agent-runner/validate.ts';
 
 export interface AgentRunnerResult {
   state: 'COMPLETE' | 'FAILED';
@@ -232,4 +232,4 @@ export async function runAgentRunnerTask(
   };
 }
 
-export type { AgentRunnerDeps } from './deps.ts';
+export type { AgentRunnerDeps } from '../agent-runner/deps.ts';
