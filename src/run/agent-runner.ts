@@ -13,8 +13,12 @@ import type { TaskSpec } from '../task/task-yaml.ts';
 import { canTransition } from '../core/state-machine.ts';
 import { driveRounds } from './drive.ts';
 import { newTaskContext, type TaskContext } from '../agent-runner/context.ts';
-import type { AgentRunnerDeps } from '../agent-runner/deps.ts';
-import { isDirectory, prepareSession, type Session } from './compose-agent-runner.ts';
+import {
+  isDirectory,
+  prepareSession,
+  type AgentRunnerDeps,
+  type Session,
+} from './compose-agent-runner.ts';
 import type { NextActionReply } from '../agent-runner/protocol.ts';
 import { completionRequest, nextActionRequest, planTaskRequest } from '../agent-runner/requests.ts';
 import { defaultSettings } from '../agent-runner/settings.ts';
@@ -232,4 +236,4 @@ export async function runAgentRunnerTask(
   };
 }
 
-export type { AgentRunnerDeps } from '../agent-runner/deps.ts';
+export type { AgentRunnerDeps } from './compose-agent-runner.ts';

@@ -65,6 +65,10 @@ export interface CheckedCliWorkerOptions extends Pick<
 > {
   /** The worker's complete environment (`workerEnv`), where its credential must be visible. */
   env: Record<string, string>;
+  /** SIGTERM → SIGKILL delay (default 5 s). */
+  killAfterMs?: number;
+  /** Characters of output kept per run (default 64,000). */
+  maxRawOutputChars?: number;
 }
 
 /**
@@ -97,5 +101,9 @@ export async function checkedCliWorker(options: CheckedCliWorkerOptions): Promis
     logger: options.logger,
     sandbox,
     ...(options.isolation ? { isolation: options.isolation } : {}),
+    ...(options.killAfterMs !== undefined ? { killAfterMs: options.killAfterMs } : {}),
+    ...(options.maxRawOutputChars !== undefined
+      ? { maxRawOutputChars: options.maxRawOutputChars }
+      : {}),
   });
 }
