@@ -18,7 +18,6 @@ const IO_ADAPTERS =
   '^src/(gitlab|history)/|^src/shell/(?!(sandbox-env|in-environment|quote)\\.ts$)|^src/llm/(openai-llm|lazy-llm|prompt-files|recording-llm|api-keys)\\.ts$';
 /** Phase files that still import an I/O adapter; each is to go through a port, then leave this list. */
 const PHASES_NOT_YET_ON_PORTS = [
-  '^src/phases/environment/(section|regenerate|run-command)\\.ts$',
   '^src/phases/environment/detect/git-list\\.ts$',
   '^src/phases/review/diff\\.ts$',
   '^src/phases/deliver/(git|stage|secret-scan)\\.ts$',

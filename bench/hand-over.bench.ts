@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { handOverWritten } from '../src/shell/hand-over.ts';
-import { isolatedRequest, startIsolation } from '../src/shell/isolation.ts';
+import { startIsolation } from '../src/shell/isolation.ts';
+import { isolatedRequest } from '../src/core/isolation.ts';
 import { median, ms, reportGoal, times, verdictOf } from './support/goals.ts';
 
 const COMMANDS = 30;

@@ -37,6 +37,8 @@ export {
   type EnvironmentSelection,
   type EnvironmentSetupResult,
 } from './phases/environment/index.ts';
+export { promptFiles, promptLibrary } from './llm/prompt-files.ts';
+export type { EnvironmentPromptName, PromptFiles, PromptLibrary } from './core/prompts.ts';
 export { extractJson, findJsonValue, type JsonExtraction } from './llm/extract-json.ts';
 export {
   parseReviewVerdict,

@@ -1,5 +1,6 @@
 import type { Logger } from '../log/logger.ts';
-import { canTransition, type TaskState } from '../core/state-machine.ts';
+import type { Clock } from '../core/clock.ts';
+import { TaskStateMachine } from '../core/state-machine.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import type { WorkerRunRecord } from '../workers/port.ts';
 import type { CompletionAssessmentReply, NextActionReply } from './protocol.ts';
@@ -36,7 +37,8 @@ export interface TestResult {
 export interface TaskContext {
   task: TaskSpec;
   repoDir: string;
-  state: TaskState;
+  /** The task state machine the run pipeline drives too; it counts the VALIDATING → RUNNING returns (`max_loops`). */
+  fsm: TaskStateMachine;
   startedAt: string;
   finishedAt?: string;
   prdText: string;
@@ -47,35 +49,32 @@ export interface TaskContext {
   lastDecision?: NextActionReply;
   assessment?: CompletionAssessmentReply;
   testResult?: TestResult;
-  /** VALIDATING → RUNNING transitions so far (bounded by `max_loops`). */
-  loopCount: number;
   /** The Task Note's section 6: risks, warnings, the failure reason. */
   notes: string[];
   failure?: string;
 }
 
-export function newTaskContext(task: TaskSpec, repoDir: string, now: number): TaskContext {
+export function newTaskContext(
+  task: TaskSpec,
+  repoDir: string,
+  clock: Clock,
+  logger: Logger,
+): TaskContext {
+  const fsm = new TaskStateMachine(
+    task.maxLoops,
+    logger.child({ component: 'agent-runner', taskId: task.id }),
+    () => clock.now(),
+  );
   return {
     task,
     repoDir,
-    state: 'PENDING',
-    startedAt: new Date(now).toISOString(),
+    fsm,
+    startedAt: new Date(clock.now()).toISOString(),
     prdText: task.prd.text ?? '',
     prdSummary: '',
     acceptanceCriteria: [],
     metaCalls: [],
     workerRuns: [],
-    loopCount: 0,
     notes: [],
   };
-}
-
-/** Moves the task to `to`; an invalid transition is a bug in the runner and throws. */
-export function transition(context: TaskContext, to: TaskState, logger: Logger): void {
-  const from = context.state;
-  if (!canTransition(from, to)) {
-    throw new Error(`invalid task state transition ${from} → ${to}`);
-  }
-  context.state = to;
-  logger.info('state transition', { component: 'agent-runner', taskId: context.task.id, from, to });
 }

@@ -68,8 +68,8 @@ export function nextActionRequest(context: TaskContext, workerKind: string) {
         }
       : null,
     test_result: testResult(context),
-    state: context.state,
-    loop: { count: context.loopCount, max: context.task.maxLoops },
+    state: context.fsm.state,
+    loop: { count: context.fsm.loops, max: context.task.maxLoops },
     worker: { kind: workerKind },
   };
 }
@@ -88,6 +88,6 @@ export function completionRequest(context: TaskContext) {
       output_tail: tail(run.rawOutput, OUTPUT_TAIL_CHARS),
     })),
     test_result: testResult(context),
-    state: context.state,
+    state: context.fsm.state,
   };
 }

@@ -46,7 +46,7 @@ function summaryText(context: TaskContext): string {
   const parts: string[] = [];
   if (context.failure) parts.push(`The task failed: ${context.failure}`);
   if (context.assessment) parts.push(context.assessment.summary);
-  if (parts.length === 0) parts.push(context.state === 'COMPLETE' ? 'Done.' : '(no summary)');
+  if (parts.length === 0) parts.push(context.fsm.state === 'COMPLETE' ? 'Done.' : '(no summary)');
   return parts.join('\n\n');
 }
 
@@ -80,7 +80,7 @@ export function renderTaskNote(context: TaskContext): string {
     `- Title: ${task.title}`,
     `- Started At: ${context.startedAt}`,
     `- Finished At: ${context.finishedAt ?? ''}`,
-    `- State: ${context.state}`,
+    `- State: ${context.fsm.state}`,
     '',
     '---',
     '',

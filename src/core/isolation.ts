@@ -8,6 +8,7 @@
 
 import { t } from '../messages/catalog.ts';
 import type { Language } from '../messages/language.ts';
+import type { CommandRequest } from './shell-port.ts';
 
 /** The unprivileged user commands run as, with its private home. */
 export interface CommandUser {
@@ -23,8 +24,13 @@ export interface CommandUser {
 }
 
 export type CommandIsolation =
-  /** Commands run as `user`: another uid cannot read the agent's environment. */
-  | { kind: 'separate-user'; user: CommandUser }
+  /**
+   * Commands run as `user`: another uid cannot read the agent's environment.
+   * `enter` is awaited before each command: the checkout handed over to the
+   * user (what the agent wrote since included), and from then on the agent
+   * reads the checkout as the user (src/shell/isolation.ts does both).
+   */
+  | { kind: 'separate-user'; user: CommandUser; enter(): Promise<void> }
   /**
    * Commands would run as the agent's own user. `accepted`: run them anyway
    * (`security.isolation: accept-risk`); otherwise they are refused.
@@ -47,4 +53,25 @@ export function isolationNotice(
 ): string | undefined {
   if (isolation?.kind !== 'same-user' || isolation.accepted) return undefined;
   return t(language, 'notice.commandsRefused', { reason: isolation.reason });
+}
+
+/**
+ * A command request as it runs under the isolation: as the command user
+ * (after `enter`), with its private home. Throws when commands are refused;
+ * callers check `commandsRefused` first and say so in their own terms.
+ */
+export async function isolatedRequest(
+  isolation: CommandIsolation | undefined,
+  request: CommandRequest,
+): Promise<CommandRequest> {
+  const refused = commandsRefused(isolation);
+  if (refused) throw new Error(refused);
+  if (isolation?.kind !== 'separate-user') return request;
+  const { user } = isolation;
+  await isolation.enter();
+  return {
+    ...request,
+    env: { ...request.env, HOME: user.home, USER: user.name, LOGNAME: user.name },
+    runAs: { uid: user.uid, gid: user.gid },
+  };
 }

@@ -15,6 +15,9 @@ export type PromptName =
   | 'review-inline'
   | 'review-threads';
 
+/** The environment phase's prompt files: the execution prompt's section, the repair request. */
+export type EnvironmentPromptName = 'environment-section' | 'environment-regenerate';
+
 /** Prompt files by name, each read once. */
 export interface PromptFiles<Name extends string> {
   /** The raw template text. */

@@ -35,7 +35,7 @@ export function canTransition(from: TaskState, to: TaskState): boolean {
  * counter counts those returns, and a validation that
  * leaves criteria open when the count has reached the limit fails the task.
  * With `max_loops: N` there are N returns and N + 1 validations, as in the
- * worker mode (src/agent-runner/runner.ts).
+ * worker mode: both drive it through `driveRounds` (src/run/drive.ts).
  */
 export class TaskStateMachine {
   private current: TaskState = 'PENDING';

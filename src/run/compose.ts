@@ -19,7 +19,7 @@ import type { NoteTarget } from '../core/note-target.ts';
 import type { ActionWorker, EnvironmentSetupOutcome, EnvironmentStep } from '../core/ports.ts';
 import type { ConversationPort } from '../core/conversation.ts';
 import type { Language } from '../messages/language.ts';
-import { promptLibrary } from '../llm/prompt-files.ts';
+import { promptFiles, promptLibrary } from '../llm/prompt-files.ts';
 import type { CodeNotRun, RunDeps } from '../core/run-context.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { guardGitLab } from '../gitlab/request-budget.ts';
@@ -193,6 +193,7 @@ async function environmentFor(
     redactor: input.redactor,
     hostEnv: input.hostEnv,
     repoDir: input.repoDir,
+    prompts: promptFiles(input.config.prompts.directory),
     marker: markerOf(input),
     language,
     isolation,

@@ -7,6 +7,7 @@ import type { Plan } from '../core/plan.ts';
 import type { EarlierPlan, RunHistory } from '../core/ports.ts';
 import type { RunContext, RunDeps } from '../core/run-context.ts';
 import { createRunContext } from './context.ts';
+import { driveRounds, type Completed } from './drive.ts';
 import { deliveryPhase } from '../phases/deliver/phase.ts';
 import { environmentPhase } from '../phases/environment/phase.ts';
 import { hear, heed } from '../phases/converse/index.ts';
@@ -135,35 +136,33 @@ async function checkpointStage(ctx: RunContext, resumable: Resumable): Promise<v
 /** environment → (execute ⇄ reflect → verify)* → deliver, from the plan. */
 async function workStage(ctx: RunContext): Promise<RunEnd> {
   await environmentPhase(ctx);
-  ctx.fsm.to('RUNNING', 'plan ready');
+  return driveRounds<RunEnd>(ctx.fsm, {
+    async run() {
+      const executed = await inPhase(ctx, 'execution', () => executionPhase(ctx));
+      return executed.kind === 'end' ? executed.end : undefined;
+    },
+    validate: () => inPhase(ctx, 'verification', () => verificationPhase(ctx)),
+    complete: () => deliverStage(ctx),
+  });
+}
 
-  for (;;) {
-    const executed = await inPhase(ctx, 'execution', () => executionPhase(ctx));
-    if (executed.kind === 'end') return executed.end;
-
-    ctx.fsm.to('VALIDATING', 'planned actions done');
-    const verified = await inPhase(ctx, 'verification', () => verificationPhase(ctx));
-    if (verified.kind === 'end') return verified.end;
-    if (verified.kind === 'complete') {
-      // nothing is pushed once the run is cancelled
-      throwIfCancelled(ctx);
-      const heard = await hear(ctx, 'delivery');
-      if (heard.length > 0) {
-        const heeded = await heed(ctx, heard);
-        if (heeded.kind === 'end') return heeded.end;
-        if (heeded.revised && ctx.state.queue.length > 0) {
-          ctx.fsm.to('RUNNING', 'comments before delivery changed the plan');
-          continue;
-        }
-      }
-      throwIfCancelled(ctx);
-      await deliveryPhase(ctx);
-      throwIfCancelled(ctx);
-      ctx.fsm.to('COMPLETE', 'all criteria satisfied');
-      return { state: 'COMPLETE', reason: 'completed', summary: ctx.state.assessment!.summary };
-    }
-    ctx.fsm.to('RUNNING', 'criteria still open');
+/** After a complete validation: the comments said meanwhile, then delivery. */
+async function deliverStage(ctx: RunContext): Promise<Completed<RunEnd>> {
+  // nothing is pushed once the run is cancelled
+  throwIfCancelled(ctx);
+  const heard = await hear(ctx, 'delivery');
+  if (heard.length > 0) {
+    const heeded = await heed(ctx, heard);
+    if (heeded.kind === 'end') return heeded;
+    if (heeded.revised && ctx.state.queue.length > 0) return { kind: 'again' };
   }
+  throwIfCancelled(ctx);
+  await deliveryPhase(ctx);
+  throwIfCancelled(ctx);
+  return {
+    kind: 'done',
+    end: { state: 'COMPLETE', reason: 'completed', summary: ctx.state.assessment!.summary },
+  };
 }
 
 /** The stages this run goes through; undefined when it stops after planning for a hand-over. */

@@ -13,8 +13,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { chmod, chown, lstat, mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { commandsRefused, type CommandIsolation, type CommandUser } from '../core/isolation.ts';
-import type { CommandRequest } from '../core/shell-port.ts';
+import type { CommandIsolation, CommandUser } from '../core/isolation.ts';
 import { removeCheckoutCredentials } from './checkout-credentials.ts';
 import { chooseCommandUser } from './command-user.ts';
 import { closeTopFolder, commandsRunIn, handOverCheckout, openPathTo } from './hand-over.ts';
@@ -252,7 +251,13 @@ export async function startIsolation(input: IsolationInput): Promise<CommandIsol
   await closeTopFolder(user);
   await closeRunnerFiles(checkout);
   cleanUpAtExit(user, since);
-  return { kind: 'separate-user', user };
+  return { kind: 'separate-user', user, enter: () => enterAs(user) };
+}
+
+/** Before a command as `user`: the checkout is theirs, and the agent reads it as them from now on. */
+async function enterAs(user: CommandUser): Promise<void> {
+  await handOverCheckout(user);
+  await commandsRunIn(user);
 }
 
 /**
@@ -262,28 +267,4 @@ export async function startIsolation(input: IsolationInput): Promise<CommandIsol
  */
 export function beginHandOver(isolation: CommandIsolation): void {
   if (isolation.kind === 'separate-user') handOverCheckout(isolation.user).catch(() => undefined);
-}
-
-/**
- * A command request as it runs under the isolation: as the command user
- * (after handing over what the agent wrote since), with its private home.
- * Throws when commands are refused; callers check `commandsRefused` first
- * and say so in their own terms.
- */
-export async function isolatedRequest(
-  isolation: CommandIsolation | undefined,
-  request: CommandRequest,
-): Promise<CommandRequest> {
-  const refused = commandsRefused(isolation);
-  if (refused) throw new Error(refused);
-  if (isolation?.kind !== 'separate-user') return request;
-  const { user } = isolation;
-  await handOverCheckout(user);
-  // from now on the agent reads the checkout as the user (checkout-reader.ts)
-  await commandsRunIn(user);
-  return {
-    ...request,
-    env: { ...request.env, HOME: user.home, USER: user.name, LOGNAME: user.name },
-    runAs: { uid: user.uid, gid: user.gid },
-  };
 }

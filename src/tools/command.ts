@@ -1,8 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { commandsRefused } from '../core/isolation.ts';
+import { commandsRefused, isolatedRequest } from '../core/isolation.ts';
 import { inEnvironment } from '../shell/in-environment.ts';
-import { isolatedRequest } from '../shell/isolation.ts';
 import { OUTPUT_RESERVE_CHARS, outputForModel } from './command-output.ts';
 import { defineTool, ToolError } from './registry.ts';
 import { resolveInRepo } from './sandbox.ts';

@@ -7,7 +7,7 @@ import { checkWorkerAvailable } from './availability.ts';
 import { giveCredentialFiles } from './credential-files.ts';
 import { createCliWorker } from './cli-worker.ts';
 import { workerCredentials, workerEnv } from './env.ts';
-import type { ExternalWorkerKind, SandboxMode } from './port.ts';
+import type { ExternalWorkerKind, SandboxMode, Worker } from './port.ts';
 import { CLI_WORKERS, resolveSandbox } from './registry.ts';
 
 export interface ActionWorkerOptions {
@@ -28,8 +28,8 @@ export interface ActionWorkerOptions {
 }
 
 /**
- * The external coding CLI of `runner.worker.kind` as the run's worker (SPEC
- * N1, O1): checked before anything is spent (on PATH, a credential visible
+ * The external coding CLI of `runner.worker.kind` as the run's worker:
+ * checked before anything is spent (on PATH, a credential visible
  * to it), then run once per planned action through the shell port with the
  * minimal worker environment — the allow-listed host variables plus its own
  * credential variable (`CODEX_API_KEY`, `ANTHROPIC_API_KEY`,
@@ -39,30 +39,12 @@ export interface ActionWorkerOptions {
 export async function createActionWorker(
   options: ActionWorkerOptions,
 ): Promise<{ worker: ActionWorker; credentials: string[] }> {
-  const spec = CLI_WORKERS[options.kind];
-  const credentials = workerCredentials(spec, options.hostEnv, {
+  const credentials = workerCredentials(CLI_WORKERS[options.kind], options.hostEnv, {
     withheld: options.withheld.variables,
     secrets: options.withheld.values,
   });
   const env = workerEnv(options.hostEnv, credentials);
-  const found = await checkWorkerAvailable(spec, env);
-  const sandbox = resolveSandbox(options.sandbox, options.hostEnv);
-  options.logger.info('worker available', {
-    worker: options.kind,
-    executable: found.executable,
-    credential: found.credential,
-    sandbox,
-  });
-  // the CLI runs as the command user, with its private home: its login files go there
-  if (options.isolation?.kind === 'separate-user')
-    await giveCredentialFiles(spec.credentialFiles(env), env.HOME, options.isolation.user);
-  const cli = createCliWorker(spec, {
-    shell: options.shell,
-    clock: options.clock,
-    logger: options.logger,
-    sandbox,
-    ...(options.isolation ? { isolation: options.isolation } : {}),
-  });
+  const cli = await checkedCliWorker({ ...options, env });
   const worker: ActionWorker = {
     kind: options.kind,
     run: ({ prompt, repoDir, signal }) =>
@@ -75,4 +57,53 @@ export async function createActionWorker(
       }),
   };
   return { worker, credentials: Object.values(credentials) };
+}
+
+export interface CheckedCliWorkerOptions extends Pick<
+  ActionWorkerOptions,
+  'kind' | 'hostEnv' | 'sandbox' | 'shell' | 'clock' | 'logger' | 'isolation'
+> {
+  /** The worker's complete environment (`workerEnv`), where its credential must be visible. */
+  env: Record<string, string>;
+  /** SIGTERM → SIGKILL delay (default 5 s). */
+  killAfterMs?: number;
+  /** Characters of output kept per run (default 64,000). */
+  maxRawOutputChars?: number;
+}
+
+/**
+ * The coding CLI of `kind`, for the run pipeline's actions and for
+ * AgentRunner mode alike: checked before anything is spent (on PATH, a
+ * credential visible in `env`, else a ConfigError naming what is missing),
+ * its sandbox resolved, its login files given to the command user when the
+ * commands run as another user.
+ */
+export async function checkedCliWorker(options: CheckedCliWorkerOptions): Promise<Worker> {
+  const spec = CLI_WORKERS[options.kind];
+  const found = await checkWorkerAvailable(spec, options.env);
+  const sandbox = resolveSandbox(options.sandbox, options.hostEnv);
+  options.logger.info('worker available', {
+    worker: options.kind,
+    executable: found.executable,
+    credential: found.credential,
+    sandbox,
+  });
+  // the CLI runs as the command user, with its private home: its login files go there
+  if (options.isolation?.kind === 'separate-user')
+    await giveCredentialFiles(
+      spec.credentialFiles(options.env),
+      options.env.HOME,
+      options.isolation.user,
+    );
+  return createCliWorker(spec, {
+    shell: options.shell,
+    clock: options.clock,
+    logger: options.logger,
+    sandbox,
+    ...(options.isolation ? { isolation: options.isolation } : {}),
+    ...(options.killAfterMs !== undefined ? { killAfterMs: options.killAfterMs } : {}),
+    ...(options.maxRawOutputChars !== undefined
+      ? { maxRawOutputChars: options.maxRawOutputChars }
+      : {}),
+  });
 }

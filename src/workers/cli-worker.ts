@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../core/clock.ts';
-import { commandsRefused, type CommandIsolation } from '../core/isolation.ts';
+import { commandsRefused, isolatedRequest, type CommandIsolation } from '../core/isolation.ts';
 import type { CommandResult, Shell } from '../core/shell-port.ts';
-import { isolatedRequest } from '../shell/isolation.ts';
 import { capOutput } from './output.ts';
 import type { SandboxMode, Worker, WorkerRunRecord, WorkerRunRequest } from './port.ts';
 import { commandLine, type CliWorkerSpec, type ParsedWorkerOutput } from './spec.ts';

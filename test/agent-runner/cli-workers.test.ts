@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runAgentRunnerTask } from '../../src/agent-runner/runner.ts';
+import { runAgentRunnerTask } from '../../src/run/agent-runner.ts';
 import { ConfigError, LimitReachedError } from '../../src/errors/errors.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';

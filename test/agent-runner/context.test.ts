@@ -1,10 +1,20 @@
 import { expect } from 'chai';
-import { newTaskContext, transition } from '../../src/agent-runner/context.ts';
+import { newTaskContext } from '../../src/agent-runner/context.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import { TASK_TRANSITIONS as TRANSITIONS, type TaskState } from '../../src/core/state-machine.ts';
 import { createSilentLogger } from '../../src/log/logger.ts';
 import { task } from './helpers.ts';
 
 const STATES: TaskState[] = ['PENDING', 'PLANNING', 'RUNNING', 'VALIDATING', 'COMPLETE', 'FAILED'];
+/** A way from PENDING to each state. */
+const PATHS: Record<TaskState, TaskState[]> = {
+  PENDING: [],
+  PLANNING: ['PLANNING'],
+  RUNNING: ['PLANNING', 'RUNNING'],
+  VALIDATING: ['PLANNING', 'RUNNING', 'VALIDATING'],
+  COMPLETE: ['PLANNING', 'RUNNING', 'VALIDATING', 'COMPLETE'],
+  FAILED: ['PLANNING', 'FAILED'],
+};
 const ALLOWED = new Set([
   'PENDING→PLANNING',
   'PLANNING→RUNNING',
@@ -17,19 +27,17 @@ const ALLOWED = new Set([
 ]);
 
 describe('agent-runner/context', () => {
-  it('seed 002 §1.4 only the FSM transitions of the core spec and data flow are possible', () => {
+  it('seed 002 §1.4 the task context drives the one task state machine: only the FSM transitions of the core spec and data flow are possible', () => {
     for (const from of STATES) {
       for (const to of STATES) {
-        const context = newTaskContext(task(), '/repo', 0);
-        context.state = from;
-        const attempt = () => transition(context, to, createSilentLogger());
+        const { fsm } = newTaskContext(task(), '/repo', new FakeClock(), createSilentLogger());
+        for (const step of PATHS[from]) fsm.to(step, 'test');
+        const attempt = () => fsm.to(to, 'test');
         if (ALLOWED.has(`${from}→${to}`)) {
           attempt();
-          expect(context.state).to.equal(to);
+          expect(fsm.state).to.equal(to);
         } else {
-          expect(attempt, `${from}→${to}`).to.throw(
-            `invalid task state transition ${from} → ${to}`,
-          );
+          expect(attempt, `${from}→${to}`).to.throw(`the task cannot go from ${from} to ${to}`);
         }
       }
     }

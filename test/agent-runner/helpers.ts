@@ -4,7 +4,7 @@ import { FakeClock } from '../../src/core/clock.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
 import type { TaskSpec } from '../../src/task/task-yaml.ts';
 import type { Worker, WorkerRunRecord, WorkerRunRequest } from '../../src/workers/port.ts';
-import type { AgentRunnerDeps } from '../../src/agent-runner/runner.ts';
+import type { AgentRunnerDeps } from '../../src/run/agent-runner.ts';
 import type { ScriptedLlm } from './scripted-llm.ts';
 
 /** An in-memory worker that answers from a script and records what it was asked. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runAgentRunnerTask } from '../../src/agent-runner/runner.ts';
+import { runAgentRunnerTask } from '../../src/run/agent-runner.ts';
 import {
   CancelledError,
   ConfigError,
@@ -82,7 +82,7 @@ describe('agent-runner/runner', () => {
     const result = await runAgentRunnerTask(task(), d);
 
     expect(result.state).to.equal('COMPLETE');
-    expect(result.context.loopCount).to.equal(1);
+    expect(result.context.fsm.loops).to.equal(1);
 
     const user = llm.requests[3]!.messages[1]!.content as string;
     expect(user).to.contain('"exit_code": 1');
@@ -220,7 +220,7 @@ describe('agent-runner/runner', () => {
 
     llm.assertAllUsed();
     expect(result.state).to.equal('COMPLETE');
-    expect(result.context.loopCount).to.equal(1);
+    expect(result.context.fsm.loops).to.equal(1);
     const note = await readFile(result.taskNotePath, 'utf8');
     expect(note).to.contain('- Command: `test -f hello.txt && echo present`');
     expect(note).to.contain('- ExitCode: 0');

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { newTaskContext, type TaskContext } from '../../src/agent-runner/context.ts';
 import { renderTaskNote, taskNotePath, writeTaskNote } from '../../src/agent-runner/task-note.ts';
 import { Redactor } from '../../src/log/redact.ts';
+import { createSilentLogger } from '../../src/log/logger.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import { tempDir } from '../workers/helpers.ts';
 import { task } from './helpers.ts';
 
@@ -13,7 +15,8 @@ function sampleContext(): TaskContext {
   const context = newTaskContext(
     task({ id: 'TASK-123', title: 'Implement API', test: { command: 'npm test', cwd: '.' } }),
     '/repo',
-    Date.parse('2025-11-22T10:00:00.000Z'),
+    new FakeClock(Date.parse('2025-11-22T10:00:00.000Z')),
+    createSilentLogger(),
   );
   context.prdText = 'The API returns 200 on GET /health.\nUse ``` fences freely.';
   context.prdSummary = 'A health endpoint.';
@@ -84,7 +87,8 @@ function sampleContext(): TaskContext {
     summary: 'The endpoint exists; its test is missing.',
     details: { passed_criteria: ['AC-1'], remaining_risks: ['no test for /health'] },
   };
-  context.state = 'FAILED';
+  for (const state of ['PLANNING', 'RUNNING', 'VALIDATING', 'FAILED'] as const)
+    context.fsm.to(state, 'sample');
   context.failure = 'the codex-cli worker timed out after 1800 s';
   context.notes = ['Failed: the codex-cli worker timed out after 1800 s'];
   context.finishedAt = '2025-11-22T10:36:01.000Z';

@@ -5,7 +5,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
-import { isolatedRequest, startIsolation } from '../../src/shell/isolation.ts';
+import { startIsolation } from '../../src/shell/isolation.ts';
+import { isolatedRequest } from '../../src/core/isolation.ts';
 import { sandboxEnv } from '../../src/shell/sandbox-env.ts';
 
 /**

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { promptFiles } from '../../src/llm/prompt-files.ts';
 import type { Classification } from '../../src/phases/environment/classify.ts';
 import type { Gathered } from '../../src/core/gathered.ts';
 import type { ActionRecord } from '../../src/core/records.ts';
@@ -92,12 +93,15 @@ describe('hardening: every untrusted text reaches the model fenced (issue 19 §9
   });
 
   it('environment: the setup errors in the execution prompt', async () => {
-    const section = await renderEnvironmentSection({
-      environment_ready: false,
-      environment_name: 'python',
-      setup_status: 'failed',
-      errors: [EVIL],
-    });
+    const section = await renderEnvironmentSection(
+      {
+        environment_ready: false,
+        environment_name: 'python',
+        setup_status: 'failed',
+        errors: [EVIL],
+      },
+      { prompts: promptFiles() },
+    );
     expectFenced('environment section', section);
   });
 
@@ -126,7 +130,7 @@ describe('hardening: every untrusted text reaches the model fenced (issue 19 §9
         attempt: 1,
         maxAttempts: 2,
       },
-      {},
+      { prompts: promptFiles() },
     );
     expectFenced('regeneration', messages.map((m) => String(m.content)).join('\n'));
   });

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CommandUser } from '../../src/core/isolation.ts';
+import { isolatedRequest, type CommandUser } from '../../src/core/isolation.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { deliver } from '../../src/phases/deliver/deliver.ts';
@@ -13,7 +13,7 @@ import { stageChanges } from '../../src/phases/deliver/stage.ts';
 import { workingDiff } from '../../src/phases/review/diff.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
 import { Git } from '../../src/shell/git.ts';
-import { isolatedRequest, startIsolation } from '../../src/shell/isolation.ts';
+import { startIsolation } from '../../src/shell/isolation.ts';
 import { startDeliveryWorld } from '../phases/deliver/delivery-world.ts';
 
 /**

@@ -14,11 +14,11 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CommandIsolation } from '../../src/core/isolation.ts';
+import { isolatedRequest, type CommandIsolation } from '../../src/core/isolation.ts';
 import type { CommandRequest, CommandResult, Shell } from '../../src/core/shell-port.ts';
 import { writeCheckout } from '../../src/shell/checkout-writer.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
-import { isolatedRequest, startIsolation } from '../../src/shell/isolation.ts';
+import { startIsolation } from '../../src/shell/isolation.ts';
 import { makeTempRepo } from '../support/temp-repo.ts';
 import { toolContext } from '../support/tool-context.ts';
 import { call } from '../tools/call.ts';

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { promptFiles } from '../../src/llm/prompt-files.ts';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -78,7 +79,7 @@ describe('run: the selected environment flows to every later command (issue 17 i
         sets: ['planning.reflection.trigger_interval=1'],
         env: { PATH: `${bin}:${process.env.PATH}` },
       });
-      deps.environment = environmentStep({ ...deps, repoDir: repo.dir });
+      deps.environment = environmentStep({ ...deps, repoDir: repo.dir, prompts: promptFiles() });
 
       const outcome = await runTask(deps, {
         task: taskFromText('Check the interpreter', { repo: repo.dir, id: 't1' }),

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { promptFiles } from '../../src/llm/prompt-files.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandIsolation } from '../../src/core/isolation.ts';
@@ -50,7 +51,12 @@ describe('run: repository commands are refused without isolation (issue 19 §3)'
         sets: ['planning.reflection.trigger_interval=0', 'execution.test_command=touch test-ran'],
         overrides: { isolation: REFUSED },
       });
-      deps.environment = environmentStep({ ...deps, repoDir: repo.dir, isolation: REFUSED });
+      deps.environment = environmentStep({
+        ...deps,
+        repoDir: repo.dir,
+        prompts: promptFiles(),
+        isolation: REFUSED,
+      });
 
       const outcome = await runTask(deps, {
         task: taskFromText('Run the build', { repo: repo.dir, id: 't1' }),

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { runAgentRunnerTask } from '../../src/agent-runner/runner.ts';
+import { runAgentRunnerTask } from '../../src/run/agent-runner.ts';
 import { LimitReachedError } from '../../src/errors/errors.ts';
 import { deps, FakeWorker, task, transitions } from '../agent-runner/helpers.ts';
 import { reply, ScriptedLlm } from '../agent-runner/scripted-llm.ts';

@@ -2,11 +2,15 @@ import { expect } from 'chai';
 import { link, lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { commandsRefused, type CommandIsolation } from '../../src/core/isolation.ts';
+import {
+  commandsRefused,
+  isolatedRequest,
+  type CommandIsolation,
+} from '../../src/core/isolation.ts';
 import { chooseCommandUser } from '../../src/shell/command-user.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
 import { Git } from '../../src/shell/git.ts';
-import { isolatedRequest, planIsolation, startIsolation } from '../../src/shell/isolation.ts';
+import { planIsolation, startIsolation } from '../../src/shell/isolation.ts';
 import { writeFileTool } from '../../src/tools/files.ts';
 import { makeTempRepo } from '../support/temp-repo.ts';
 import { toolContext } from '../support/tool-context.ts';

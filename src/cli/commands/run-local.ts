@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { runAgentRunnerTask } from '../../agent-runner/runner.ts';
-import { settingsFromConfig } from '../../agent-runner/settings.ts';
+import { runAgentRunnerTask } from '../../run/agent-runner.ts';
+import { composeAgentRunner } from '../../run/compose-agent-runner.ts';
 import { refusedUserSettingsLine } from '../../config/describe.ts';
 import type { Config } from '../../config/options.ts';
 import type { ResolvedConfig } from '../../config/resolve.ts';
@@ -49,22 +49,20 @@ async function openSession(io: CliIo, options: RunOptions, factories: RunFactori
   return session;
 }
 
-/** AgentRunner mode: an external coding CLI as the worker (src/agent-runner/). */
+/** AgentRunner mode: an external coding CLI as the worker, composed and run in src/run/. */
 async function runWithWorker(io: CliIo, s: Session, signal: AbortSignal, json: boolean) {
-  const result = await runAgentRunnerTask(
-    { ...s.task, repo: s.repoDir },
-    {
-      llm: s.llm,
-      shell: s.shell,
-      clock: s.clock,
-      logger: s.logger,
-      redactor: s.redactor,
-      hostEnv: io.env,
-      cwd: io.cwd,
-      settings: settingsFromConfig(s.config),
-      signal,
-    },
-  );
+  const deps = composeAgentRunner({
+    config: s.config,
+    llm: s.llm,
+    shell: s.shell,
+    clock: s.clock,
+    logger: s.logger,
+    redactor: s.redactor,
+    hostEnv: io.env,
+    cwd: io.cwd,
+    signal,
+  });
+  const result = await runAgentRunnerTask({ ...s.task, repo: s.repoDir }, deps);
   printWorkerOutcome(io, s.redactor, result, json);
   return result.exitCode;
 }

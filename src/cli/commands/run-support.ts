@@ -6,7 +6,7 @@ import type { Config } from '../../config/options.ts';
 import type { ResolvedConfig } from '../../config/resolve.ts';
 import { ConfigError, UsageError } from '../../errors/errors.ts';
 import { Redactor } from '../../log/redact.ts';
-import type { AgentRunnerResult } from '../../agent-runner/runner.ts';
+import type { AgentRunnerResult } from '../../run/agent-runner.ts';
 import { describeError } from '../../errors/catalog.ts';
 import { shownPath } from '../../report/local-note-target.ts';
 import type { RunOutcome } from '../../core/outcome.ts';

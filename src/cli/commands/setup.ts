@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { promptFiles } from '../../llm/prompt-files.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../config/load.ts';
@@ -146,6 +147,7 @@ export async function setupCommand(
     logger,
     redactor,
     hostEnv: io.env,
+    prompts: promptFiles(config.prompts.directory),
     toolCache: toolCacheOf(io.env),
     onRecord: (record) => out(recordLine(record)),
     onTests: (command) => out(escapeInvisible(`tests $ ${command}`)),

@@ -1,8 +1,13 @@
 import type { LlmPort, ChatMessage } from '../../core/llm-port.ts';
 import type { Redactor } from '../../log/redact.ts';
 import type { Classification } from './classify.ts';
-import { fenceData, renderPrompt, splitPrompt } from '../../core/prompts.ts';
-import { readPrompt } from '../../llm/prompt-files.ts';
+import {
+  fenceData,
+  renderPrompt,
+  splitPrompt,
+  type EnvironmentPromptName,
+  type PromptFiles,
+} from '../../core/prompts.ts';
 import {
   RegenerationReply,
   type EnvironmentName,
@@ -36,12 +41,12 @@ export interface RegenerationRequest {
 export interface RegenerationDeps {
   llm: LlmPort;
   redactor?: Redactor;
-  /** `prompts.directory`: a folder whose prompt files override the built-in ones. */
-  promptsDir?: string;
+  /** The prompt files (`prompts.directory` overriding the shipped ones). */
+  prompts: PromptFiles<EnvironmentPromptName>;
   signal?: AbortSignal;
 }
 
-export const REGENERATE_PROMPT = 'environment-regenerate';
+export const REGENERATE_PROMPT = 'environment-regenerate' satisfies EnvironmentPromptName;
 
 export function describeFailure(failure: SetupFailure): string {
   const c = failure.classification;
@@ -70,7 +75,7 @@ export async function regenerationMessages(
     fenceData('its output (last part)', redact(failure.outputTail) || '(no output)'),
   ].join('\n\n');
   const numbered = request.setupCommands.map((c, i) => `${i + 1}. ${c}`).join('\n') || '(none)';
-  const text = renderPrompt(await readPrompt(`${REGENERATE_PROMPT}.md`, deps.promptsDir), {
+  const text = renderPrompt(await deps.prompts.load(REGENERATE_PROMPT), {
     environment: request.environment,
     attempt: String(request.attempt),
     max_attempts: String(request.maxAttempts),

@@ -1,9 +1,13 @@
 import type { Redactor } from '../../log/redact.ts';
-import { fenceData, renderPrompt } from '../../core/prompts.ts';
-import { readPrompt } from '../../llm/prompt-files.ts';
+import {
+  fenceData,
+  renderPrompt,
+  type EnvironmentPromptName,
+  type PromptFiles,
+} from '../../core/prompts.ts';
 import type { EnvironmentHandoff } from '../../core/environment.ts';
 
-export const SECTION_PROMPT = 'environment-section';
+export const SECTION_PROMPT = 'environment-section' satisfies EnvironmentPromptName;
 
 /** Keeps `<!-- if:name -->…<!-- end:name -->` blocks whose flag is set, drops the others. */
 export function applyConditions(
@@ -31,9 +35,9 @@ function code(text: string): string {
  */
 export async function renderEnvironmentSection(
   handoff: EnvironmentHandoff,
-  options: { promptsDir?: string; redactor?: Redactor } = {},
+  options: { prompts: PromptFiles<EnvironmentPromptName>; redactor?: Redactor },
 ): Promise<string> {
-  const template = await readPrompt(`${SECTION_PROMPT}.md`, options.promptsDir);
+  const template = await options.prompts.load(SECTION_PROMPT);
   const errors = handoff.errors.map((e) => `- ${e}`).join('\n') || '- (no details recorded)';
   const redacted = options.redactor ? options.redactor.redact(errors) : errors;
   const test = handoff.test_command;

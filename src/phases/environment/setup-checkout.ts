@@ -1,4 +1,5 @@
 import { existsSync, lstatSync, mkdirSync, symlinkSync } from 'node:fs';
+import type { EnvironmentPromptName, PromptFiles } from '../../core/prompts.ts';
 import path from 'node:path';
 import type { Config } from '../../config/options.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -35,6 +36,8 @@ export interface CheckoutSetupDeps {
   logger: Logger;
   redactor: Redactor;
   hostEnv: Readonly<Record<string, string | undefined>>;
+  /** The environment phase's prompt files (`prompts.directory` overriding the shipped ones). */
+  prompts: PromptFiles<EnvironmentPromptName>;
   /** The user's tool cache folder (`$XDG_CACHE_HOME` or `~/.cache`); mr-agent keeps its shims below it. */
   toolCache: string;
   /** Told of each setup command and check as it finishes, and of the test command as it starts. */
@@ -173,6 +176,7 @@ export async function setupCheckout(deps: CheckoutSetupDeps): Promise<CheckoutSe
     redactor: deps.redactor,
     hostEnv,
     repoDir: deps.repoDir,
+    prompts: deps.prompts,
     detected: detection,
     onRecord: (record) => {
       records.push(record);

@@ -1,4 +1,5 @@
 import type { Config } from '../../config/options.ts';
+import type { EnvironmentPromptName, PromptFiles } from '../../core/prompts.ts';
 import { CancelledError } from '../../errors/errors.ts';
 import { describeError } from '../../errors/catalog.ts';
 import type { LlmPort } from '../../core/llm-port.ts';
@@ -40,8 +41,8 @@ export interface SetupDeps extends RunnerDeps {
   maxRegenerations?: number;
   /** `environment.setup_enabled`; false hands over `skipped` without running anything. */
   enabled?: boolean;
-  /** `prompts.directory`. */
-  promptsDir?: string;
+  /** The prompt of the repair request (`prompts.directory` overriding the shipped one). */
+  prompts: PromptFiles<EnvironmentPromptName>;
   /** Fields of the failure note's marker (job, pipeline, task). */
   marker?: Omit<NoteMarker, 'kind'>;
   /** The failure note's language. */
@@ -226,7 +227,7 @@ async function askForFix(
       {
         llm: deps.llm,
         ...(deps.redactor ? { redactor: deps.redactor } : {}),
-        ...(deps.promptsDir ? { promptsDir: deps.promptsDir } : {}),
+        prompts: deps.prompts,
         ...(deps.signal ? { signal: deps.signal } : {}),
       },
     );
@@ -304,14 +305,13 @@ async function guard<T>(deps: SetupDeps, work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The setup settings of the configuration (`environment.*`, `prompts.directory`). */
+/** The setup settings of the configuration (`environment.*`). */
 export function setupSettings(
   config: Config,
-): Pick<SetupDeps, 'maxRegenerations' | 'timeoutMs' | 'enabled' | 'promptsDir'> {
+): Pick<SetupDeps, 'maxRegenerations' | 'timeoutMs' | 'enabled'> {
   return {
     maxRegenerations: config.environment.max_regenerations,
     timeoutMs: config.environment.setup_timeout_sec * 1000,
     enabled: config.environment.setup_enabled,
-    ...(config.prompts.directory ? { promptsDir: config.prompts.directory } : {}),
   };
 }

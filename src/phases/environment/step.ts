@@ -1,4 +1,5 @@
 import type { Config } from '../../config/options.ts';
+import type { EnvironmentPromptName, PromptFiles } from '../../core/prompts.ts';
 import type { LlmPort } from '../../core/llm-port.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
@@ -31,6 +32,8 @@ export interface EnvironmentStepDeps {
   redactor: Redactor;
   hostEnv: Readonly<Record<string, string | undefined>>;
   repoDir: string;
+  /** The phase's prompt files (`prompts.directory` overriding the shipped ones). */
+  prompts: PromptFiles<EnvironmentPromptName>;
   /** Job, pipeline and task for the failure note's marker. */
   marker?: Omit<NoteMarker, 'kind'>;
   /** The notes' language (the failure note is written in it). */
@@ -146,6 +149,7 @@ export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
           cwd: deps.repoDir,
           env: sandboxEnv(deps.hostEnv),
           llm: deps.llm,
+          prompts: deps.prompts,
           ...setupSettings(deps.config),
           ...(refused ? { enabled: false } : {}),
           ...(deps.isolation ? { isolation: deps.isolation } : {}),
@@ -160,10 +164,7 @@ export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
       return setupOutcome({ ...result, handoff }, warnings, deps.clock.now() - started);
     },
     executionSection(handoff) {
-      return renderEnvironmentSection(handoff, {
-        ...(deps.config.prompts.directory ? { promptsDir: deps.config.prompts.directory } : {}),
-        redactor: deps.redactor,
-      });
+      return renderEnvironmentSection(handoff, { prompts: deps.prompts, redactor: deps.redactor });
     },
   };
 }

@@ -1,9 +1,8 @@
 import type { RunContext } from '../../core/run-context.ts';
 import { fenceData, renderPrompt } from '../../core/prompts.ts';
 import type { TestRun } from '../../core/records.ts';
-import { commandsRefused } from '../../core/isolation.ts';
+import { commandsRefused, isolatedRequest } from '../../core/isolation.ts';
 import { inEnvironment } from '../../shell/in-environment.ts';
-import { isolatedRequest } from '../../shell/isolation.ts';
 import { Git } from '../../shell/git.ts';
 import { tail } from '../../core/shell-port.ts';
 import { COMMAND_OUTPUT_BYTES, KILL_AFTER_MS } from '../../tools/command.ts';

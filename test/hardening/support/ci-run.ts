@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { promptFiles } from '../../../src/llm/prompt-files.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -207,6 +208,7 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
       redactor,
       hostEnv: env,
       repoDir: checkout,
+      prompts: promptFiles(),
       marker: { job: '901', task: task.id },
     });
     result.outcome = await runTask(

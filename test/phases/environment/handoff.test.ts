@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { promptFiles } from '../../../src/llm/prompt-files.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ENVIRONMENT_JOBS } from '../../../src/ci/environments.ts';
@@ -24,6 +25,7 @@ async function stepFor(repoDir: string, hostEnv: Record<string, string | undefin
     redactor,
     hostEnv,
     repoDir,
+    prompts: promptFiles(),
   });
 }
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { promptFiles } from '../../../src/llm/prompt-files.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../../../src/config/load.ts';
@@ -33,6 +34,7 @@ describe('phases/environment: setup commands run as the command user (issue 19 Â
       redactor,
       hostEnv: { PATH: process.env.PATH, HOME: '/root-home-not-for-commands' },
       repoDir: repo.dir,
+      prompts: promptFiles(),
       isolation,
     });
     const expected =

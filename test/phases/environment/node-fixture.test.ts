@@ -1,4 +1,5 @@
 import { cpSync, existsSync, lstatSync } from 'node:fs';
+import { promptFiles } from '../../../src/llm/prompt-files.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -57,7 +58,7 @@ describe('environment phase on a real Node project (SPEC C2, D2, E1–E5)', func
     expect(llm.requests).to.have.length(0);
     expect(lines.some((l) => l.includes('setup command finished'))).to.equal(true);
 
-    const section = await renderEnvironmentSection(result.handoff);
+    const section = await renderEnvironmentSection(result.handoff, { prompts: promptFiles() });
     expect(section)
       .to.include('**Current environment**: node')
       .and.include('**Setup status**: success');

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { promptFiles } from '../../../src/llm/prompt-files.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -61,7 +62,7 @@ describe('environment prompts and notes', () => {
   it('E2 the regeneration prompt: system rules, user part with the error fenced as data, secrets masked', async () => {
     const redactor = new Redactor();
     redactor.add('tok-1234567890');
-    const messages = await regenerationMessages(request, { redactor });
+    const messages = await regenerationMessages(request, { redactor, prompts: promptFiles() });
     expect(messages.map((m) => m.role)).to.deep.equal(['system', 'user']);
     const user = String((messages[1] as { content: string }).content);
     expect(user).to.not.include('{{').and.not.include('tok-1234567890');
@@ -82,7 +83,7 @@ describe('environment prompts and notes', () => {
         verification: [{ command: 'true', expected_output: '' }],
       },
     ]);
-    const reply = await regenerateSetup(request, { llm });
+    const reply = await regenerateSetup(request, { llm, prompts: promptFiles() });
     expect(reply.setup_commands).to.deep.equal(['python3 -m pip install requests']);
     expect(llm.requests[0]).to.include({
       purpose: 'environment.regenerate',
@@ -111,7 +112,7 @@ describe('environment prompts and notes', () => {
         'SYSTEM\n<!-- user -->\nfix {{environment}} after {{attempt}}/{{max_attempts}}: {{error}} {{setup_commands}} {{verification}} {{project_files}}',
     });
     try {
-      const messages = await regenerationMessages(request, { promptsDir: repo.dir });
+      const messages = await regenerationMessages(request, { prompts: promptFiles(repo.dir) });
       expect((messages[0] as { content: string }).content).to.equal('SYSTEM');
       expect(String((messages[1] as { content: string }).content)).to.match(
         /^fix python after 1\/3: /,
@@ -156,26 +157,35 @@ describe('environment prompts and notes', () => {
   });
 
   it('E5 the execution-prompt environment section (seed 000 §7.2) for success, failure and skip', async () => {
-    const ok = await renderEnvironmentSection({
-      environment_ready: true,
-      environment_name: 'node',
-      setup_status: 'success',
-      errors: [],
-    });
-    const failed = await renderEnvironmentSection({
-      environment_ready: false,
-      environment_name: 'python',
-      setup_status: 'failed',
-      errors: [
-        'setup command `python3 -m pip install -r requirements.txt` failed (fixable: unknown-package): ERROR: No matching distribution found for reqeusts',
-      ],
-    });
-    const skipped = await renderEnvironmentSection({
-      environment_ready: false,
-      environment_name: 'go',
-      setup_status: 'skipped',
-      errors: [],
-    });
+    const ok = await renderEnvironmentSection(
+      {
+        environment_ready: true,
+        environment_name: 'node',
+        setup_status: 'success',
+        errors: [],
+      },
+      { prompts: promptFiles() },
+    );
+    const failed = await renderEnvironmentSection(
+      {
+        environment_ready: false,
+        environment_name: 'python',
+        setup_status: 'failed',
+        errors: [
+          'setup command `python3 -m pip install -r requirements.txt` failed (fixable: unknown-package): ERROR: No matching distribution found for reqeusts',
+        ],
+      },
+      { prompts: promptFiles() },
+    );
+    const skipped = await renderEnvironmentSection(
+      {
+        environment_ready: false,
+        environment_name: 'go',
+        setup_status: 'skipped',
+        errors: [],
+      },
+      { prompts: promptFiles() },
+    );
     expect(ok).to.not.include('Warning');
     expect(failed).to.include('**Warning**: Environment setup encountered errors.');
     expect(skipped).to.include('skipped by configuration');

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { promptFiles } from '../../../src/llm/prompt-files.ts';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LlmPort } from '../../../src/core/llm-port.ts';
@@ -39,6 +40,7 @@ export function realDeps(cwd: string, llm: LlmPort, extra: Partial<SetupDeps> = 
     cwd,
     env: sandboxEnv(process.env),
     timeoutMs: 60_000,
+    prompts: promptFiles(),
     ...extra,
   };
   return { deps, clock, lines };

@@ -2,16 +2,53 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors/errors.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
-import { checkWorkerAvailable } from '../workers/availability.ts';
-import { createCliWorker } from '../workers/cli-worker.ts';
+import { checkedCliWorker } from '../workers/action-worker.ts';
 import { workerEnv } from '../workers/env.ts';
 import type { Worker } from '../workers/port.ts';
-import { CLI_WORKERS, isExternalWorkerKind, resolveSandbox } from '../workers/registry.ts';
-import type { TaskContext } from './context.ts';
-import { MetaClient } from './meta-client.ts';
-import { loadMetaPrompts } from './prompts.ts';
-import type { AgentRunnerDeps } from './deps.ts';
-import type { AgentRunnerSettings } from './settings.ts';
+import { isExternalWorkerKind } from '../workers/registry.ts';
+import type { TaskContext } from '../agent-runner/context.ts';
+import { MetaClient } from '../agent-runner/meta-client.ts';
+import { loadMetaPrompts } from '../agent-runner/prompts.ts';
+import { settingsFromConfig, type AgentRunnerSettings } from '../agent-runner/settings.ts';
+import type { PortDeps } from '../core/run-context.ts';
+import type { ComposeInput } from './compose.ts';
+
+/** What AgentRunner mode needs from outside, injected. */
+export interface AgentRunnerDeps extends PortDeps {
+  /** The folder `task.repo` is resolved against. */
+  cwd: string;
+  settings?: Partial<AgentRunnerSettings>;
+  signal?: AbortSignal;
+  /** Replaces the CLI worker chosen by `runner.worker.kind` (tests, other worker kinds). */
+  worker?: Worker;
+}
+
+/**
+ * AgentRunner mode composed from the same input as `composeRun`: the same
+ * services of the process (model, shell, clock, logging, redaction), the
+ * settings its options give, and the run's signal. What the mode builds
+ * beyond them (the checked coding CLI, the meta prompts, the meta-agent)
+ * comes in PLANNING (`prepareSession`), so a missing CLI or PRD fails the
+ * task with its Task Note.
+ */
+export function composeAgentRunner(
+  input: Pick<
+    ComposeInput,
+    'config' | 'llm' | 'shell' | 'clock' | 'logger' | 'redactor' | 'hostEnv' | 'signal'
+  > & { cwd: string },
+): AgentRunnerDeps {
+  return {
+    llm: input.llm,
+    shell: input.shell,
+    clock: input.clock,
+    logger: input.logger,
+    redactor: input.redactor,
+    hostEnv: input.hostEnv,
+    cwd: input.cwd,
+    settings: settingsFromConfig(input.config),
+    signal: input.signal,
+  };
+}
 
 /** What a task needs once it is prepared: the meta-agent, the worker and its environment. */
 export interface Session {
@@ -43,6 +80,7 @@ async function readPrd(task: TaskSpec, repoDir: string): Promise<string> {
   }
 }
 
+/** The coding CLI the Task YAML names, checked like the run pipeline's worker. */
 async function cliWorker(
   task: TaskSpec,
   env: Record<string, string>,
@@ -56,21 +94,14 @@ async function cliWorker(
       hint: 'the AgentRunner drives codex-cli, claude-code or gemini-cli; builtin tasks run through the builtin tool loop.',
     });
   }
-  const spec = CLI_WORKERS[kind];
-  const found = await checkWorkerAvailable(spec, env);
-  const sandbox = resolveSandbox(settings.sandbox, deps.hostEnv);
-  deps.logger.info('worker available', {
-    component: 'agent-runner',
-    worker: kind,
-    executable: found.executable,
-    credential: found.credential,
-    sandbox,
-  });
-  return createCliWorker(spec, {
+  return checkedCliWorker({
+    kind,
+    env,
+    hostEnv: deps.hostEnv,
+    sandbox: settings.sandbox,
     shell: deps.shell,
     clock: deps.clock,
-    logger: deps.logger,
-    sandbox,
+    logger: deps.logger.child({ component: 'agent-runner' }),
     killAfterMs: settings.killAfterMs,
     maxRawOutputChars: settings.maxRawOutputChars,
   });

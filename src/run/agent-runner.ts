@@ -11,14 +11,19 @@ import type { Logger } from '../log/logger.ts';
 import { tail } from '../core/shell-port.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import { canTransition } from '../core/state-machine.ts';
-import { newTaskContext, type TaskContext, transition } from './context.ts';
-import type { AgentRunnerDeps } from './deps.ts';
-import { isDirectory, prepareSession, type Session } from './prepare.ts';
-import type { NextActionReply } from './protocol.ts';
-import { completionRequest, nextActionRequest, planTaskRequest } from './requests.ts';
-import { defaultSettings } from './settings.ts';
-import { taskNotePath, writeTaskNote } from './task-note.ts';
-import { runTaskTest } from './validate.ts';
+import { driveRounds } from './drive.ts';
+import { newTaskContext, type TaskContext } from '../agent-runner/context.ts';
+import {
+  isDirectory,
+  prepareSession,
+  type AgentRunnerDeps,
+  type Session,
+} from './compose-agent-runner.ts';
+import type { NextActionReply } from '../agent-runner/protocol.ts';
+import { completionRequest, nextActionRequest, planTaskRequest } from '../agent-runner/requests.ts';
+import { defaultSettings } from '../agent-runner/settings.ts';
+import { taskNotePath, writeTaskNote } from '../agent-runner/task-note.ts';
+import { runTaskTest } from '../agent-runner/validate.ts';
 
 export interface AgentRunnerResult {
   state: 'COMPLETE' | 'FAILED';
@@ -136,42 +141,42 @@ async function validate(
   return complete;
 }
 
-async function loop(context: TaskContext, session: Session, deps: AgentRunnerDeps): Promise<void> {
-  const max = context.task.maxLoops;
-  for (;;) {
-    const decision = await session.meta.call(
-      context,
-      'next_action',
-      nextActionRequest(context, session.worker.kind),
-    );
-    context.lastDecision = decision;
-    await act(context, session, decision, deps);
-    transition(context, 'VALIDATING', deps.logger);
-    if (await validate(context, session, deps)) {
-      transition(context, 'COMPLETE', deps.logger);
-      return;
-    }
-    if (context.loopCount >= max) {
-      throw new LimitReachedError(
-        'runner.max_loops',
-        max,
-        `the task was not complete after ${max} loops`,
-        {
-          hint: 'raise runner.max_loops in the Task YAML, or narrow the task.',
-        },
+/** RUNNING ⇄ VALIDATING through the run's driver, until complete or `max_loops` is spent. */
+async function work(context: TaskContext, session: Session, deps: AgentRunnerDeps): Promise<void> {
+  const { fsm } = context;
+  await driveRounds<'done'>(fsm, {
+    async run() {
+      const decision = await session.meta.call(
+        context,
+        'next_action',
+        nextActionRequest(context, session.worker.kind),
       );
-    }
-    context.loopCount += 1;
-    transition(context, 'RUNNING', deps.logger);
-  }
+      context.lastDecision = decision;
+      await act(context, session, decision, deps);
+      return undefined;
+    },
+    async validate() {
+      if (await validate(context, session, deps)) return { kind: 'complete' };
+      if (!fsm.countLoop()) {
+        throw new LimitReachedError(
+          'runner.max_loops',
+          fsm.maxLoops,
+          `the task was not complete after ${fsm.maxLoops} loops`,
+          { hint: 'raise runner.max_loops in the Task YAML, or narrow the task.' },
+        );
+      }
+      return { kind: 'loop' };
+    },
+    // nothing to deliver: the worker left its change in the checkout
+    complete: async () => ({ kind: 'done', end: 'done' }),
+  });
 }
 
 function fail(context: TaskContext, error: unknown, logger: Logger): void {
   const description = describeError(error);
   context.failure = description.message;
   context.notes.push(`Failed: ${description.message}`, ...description.details.map((d) => d.trim()));
-  if (canTransition(context.state, 'FAILED')) transition(context, 'FAILED', logger);
-  else context.state = 'FAILED';
+  if (canTransition(context.fsm.state, 'FAILED')) context.fsm.to('FAILED', description.message);
   logger.error('task failed', { component: 'agent-runner', error: description.message });
 }
 
@@ -187,22 +192,21 @@ export async function runAgentRunnerTask(
 ): Promise<AgentRunnerResult> {
   const settings = { ...defaultSettings(), ...deps.settings };
   const started = deps.clock.now();
-  const context = newTaskContext(task, path.resolve(deps.cwd, task.repo), started);
+  const context = newTaskContext(task, path.resolve(deps.cwd, task.repo), deps.clock, deps.logger);
   deps.redactor.addFromEnv(task.worker.env);
   deps.logger.info('task started', {
     component: 'agent-runner',
     taskId: task.id,
     title: task.title,
-    state: context.state,
+    state: context.fsm.state,
     worker: task.worker.kind,
   });
   let error: unknown;
   try {
-    transition(context, 'PLANNING', deps.logger);
+    context.fsm.to('PLANNING', 'task started');
     const session = await prepareSession(context, deps, settings);
     await plan(context, session, deps);
-    transition(context, 'RUNNING', deps.logger);
-    await loop(context, session, deps);
+    await work(context, session, deps);
   } catch (caught) {
     error = caught;
     fail(context, caught, deps.logger);
@@ -216,13 +220,13 @@ export async function runAgentRunnerTask(
   );
   deps.logger.info('task finished', {
     component: 'agent-runner',
-    finalState: context.state,
+    finalState: context.fsm.state,
     workerRunsCount: context.workerRuns.length,
     metaCallsCount: context.metaCalls.length,
     durationMs: deps.clock.now() - started,
     taskNotePath: notePath,
   });
-  const state = context.state === 'COMPLETE' ? 'COMPLETE' : 'FAILED';
+  const state = context.fsm.state === 'COMPLETE' ? 'COMPLETE' : 'FAILED';
   return {
     state,
     taskNotePath: notePath,
@@ -232,4 +236,4 @@ export async function runAgentRunnerTask(
   };
 }
 
-export type { AgentRunnerDeps } from './deps.ts';
+export type { AgentRunnerDeps } from './compose-agent-runner.ts';
