@@ -2,6 +2,7 @@ import type { Redactor } from '../../log/redact.ts';
 import { fenceData, renderPrompt } from '../../core/prompts.ts';
 import { readPrompt } from '../../llm/prompt-files.ts';
 import type { EnvironmentHandoff } from '../../core/environment.ts';
+import { inlineCode } from '../../core/text.ts';
 
 export const SECTION_PROMPT = 'environment-section';
 
@@ -14,13 +15,6 @@ export function applyConditions(
     /<!-- if:(\w+) -->\n?([\s\S]*?)<!-- end:\1 -->\n?/g,
     (_all, name: string, body: string) => (flags[name] ? body : ''),
   );
-}
-
-/** `` `make test` `` (in `sub/`): a code span that no backtick inside can close. */
-function code(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const ticks = '`'.repeat(longest + 1);
-  return `${ticks}${longest > 0 ? ` ${text} ` : text}${ticks}`;
 }
 
 /**
@@ -51,7 +45,7 @@ export async function renderEnvironmentSection(
     run_hint: handoff.runner?.description ?? '',
     package_manager: handoff.package_manager ?? '',
     test_command: test
-      ? `${code(test.command)}${test.cwd === '.' ? '' : ` (in ${code(`${test.cwd}/`)})`}, run inside the environment`
+      ? `${inlineCode(test.command)}${test.cwd === '.' ? '' : ` (in ${inlineCode(`${test.cwd}/`)})`}, run inside the environment`
       : '',
   }).trim();
 }
