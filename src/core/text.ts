@@ -1,6 +1,6 @@
 /**
- * Text helpers every layer shares: the one fence for untrusted text in
- * markdown and prompts, and the one text cutter. Both are linear and safe on
+ * Text helpers every layer shares: the one fence and the one inline code span
+ * for untrusted text in markdown and prompts, and the one text cutter. Both are linear and safe on
  * hostile input (megabytes of backticks, emoji at the cut).
  */
 
@@ -24,6 +24,14 @@ export function fence(text: string, info = ''): string {
   const body = text.replace(/\r\n?/g, '\n').replace(/\n+$/, '');
   const marker = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
   return `${marker}${info}\n${body}\n${marker}`;
+}
+
+/** An inline code span that the text cannot break out of; newlines become spaces. */
+export function inlineCode(text: string): string {
+  const body = text.replace(/\s*[\r\n]+\s*/g, ' ');
+  const marker = '`'.repeat(longestRun(body, '`') + 1);
+  const pad = body.startsWith('`') || body.endsWith('`') ? ' ' : '';
+  return `${marker}${pad}${body}${pad}${marker}`;
 }
 
 /** Which part of a long text a cut keeps. */

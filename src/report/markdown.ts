@@ -8,7 +8,7 @@
  * inside code blocks, where a backslash would show, an invisible zero-width
  * space goes before it, so code stays readable.
  */
-import { cutText, longestRun } from '../core/text.ts';
+import { cutText } from '../core/text.ts';
 
 /** GitLab's hard limit for a note body, in characters. */
 export const GITLAB_NOTE_LIMIT = 1_000_000;
@@ -170,13 +170,8 @@ function closersFor(head: string): string {
 /** Fences untrusted text (command output, issue bodies, file contents): core/text.ts. */
 export { fence } from '../core/text.ts';
 
-/** An inline code span that the text cannot break out of; newlines become spaces. */
-export function inlineCode(text: string): string {
-  const body = text.replace(/\s*[\r\n]+\s*/g, ' ');
-  const marker = '`'.repeat(longestRun(body, '`') + 1);
-  const pad = body.startsWith('`') || body.endsWith('`') ? ' ' : '';
-  return `${marker}${pad}${body}${pad}${marker}`;
-}
+/** An inline code span that the text cannot break out of: core/text.ts. */
+export { inlineCode } from '../core/text.ts';
 
 /** Collapses whitespace to single spaces and shortens to `max` characters with an ellipsis. */
 export function oneLine(text: string, max = 300): string {

@@ -6,6 +6,7 @@ import {
   type PromptFiles,
 } from '../../core/prompts.ts';
 import type { EnvironmentHandoff } from '../../core/environment.ts';
+import { inlineCode } from '../../core/text.ts';
 
 export const SECTION_PROMPT = 'environment-section' satisfies EnvironmentPromptName;
 
@@ -18,13 +19,6 @@ export function applyConditions(
     /<!-- if:(\w+) -->\n?([\s\S]*?)<!-- end:\1 -->\n?/g,
     (_all, name: string, body: string) => (flags[name] ? body : ''),
   );
-}
-
-/** `` `make test` `` (in `sub/`): a code span that no backtick inside can close. */
-function code(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const ticks = '`'.repeat(longest + 1);
-  return `${ticks}${longest > 0 ? ` ${text} ` : text}${ticks}`;
 }
 
 /**
@@ -55,7 +49,7 @@ export async function renderEnvironmentSection(
     run_hint: handoff.runner?.description ?? '',
     package_manager: handoff.package_manager ?? '',
     test_command: test
-      ? `${code(test.command)}${test.cwd === '.' ? '' : ` (in ${code(`${test.cwd}/`)})`}, run inside the environment`
+      ? `${inlineCode(test.command)}${test.cwd === '.' ? '' : ` (in ${inlineCode(`${test.cwd}/`)})`}, run inside the environment`
       : '',
   }).trim();
 }

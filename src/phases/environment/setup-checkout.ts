@@ -2,12 +2,8 @@ import { existsSync, lstatSync, mkdirSync, symlinkSync } from 'node:fs';
 import type { EnvironmentPromptName, PromptFiles } from '../../core/prompts.ts';
 import path from 'node:path';
 import type { Config } from '../../config/options.ts';
-import type { Clock } from '../../core/clock.ts';
+import type { PortDeps } from '../../core/run-context.ts';
 import type { EnvironmentHandoff, EnvironmentName } from '../../core/environment.ts';
-import type { LlmPort } from '../../core/llm-port.ts';
-import type { Shell } from '../../core/shell-port.ts';
-import type { Logger } from '../../log/logger.ts';
-import type { Redactor } from '../../log/redact.ts';
 import { inEnvironment } from '../../shell/in-environment.ts';
 import { sandboxEnv } from '../../shell/sandbox-env.ts';
 import { detectEnvironment } from './detect-environment.ts';
@@ -27,15 +23,9 @@ import { testsRun } from './tests-run.ts';
  * when no virtualenv is active.
  */
 
-export interface CheckoutSetupDeps {
+export interface CheckoutSetupDeps extends PortDeps {
   repoDir: string;
   config: Config;
-  llm: LlmPort;
-  shell: Shell;
-  clock: Clock;
-  logger: Logger;
-  redactor: Redactor;
-  hostEnv: Readonly<Record<string, string | undefined>>;
   /** The environment phase's prompt files (`prompts.directory` overriding the shipped ones). */
   prompts: PromptFiles<EnvironmentPromptName>;
   /** The user's tool cache folder (`$XDG_CACHE_HOME` or `~/.cache`); mr-agent keeps its shims below it. */

@@ -1,8 +1,6 @@
 import type { Config } from '../../config/options.ts';
 import type { EnvironmentPromptName, PromptFiles } from '../../core/prompts.ts';
-import type { LlmPort } from '../../core/llm-port.ts';
-import type { Logger } from '../../log/logger.ts';
-import type { Redactor } from '../../log/redact.ts';
+import type { PortDeps } from '../../core/run-context.ts';
 import { detectEnvironment } from './detect-environment.ts';
 import type {
   EnvironmentDetection,
@@ -16,21 +14,13 @@ import { selectEnvironment } from './select.ts';
 import { setupEnvironment, setupSettings, type EnvironmentSetupResult } from './setup.ts';
 import type { NoteMarker } from '../../report/marker.ts';
 import type { Language } from '../../messages/language.ts';
-import type { Shell } from '../../core/shell-port.ts';
 import { sandboxEnv } from '../../shell/sandbox-env.ts';
-import type { Clock } from '../../core/clock.ts';
 import { commandsRefused, type CommandIsolation } from '../../core/isolation.ts';
 import type { EnvironmentSetupOutcome, EnvironmentStep } from '../../core/ports.ts';
 import type { CommandRecord } from './run-command.ts';
 
-export interface EnvironmentStepDeps {
+export interface EnvironmentStepDeps extends PortDeps {
   config: Config;
-  llm: LlmPort;
-  shell: Shell;
-  clock: Clock;
-  logger: Logger;
-  redactor: Redactor;
-  hostEnv: Readonly<Record<string, string | undefined>>;
   repoDir: string;
   /** The phase's prompt files (`prompts.directory` overriding the shipped ones). */
   prompts: PromptFiles<EnvironmentPromptName>;

@@ -191,4 +191,23 @@ describe('environment prompts and notes', () => {
     expect(skipped).to.include('skipped by configuration');
     golden('environment-section.md', `${ok}\n\n=====\n\n${failed}\n\n=====\n\n${skipped}\n`);
   });
+
+  it('E5 a test command with backticks and a line break is one inline code span on one line in the environment section', async () => {
+    const section = await renderEnvironmentSection(
+      {
+        environment_ready: true,
+        environment_name: 'node',
+        setup_status: 'success',
+        errors: [],
+        test_command: {
+          command: 'npm test -- --grep `a`\n# not a heading',
+          cwd: 'web',
+        },
+      },
+      { prompts: promptFiles() },
+    );
+    expect(section).to.include(
+      '``npm test -- --grep `a` # not a heading`` (in `web/`), run inside the environment',
+    );
+  });
 });

@@ -1,7 +1,7 @@
 import type { EvidenceRef, VerificationCheck, VersionPin } from '../../../../core/environment.ts';
 import { findCommands, refOf, type Evidence } from '../../detect/evidence.ts';
 import { parseGradleSettings } from './build.ts';
-import { parseGradle, parsePom, type BuildFacts } from './parse.ts';
+import { noBuildFacts, parseGradle, parsePom, type BuildFacts } from './parse.ts';
 import {
   ciBounds,
   documentedBounds,
@@ -109,13 +109,7 @@ async function readGradle(
   context: AnalyzeContext,
   gradleKeys: string[],
 ): Promise<BuildFacts> {
-  const facts: BuildFacts = {
-    dependencies: [],
-    pins: [],
-    multiModule: false,
-    bounds: [],
-    notes: [],
-  };
+  const facts = noBuildFacts();
   const text = async (key: string) => (await context.read(folder.files.get(key)!)) ?? '';
   let provisioned = false;
   for (const key of gradleKeys) {

@@ -33,15 +33,14 @@ export interface BuildFacts {
   notes: string[];
 }
 
+/** Facts of a build that says nothing yet: the start of every reading. */
+export function noBuildFacts(): BuildFacts {
+  return { dependencies: [], pins: [], multiModule: false, bounds: [], notes: [] };
+}
+
 /** `pom.xml`: dependencies, `<modules>`, and the Java release (release → source → java.version → compiler plugin). */
 export function parsePom(text: string, file = 'pom.xml'): BuildFacts {
-  const facts: BuildFacts = {
-    dependencies: [],
-    pins: [],
-    multiModule: false,
-    bounds: [],
-    notes: [],
-  };
+  const facts = noBuildFacts();
   if (XMLValidator.validate(text) !== true) {
     facts.notes.push('pom.xml is not well-formed XML');
     return facts;
@@ -106,5 +105,5 @@ export function parseGradle(text: string, source: string): BuildFacts {
       break;
     }
   }
-  return { dependencies, pins, multiModule: false, bounds: [], notes: [] };
+  return { ...noBuildFacts(), dependencies, pins };
 }
