@@ -112,6 +112,8 @@ export const en = {
   'next.retryJob': 'retry job #{id}',
   'next.cancelled':
     'nothing was kept from this run. To start again, comment {retry} (the same task, with its history) or {command}.',
+  'next.timedOut':
+    "nothing was kept from this run. Give the job more time — the component's `timeout` input, now {limit} — or ask for a smaller change, then comment {retry}.",
   'next.interrupted': 'comment {retry} to run the task again.',
   'next.paused':
     'comment {resume} to carry on: the next run takes over this plan with its revisions and reflections.',

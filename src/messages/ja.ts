@@ -104,6 +104,8 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'next.retryJob': 'ジョブ #{id} を再試行',
   'next.cancelled':
     'この実行の結果は残っていません。やり直すには {retry}（同じタスクを履歴付きで）または {command} とコメントしてください。',
+  'next.timedOut':
+    'この実行の結果は残っていません。ジョブにもっと時間を与える（コンポーネントの `timeout` 入力、現在は {limit}）か、より小さな変更を依頼してから、{retry} とコメントしてください。',
   'next.interrupted': 'タスクをもう一度実行するには {retry} とコメントしてください。',
   'next.paused':
     '{resume} とコメントすると再開します。次の実行がこの計画を改訂履歴と振り返りごと引き継ぎます。',

@@ -5,7 +5,8 @@
  * - SIGTERM, SIGINT and SIGHUP alike abort the run (job cancelled, timed
  *   out, terminal closed). The run stops at its next check, its commands'
  *   process groups are killed, delivery gives up its GitLab calls, and the
- *   run writes its final state ("cancelled").
+ *   run writes its final state ("cancelled"), naming who or what stopped it:
+ *   what the explainer the job gives (`explainWith`) finds out, else the signal.
  * - A run that has not ended within the grace period after the signal is
  *   given up: runs.json and result.json say "cancelled", the note gets what
  *   is left of the grace period, then the process ends — whatever GitLab does.

@@ -60,7 +60,7 @@ describe('ci: a cancelled run names who or what stopped it (stand-in, over HTTP)
     before: (pipelineId: number) => Promise<void>;
     variables?: Record<string, string>;
     language?: 'en' | 'ja';
-  }): Promise<{ job: JobRun; head: string; change: string; progress: string }> {
+  }): Promise<{ job: JobRun; head: string; change: string; next: string; progress: string }> {
     const task = options.language === 'ja' ? 'farewell 関数を追加してください' : 'add farewell';
     const job = await world.job({
       replies: slowReplies(options.language),
@@ -74,8 +74,8 @@ describe('ci: a cancelled run names who or what stopped it (stand-in, over HTTP)
     });
     const progress = world.progressNotes().at(-1)!.body;
     expect(parseMarker(progress)?.state, progress).to.equal('cancelled');
-    const [head, change] = visibleText(renderGitLab(progress));
-    return { job, head: head!, change: change!, progress };
+    const [head, change, next] = visibleText(renderGitLab(progress));
+    return { job, head: head!, change: change!, next: next!, progress };
   }
 
   it('O4 `/agent stop` said on the merge request (the pipeline cancelled through the API, then SIGTERM): "Stopped during Execution: `/agent stop` by @dev"', async () => {
@@ -108,7 +108,7 @@ describe('ci: a cancelled run names who or what stopped it (stand-in, over HTTP)
   });
 
   it('O4 the job timeout (CI_JOB_TIMEOUT since CI_JOB_STARTED_AT has passed): "the job reached its timeout of 1m"', async () => {
-    const { change } = await cancelledJob({
+    const { change, next } = await cancelledJob({
       before: async () => undefined,
       variables: {
         CI_JOB_TIMEOUT: '60',
@@ -118,6 +118,8 @@ describe('ci: a cancelled run names who or what stopped it (stand-in, over HTTP)
     expect(change, change).to.match(
       /^Stopped during Execution: the job reached its timeout of 1m\b/,
     );
+    // the next step is more time or a smaller change, not the same run again
+    expect(next).to.match(/^Next: .*the component's timeout input, now 1m/);
   });
 
   it('O4 #23 in Japanese: "@dev さんの /agent stop" names the one who stopped it', async () => {

@@ -372,8 +372,15 @@ export function nextLine(s: ProgressState, v: Voice): string {
         return afterComplete(s, v);
       case 'failed':
         return afterFailure(s, v);
-      case 'cancelled':
+      case 'cancelled': {
+        const cause = s.cancelledBy;
+        if (cause?.kind === 'timeout')
+          return v.m('next.timedOut', {
+            limit: formatDuration(cause.limitSeconds * 1000, v.language),
+            retry: v.command('retry'),
+          });
         return v.m('next.cancelled', { retry: v.command('retry'), command: instruction });
+      }
       case 'interrupted':
         return v.m('next.interrupted', { retry: v.command('retry') });
       case 'awaiting_answer': {
