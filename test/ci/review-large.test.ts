@@ -207,4 +207,52 @@ describe('ci: /agent review of a 2,000-line change across 30 files (issue 30 §4
     expect(named).to.equal(Math.min(unreviewed.length, 20 - Object.keys(change.skipped).length));
     if (left > 20) expect(note).to.contain(`${left - 20} more`);
   });
+
+  it('a change of generated files only asks the model nothing and names each file left out', async () => {
+    world = await JobWorld.start();
+    await commitFiles(
+      world.s.project.repoDir,
+      world.s.mergeRequest.sourceBranch,
+      {
+        'package-lock.json': '{\n  "lockfileVersion": 3\n}\n',
+        'dist/app.js': 'export const built = 1;\n',
+      },
+      { from: `refs/heads/${world.s.project.defaultBranch}` },
+    );
+    const job = await world.job({ replies: [], variables: world.bridgeVariables('review', '') });
+    expect(job.code, job.stderr).to.equal(0);
+    expect(job.llm.requests).to.have.length(0);
+    const note = world.progressNotes().at(-1)!.body;
+    expect(note).to.contain('Review `PASS`: no findings');
+    expect(note).to.contain(
+      'Not reviewed: `dist/app.js` (build output), `package-lock.json` (lockfile)',
+    );
+  });
+
+  it('a .gitattributes GitLab will not send marks nothing: its files are reviewed, and the review goes on', async () => {
+    world = await JobWorld.start();
+    const { repoDir, defaultBranch } = world.s.project;
+    await commitFiles(repoDir, defaultBranch, { '.gitattributes': 'src/** linguist-generated\n' });
+    await commitFiles(
+      repoDir,
+      world.s.mergeRequest.sourceBranch,
+      { 'src/app.js': 'export const answer = 41;\n' },
+      { from: `refs/heads/${defaultBranch}` },
+    );
+    world.standIn.faults.add({ method: 'GET', path: /gitattributes/, status: 403, times: 10 });
+    const job = await world.job({
+      replies: [
+        {
+          purpose: 'review.merge_request',
+          contains: ['diff of src/app.js ('],
+          content: '{"result": "PASS", "feedback": "", "findings": []}',
+        },
+      ],
+      variables: world.bridgeVariables('review', ''),
+    });
+    expect(job.code, job.stderr).to.equal(0);
+    expect(job.llm.requests).to.have.length(1);
+    expect(job.stderr).to.contain('a .gitattributes file could not be read');
+    expect(world.progressNotes().at(-1)!.body).to.contain('Review `PASS`');
+  });
 });

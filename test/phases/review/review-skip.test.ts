@@ -122,3 +122,45 @@ describe('review: the summary names the files left out (issue 30)', () => {
     expect(text).to.contain('``a`b /close.js`` (deleted)');
   });
 });
+
+describe('review: a hostile .gitattributes (issue 30)', () => {
+  it('M1 a hostile .gitattributes: a 100,000-character pattern or an unclosed bracket marks nothing and breaks nothing; the other lines still count', () => {
+    const attributes = rules({
+      '': [
+        `${'a'.repeat(100_000)} linguist-generated`,
+        '[ linguist-generated',
+        '*.gen.js linguist-generated',
+      ].join('\n'),
+    });
+    expect(generatedByAttributes('src/x.gen.js', attributes)).to.equal(true);
+    expect(generatedByAttributes('src/x.js', attributes)).to.equal(undefined);
+  });
+});
+
+describe('review: .gitattributes globs as git reads them (issue 30)', () => {
+  const marks = (pattern: string, path: string) =>
+    generatedByAttributes(path, rules({ '': `${pattern} linguist-generated\n` })) === true;
+
+  it('?, classes, escapes, ** at the start, in the middle and at the end', () => {
+    expect(marks('file?.js', 'src/file1.js')).to.equal(true);
+    expect(marks('file?.js', 'src/file10.js')).to.equal(false);
+    expect(marks('v[0-9].js', 'v7.js')).to.equal(true);
+    expect(marks('v[!0-9].js', 'v7.js')).to.equal(false);
+    expect(marks('v[!0-9].js', 'vx.js')).to.equal(true);
+    expect(marks('\\*.js', '*.js')).to.equal(true);
+    expect(marks('\\*.js', 'a.js')).to.equal(false);
+    expect(marks('**/gen/*.ts', 'gen/a.ts')).to.equal(true);
+    expect(marks('**/gen/*.ts', 'x/y/gen/a.ts')).to.equal(true);
+    expect(marks('**/gen/*.ts', 'x/gen/sub/a.ts')).to.equal(false);
+    expect(marks('a/**/b.ts', 'a/b.ts')).to.equal(true);
+    expect(marks('a/**/b.ts', 'a/x/y/b.ts')).to.equal(true);
+    expect(marks('out/**', 'out/x/y.js')).to.equal(true);
+    expect(marks('src/*.js', 'src/sub/a.js')).to.equal(false);
+  });
+
+  it('M1 a pattern of many stars against a long name is answered at once, not by backtracking (a regular expression took over 20 s)', () => {
+    const pattern = `${'*a'.repeat(30)}*b`;
+    expect(marks(pattern, 'a'.repeat(2_000))).to.equal(false);
+    expect(marks(pattern, `${'a'.repeat(2_000)}b`)).to.equal(true);
+  });
+});

@@ -10,9 +10,9 @@
  * any depth below its file's folder, one with a slash matches the path from
  * that folder; a pattern that names a folder does not reach the files inside
  * it (`dist/**` does); later lines win over earlier ones, and a deeper
- * folder's file over its parents'.
+ * folder's file over its parents'. The globs are matched by a table, not a
+ * backtracking regular expression, so no pattern can make a match slow.
  */
-import picomatch from 'picomatch';
 
 /** Largest `.gitattributes` read; a longer one is read up to this size. */
 export const ATTRIBUTES_CHARS = 200_000;
@@ -45,17 +45,116 @@ function valueOf(token: string, name: string): boolean | undefined {
   return undefined;
 }
 
+/** Longest pattern read; a longer one marks nothing. */
+const PATTERN_CHARS = 1_024;
+
+type Token =
+  | { kind: 'char'; char: string }
+  | { kind: 'any' } // `?`: one character but `/`
+  | { kind: 'class'; negated: boolean; ranges: [string, string][] }
+  | { kind: 'star' } // `*`: any run without `/`
+  | { kind: 'globstar' } // `**` elsewhere: any run, `/` included
+  | { kind: 'dirs' }; // `**/`: nothing, or any run that ends with `/`
+
+/** A character class from `[` at `at`; undefined when it is not closed (then `[` is a plain character). */
+function classAt(pattern: string, at: number): { token: Token; end: number } | undefined {
+  let i = at + 1;
+  const negated = pattern[i] === '!' || pattern[i] === '^';
+  if (negated) i++;
+  const ranges: [string, string][] = [];
+  for (let first = true; i < pattern.length; first = false) {
+    if (pattern[i] === ']' && !first)
+      return { token: { kind: 'class', negated, ranges }, end: i + 1 };
+    let from = pattern[i]!;
+    if (from === '\\' && i + 1 < pattern.length) from = pattern[++i]!;
+    i++;
+    if (pattern[i] === '-' && pattern[i + 1] !== undefined && pattern[i + 1] !== ']') {
+      ranges.push([from, pattern[i + 1]!]);
+      i += 2;
+    } else ranges.push([from, from]);
+  }
+  return undefined;
+}
+
+function tokenize(pattern: string): Token[] {
+  const tokens: Token[] = [];
+  for (let i = 0; i < pattern.length;) {
+    const c = pattern[i]!;
+    if (c === '*') {
+      let end = i;
+      while (pattern[end] === '*') end++;
+      const alone =
+        (i === 0 || pattern[i - 1] === '/') && (end === pattern.length || pattern[end] === '/');
+      if (end - i >= 2 && alone) {
+        if (pattern[end] === '/') {
+          tokens.push({ kind: 'dirs' });
+          end++;
+        } else tokens.push({ kind: 'globstar' });
+      } else tokens.push({ kind: 'star' });
+      i = end;
+    } else if (c === '?') {
+      tokens.push({ kind: 'any' });
+      i++;
+    } else if (c === '[' && classAt(pattern, i)) {
+      const { token, end } = classAt(pattern, i)!;
+      tokens.push(token);
+      i = end;
+    } else if (c === '\\' && i + 1 < pattern.length) {
+      tokens.push({ kind: 'char', char: pattern[i + 1]! });
+      i += 2;
+    } else {
+      tokens.push({ kind: 'char', char: c });
+      i++;
+    }
+  }
+  return tokens;
+}
+
+function matchesOne(token: Token, c: string): boolean {
+  if (token.kind === 'char') return token.char === c;
+  if (c === '/') return false;
+  if (token.kind === 'any') return true;
+  if (token.kind !== 'class') return false;
+  const inside = token.ranges.some(([from, to]) => from <= c && c <= to);
+  return inside !== token.negated;
+}
+
+/**
+ * Whether the glob's tokens match the whole path: a table of "tokens from i
+ * match the path from j", filled from the ends, so a pattern of many `*`
+ * costs its length times the path's, never a backtracking search.
+ */
+function globMatches(tokens: readonly Token[], path: string): boolean {
+  const n = path.length;
+  let next: boolean[] = Array.from({ length: n + 1 }, (_, j) => j === n);
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const token = tokens[i]!;
+    const row: boolean[] = new Array<boolean>(n + 1).fill(false);
+    // for `**/`: whether some `/` at or after j is followed by a match of the rest
+    let slashThenRest = false;
+    for (let j = n; j >= 0; j--) {
+      const c = path[j];
+      if (token.kind === 'star') row[j] = next[j]! || (c !== undefined && c !== '/' && row[j + 1]!);
+      else if (token.kind === 'globstar') row[j] = next[j]! || (c !== undefined && row[j + 1]!);
+      else if (token.kind === 'dirs') {
+        if (c === '/' && next[j + 1]) slashThenRest = true;
+        row[j] = next[j]! || slashThenRest;
+      } else row[j] = c !== undefined && matchesOne(token, c) && next[j + 1]!;
+    }
+    next = row;
+  }
+  return next[0]!;
+}
+
 function compile(pattern: string): Rule['matches'] | undefined {
   // a negative pattern is an error in git, and a folder pattern reaches no file
   if (pattern === '' || pattern.startsWith('!') || pattern.endsWith('/')) return undefined;
+  if (pattern.length > PATTERN_CHARS) return undefined;
   const anchored = pattern.replace(/^\//, '');
-  const options = { dot: true };
-  if (!anchored.includes('/')) {
-    const byName = picomatch(anchored, options);
-    return (relative) => byName(relative.slice(relative.lastIndexOf('/') + 1));
-  }
-  const byPath = picomatch(anchored, options);
-  return (relative) => byPath(relative);
+  const tokens = tokenize(anchored);
+  if (!anchored.includes('/'))
+    return (relative) => globMatches(tokens, relative.slice(relative.lastIndexOf('/') + 1));
+  return (relative) => globMatches(tokens, relative);
 }
 
 /** The rules of one `.gitattributes` text that speak of generated files, in file order. */

@@ -37,19 +37,26 @@ const ATTRIBUTE_FOLDERS = 50;
  * a file from its review by marking it generated.
  */
 async function readAttributes(
+  ctx: RunContext,
   target: MergeRequestReview,
   ref: string,
   changes: readonly ChangedFile[],
 ): Promise<AttributeRules> {
   const folders = attributeFolders(changes.map((f) => f.newPath)).slice(0, ATTRIBUTE_FOLDERS);
   const texts = await Promise.all(
-    folders.map((folder) =>
-      target.gitlab.readFile(
-        target.project,
-        folder ? `${folder}/.gitattributes` : '.gitattributes',
-        ref,
-      ),
-    ),
+    folders.map(async (folder) => {
+      const path = folder ? `${folder}/.gitattributes` : '.gitattributes';
+      try {
+        return await target.gitlab.readFile(target.project, path, ref);
+      } catch (error) {
+        // unread, it marks nothing: the files it might have marked are reviewed
+        ctx.logger.warn('review: a .gitattributes file could not be read', {
+          path,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return undefined;
+      }
+    }),
   );
   const files = new Map<string, string>();
   folders.forEach((folder, i) => {
@@ -153,7 +160,7 @@ export async function reviewOnlyStage(ctx: RunContext, focus: string): Promise<R
   });
   ctx.fsm.to('RUNNING', 'review: the change is read');
   const summary = await inPhase(ctx, 'verification', async () => {
-    const attributes = await readAttributes(target, version.startSha, changes);
+    const attributes = await readAttributes(ctx, target, version.startSha, changes);
     const plan = planReview(changes, {
       attributes,
       charsPerCall: ctx.config.review.diff_chars_per_call,
