@@ -5,6 +5,13 @@ import { parseMarker } from '../report/marker.ts';
 import type { PreparedRun } from './prepare.ts';
 
 /**
+ * Most threads one `/agent address-reviews` run takes, oldest first: the
+ * prompt stays readable and one commit reviewable; the rest stay open for the
+ * next run.
+ */
+export const MAX_THREADS_PER_RUN = 20;
+
+/**
  * The diff threads a job addresses, read from the merge request's threads
  * (the job's one listing): the thread the command was written in, when it is
  * a thread on a diff line; with `/agent address-reviews`, every unresolved
@@ -27,7 +34,7 @@ export async function threadsToAddress(
       return first !== undefined && first.resolved !== true && first.author.id !== run.bot.id;
     });
     const allowed = await Promise.all(open.map((d) => mayCommand(d.notes[0]!)));
-    chosen = open.filter((_, i) => allowed[i]);
+    chosen = open.filter((_, i) => allowed[i]).slice(0, MAX_THREADS_PER_RUN);
   } else {
     const noteId = run.request.noteId;
     const asked = discussions.find((d) => d.notes.some((n) => n.id === noteId));
@@ -47,7 +54,9 @@ export async function threadsToAddress(
 /** The first note of a thread on a diff line, when the discussion is one. */
 function diffThreadStart(discussion: Discussion): Note | undefined {
   const first = discussion.notes[0];
-  if (discussion.individualNote || !first?.position || first.system) return undefined;
+  // an internal thread is for members only: nothing the run posts or pushes may carry it
+  if (discussion.individualNote || !first?.position || first.system || first.internal)
+    return undefined;
   return first;
 }
 

@@ -255,6 +255,23 @@ describe('ci: review threads the agent addresses (stand-in + scripted model over
     expectNoQuickAction();
   });
 
+  it("G3 a change that cannot go to the merge request's branch addresses nothing there: the thread is answered and stays open", async () => {
+    const threadId = await openThread(world.s.developerToken.value, 2, 'add() must add.');
+    const ask = await replyAsDeveloper(threadId, '/agent fix this');
+    // the merge request's branch takes no push from the agent: the change goes elsewhere
+    world.standIn.model.protectBranch(world.s.project, world.s.mergeRequest.sourceBranch, 40);
+    world.standIn.model.addMember(world.s.project, world.s.bot.id, 30);
+    const job = await world.job({ replies: [planning, ...fixAdd], variables: payloadOf(ask) });
+
+    expect(job.code, job.stderr).to.equal(3);
+    const answers = botNotesIn(threadId);
+    expect(answers).to.have.length(1);
+    expect(answers[0]!.body).to.contain(
+      "Not addressed: the change did not go to this merge request's branch",
+    );
+    expect(resolved(threadId)).to.equal(false);
+  });
+
   it('G4 when the model cannot tell which threads the commit addresses, every thread is answered and left open', async () => {
     const onAdd = await openThread(world.s.developerToken.value, 2, 'add() must add.');
     const onMul = await openThread(world.s.developerToken.value, 6, 'mul() should multiply.');
