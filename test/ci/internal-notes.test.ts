@@ -101,13 +101,7 @@ describe('M5 internal notes stay internal (a whole ci job)', function () {
 
     const result = await runCli(['ci'], {
       env: {
-        ...standInJobVariables(standIn, s, {
-          dir: job,
-          home: root,
-          ref: 'feature/greeting',
-          pipelineId: 900,
-          jobId: 901,
-        }),
+        ...standInJobVariables(standIn, s, { dir: job, home: root }),
         ...scriptedRunVariables(llm, LLM_KEY),
         TRIGGER_PAYLOAD: file,
       },

@@ -76,13 +76,7 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
 
   function jobEnv(extra: Record<string, string>): Record<string, string> {
     return {
-      ...standInJobVariables(standIn, s, {
-        dir: job,
-        home: root,
-        ref: 'feature/greeting',
-        pipelineId: 900,
-        jobId: 901,
-      }),
+      ...standInJobVariables(standIn, s, { dir: job, home: root }),
       ...scriptedRunVariables(llm, LLM_KEY),
       USER_CONFIG_API_URL: `http://127.0.0.1:${(userConfig.address() as AddressInfo).port}/cfg`,
       ...extra,

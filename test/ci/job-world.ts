@@ -49,13 +49,16 @@ export const FAREWELL_WORK = [
 /** A whole one-action run: the plan, then the work. */
 export const FAREWELL_RUN = [FAREWELL_PLANNING, ...FAREWELL_WORK];
 
-/** Where a job of the stand-in's project runs: its folder, home, ref, ids, source and user. */
+/**
+ * Where a job of the stand-in's project runs: its folder and home; by default
+ * a triggered pipeline 900 (job 901) on the merge request's branch, started by the maintainer.
+ */
 export interface JobPlace {
   dir: string;
   home: string;
-  ref: string;
-  pipelineId: number | string;
-  jobId: number | string;
+  ref?: string;
+  pipelineId?: number;
+  jobId?: number;
   source?: string;
   userId?: number;
 }
@@ -75,9 +78,9 @@ export function standInJobVariables(
     CI_PROJECT_PATH: s.project.path,
     CI_PROJECT_DIR: place.dir,
     CI_DEFAULT_BRANCH: s.project.defaultBranch,
-    CI_COMMIT_REF_NAME: place.ref,
-    CI_PIPELINE_ID: String(place.pipelineId),
-    CI_JOB_ID: String(place.jobId),
+    CI_COMMIT_REF_NAME: place.ref ?? s.mergeRequest.sourceBranch,
+    CI_PIPELINE_ID: String(place.pipelineId ?? 900),
+    CI_JOB_ID: String(place.jobId ?? 901),
     CI_PIPELINE_SOURCE: place.source ?? 'trigger',
     GITLAB_USER_ID: String(place.userId ?? s.maintainer.id),
     MR_AGENT_GITLAB_TOKEN: s.botToken.value,

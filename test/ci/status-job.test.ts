@@ -40,13 +40,7 @@ describe('A6 /agent status in a TRIGGER_PAYLOAD job (issue 23)', function () {
 
   function jobEnv(payload: string): Record<string, string> {
     return {
-      ...standInJobVariables(standIn, s, {
-        dir: job,
-        home: root,
-        ref: 'feature/greeting',
-        pipelineId: 900,
-        jobId: 901,
-      }),
+      ...standInJobVariables(standIn, s, { dir: job, home: root }),
       TRIGGER_PAYLOAD: payload,
     };
   }

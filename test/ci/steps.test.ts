@@ -63,13 +63,7 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
 
   function jobEnv(extra: Record<string, string>): Record<string, string> {
     return {
-      ...standInJobVariables(standIn, s, {
-        dir: job,
-        home: root,
-        ref: 'feature/greeting',
-        pipelineId: 900,
-        jobId: 901,
-      }),
+      ...standInJobVariables(standIn, s, { dir: job, home: root }),
       ...scriptedRunVariables(llm, LLM_KEY),
       ...extra,
     };

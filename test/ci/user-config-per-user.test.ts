@@ -96,13 +96,7 @@ describe('J1 the user-config API sets per-user choices only (seed 001 §9.3)', f
 
   function jobEnv(extra: Record<string, string>): Record<string, string> {
     return {
-      ...standInJobVariables(standIn, s, {
-        dir: job,
-        home: root,
-        ref: 'feature/greeting',
-        pipelineId: 900,
-        jobId: 901,
-      }),
+      ...standInJobVariables(standIn, s, { dir: job, home: root }),
       ...scriptedRunVariables(llm, LLM_KEY),
       USER_CONFIG_API_URL: `${userConfigUrl}/config/{platform}/{username}`,
       ...extra,
