@@ -2,22 +2,7 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseMarker } from '../../src/report/marker.ts';
-import { action, assessment, planWith } from '../support/plans.ts';
-import { JobWorld } from './job-world.ts';
-
-const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
-const replies = [
-  {
-    purpose: 'planning',
-    json: planWith([action('task_1', 'Add farewell()')], ['farewell() exists']),
-  },
-  {
-    purpose: 'execution',
-    tool_calls: [{ name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } }],
-  },
-  { purpose: 'execution', content: 'DONE: added farewell()' },
-  { purpose: 'completion', json: assessment(true) },
-];
+import { FAREWELL_RUN, JobWorld } from './job-world.ts';
 
 /** The job's grace period after a termination signal (the default of `mr-agent ci`). */
 const GRACE_MS = 8000;
@@ -76,7 +61,7 @@ describe('ci cancellation (mr-agent ci as a child process, signals during delive
     world.standIn.faults.add({ method: 'GET', path: /protected_branches/, hang: true });
     let sent = 0;
     const job = await world.job({
-      replies,
+      replies: FAREWELL_RUN,
       variables: world.bridgeVariables('run', 'add a farewell function'),
       childProcess: true,
       whileRunning: async ({ signal }) => {
@@ -104,7 +89,7 @@ describe('ci cancellation (mr-agent ci as a child process, signals during delive
     world.standIn.faults.add({ method: 'GET', path: /protected_branches/, hang: true });
     let sent = 0;
     const job = await world.job({
-      replies,
+      replies: FAREWELL_RUN,
       variables: world.bridgeVariables('run', 'add a farewell function'),
       childProcess: true,
       whileRunning: async ({ signal }) => {

@@ -4,19 +4,10 @@ import path from 'node:path';
 import { parseMarker } from '../../src/report/marker.ts';
 import { replanStateFile } from '../../src/phases/replan/state.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
-import { JobWorld, LLM_KEY, requestsReached } from './job-world.ts';
+import { FAREWELL, FAREWELL_WORK, JobWorld, LLM_KEY, requestsReached } from './job-world.ts';
 
-const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
 const plan = planWith([action('task_1', 'Add farewell()')], ['farewell() exists']);
 const planning = { purpose: 'planning', json: plan };
-const work = [
-  {
-    purpose: 'execution',
-    tool_calls: [{ name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } }],
-  },
-  { purpose: 'execution', content: 'DONE: added farewell()' },
-  { purpose: 'completion', json: assessment(true) },
-];
 
 /**
  * `mr-agent ci` carries out the run (A1, B2, H1, H3, M6) over real HTTP:
@@ -38,7 +29,7 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
 
   it('A4/H1/H3 `--step all` with MR_AGENT_TASK on a merge request completes, keeps one progress note and pushes', async () => {
     const job = await world.job({
-      replies: [planning, ...work],
+      replies: [planning, ...FAREWELL_WORK],
       variables: {
         CI_PIPELINE_SOURCE: 'web',
         MR_AGENT_TASK: 'add a farewell function',
@@ -72,7 +63,7 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
 
   it('A4/H3 a manual run on a branch with neither merge request nor issue pushes to that branch; the notes are in the job log', async () => {
     const job = await world.job({
-      replies: [planning, ...work],
+      replies: [planning, ...FAREWELL_WORK],
       variables: { CI_PIPELINE_SOURCE: 'web', MR_AGENT_TASK: 'add a farewell function' },
     });
 
@@ -89,7 +80,7 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
   it('H3 a manual run on the default branch does not push there: the change goes to its own branch with a merge request into it, exit 3 (issue 18)', async () => {
     const main = world.git(world.s.project.repoDir, 'rev-parse', 'refs/heads/main');
     const job = await world.job({
-      replies: [planning, ...work],
+      replies: [planning, ...FAREWELL_WORK],
       variables: {
         CI_PIPELINE_SOURCE: 'web',
         CI_COMMIT_REF_NAME: world.s.project.defaultBranch,
@@ -132,7 +123,10 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
       variables: world.bridgeVariables('plan', 'add a farewell function'),
     });
 
-    const job = await world.job({ replies: work, variables: world.bridgeVariables('approve', '') });
+    const job = await world.job({
+      replies: FAREWELL_WORK,
+      variables: world.bridgeVariables('approve', ''),
+    });
 
     expect(job.code, job.stderr).to.equal(0);
     job.llm.assertAllUsed();
@@ -174,7 +168,10 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     });
     expect(later.code, later.stderr).to.equal(0);
 
-    const job = await world.job({ replies: work, variables: world.bridgeVariables('approve', '') });
+    const job = await world.job({
+      replies: FAREWELL_WORK,
+      variables: world.bridgeVariables('approve', ''),
+    });
 
     expect(job.code, job.stderr).to.equal(0);
     job.llm.assertAllUsed();
@@ -207,7 +204,7 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
       MR_AGENT_NOTE_ID: String(reply.id),
     };
 
-    const job = await world.job({ replies: work, variables });
+    const job = await world.job({ replies: FAREWELL_WORK, variables });
 
     expect(job.code, job.stderr).to.equal(0);
     const approved = world.progressNotes().at(-1)!.body;
@@ -231,7 +228,7 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     expect(failed.code).to.equal(1);
 
     const job = await world.job({
-      replies: [planning, ...work],
+      replies: [planning, ...FAREWELL_WORK],
       variables: world.bridgeVariables('retry', ''),
     });
 
@@ -250,7 +247,10 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     });
     expect(failed.code).to.equal(1);
 
-    const job = await world.job({ replies: work, variables: world.bridgeVariables('retry', '') });
+    const job = await world.job({
+      replies: FAREWELL_WORK,
+      variables: world.bridgeVariables('retry', ''),
+    });
 
     expect(job.code, job.stderr).to.equal(0);
     job.llm.assertAllUsed();
@@ -275,7 +275,7 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
 
   it('I2/F4 the replan state of the last run (a question still waiting for its answer) is restored for the next job', async () => {
     const first = await world.job({
-      replies: [planning, ...work],
+      replies: [planning, ...FAREWELL_WORK],
       variables: world.bridgeVariables('run', 'add a farewell function'),
     });
     const paused = JSON.stringify({ version: 1, status: 'awaiting_answer', decisions: 3 });
@@ -287,7 +287,7 @@ describe('ci/carry-out (mr-agent ci runs the agent, stand-in + scripted model ov
     world.keepArtifacts(first.jobId, first.dir);
 
     const next = await world.job({
-      replies: [planning, ...work],
+      replies: [planning, ...FAREWELL_WORK],
       variables: world.bridgeVariables('run', 'add a farewell function'),
     });
 

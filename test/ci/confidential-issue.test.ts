@@ -14,6 +14,7 @@ import {
   type ScriptedOpenAiServer,
 } from '../../src/testkit/openai-server/server.ts';
 import { runCli } from '../cli/helpers.ts';
+import { standInJobVariables } from './job-world.ts';
 
 const LLM_KEY = 'sk-confidential-issue-2718';
 const SECRET_TITLE = 'CONFIDENTIAL-TITLE breach at Acme';
@@ -57,23 +58,17 @@ describe('M5 a run on a confidential issue is refused before its text is read (a
   function runJob(issueIid: number) {
     return runCli(['ci'], {
       env: {
-        PATH: process.env.PATH ?? '',
-        HOME: root,
-        CI_API_V4_URL: `${standIn.url}/api/v4`,
-        CI_SERVER_URL: standIn.url,
-        CI_PROJECT_ID: String(s.project.id),
-        CI_PROJECT_PATH: s.project.path,
-        CI_PROJECT_DIR: job,
-        CI_DEFAULT_BRANCH: s.project.defaultBranch,
-        CI_COMMIT_REF_NAME: s.project.defaultBranch,
-        CI_PIPELINE_ID: '910',
-        CI_JOB_ID: '911',
-        CI_PIPELINE_SOURCE: 'web',
-        GITLAB_USER_ID: String(s.developer.id),
+        ...standInJobVariables(standIn, s, {
+          dir: job,
+          home: root,
+          ref: s.project.defaultBranch,
+          pipelineId: 910,
+          jobId: 911,
+          source: 'web',
+          userId: s.developer.id,
+        }),
         MR_AGENT_TASK: 'fix what the issue describes',
         MR_AGENT_ISSUE_IID: String(issueIid),
-        MR_AGENT_GITLAB_TOKEN: s.botToken.value,
-        MR_AGENT_LOG_FORMAT: 'json',
         OPENAI_API_KEY: LLM_KEY,
         OPENAI_BASE_URL: llm.url,
         MR_AGENT_LLM_MODEL: 'scripted-model',

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { action, assessment, planWith } from '../support/plans.ts';
-import { JobWorld } from './job-world.ts';
+import { FAREWELL, JobWorld } from './job-world.ts';
 
-const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
 const DOCS = '# farewell\n\n`farewell(name)` says goodbye.\n';
 const DEV_ASK = 'docs/farewell.md にも説明を追加してください';
 const GUEST_TEXT = 'guest-says-delete-everything-4471';

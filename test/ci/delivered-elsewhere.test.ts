@@ -3,18 +3,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseMarker } from '../../src/report/marker.ts';
 import { EXIT_DELIVERED_ELSEWHERE } from '../../src/errors/exit-code.ts';
-import { action, assessment, planWith } from '../support/plans.ts';
-import { JobWorld } from './job-world.ts';
+import { action, planWith } from '../support/plans.ts';
+import { FAREWELL, FAREWELL_WORK, JobWorld } from './job-world.ts';
 
-const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
 const replies = [
   { purpose: 'planning', json: planWith([action('task_1', 'Add farewell()')], ['it exists']) },
-  {
-    purpose: 'execution',
-    tool_calls: [{ name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } }],
-  },
-  { purpose: 'execution', content: 'DONE: added farewell()' },
-  { purpose: 'completion', json: assessment(true) },
+  ...FAREWELL_WORK,
 ];
 
 /**

@@ -5,22 +5,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { parseMarker } from '../../src/report/marker.ts';
-import { action, assessment, planWith } from '../support/plans.ts';
-import { JobWorld } from './job-world.ts';
-
-const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
-const farewellRun = [
-  {
-    purpose: 'planning',
-    json: planWith([action('task_1', 'Add farewell()')], ['farewell() exists']),
-  },
-  {
-    purpose: 'execution',
-    tool_calls: [{ name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } }],
-  },
-  { purpose: 'execution', content: 'DONE: added farewell()' },
-  { purpose: 'completion', json: assessment(true) },
-];
+import { action, planWith } from '../support/plans.ts';
+import { FAREWELL_RUN, JobWorld } from './job-world.ts';
 
 function resultOf(dir: string): { status?: string; exit_code?: number; summary?: string } {
   const file = path.join(dir, '.mr-agent', 'result.json');
@@ -155,7 +141,7 @@ describe('ci early failures (every end reaches the requester)', function () {
     });
 
     const job = await world.job({
-      replies: farewellRun,
+      replies: FAREWELL_RUN,
       variables: {
         ...world.bridgeVariables('run', 'add a farewell function'),
         MR_AGENT_GITLAB_REQUEST_BUDGET_SEC: '3',
@@ -176,7 +162,7 @@ describe('ci early failures (every end reaches the requester)', function () {
     });
 
     const job = await world.job({
-      replies: farewellRun,
+      replies: FAREWELL_RUN,
       variables: {
         ...world.bridgeVariables('run', 'add a farewell function'),
         MR_AGENT_GITLAB_REQUEST_BUDGET_SEC: '3',

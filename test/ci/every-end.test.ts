@@ -3,21 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseMarker } from '../../src/report/marker.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
-import { JobWorld } from './job-world.ts';
-
-const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
-const farewellRun = [
-  {
-    purpose: 'planning',
-    json: planWith([action('task_1', 'Add farewell()')], ['farewell() exists']),
-  },
-  {
-    purpose: 'execution',
-    tool_calls: [{ name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } }],
-  },
-  { purpose: 'execution', content: 'DONE: added farewell()' },
-  { purpose: 'completion', json: assessment(true) },
-];
+import { FAREWELL_RUN, JobWorld } from './job-world.ts';
 
 function resultOf(dir: string): { status?: string; state?: string; exit_code?: number } {
   const file = path.join(dir, '.mr-agent', 'result.json');
@@ -113,7 +99,7 @@ describe('ci: every end reported (O4, M6)', function () {
   it('M6 SIGTERM during the run: result.json says cancelled with exit 143, as the process exits', async () => {
     world.standIn.faults.add({ method: 'GET', path: /protected_branches/, hang: true });
     const job = await world.job({
-      replies: farewellRun,
+      replies: FAREWELL_RUN,
       variables: world.bridgeVariables('run', 'add a farewell function'),
       childProcess: true,
       whileRunning: async ({ signal }) => {
@@ -135,7 +121,7 @@ describe('ci: every end reported (O4, M6)', function () {
     // the merge request's read hangs: the job is still preparing when the signal comes
     world.standIn.faults.add({ method: 'GET', path: /merge_requests\/\d+$/, hang: true });
     const job = await world.job({
-      replies: farewellRun,
+      replies: FAREWELL_RUN,
       variables: world.bridgeVariables('run', 'add a farewell function'),
       childProcess: true,
       whileRunning: async ({ signal }) => {

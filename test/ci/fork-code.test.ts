@@ -22,9 +22,7 @@ import type { RunningBridge } from '../../src/trigger/server.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { deliver, SECRET } from '../trigger/http-client.ts';
 import { noteHook } from '../trigger/note-hook.ts';
-import { JobWorld, LLM_KEY } from './job-world.ts';
-
-const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
+import { FAREWELL, JobWorld, LLM_KEY } from './job-world.ts';
 
 /** A plan that installs (npm runs `preinstall`) and whose action runs the tests itself. */
 const plan = {

@@ -1,20 +1,5 @@
 import { expect } from 'chai';
-import { action, assessment, planWith } from '../support/plans.ts';
-import { JobWorld } from './job-world.ts';
-
-const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
-const replies = [
-  {
-    purpose: 'planning',
-    json: planWith([action('task_1', 'Add farewell()')], ['farewell() exists']),
-  },
-  {
-    purpose: 'execution',
-    tool_calls: [{ name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } }],
-  },
-  { purpose: 'execution', content: 'DONE: added farewell()' },
-  { purpose: 'completion', json: assessment(true) },
-];
+import { FAREWELL_RUN, JobWorld } from './job-world.ts';
 
 /**
  * At job start `mr-agent ci` reads `GET /version` (doc/api/version.md) from
@@ -32,7 +17,7 @@ describe('ci/gitlab version: the job names what an older GitLab lacks', function
 
   async function run(): Promise<string> {
     const job = await world.job({
-      replies,
+      replies: FAREWELL_RUN,
       variables: {
         CI_PIPELINE_SOURCE: 'web',
         MR_AGENT_TASK: 'add a farewell function',

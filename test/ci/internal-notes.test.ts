@@ -13,30 +13,12 @@ import {
   startScriptedOpenAiServer,
   type ScriptedOpenAiServer,
 } from '../../src/testkit/openai-server/server.ts';
+import { FAREWELL_RUN, scriptedRunVariables, standInJobVariables } from './job-world.ts';
 import { runCli } from '../cli/helpers.ts';
-import { action, assessment, planWith } from '../support/plans.ts';
 import { noteHook } from '../trigger/note-hook.ts';
 
 const LLM_KEY = 'sk-internal-notes-3141';
 const INTERNAL_TEXT = 'INTERNAL-ONLY customer Acme pays 7c1e per seat';
-
-const farewellRun = [
-  {
-    purpose: 'planning',
-    json: planWith([action('task_1', 'Add farewell()')], ['farewell() exists']),
-  },
-  {
-    purpose: 'execution',
-    tool_calls: [
-      {
-        name: 'write_file',
-        arguments: { path: 'src/farewell.js', content: 'export const farewell = () => 1;\n' },
-      },
-    ],
-  },
-  { purpose: 'execution', content: 'DONE: added farewell()' },
-  { purpose: 'completion', json: assessment(true) },
-];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -66,7 +48,7 @@ describe('M5 internal notes stay internal (a whole ci job)', function () {
     execFileSync('git', ['clone', '-q', '-b', 'feature/greeting', s.project.repoDir, job]);
     llm = await startScriptedOpenAiServer({
       apiKey: LLM_KEY,
-      scenario: { replies: farewellRun } as Parameters<
+      scenario: { replies: FAREWELL_RUN } as Parameters<
         typeof startScriptedOpenAiServer
       >[0]['scenario'],
     });
@@ -119,29 +101,8 @@ describe('M5 internal notes stay internal (a whole ci job)', function () {
 
     const result = await runCli(['ci'], {
       env: {
-        PATH: process.env.PATH ?? '',
-        HOME: root,
-        CI_API_V4_URL: `${standIn.url}/api/v4`,
-        CI_SERVER_URL: standIn.url,
-        CI_PROJECT_ID: String(s.project.id),
-        CI_PROJECT_PATH: s.project.path,
-        CI_PROJECT_DIR: job,
-        CI_DEFAULT_BRANCH: s.project.defaultBranch,
-        CI_COMMIT_REF_NAME: 'feature/greeting',
-        CI_PIPELINE_ID: '900',
-        CI_JOB_ID: '901',
-        CI_PIPELINE_SOURCE: 'trigger',
-        GITLAB_USER_ID: String(s.maintainer.id),
-        MR_AGENT_GITLAB_TOKEN: s.botToken.value,
-        MR_AGENT_LOG_FORMAT: 'json',
-        OPENAI_API_KEY: LLM_KEY,
-        OPENAI_BASE_URL: llm.url,
-        MR_AGENT_LLM_MODEL: 'scripted-model',
-        MR_AGENT_ENVIRONMENT_SETUP: 'false',
-        MR_AGENT_TEST_COMMAND: 'test -f src/farewell.js',
-        REFLECTION_INTERVAL: '0',
-        REPLANNING_ENABLED: 'false',
-        MR_AGENT_REVIEW_ENABLED: 'false',
+        ...standInJobVariables(standIn, s, { dir: job, home: root }),
+        ...scriptedRunVariables(llm, LLM_KEY),
         TRIGGER_PAYLOAD: file,
       },
     });

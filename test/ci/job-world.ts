@@ -15,6 +15,7 @@ import {
   startScriptedOpenAiServer,
   type ScriptedOpenAiServer,
 } from '../../src/testkit/openai-server/server.ts';
+import { action, assessment, planWith } from '../support/plans.ts';
 
 /**
  * A GitLab project in the stand-in, with pipelines whose agent jobs run
@@ -25,6 +26,88 @@ import {
 export const LLM_KEY = 'sk-carry-out-secret-7311';
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(REPO_ROOT, 'src/cli/bin.ts');
+
+/** The file the scripted runs write. */
+export const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
+
+/** The one-action plan of the scripted runs: add farewell(). */
+export const FAREWELL_PLANNING = {
+  purpose: 'planning',
+  json: planWith([action('task_1', 'Add farewell()')], ['farewell() exists']),
+};
+
+/** The work after that plan: write src/farewell.js, done, criteria met. */
+export const FAREWELL_WORK = [
+  {
+    purpose: 'execution',
+    tool_calls: [{ name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } }],
+  },
+  { purpose: 'execution', content: 'DONE: added farewell()' },
+  { purpose: 'completion', json: assessment(true) },
+];
+
+/** A whole one-action run: the plan, then the work. */
+export const FAREWELL_RUN = [FAREWELL_PLANNING, ...FAREWELL_WORK];
+
+/**
+ * Where a job of the stand-in's project runs: its folder and home; by default
+ * a triggered pipeline 900 (job 901) on the merge request's branch, started by the maintainer.
+ */
+export interface JobPlace {
+  dir: string;
+  home: string;
+  ref?: string;
+  pipelineId?: number;
+  jobId?: number;
+  source?: string;
+  userId?: number;
+}
+
+/** The variables GitLab gives an agent job of the stand-in's project, with the bot's token and JSON logs. */
+export function standInJobVariables(
+  standIn: GitLabStandIn,
+  s: Scenario,
+  place: JobPlace,
+): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: place.home,
+    CI_API_V4_URL: `${standIn.url}/api/v4`,
+    CI_SERVER_URL: standIn.url,
+    CI_PROJECT_ID: String(s.project.id),
+    CI_PROJECT_PATH: s.project.path,
+    CI_PROJECT_DIR: place.dir,
+    CI_DEFAULT_BRANCH: s.project.defaultBranch,
+    CI_COMMIT_REF_NAME: place.ref ?? s.mergeRequest.sourceBranch,
+    CI_PIPELINE_ID: String(place.pipelineId ?? 900),
+    CI_JOB_ID: String(place.jobId ?? 901),
+    CI_PIPELINE_SOURCE: place.source ?? 'trigger',
+    GITLAB_USER_ID: String(place.userId ?? s.maintainer.id),
+    MR_AGENT_GITLAB_TOKEN: s.botToken.value,
+    MR_AGENT_LOG_FORMAT: 'json',
+  };
+}
+
+/**
+ * The scripted model (when there is one), and a run the one-action scripts
+ * answer: no setup, a test command that checks the farewell, no reflection
+ * checkpoints, replanning or reviews (the scripts answer none of them).
+ */
+export function scriptedRunVariables(
+  llm: { url: string } | undefined,
+  key: string,
+): Record<string, string> {
+  return {
+    OPENAI_API_KEY: key,
+    ...(llm ? { OPENAI_BASE_URL: llm.url } : {}),
+    MR_AGENT_LLM_MODEL: 'scripted-model',
+    MR_AGENT_ENVIRONMENT_SETUP: 'false',
+    MR_AGENT_TEST_COMMAND: 'test -f src/farewell.js',
+    REFLECTION_INTERVAL: '0',
+    REPLANNING_ENABLED: 'false',
+    MR_AGENT_REVIEW_ENABLED: 'false',
+  };
+}
 
 export interface JobRun {
   code: number;
@@ -113,36 +196,20 @@ export class JobWorld {
   ): Record<string, string> {
     const { s, standIn } = this;
     return {
-      PATH: process.env.PATH ?? '',
-      HOME: path.dirname(dir),
-      CI_API_V4_URL: `${standIn.url}/api/v4`,
-      CI_SERVER_URL: standIn.url,
-      CI_PROJECT_ID: String(s.project.id),
-      CI_PROJECT_PATH: s.project.path,
-      CI_PROJECT_DIR: dir,
-      CI_DEFAULT_BRANCH: s.project.defaultBranch,
-      CI_COMMIT_REF_NAME: ids.ref,
-      CI_PIPELINE_ID: String(ids.pipeline),
-      CI_JOB_ID: String(ids.job),
+      ...standInJobVariables(standIn, s, {
+        dir,
+        home: path.dirname(dir),
+        ref: ids.ref,
+        pipelineId: ids.pipeline,
+        jobId: ids.job,
+      }),
       CI_JOB_URL: `${standIn.url}/${s.project.path}/-/jobs/${ids.job}`,
       // as GitLab sets them: the job starts now, with the default timeout of an hour
       CI_PIPELINE_CREATED_AT: ids.pipelineCreatedAt,
       CI_JOB_STARTED_AT: new Date().toISOString(),
       CI_JOB_TIMEOUT: '3600',
-      CI_PIPELINE_SOURCE: 'trigger',
-      GITLAB_USER_ID: String(s.maintainer.id),
-      MR_AGENT_GITLAB_TOKEN: s.botToken.value,
-      MR_AGENT_LOG_FORMAT: 'json',
-      OPENAI_API_KEY: LLM_KEY,
-      OPENAI_BASE_URL: llm.url,
-      MR_AGENT_LLM_MODEL: 'scripted-model',
-      MR_AGENT_ENVIRONMENT_SETUP: 'false',
-      MR_AGENT_TEST_COMMAND: 'test -f src/farewell.js',
-      REFLECTION_INTERVAL: '0',
-      // the scripted replies answer neither replan checkpoints nor reviews
-      REPLANNING_ENABLED: 'false',
-      MR_AGENT_REVIEW_ENABLED: 'false',
-      // our own test world: commands run on a machine without root too (issue 19 §3)
+      ...scriptedRunVariables(llm, LLM_KEY),
+      // our own test world: commands run on a machine without root too
       MR_AGENT_ISOLATION: 'accept-risk',
     };
   }

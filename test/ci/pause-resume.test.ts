@@ -2,23 +2,14 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseMarker } from '../../src/report/marker.ts';
-import { action, assessment, planWith } from '../support/plans.ts';
+import { action, planWith } from '../support/plans.ts';
 import { noteHook } from '../trigger/note-hook.ts';
-import { JobWorld } from './job-world.ts';
+import { FAREWELL_WORK, JobWorld } from './job-world.ts';
 
-const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
 const planning = {
   purpose: 'planning',
   json: planWith([action('task_1', 'Add farewell()')], ['farewell() exists']),
 };
-const work = [
-  {
-    purpose: 'execution',
-    tool_calls: [{ name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } }],
-  },
-  { purpose: 'execution', content: 'DONE: added farewell()' },
-  { purpose: 'completion', json: assessment(true) },
-];
 
 /**
  * Seed 002's pause and resume verbs in CI (issue 23), whole `mr-agent ci`
@@ -105,7 +96,7 @@ describe('seed 002 pause/resume verbs in CI (issue 23)', function () {
     expect(repliesTo(status)[0]?.body).to.include('⏸️ Paused').and.include('`/agent resume`');
 
     const resumed = await world.job({
-      replies: work,
+      replies: FAREWELL_WORK,
       variables: world.bridgeVariables('resume', ''),
     });
 

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { parseMarker, renderMarker } from '../../src/report/marker.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
-import { JobWorld } from './job-world.ts';
+import { FAREWELL, JobWorld } from './job-world.ts';
 
-const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
 const ANSWER = 'Put it into src/farewell.js, please.';
 
 /** The planner finds the goal unclear (seed 001 §10.1.1). */

@@ -10,6 +10,7 @@ import {
   type GitLabStandIn,
   type Scenario,
 } from '../../src/testkit/gitlab-server/index.ts';
+import { standInJobVariables } from './job-world.ts';
 import { runCli } from '../cli/helpers.ts';
 import { postPausedRun } from '../support/paused-run.ts';
 import { noteHook } from '../trigger/note-hook.ts';
@@ -39,21 +40,7 @@ describe('A6 /agent status in a TRIGGER_PAYLOAD job (issue 23)', function () {
 
   function jobEnv(payload: string): Record<string, string> {
     return {
-      PATH: process.env.PATH ?? '',
-      HOME: root,
-      CI_API_V4_URL: `${standIn.url}/api/v4`,
-      CI_SERVER_URL: standIn.url,
-      CI_PROJECT_ID: String(s.project.id),
-      CI_PROJECT_PATH: s.project.path,
-      CI_PROJECT_DIR: job,
-      CI_DEFAULT_BRANCH: s.project.defaultBranch,
-      CI_COMMIT_REF_NAME: 'feature/greeting',
-      CI_PIPELINE_ID: '900',
-      CI_JOB_ID: '901',
-      CI_PIPELINE_SOURCE: 'trigger',
-      GITLAB_USER_ID: String(s.maintainer.id),
-      MR_AGENT_GITLAB_TOKEN: s.botToken.value,
-      MR_AGENT_LOG_FORMAT: 'json',
+      ...standInJobVariables(standIn, s, { dir: job, home: root }),
       TRIGGER_PAYLOAD: payload,
     };
   }

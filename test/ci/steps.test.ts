@@ -14,33 +14,11 @@ import {
   startScriptedOpenAiServer,
   type ScriptedOpenAiServer,
 } from '../../src/testkit/openai-server/server.ts';
+import { FAREWELL_RUN, scriptedRunVariables, standInJobVariables } from './job-world.ts';
 import { runCli } from '../cli/helpers.ts';
-import { action, assessment, planWith } from '../support/plans.ts';
 import { noteHook } from '../trigger/note-hook.ts';
 
 const LLM_KEY = 'sk-ci-steps-secret-4242';
-
-/** A one-action run: write the farewell, done, criteria met. */
-const farewellRun = [
-  {
-    purpose: 'planning',
-    json: planWith([action('task_1', 'Add farewell()')], ['farewell() exists']),
-  },
-  {
-    purpose: 'execution',
-    tool_calls: [
-      {
-        name: 'write_file',
-        arguments: {
-          path: 'src/farewell.js',
-          content: 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n',
-        },
-      },
-    ],
-  },
-  { purpose: 'execution', content: 'DONE: added farewell()' },
-  { purpose: 'completion', json: assessment(true) },
-];
 
 /**
  * `mr-agent ci` up to the start of the run, over real HTTP against the GitLab
@@ -85,29 +63,8 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
 
   function jobEnv(extra: Record<string, string>): Record<string, string> {
     return {
-      PATH: process.env.PATH ?? '',
-      HOME: root,
-      CI_API_V4_URL: `${standIn.url}/api/v4`,
-      CI_SERVER_URL: standIn.url,
-      CI_PROJECT_ID: String(s.project.id),
-      CI_PROJECT_PATH: s.project.path,
-      CI_PROJECT_DIR: job,
-      CI_DEFAULT_BRANCH: s.project.defaultBranch,
-      CI_COMMIT_REF_NAME: 'feature/greeting',
-      CI_PIPELINE_ID: '900',
-      CI_JOB_ID: '901',
-      CI_PIPELINE_SOURCE: 'trigger',
-      GITLAB_USER_ID: String(s.maintainer.id),
-      MR_AGENT_GITLAB_TOKEN: s.botToken.value,
-      MR_AGENT_LOG_FORMAT: 'json',
-      OPENAI_API_KEY: LLM_KEY,
-      ...(llm ? { OPENAI_BASE_URL: llm.url } : {}),
-      MR_AGENT_LLM_MODEL: 'scripted-model',
-      MR_AGENT_ENVIRONMENT_SETUP: 'false',
-      MR_AGENT_TEST_COMMAND: 'test -f src/farewell.js',
-      REFLECTION_INTERVAL: '0',
-      REPLANNING_ENABLED: 'false',
-      MR_AGENT_REVIEW_ENABLED: 'false',
+      ...standInJobVariables(standIn, s, { dir: job, home: root }),
+      ...scriptedRunVariables(llm, LLM_KEY),
       ...extra,
     };
   }
@@ -153,7 +110,7 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
   });
 
   it("A3/H1/H3 a Developer's command is claimed with 👀, runs, pushes to the merge request and leaves the final progress note", async () => {
-    await model(farewellRun);
+    await model(FAREWELL_RUN);
     const { file, noteId } = payloadFile('/agent add a farewell function');
 
     const result = await runCli(['ci'], { env: jobEnv({ TRIGGER_PAYLOAD: file }) });

@@ -6,9 +6,8 @@ import { parseMarker } from '../../src/report/marker.ts';
 import { PlanningHistoryStore } from '../../src/history/planning-history.ts';
 import { createSilentLogger } from '../../src/log/logger.ts';
 import { action, assessment, planWith, reflection } from '../support/plans.ts';
-import { JobWorld } from './job-world.ts';
+import { FAREWELL, JobWorld } from './job-world.ts';
 
-const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
 const planning = {
   purpose: 'planning',
   json: planWith([action('task_1', 'Add farewell()')], ['farewell() exists']),

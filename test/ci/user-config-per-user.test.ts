@@ -15,29 +15,11 @@ import {
   startScriptedOpenAiServer,
   type ScriptedOpenAiServer,
 } from '../../src/testkit/openai-server/server.ts';
+import { FAREWELL_RUN, scriptedRunVariables, standInJobVariables } from './job-world.ts';
 import { runCli } from '../cli/helpers.ts';
-import { action, assessment, planWith } from '../support/plans.ts';
 import { noteHook } from '../trigger/note-hook.ts';
 
 const LLM_KEY = 'sk-user-config-secret-7788';
-
-const farewellRun = [
-  {
-    purpose: 'planning',
-    json: planWith([action('task_1', 'Add farewell()')], ['farewell() exists']),
-  },
-  {
-    purpose: 'execution',
-    tool_calls: [
-      {
-        name: 'write_file',
-        arguments: { path: 'src/farewell.js', content: 'export const farewell = () => 1;\n' },
-      },
-    ],
-  },
-  { purpose: 'execution', content: 'DONE: added farewell()' },
-  { purpose: 'completion', json: assessment(true) },
-];
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -71,7 +53,7 @@ describe('J1 the user-config API sets per-user choices only (seed 001 §9.3)', f
     execFileSync('git', ['clone', '-q', '-b', 'feature/greeting', s.project.repoDir, job]);
     llm = await startScriptedOpenAiServer({
       apiKey: LLM_KEY,
-      scenario: { replies: farewellRun } as Parameters<
+      scenario: { replies: FAREWELL_RUN } as Parameters<
         typeof startScriptedOpenAiServer
       >[0]['scenario'],
     });
@@ -114,29 +96,8 @@ describe('J1 the user-config API sets per-user choices only (seed 001 §9.3)', f
 
   function jobEnv(extra: Record<string, string>): Record<string, string> {
     return {
-      PATH: process.env.PATH ?? '',
-      HOME: root,
-      CI_API_V4_URL: `${standIn.url}/api/v4`,
-      CI_SERVER_URL: standIn.url,
-      CI_PROJECT_ID: String(s.project.id),
-      CI_PROJECT_PATH: s.project.path,
-      CI_PROJECT_DIR: job,
-      CI_DEFAULT_BRANCH: s.project.defaultBranch,
-      CI_COMMIT_REF_NAME: 'feature/greeting',
-      CI_PIPELINE_ID: '900',
-      CI_JOB_ID: '901',
-      CI_PIPELINE_SOURCE: 'trigger',
-      GITLAB_USER_ID: String(s.maintainer.id),
-      MR_AGENT_GITLAB_TOKEN: s.botToken.value,
-      MR_AGENT_LOG_FORMAT: 'json',
-      OPENAI_API_KEY: LLM_KEY,
-      OPENAI_BASE_URL: llm.url,
-      MR_AGENT_LLM_MODEL: 'scripted-model',
-      MR_AGENT_ENVIRONMENT_SETUP: 'false',
-      MR_AGENT_TEST_COMMAND: 'test -f src/farewell.js',
-      REFLECTION_INTERVAL: '0',
-      REPLANNING_ENABLED: 'false',
-      MR_AGENT_REVIEW_ENABLED: 'false',
+      ...standInJobVariables(standIn, s, { dir: job, home: root }),
+      ...scriptedRunVariables(llm, LLM_KEY),
       USER_CONFIG_API_URL: `${userConfigUrl}/config/{platform}/{username}`,
       ...extra,
     };

@@ -13,11 +13,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseMarker } from '../../src/report/marker.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
-import { JobWorld, LLM_KEY } from './job-world.ts';
+import { FAREWELL, JobWorld, LLM_KEY } from './job-world.ts';
 
 const CODEX_KEY = 'codex-credential-value-5150';
 const JOB_TOKEN = 'ci-job-token-value-8080';
-const FAREWELL = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
 
 /**
  * A fake `codex` on PATH: records its arguments, its environment and the
