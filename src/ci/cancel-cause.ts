@@ -8,7 +8,6 @@
  * request or issue since the pipeline started, and the job's status.
  * Anything the job cannot find out in time counts as a cancel in GitLab.
  */
-import { parseAgentCommand } from '../commands/parse.ts';
 import type { GitLabPort, Noteable, ProjectRef } from '../core/gitlab-port.ts';
 import type { CancelCause } from '../core/progress/model.ts';
 import type { Logger } from '../log/logger.ts';
@@ -75,6 +74,8 @@ async function within<T>(ms: number, work: Promise<T>, what: string, logger: Log
 async function stopSaidBy(l: CancelLookup): Promise<string | undefined> {
   if (!l.on) return undefined;
   const notes = await l.gitlab.listNewestNotes(l.project, l.on, { page: 1, perPage: NEWEST_NOTES });
+  // the command parser (with its Markdown library) loads only once a job is being stopped
+  const { parseAgentCommand } = await import('../commands/parse.ts');
   const stop = notes.find((note) => {
     if (note.system || note.author.id === l.botId) return false;
     const at = Date.parse(note.createdAt);

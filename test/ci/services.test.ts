@@ -80,11 +80,13 @@ describe('ci/services: one job builds its services once', () => {
         'src/ci/services.ts',
         'src/cli/commands/run-services.ts',
         'src/cli/commands/serve.ts',
-        // `mr-agent setup`, a process of its own
-        'src/cli/commands/setup.ts',
         'src/demo/run-demo.ts',
+        // the lazy logger makes the one logger when it first writes
+        'src/log/lazy-logger.ts',
         'src/log/logger.ts',
       ].sort(),
     );
+    // `mr-agent setup`, a process of its own, with the lazy logger
+    expect(callSites('createLazyLogger')).to.deep.equal(['src/cli/commands/setup.ts']);
   });
 });
