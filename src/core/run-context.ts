@@ -18,6 +18,7 @@ import type { Clock } from './clock.ts';
 import type { CommandIsolation } from './isolation.ts';
 import type { RunHooks } from './hooks.ts';
 import type { PromptLibrary } from './prompts.ts';
+import type { CheckoutPort } from './checkout-port.ts';
 import type { MergeRequestReview } from './merge-request-review.ts';
 import type {
   ActionWorker,
@@ -57,6 +58,8 @@ export interface CodeNotRun {
 export interface RunDeps extends PortDeps {
   config: Config;
   prompts: PromptLibrary;
+  /** Git and the checkout's files (read as the command user once its commands may have run). */
+  checkout: CheckoutPort;
   reporter: RunReporter;
   history: RunHistory;
   /** Absent: no detection, and setup is skipped (reported as such). */

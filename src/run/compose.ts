@@ -33,6 +33,7 @@ import type { EnvironmentStepDeps } from '../phases/environment/step.ts';
 import type { AnswerSource } from '../phases/replan/index.ts';
 import type { TaskSpec } from '../task/task-yaml.ts';
 import { gitOnlyShell } from '../shell/git-only-shell.ts';
+import { shellCheckout } from '../shell/checkout-port.ts';
 import type { Tool } from '../core/tool.ts';
 import { isExternalWorkerKind } from '../workers/registry.ts';
 import { notesLanguage, startReporting, type Reporting } from './reporting/index.ts';
@@ -349,6 +350,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
         notes,
         hostEnv: input.hostEnv,
         shell: input.shell,
+        checkout: shellCheckout,
         branchPrefix: config.delivery.branch_prefix,
         push: config.delivery.push,
         stateDir: config.state.directory,
@@ -365,6 +367,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
       ? (await import('../phases/deliver/checkpoint-ref.ts')).createCheckpointRefs({
           repoDir: input.repoDir,
           shell: input.shell,
+          checkout: shellCheckout,
           hostEnv: input.hostEnv,
           redactor,
           logger,
@@ -387,6 +390,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
     hostEnv: input.hostEnv,
     isolation,
     prompts: promptLibrary(config.prompts.directory, language),
+    checkout: shellCheckout,
     reporter: reporting.reporter,
     history: reporting.history,
     ...(environment ? { environment } : {}),

@@ -20,21 +20,12 @@ import path from 'node:path';
 import type { WireEntry } from './checkout-wire.ts';
 import type { CommandUser } from '../core/isolation.ts';
 import type { Shell } from '../core/shell-port.ts';
+import type { CheckoutEntry, ReadCheckoutOptions } from '../core/checkout-port.ts';
+
+export type { CheckoutEntry, ReadCheckoutOptions };
 import { commandUserOf } from './hand-over.ts';
 import { lazyExecaShell } from './lazy-shell.ts';
 import { shellLine } from './quote.ts';
-
-/** What one path of the checkout holds, as read. */
-export type CheckoutEntry =
-  /** Nothing there (or a folder on its path is gone). */
-  | { kind: 'missing' }
-  | { kind: 'folder' }
-  /** A symbolic link, never followed: its target as bytes. */
-  | { kind: 'link'; target: Buffer }
-  /** A regular file: its first `cap` bytes, its whole size. */
-  | { kind: 'file'; executable: boolean; size: number; content: Buffer }
-  /** Not read: a folder on its path is a link, not a regular file, unreadable. */
-  | { kind: 'skip'; why: string };
 
 /**
  * Reads `rels` under `root`, one answer per path, in order. Self-contained
@@ -136,13 +127,6 @@ function fromWire(entry: WireEntry): CheckoutEntry {
   if (entry.kind !== 'file') return entry;
   const { data, ...rest } = entry;
   return { ...rest, content: Buffer.from(data, 'base64') };
-}
-
-export interface ReadCheckoutOptions {
-  /** Bytes read per file at most (default: all). */
-  cap?: number;
-  /** The shell the reader process runs through (default: execa). */
-  shell?: Shell;
 }
 
 const NO_CAP = 2 ** 31 - 1;

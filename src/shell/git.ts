@@ -19,50 +19,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Logger } from '../log/logger.ts';
-import type { Redactor } from '../log/redact.ts';
 import { tail, type Shell } from '../core/shell-port.ts';
+import type { GitOptions, GitResult, GitRunner } from '../core/checkout-port.ts';
 import { shellLine } from './quote.ts';
 import { gitHostEnv } from './sandbox-env.ts';
 
-export interface GitResult {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
-
-export interface GitOptions {
-  cwd: string;
-  /** The host environment; git keeps only `gitHostEnv(hostEnv)`. */
-  hostEnv: Readonly<Record<string, string | undefined>>;
-  /** The shell git runs through: the run's, or the process's for what runs before a run. */
-  shell: Shell;
-  redactor?: Redactor;
-  logger?: Logger;
-  /** Token for HTTPS remotes (sent as `Authorization: Basic` for that remote only). */
-  token?: string | undefined;
-  /** User name of the Basic header: `oauth2` for access tokens, `gitlab-ci-token` for the job token. */
-  tokenUser?: string;
-  /** The remote URL the token is for. */
-  remoteUrl?: string | undefined;
-  /** Author and committer of commits and rebases. */
-  identity?: { name: string; email: string };
-  /**
-   * Also allow the `file` transport (local paths, `file://`). Only for a
-   * remote that is itself local: the stand-ins and local clones.
-   */
-  allowFileProtocol?: boolean;
-  timeoutMs?: number;
-  /**
-   * Run on the git directory `cwd` alone, as a bare repository: no work
-   * tree, so git reads none of the checkout's files (no `.gitattributes`,
-   * no ignore files) and writes none.
-   */
-  gitDirOnly?: boolean;
-  /** Output kept per call (default 64 MiB); beyond it git is stopped. */
-  maxOutputBytes?: number;
-  signal?: AbortSignal;
-}
+export type { GitOptions, GitResult } from '../core/checkout-port.ts';
+export { isLocalRemote } from '../core/checkout-port.ts';
 
 /** Only these talk to the remote, so only these get the token (never add, commit, rebase). */
 const NETWORK_COMMANDS = new Set(['push', 'fetch', 'ls-remote', 'pull', 'clone']);
@@ -103,11 +66,6 @@ export function hardeningSettings(allowFile: boolean): string[] {
 
 function hardeningConfig(allowFile: boolean): string[] {
   return hardeningSettings(allowFile).flatMap((s) => ['-c', s]);
-}
-
-/** Whether a remote is on this machine (a path or a `file://` URL). */
-export function isLocalRemote(url: string): boolean {
-  return url.startsWith('file://') || url.startsWith('/') || url.startsWith('./');
 }
 
 function authConfig(
@@ -151,7 +109,7 @@ export function gitEnvironment(
   };
 }
 
-export class Git {
+export class Git implements GitRunner {
   private readonly shell: Shell;
   private readonly env: Record<string, string>;
   private readonly networkEnv: Record<string, string>;

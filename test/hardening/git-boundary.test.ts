@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { shellCheckout } from '../../src/shell/checkout-port.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -8,7 +9,7 @@ import { isolatedRequest, type CommandUser } from '../../src/core/isolation.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { deliver } from '../../src/phases/deliver/deliver.ts';
-import { Git as DeliveryGit } from '../../src/phases/deliver/git.ts';
+import { deliveryGit as deliveryGitOf } from '../../src/phases/deliver/git.ts';
 import { stageChanges } from '../../src/phases/deliver/stage.ts';
 import { workingDiff } from '../../src/phases/review/diff.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
@@ -183,6 +184,7 @@ describe('hardening: the agent’s git never runs what the command user wrote (S
       const { logger } = createMemoryLogger({ redactor, level: 'debug', format: 'json' });
       await check('review diff', () =>
         workingDiff({
+          checkout: shellCheckout,
           shell: new ExecaShell(),
           repoDir: s!.checkout,
           stateDir: '.mr-agent',
@@ -193,7 +195,7 @@ describe('hardening: the agent’s git never runs what the command user wrote (S
           changedFiles: [],
         }),
       );
-      const deliveryGit = new DeliveryGit({
+      const deliveryGit = deliveryGitOf(shellCheckout, {
         shell: new ExecaShell(),
         cwd: s.checkout,
         hostEnv,
@@ -203,7 +205,7 @@ describe('hardening: the agent’s git never runs what the command user wrote (S
       });
       let staged: Awaited<ReturnType<typeof stageChanges>> | undefined;
       await check('staging', async () => {
-        staged = await stageChanges(deliveryGit, s!.checkout, '.mr-agent');
+        staged = await stageChanges(deliveryGit, s!.checkout, '.mr-agent', shellCheckout.read);
       });
       await check('diff --cached', () => deliveryGit.run(['diff', '--cached']));
       await check('commit', () => deliveryGit.must(['commit', '--no-verify', '-q', '-m', 'x']));
@@ -236,7 +238,7 @@ describe('hardening: the agent’s git never runs what the command user wrote (S
     );
     const redactor = new Redactor();
     const { logger } = createMemoryLogger({ redactor, level: 'debug', format: 'json' });
-    const deliveryGit = new DeliveryGit({
+    const deliveryGit = deliveryGitOf(shellCheckout, {
       shell: new ExecaShell(),
       cwd: s.checkout,
       hostEnv: { PATH: process.env.PATH ?? '' },
@@ -244,7 +246,7 @@ describe('hardening: the agent’s git never runs what the command user wrote (S
       logger,
       identity: { name: 'mr-agent', email: 'mr-agent@example.invalid' },
     });
-    const staged = await stageChanges(deliveryGit, s.checkout, '.mr-agent');
+    const staged = await stageChanges(deliveryGit, s.checkout, '.mr-agent', shellCheckout.read);
     expect(staged.staged).to.deep.equal(['kept.txt']);
     expect(staged.skipped).to.deep.equal([{ path: 'planted', why: 'a repository of its own' }]);
     const index = git(s.checkout, 'ls-files', '--stage');
@@ -262,7 +264,7 @@ describe('hardening: the agent’s git never runs what the command user wrote (S
     await s.asUser('mkdir docs && echo fine > docs/a.txt');
     const redactor = new Redactor();
     const { logger } = createMemoryLogger({ redactor, level: 'debug', format: 'json' });
-    const deliveryGit = new DeliveryGit({
+    const deliveryGit = deliveryGitOf(shellCheckout, {
       shell: new ExecaShell(),
       cwd: s.checkout,
       hostEnv: { PATH: process.env.PATH ?? '' },
@@ -275,7 +277,7 @@ describe('hardening: the agent’s git never runs what the command user wrote (S
     await s.asUser('rm -r docs');
     await symlink(secretDir, path.join(s.checkout, 'docs'));
     // git now sees the link itself as the new entry; what it pointed into is never read
-    const staged = await stageChanges(deliveryGit, s.checkout, '.mr-agent');
+    const staged = await stageChanges(deliveryGit, s.checkout, '.mr-agent', shellCheckout.read);
     expect(staged.staged).to.deep.equal(['docs']);
     expect(git(s.checkout, 'cat-file', '-p', `:docs`)).to.equal(secretDir);
     expect(git(s.checkout, 'diff', '--cached')).not.to.contain(SECRET);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { shellCheckout } from '../../src/shell/checkout-port.ts';
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,7 +7,7 @@ import path from 'node:path';
 import type { CommandRequest, CommandResult, Shell } from '../../src/core/shell-port.ts';
 import { createMemoryLogger } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
-import { Git as DeliveryGit } from '../../src/phases/deliver/git.ts';
+import { deliveryGit as deliveryGitOf } from '../../src/phases/deliver/git.ts';
 import { stageChanges } from '../../src/phases/deliver/stage.ts';
 import { workingDiff } from '../../src/phases/review/diff.ts';
 import { ExecaShell } from '../../src/shell/execa-shell.ts';
@@ -123,6 +124,7 @@ describe('hardening: the agent reads the checkout as the command user (SPEC M1, 
       await symlink(s.rootOnly, path.join(s.checkout, 'fresh'));
     });
     const diff = await workingDiff({
+      checkout: shellCheckout,
       repoDir: s.checkout,
       stateDir: '.mr-agent',
       hostEnv: { PATH: process.env.PATH ?? '' },
@@ -148,6 +150,7 @@ describe('hardening: the agent reads the checkout as the command user (SPEC M1, 
     const { logger } = createMemoryLogger({ redactor, level: 'debug', format: 'json' });
     const hostEnv = { PATH: process.env.PATH ?? '' };
     const diff = await workingDiff({
+      checkout: shellCheckout,
       repoDir: s.checkout,
       stateDir: '.mr-agent',
       hostEnv,
@@ -167,7 +170,7 @@ describe('hardening: the agent reads the checkout as the command user (SPEC M1, 
     const tool = await call(ctx, 'read_file', { path: 'docs/only-root.txt' });
     expect(tool.output).to.contain('unreadable').and.not.contain(SECRET);
 
-    const deliveryGit = new DeliveryGit({
+    const deliveryGit = deliveryGitOf(shellCheckout, {
       cwd: s.checkout,
       hostEnv,
       shell: new ExecaShell(),
@@ -175,7 +178,7 @@ describe('hardening: the agent reads the checkout as the command user (SPEC M1, 
       logger,
       identity: { name: 'mr-agent', email: 'mr-agent@example.invalid' },
     });
-    const staged = await stageChanges(deliveryGit, s.checkout, '.mr-agent');
+    const staged = await stageChanges(deliveryGit, s.checkout, '.mr-agent', shellCheckout.read);
     expect(staged.staged).to.deep.equal(['docs/a.txt']);
     expect(staged.skipped).to.deep.equal([
       { path: 'docs/only-root.txt', why: 'unreadable (EACCES)' },

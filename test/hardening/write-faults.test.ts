@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { shellCheckout } from '../../src/shell/checkout-port.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -61,6 +62,7 @@ async function deliveryWorld(branch: string) {
   const input = (extra: Partial<DeliveryInput>): DeliveryInput => ({
     repoDir: dir,
     shell: new ExecaShell(),
+    checkout: shellCheckout,
     gitlab: w.gitlab,
     project,
     target: { kind: 'branch', branch },

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { shellCheckout } from '../../src/shell/checkout-port.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -57,6 +58,7 @@ describe('phases: git runs through the shell the run gives them', () => {
     const shell = recordingShell();
     const redactor = new Redactor();
     const diff = await workingDiff({
+      checkout: shellCheckout,
       shell,
       repoDir: dir,
       stateDir: '.mr-agent',

@@ -1,4 +1,5 @@
 import { loadConfig } from '../../src/config/load.ts';
+import { shellCheckout } from '../../src/shell/checkout-port.ts';
 import { FakeClock } from '../../src/core/clock.ts';
 import type { RunDeps } from '../../src/core/run-context.ts';
 import { promptLibrary } from '../../src/llm/prompt-files.ts';
@@ -45,6 +46,7 @@ export async function testDeps(
     redactor,
     hostEnv: { PATH: process.env.PATH, HOME: process.env.HOME, ...(options.env ?? {}) },
     prompts: promptLibrary(config.prompts.directory),
+    checkout: shellCheckout,
     reporter: new MemoryReporter(),
     history: new MemoryHistory(),
     ...options.overrides,

@@ -7,6 +7,7 @@
  * it behind for the next one. The run id in the ref keeps concurrent runs
  * on one merge request apart.
  */
+import type { CheckoutPort } from '../../core/checkout-port.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
 import type { Shell } from '../../core/shell-port.ts';
@@ -16,13 +17,15 @@ import {
   type CheckpointStore,
   type FoundCheckpoint,
 } from '../../core/checkpoint.ts';
-import { Git } from './git.ts';
+import { deliveryGit, type Git } from './git.ts';
 import { stageChanges } from './stage.ts';
 import type { DeliveryTarget } from './types.ts';
 
 export interface CheckpointRefOptions {
   repoDir: string;
   shell: Shell;
+  /** Git and the reader of the checkout's files. */
+  checkout: CheckoutPort;
   hostEnv: Readonly<Record<string, string | undefined>>;
   redactor: Redactor;
   logger: Logger;
@@ -58,7 +61,7 @@ export function createCheckpointRefs(options: CheckpointRefOptions): CheckpointS
   const target = checkpointTarget(options.target);
   const prefix = `${REF_ROOT}/${target}/`;
   const ownRef = `${prefix}${refSafe(options.runId)}`;
-  const git = new Git({
+  const git = deliveryGit(options.checkout, {
     shell: options.shell,
     cwd: options.repoDir,
     hostEnv: options.hostEnv,
@@ -73,7 +76,7 @@ export function createCheckpointRefs(options: CheckpointRefOptions): CheckpointS
 
   /** The working tree's change against `from`, staged by the agent itself, the index left as it was. */
   async function changePatch(from: string): Promise<string> {
-    await stageChanges(git, options.repoDir, options.stateDir);
+    await stageChanges(git, options.repoDir, options.stateDir, options.checkout.read);
     try {
       return wholeLines(
         await git.must([

@@ -17,7 +17,7 @@ import { escapeQuickActions, escapeQuickActionsInPlainText } from '../../report/
 import { forbiddenReason, issueBranchName } from './branches.ts';
 import { deliverElsewhere, postPatch, type Elsewhere } from './elsewhere.ts';
 import type { NotPushedWhy } from './patch-note.ts';
-import { Git } from './git.ts';
+import { deliveryGit, type Git } from './git.ts';
 import { assertGitControlUnchanged } from './git-guard.ts';
 import { attemptPush } from './push-attempt.ts';
 import { stageChanges } from './stage.ts';
@@ -46,7 +46,7 @@ function rawCommitMessage(input: DeliveryInput): string {
  */
 async function commitChanges(git: Git, input: DeliveryInput): Promise<string | undefined> {
   const stateDir = input.stateDir ?? '.mr-agent';
-  const { skipped } = await stageChanges(git, input.repoDir, stateDir);
+  const { skipped } = await stageChanges(git, input.repoDir, stateDir, input.checkout.read);
   if (skipped.length > 0) input.logger.warn('changes not delivered', { skipped });
   const staged = await git.run(['diff', '--cached', '--quiet']);
   if (staged.exitCode === 0) return undefined;
@@ -61,7 +61,7 @@ async function commitChanges(git: Git, input: DeliveryInput): Promise<string | u
 
 /** Throws when the staged change or the message holds a secret; the artifact keeps the rest. */
 async function refuseSecrets(git: Git, input: DeliveryInput, message: string): Promise<void> {
-  const files = await stagedFiles(git, input.repoDir);
+  const files = await stagedFiles(git, input.repoDir, input.checkout.read);
   const finding = scanChange(files, message, input.redactor);
   if (!blocksDelivery(finding)) return;
   const withheld = new Set([...finding.files, ...finding.unscanned]);
@@ -88,7 +88,7 @@ async function keepPatch(git: Git, input: DeliveryInput, commit: string): Promis
 }
 
 function gitFor(input: DeliveryInput, remoteUrl: string): Git {
-  return new Git({
+  return deliveryGit(input.checkout, {
     shell: input.shell,
     cwd: input.repoDir,
     hostEnv: input.hostEnv,

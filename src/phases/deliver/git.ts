@@ -1,15 +1,22 @@
 /**
- * Git for delivery: the one git module of the job (src/shell/git.ts: no
- * ambient configuration, no hooks, no credential helpers, the push token only
- * as an HTTP header for the remote). The `file` transport is allowed only
- * when the remote delivery pushes to is itself local (the stand-ins).
+ * Git for delivery, through the run's checkout port (src/shell/git.ts behind
+ * it: no ambient configuration, no hooks, no credential helpers, the push
+ * token only as an HTTP header for the remote). The `file` transport is
+ * allowed only when the remote delivery pushes to is itself local (the
+ * stand-ins).
  */
+import {
+  isLocalRemote,
+  type CheckoutPort,
+  type GitResult,
+  type GitRunner,
+} from '../../core/checkout-port.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
 import type { Shell } from '../../core/shell-port.ts';
-import { Git as ShellGit, isLocalRemote, type GitResult } from '../../shell/git.ts';
 
 export type { GitResult };
+export type Git = GitRunner;
 
 export interface GitOptions {
   /** The shell git runs through (the run's). */
@@ -26,11 +33,10 @@ export interface GitOptions {
   identity: { name: string; email: string };
 }
 
-export class Git extends ShellGit {
-  constructor(options: GitOptions) {
-    super({
-      ...options,
-      allowFileProtocol: options.remoteUrl !== undefined && isLocalRemote(options.remoteUrl),
-    });
-  }
+/** The git delivery commits, rebases and pushes with. */
+export function deliveryGit(checkout: CheckoutPort, options: GitOptions): Git {
+  return checkout.git({
+    ...options,
+    allowFileProtocol: options.remoteUrl !== undefined && isLocalRemote(options.remoteUrl),
+  });
 }

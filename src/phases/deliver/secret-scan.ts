@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { ModelBehaviorError } from '../../errors/errors.ts';
 import type { Redactor } from '../../log/redact.ts';
-import { readCheckout, type CheckoutEntry } from '../../shell/checkout-reader.ts';
+import type { CheckoutEntry, CheckoutReader } from '../../core/checkout-port.ts';
 import type { Git } from './git.ts';
 import { GRAM, GramHits, GramIndex, secretForms, SYMBOL } from './secret-forms.ts';
 import {
@@ -102,7 +102,11 @@ function stagedBytes(read: CheckoutEntry, blob: string | undefined): Buffer | st
 }
 
 /** The staged change, file by file; a file git could not give as text also as bytes. */
-export async function stagedFiles(git: Git, repoDir: string): Promise<StagedFile[]> {
+export async function stagedFiles(
+  git: Git,
+  repoDir: string,
+  readCheckout: CheckoutReader,
+): Promise<StagedFile[]> {
   const diff = await git.must(STAGED_DIFF);
   const files: StagedFile[] = diff
     .split(/^(?=diff --git )/m)

@@ -20,7 +20,7 @@ import { mkdir, realpath, rename, stat, writeFile } from 'node:fs/promises';
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { readCheckout, type CheckoutEntry } from '../../shell/checkout-reader.ts';
+import type { CheckoutEntry, CheckoutReader } from '../../core/checkout-port.ts';
 import type { Git } from './git.ts';
 
 const GITLINK = '160000';
@@ -166,6 +166,7 @@ export async function stageChanges(
   git: Git,
   repoDir: string,
   stateDir: string,
+  readCheckout: CheckoutReader,
 ): Promise<StagedSummary> {
   const root = await realpath(repoDir);
   const changed = (await changedPaths(git)).filter(({ rel }) => !leftOut(rel, stateDir));

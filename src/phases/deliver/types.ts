@@ -1,4 +1,5 @@
 /** What delivery takes and what it ends with (deliver.ts, elsewhere.ts). */
+import type { CheckoutPort } from '../../core/checkout-port.ts';
 import { CancelledError } from '../../errors/errors.ts';
 import type { GitLabPort, Issue, MergeRequest, Project } from '../../core/gitlab-port.ts';
 import type { Logger } from '../../log/logger.ts';
@@ -30,6 +31,8 @@ export interface DeliveryInput {
   hostEnv: Readonly<Record<string, string | undefined>>;
   /** The shell git runs through. */
   shell: Shell;
+  /** Git and the reader of the checkout's files. */
+  checkout: CheckoutPort;
   commit: { title: string; body?: string; author: { name: string; email: string } };
   /** `delivery.branch_prefix` */
   branchPrefix: string;

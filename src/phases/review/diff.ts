@@ -9,8 +9,7 @@ import { structuredPatch } from 'diff';
 import type { Shell } from '../../core/shell-port.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
-import { readCheckout, type CheckoutEntry } from '../../shell/checkout-reader.ts';
-import { Git } from '../../shell/git.ts';
+import type { CheckoutEntry, CheckoutPort, GitRunner } from '../../core/checkout-port.ts';
 import { readInRepo } from '../../tools/repo-read.ts';
 import { repoRoot } from '../../tools/sandbox.ts';
 
@@ -28,6 +27,8 @@ export interface WorkingDiffOptions {
   hostEnv: Readonly<Record<string, string | undefined>>;
   /** The shell git runs through (the run's). */
   shell: Shell;
+  /** Git and the reader of the checkout's files. */
+  checkout: CheckoutPort;
   redactor: Redactor;
   logger: Logger;
   /** Longest diff kept (its head); the rest is cut with a note. */
@@ -100,7 +101,7 @@ function parseRaw(raw: string): Change[] {
  * with a line feed of its own, which is the one the shell port strips, so
  * the content keeps its last line end (or its lack of one).
  */
-async function baseSide(git: Git, blob: string): Promise<string> {
+async function baseSide(git: GitRunner, blob: string): Promise<string> {
   const out = await git.must(['cat-file', '--batch'], `${blob}\n`);
   const header = out.indexOf('\n');
   if (header < 0 || !/^[0-9a-f]+ blob \d+$/.test(out.slice(0, header)))
@@ -170,7 +171,7 @@ function newSide(read: CheckoutEntry, cap: number): { mode: string; text: string
  * command user could not read anyway.
  */
 export async function workingDiff(options: WorkingDiffOptions): Promise<WorkingDiff> {
-  const git = new Git({
+  const git = options.checkout.git({
     shell: options.shell,
     cwd: options.repoDir,
     hostEnv: options.hostEnv,
@@ -209,7 +210,7 @@ export async function workingDiff(options: WorkingDiffOptions): Promise<WorkingD
   const shown = all.slice(0, MAX_FILES_SHOWN);
   const cap = MAX_FILE_BYTES;
   const present = shown.filter((c) => !c.deleted);
-  const read = await readCheckout(
+  const read = await options.checkout.read(
     top,
     present.map((c) => c.rel),
     { cap },

@@ -67,6 +67,7 @@ async function executionMessage(ctx: RunContext, subject: ReviewSubject): Promis
     stateDir: ctx.config.state.directory,
     hostEnv: ctx.deps.hostEnv,
     shell: ctx.deps.shell,
+    checkout: ctx.deps.checkout,
     redactor: ctx.deps.redactor,
     logger: ctx.logger,
     maxChars: DIFF_CHARS,

@@ -3,7 +3,6 @@ import { fenceData, renderPrompt } from '../../core/prompts.ts';
 import type { TestRun } from '../../core/records.ts';
 import { commandsRefused, isolatedRequest } from '../../core/isolation.ts';
 import { inEnvironment } from '../../shell/in-environment.ts';
-import { Git } from '../../shell/git.ts';
 import { tail } from '../../core/shell-port.ts';
 import { COMMAND_OUTPUT_BYTES, KILL_AFTER_MS } from '../../tools/command.ts';
 import { resolveInRepo } from '../../tools/sandbox.ts';
@@ -74,7 +73,7 @@ export async function runTests(ctx: RunContext): Promise<TestRun | undefined> {
 }
 
 async function gitStatus(ctx: RunContext): Promise<string | undefined> {
-  const git = new Git({
+  const git = ctx.deps.checkout.git({
     shell: ctx.deps.shell,
     cwd: ctx.repoDir,
     hostEnv: ctx.deps.hostEnv,

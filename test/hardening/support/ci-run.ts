@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { shellCheckout } from '../../../src/shell/checkout-port.ts';
 import { promptFiles } from '../../../src/llm/prompt-files.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -216,6 +217,7 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
         config,
         llm,
         shell,
+        checkout: shellCheckout,
         clock,
         logger,
         redactor,
@@ -229,6 +231,7 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
           ? {
               delivery: createDeliveryStep({
                 shell: new ExecaShell(),
+                checkout: shellCheckout,
                 repoDir: checkout,
                 gitlab,
                 project,
@@ -254,6 +257,7 @@ export async function runCi(options: CiRunOptions): Promise<CiRun> {
   if (options.deliver && result.outcome?.state === 'COMPLETE') {
     result.delivery = await deliver({
       shell: new ExecaShell(),
+      checkout: shellCheckout,
       repoDir: checkout,
       gitlab,
       project,

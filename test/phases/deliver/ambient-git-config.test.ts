@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { shellCheckout } from '../../../src/shell/checkout-port.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -69,6 +70,7 @@ describe('phases/deliver: git with no ambient config (issue 19 "a planted ~/.git
     const redactor = new Redactor();
     return {
       shell: new ExecaShell(),
+      checkout: shellCheckout,
       repoDir,
       gitlab: w.gitlab,
       project,

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { shellCheckout } from '../../../src/shell/checkout-port.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -57,6 +58,7 @@ describe('phases/deliver (H3, real git against the stand-in’s repositories ove
     return {
       repoDir,
       shell: new ExecaShell(),
+      checkout: shellCheckout,
       gitlab: w.gitlab,
       project,
       target,

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { shellCheckout } from '../../../src/shell/checkout-port.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -54,6 +55,7 @@ export async function startDeliveryWorld(): Promise<DeliveryWorld> {
         token: w.s.botToken.value,
         hostEnv: process.env,
         shell: new ExecaShell(),
+        checkout: shellCheckout,
         commit: {
           title: 'Add notes',
           body: 'Adds a note.',

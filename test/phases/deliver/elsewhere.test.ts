@@ -7,6 +7,7 @@
  * `.mr-agent/patch.diff` is always kept. Real git against the stand-in's
  * repositories over smart HTTP, which refuses pushes as GitLab does.
  */
+import { shellCheckout } from '../../../src/shell/checkout-port.ts';
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -74,6 +75,7 @@ describe('phases/deliver: the change always lands somewhere (issue 18 §2, H3)',
     return {
       repoDir,
       shell: new ExecaShell(),
+      checkout: shellCheckout,
       gitlab: w.gitlab,
       project,
       target,

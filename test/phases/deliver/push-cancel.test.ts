@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { shellCheckout } from '../../../src/shell/checkout-port.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,7 +7,7 @@ import path from 'node:path';
 import { CancelledError } from '../../../src/errors/errors.ts';
 import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
-import { Git } from '../../../src/phases/deliver/git.ts';
+import { deliveryGit } from '../../../src/phases/deliver/git.ts';
 import { pushWithOneRebase } from '../../../src/phases/deliver/push.ts';
 import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 
@@ -49,7 +50,7 @@ describe('deliver: no push after the job is cancelled (M6)', function () {
   /** A delivery git whose `run` lets the test act when a given git command starts. */
   function gitAborting(controller: AbortController, when: (args: readonly string[]) => boolean) {
     const redactor = new Redactor();
-    const git = new Git({
+    const git = deliveryGit(shellCheckout, {
       shell: new ExecaShell(),
       cwd: work,
       hostEnv: { PATH: process.env.PATH },

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { shellCheckout } from '../../../src/shell/checkout-port.ts';
 import { execFileSync } from 'node:child_process';
 import {
   chmod,
@@ -19,7 +20,7 @@ import { CommandFailedError } from '../../../src/errors/errors.ts';
 import { createMemoryLogger } from '../../../src/log/logger.ts';
 import { Redactor } from '../../../src/log/redact.ts';
 import { deliver } from '../../../src/phases/deliver/deliver.ts';
-import { Git } from '../../../src/phases/deliver/git.ts';
+import { deliveryGit as deliveryGitOf } from '../../../src/phases/deliver/git.ts';
 import { pushWithOneRebase } from '../../../src/phases/deliver/push.ts';
 import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 import { git, startDeliveryWorld, type DeliveryWorld } from './delivery-world.ts';
@@ -112,7 +113,7 @@ describe('deliver: the rebase after a rejected push stays out of the checkout (H
 
     function deliveryGit() {
       const redactor = new Redactor();
-      const git = new Git({
+      const git = deliveryGitOf(shellCheckout, {
         cwd: work,
         hostEnv: { PATH: process.env.PATH },
         shell: new ExecaShell(),

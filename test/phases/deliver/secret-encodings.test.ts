@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { shellCheckout } from '../../../src/shell/checkout-port.ts';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -7,7 +8,7 @@ import path from 'node:path';
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { Redactor } from '../../../src/log/redact.ts';
-import { Git } from '../../../src/phases/deliver/git.ts';
+import { deliveryGit } from '../../../src/phases/deliver/git.ts';
 import { base32, rot13 } from '../../../src/phases/deliver/secret-forms.ts';
 import {
   scanChange,
@@ -220,7 +221,7 @@ describe('phases/deliver: the secret scan finds a secret split or encoded (issue
       await writeFile(path.join(root, name), content);
     }
     git(root, 'add', '-A');
-    const g = new Git({
+    const g = deliveryGit(shellCheckout, {
       shell: new ExecaShell(),
       cwd: root,
       hostEnv: process.env,
@@ -228,7 +229,7 @@ describe('phases/deliver: the secret scan finds a secret split or encoded (issue
       logger: undefined as never,
       identity: { name: 'T', email: 't@e' },
     });
-    return stagedFiles(g, root);
+    return stagedFiles(g, root, shellCheckout.read);
   }
 
   for (const [name, files, named] of CASES) {

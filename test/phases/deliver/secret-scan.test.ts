@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { shellCheckout } from '../../../src/shell/checkout-port.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,7 @@ describe('phases/deliver: secret scanning before the commit (issue 19 §3)', () 
     const memory = createMemoryLogger({ redactor, level: 'debug', format: 'json' });
     return {
       shell: new ExecaShell(),
+      checkout: shellCheckout,
       repoDir,
       gitlab: w.gitlab,
       project,

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { shellCheckout } from '../../../src/shell/checkout-port.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -114,6 +115,7 @@ describe('phases/deliver/step: delivery as the run sees it (H3)', () => {
       const project = await w.gitlab.getProject(w.s.project.id);
       const step = createDeliveryStep({
         shell: new ExecaShell(),
+        checkout: shellCheckout,
         repoDir: dir,
         gitlab: w.gitlab,
         project,

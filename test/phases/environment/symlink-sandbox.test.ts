@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { shellCheckout } from '../../../src/shell/checkout-port.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,7 @@ describe('phases/environment: detection reads through the sandbox (issue 19 §5)
     const redactor = new Redactor();
     const { logger } = createMemoryLogger({ redactor, level: 'debug', format: 'json' });
     const diff = await workingDiff({
+      checkout: shellCheckout,
       shell: new ExecaShell(),
       repoDir: plain,
       stateDir: '.mr-agent',

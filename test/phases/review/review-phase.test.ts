@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { shellCheckout } from '../../../src/shell/checkout-port.ts';
 import path from 'node:path';
 import { expect } from 'chai';
 import { execa } from 'execa';
@@ -203,6 +204,7 @@ describe('review phase: the working-tree diff', () => {
   }
   const options = (dir: string, extra: { maxChars?: number; redactor?: Redactor } = {}) => ({
     shell: new ExecaShell(),
+    checkout: shellCheckout,
     repoDir: dir,
     stateDir: '.mr-agent',
     hostEnv: { PATH: process.env.PATH },
