@@ -91,6 +91,7 @@ export const en = {
   'cancel.gitlab': 'the job was cancelled in GitLab',
   'cancel.timeout': 'the job reached its timeout of {limit}',
   'cancel.unknown': 'the run was cancelled',
+  'cancel.graceOver': '{who}, and the run did not stop within its grace period',
 
   // the next step (third line)
   'next.label': 'Next:',

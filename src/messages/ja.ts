@@ -84,6 +84,7 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'cancel.gitlab': 'GitLab でジョブがキャンセルされました',
   'cancel.timeout': 'ジョブがタイムアウト（{limit}）に達しました',
   'cancel.unknown': '実行がキャンセルされました',
+  'cancel.graceOver': '{who}。実行は猶予時間内に停止しなかったため打ち切りました',
 
   'next.label': '次にすること:',
   'next.running':

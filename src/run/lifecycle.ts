@@ -243,6 +243,7 @@ export class RunLifecycle {
         state: 'cancelled',
         summary: 'The job was cancelled and the run did not stop within its grace period.',
         exitCode,
+        afterGrace: true,
         ...(cancelCause ? { cancelCause } : {}),
       },
       noteMs,

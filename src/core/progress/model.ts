@@ -291,6 +291,8 @@ export interface ProgressState {
   facts?: RunFacts;
   /** Set at the end of a cancelled run: who or what stopped it. */
   cancelledBy?: CancelCause;
+  /** The run did not stop within its grace period after the signal and was given up. */
+  gaveUpAfterGrace?: boolean;
   /** Links to the run's other notes (❓ question, 🙋 help, patch). */
   related?: Partial<Record<RelatedNote, string>>;
   /** What the run spent against its budget, when one is set (shown from the first edit on). */

@@ -302,6 +302,11 @@ export function setCancelCause(s: ProgressState, cause: CancelCause): ProgressSt
   return { ...s, cancelledBy: cause };
 }
 
+/** The run was given up: it did not stop within its grace period after the signal. */
+export function markGaveUpAfterGrace(s: ProgressState): ProgressState {
+  return { ...s, gaveUpAfterGrace: true };
+}
+
 /** Remembers where another note of the run is (the ❓ question, the 🙋 note, the patch). */
 export function setRelated(s: ProgressState, kind: RelatedNote, url: string): ProgressState {
   return { ...s, related: { ...s.related, [kind]: url } };

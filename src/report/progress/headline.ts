@@ -160,7 +160,8 @@ function stopped(s: ProgressState, v: Voice): string {
   const cause = s.cancelledBy;
   // without the run's facts or cause (the process gave up in its grace period) the end's own words tell
   const said = s.facts || cause ? '' : oneLine(safeProse(s.final?.summary ?? ''), 200);
-  const who = cause ? cancelledBy(cause, v) : said || v.m('cancel.unknown');
+  const by = cause ? cancelledBy(cause, v) : said || v.m('cancel.unknown');
+  const who = s.gaveUpAfterGrace ? v.m('cancel.graceOver', { who: by }) : by;
   const phase = stoppedIn(s);
   return phase
     ? v.m('facts.stoppedDuring', { phase: phaseName(v, phase), who })

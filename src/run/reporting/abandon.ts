@@ -3,7 +3,7 @@ import type { RunRecords } from '../../history/run-records.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Redactor } from '../../log/redact.ts';
 import type { CancelCause, FinalState } from '../../core/progress/model.ts';
-import { setCancelCause } from '../../core/progress/updates.ts';
+import { markGaveUpAfterGrace, setCancelCause } from '../../core/progress/updates.ts';
 import type { ProgressPublisher } from '../../report/progress/publisher.ts';
 import { buildRunResult, writeResultFile } from '../../report/result-file.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';
@@ -28,6 +28,8 @@ export interface AbandonedEnd {
   exitCode: number;
   /** A cancelled run: who or what stopped it, when known. */
   cancelCause?: CancelCause;
+  /** The run did not stop within its grace period after the signal. */
+  afterGrace?: boolean;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function abandonRun(
   );
   const cause = end.cancelCause;
   if (cause) input.publisher.update((s) => setCancelCause(s, cause));
+  if (end.afterGrace) input.publisher.update(markGaveUpAfterGrace);
   const stop = new AbortController();
   const written = await Promise.race([
     input.publisher.finish({ state: end.state, summary: end.summary }),
