@@ -16,7 +16,9 @@
 // side's processes (the shell's `times`) is printed beside it: it measures the
 // work mr-agent adds, which the load stretches far less.
 // Goal (issue: measures): the sum of the setup times ≤ 1.2 × the sum of the
-// raw times (medians over BENCH_RUNS rounds, default 3).
+// raw times over BENCH_RUNS rounds (default 3): per project, the median raw
+// time plus the median of the paired differences (setup minus raw of the same
+// round).
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -150,11 +152,19 @@ try {
         rawRuns.push(raw(project));
       }
     }
-    const mid = (runs: Sample[]): Sample => ({
-      wall: median(runs.map((r) => r.wall)),
-      cpu: median(runs.map((r) => r.cpu)),
+    // mr-agent's part is the median of the paired differences (setup minus raw of the same
+    // round), so a load that drifts between rounds cancels out; raw is the median raw time
+    const added = (pick: (r: Sample) => number) =>
+      median(setupRuns.map((run, i) => pick(run) - pick(rawRuns[i]!)));
+    const rawMid = {
+      wall: median(rawRuns.map((r) => r.wall)),
+      cpu: median(rawRuns.map((r) => r.cpu)),
+    };
+    rows.push({
+      name: project.name,
+      raw: rawMid,
+      setup: { wall: rawMid.wall + added((r) => r.wall), cpu: rawMid.cpu + added((r) => r.cpu) },
     });
-    rows.push({ name: project.name, raw: mid(rawRuns), setup: mid(setupRuns) });
   }
   const loadAfter = load();
   for (const row of rows)
