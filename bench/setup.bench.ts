@@ -3,17 +3,22 @@
 // npm, pnpm, Yarn 1 and Berry through corepack, a workspace, a TypeScript
 // build step, engines). Each round sets up a fresh copy of each project twice,
 // once with the commands a developer would type and once with the shipped
-// `node dist/mr-agent.mjs setup`, the two taking turns (which goes first
-// alternates by round). The package managers' caches are shared and warmed
+// `node dist/mr-agent.mjs setup`, each through `sh -c`, the two taking turns
+// (which goes first alternates by round). The package managers' caches are shared and warmed
 // first by both sides, so both install from the same cache: every cache is
 // named by a variable that reaches setup's commands (setup passes its commands
 // only the allow-listed variables of src/shell/sandbox-env.ts, and
 // `XDG_CACHE_HOME` is not one, so Yarn 1's and pnpm's caches are set through
 // `YARN_*` and `npm_config_*`), and all of them live in the bench's temporary
 // folder. The machine's load average is printed with the figure: the fixed
-// cost of a process start weighs more on a busy machine.
+// cost of a process start weighs more on a busy machine (2 cores shared by
+// several engineers stretch it several times over). The CPU time of each
+// side's processes (the shell's `times`) is printed beside it: it measures the
+// work mr-agent adds, which the load stretches far less.
 // Goal (issue: measures): the sum of the setup times ≤ 1.2 × the sum of the
-// raw times (medians over BENCH_RUNS rounds, default 3).
+// raw times over BENCH_RUNS rounds (default 3): per project, the median raw
+// time plus the median of the paired differences (setup minus raw of the same
+// round).
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -78,29 +83,49 @@ function freshCopy(project: NodeProject): string {
   return target;
 }
 
-function timed(run: () => { status: number | null; output: string }, what: string): number {
+interface Sample {
+  /** Wall-clock milliseconds. */
+  wall: number;
+  /** CPU milliseconds (user + system) of every process the side started. */
+  cpu: number;
+}
+
+const TIMES_MARK = '@@times';
+
+/**
+ * Runs `command` in `sh` in `cwd`, both sides alike; the shell's `times` after it gives the CPU
+ * time of all its children, which a busy machine stretches far less than the wall clock.
+ */
+function measured(command: string, cwd: string, what: string): Sample {
+  const script = `${command}\nstatus=$?\necho ${TIMES_MARK} >&2\ntimes >&2\nexit $status`;
   const started = performance.now();
-  const result = run();
-  const elapsed = performance.now() - started;
+  const result = spawnSync('sh', ['-c', script], { cwd, env, encoding: 'utf8' });
+  const wall = performance.now() - started;
   if (result.status !== 0)
-    throw new Error(`${what} failed (exit ${result.status}):\n${result.output.slice(-2000)}`);
-  return elapsed;
+    throw new Error(
+      `${what} failed (exit ${result.status}):\n${`${result.stdout}${result.stderr}`.slice(-2000)}`,
+    );
+  const children = result.stderr.split(`${TIMES_MARK}\n`).pop()!.split('\n')[1] ?? '';
+  const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map(
+    ([, m, s]) => Number(m) * 60 + Number(s),
+  );
+  if (seconds.length !== 2) throw new Error(`${what}: no CPU times in ${JSON.stringify(children)}`);
+  return { wall, cpu: (seconds[0]! + seconds[1]!) * 1000 };
 }
 
-function raw(project: NodeProject): number {
-  const cwd = freshCopy(project);
-  return timed(() => {
-    const r = spawnSync('sh', ['-c', project.raw.join(' && ')], { cwd, env, encoding: 'utf8' });
-    return { status: r.status, output: `${r.stdout}${r.stderr}` };
-  }, `raw ${project.name}`);
+const quoted = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+
+function raw(project: NodeProject): Sample {
+  return measured(project.raw.join(' && '), freshCopy(project), `raw ${project.name}`);
 }
 
-function setup(project: NodeProject): number {
+function setup(project: NodeProject): Sample {
   const cwd = freshCopy(project);
-  return timed(() => {
-    const r = spawnSync(process.execPath, [bin, 'setup', cwd], { env, encoding: 'utf8' });
-    return { status: r.status, output: `${r.stdout}${r.stderr}` };
-  }, `mr-agent setup ${project.name}`);
+  return measured(
+    [process.execPath, bin, 'setup', cwd].map(quoted).join(' '),
+    cwd,
+    `mr-agent setup ${project.name}`,
+  );
 }
 
 const load = () => os.loadavg()[0]!.toFixed(1);
@@ -113,35 +138,54 @@ try {
     raw(project);
   }
   const loadBefore = load();
-  const rows: { name: string; raw: number; setup: number }[] = [];
+  const rows: { name: string; raw: Sample; setup: Sample }[] = [];
   for (const project of NODE_PROJECTS) {
-    const rawTimes: number[] = [];
-    const setupTimes: number[] = [];
+    const rawRuns: Sample[] = [];
+    const setupRuns: Sample[] = [];
     for (let i = 0; i < RUNS; i += 1) {
       // paired runs; the side that goes first alternates, so neither always finds the other's warmth
       if (i % 2 === 0) {
-        rawTimes.push(raw(project));
-        setupTimes.push(setup(project));
+        rawRuns.push(raw(project));
+        setupRuns.push(setup(project));
       } else {
-        setupTimes.push(setup(project));
-        rawTimes.push(raw(project));
+        setupRuns.push(setup(project));
+        rawRuns.push(raw(project));
       }
     }
-    rows.push({ name: project.name, raw: median(rawTimes), setup: median(setupTimes) });
+    // mr-agent's part is the median of the paired differences (setup minus raw of the same
+    // round), so a load that drifts between rounds cancels out; raw is the median raw time
+    const added = (pick: (r: Sample) => number) =>
+      median(setupRuns.map((run, i) => pick(run) - pick(rawRuns[i]!)));
+    const rawMid = {
+      wall: median(rawRuns.map((r) => r.wall)),
+      cpu: median(rawRuns.map((r) => r.cpu)),
+    };
+    rows.push({
+      name: project.name,
+      raw: rawMid,
+      setup: { wall: rawMid.wall + added((r) => r.wall), cpu: rawMid.cpu + added((r) => r.cpu) },
+    });
   }
   const loadAfter = load();
   for (const row of rows)
     console.log(
-      `${row.name.padEnd(42)} raw ${ms(row.raw).padStart(10)}   mr-agent setup ${ms(row.setup).padStart(10)}   ${times(row.setup / row.raw)}  (+${ms(row.setup - row.raw)})`,
+      `${row.name.padEnd(42)} raw ${ms(row.raw.wall).padStart(10)}   mr-agent setup ${ms(row.setup.wall).padStart(10)}   ${times(row.setup.wall / row.raw.wall)}  (+${ms(row.setup.wall - row.raw.wall)}; CPU +${ms(row.setup.cpu - row.raw.cpu)})`,
     );
-  const rawSum = rows.reduce((s, r) => s + r.raw, 0);
-  const setupSum = rows.reduce((s, r) => s + r.setup, 0);
+  const sum = (pick: (row: (typeof rows)[number]) => number) =>
+    rows.reduce((total, row) => total + pick(row), 0);
+  const rawSum = sum((r) => r.raw.wall);
+  const setupSum = sum((r) => r.setup.wall);
+  const rawCpu = sum((r) => r.raw.cpu);
+  const setupCpu = sum((r) => r.setup.cpu);
   console.log(
     `all ${rows.length} projects: raw ${ms(rawSum)}, mr-agent setup ${ms(setupSum)}, ${times(setupSum / rawSum)}; mr-agent's own part ${ms((setupSum - rawSum) / rows.length)} a project (load average ${loadBefore} before, ${loadAfter} after, ${os.cpus().length} cores)`,
   );
+  console.log(
+    `CPU time, all processes: raw ${ms(rawCpu)}, mr-agent setup ${ms(setupCpu)}, ${times(setupCpu / rawCpu)}; mr-agent's own part ${ms((setupCpu - rawCpu) / rows.length)} a project`,
+  );
   reportGoal({
     goal: '`mr-agent setup` ≤ 1.2× the raw install and test commands (own Node fixtures)',
-    figure: `${ms(setupSum)} setup (load ${loadBefore}–${loadAfter})`,
+    figure: `${ms(setupSum)} setup (load ${loadBefore}–${loadAfter}; CPU ${times(setupCpu / rawCpu)})`,
     baseline: `${ms(rawSum)} raw`,
     ratio: times(setupSum / rawSum),
     verdict: verdictOf(setupSum / rawSum <= 1.2),
