@@ -17,7 +17,7 @@ describe('Node setup decisions from real projects (SPEC C2, E1)', () => {
   afterEach(() => repo?.cleanup());
 
   for (const [lockfile, major] of [
-    ['9.0', '9'],
+    ['9.0', '10'],
     ['6.0', '8'],
     ['5.4', '7'],
   ] as const) {

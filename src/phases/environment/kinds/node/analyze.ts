@@ -99,16 +99,19 @@ function managerOf(
 }
 
 /**
- * The pnpm major that wrote a lockfile, from its `lockfileVersion`: `5.3` is
- * pnpm 6, `5.4` pnpm 7, `6.x` pnpm 8, `9.0` pnpm 9 (later majors write `9.0`
- * too; the oldest that reads it is the safe choice). Undefined when the
- * version is missing or unknown.
+ * The pnpm major to install a lockfile with, from its `lockfileVersion`:
+ * `5.3` is pnpm 6, `5.4` pnpm 7, `6.x` pnpm 8. `9.0` is written by pnpm 9
+ * and every later major: pnpm 10 reads it together with the settings pnpm 10
+ * projects keep in pnpm-workspace.yaml (a file pnpm 9 refuses without a
+ * `packages` list), and has no release-age policy on by default, which later
+ * majors check against the registry's manifests. Undefined when the version
+ * is missing or unknown.
  */
 export function pnpmMajorOfLockfile(text: string): string | undefined {
   const match = /^lockfileVersion:\s*['"]?(\d+)(?:\.(\d+))?/m.exec(text.slice(0, 2000));
   if (!match) return undefined;
   const [major, minor] = [Number(match[1]), Number(match[2] ?? 0)];
-  if (major >= 9) return String(major);
+  if (major === 9) return '10';
   if (major === 6) return '8';
   if (major === 5 && minor >= 4) return '7';
   if (major === 5 && minor === 3) return '6';
