@@ -130,6 +130,21 @@ describe('Node setup decisions from real projects (SPEC C2, E1)', () => {
     expect(d.test_command?.command).to.equal('pnpm run test:unit');
   });
 
+  it('C2 a browser suite in one workflow ranks below the Node tests of another, whatever the file order', async () => {
+    repo = tempRepo({
+      ...typedLib(workflow('npm run test')),
+      '.github/workflows/a-browser.yml': workflow('npx playwright install', 'npm run test:browser'),
+    });
+    const d = await detectEnvironment(repo.dir);
+    expect(d.test_command?.command).to.equal('npm run test');
+  });
+
+  it('C2 an e2e script ranks below a test script (`pnpm e2e` before `pnpm test`)', async () => {
+    repo = tempRepo(typedLib(workflow('pnpm e2e', 'pnpm run test:e2e', 'pnpm test')));
+    const d = await detectEnvironment(repo.dir);
+    expect(d.test_command?.command).to.equal('pnpm test');
+  });
+
   it('C2 `npx jest` and `pnpm exec mocha` in CI are test commands', async () => {
     repo = tempRepo(typedLib(workflow('npx --yes jest --ci')));
     expect((await detectEnvironment(repo.dir)).test_command?.command).to.equal(
