@@ -13,7 +13,7 @@ const CHECK_SCRIPT =
   /^test[:-](?:types?|typecheck|type-check|tsd|tsc|dts|lint|format|style|size|exports|publint|attw)$/;
 /** Test scripts that drive a browser (browser and end-to-end suites). */
 const BROWSER_SCRIPT =
-  /^(?:test[:-])?(?:browsers?|e2e|ui|playwright|cypress|wdio|karma|puppeteer|headless)(?:[:-][\w:-]+)?$/;
+  /^(?:test[:-])?(?:browsers?|e2e|playwright|cypress|wdio|karma|puppeteer)(?:[:-][\w:-]+)?$|^test[:-](?:ui|headless)$/;
 /** Test runners a package manager runs from node_modules (`pnpm vitest`, `npx jest`). */
 const TEST_RUNNERS = new Set(['vitest', 'jest', 'mocha', 'ava', 'tap', 'uvu', 'jasmine', 'tape']);
 
