@@ -14,10 +14,11 @@ export interface Recognized {
   tool: string;
   kind: CommandKind;
   /**
-   * A `test` that checks without running tests (a type check, a lint): it
-   * ranks below any command that runs a test runner.
+   * A `test` that ranks below the others: it only checks without running
+   * tests (a type check, a lint), or it needs a browser (browser and e2e
+   * suites), which the agent's environment does not have.
    */
-  checksOnly?: boolean;
+  lesser?: 'checks' | 'browser';
   /** The words after the tool (and after `-m pip`, `uv pip` …). */
   args: string[];
   /** The command as a line, normalised (`python -m pip` → `pip`). */

@@ -179,13 +179,13 @@ function runtimeDecision(
 
 /**
  * The test command of the chosen environment: CI first, then task runners,
- * then docs; a command that only checks (a type check, a lint) comes after
- * any that runs tests.
+ * then docs; a command that only checks (a type check, a lint) or needs a
+ * browser comes after any that runs tests in Node.
  */
 function testCommandOf(kind: DecisionKind, evidence: Evidence): Decision['testCommand'] {
   const own = findCommands(evidence, { environment: kind.testEvidence ?? kind.name, kind: 'test' });
   const found =
-    own.find((c) => !c.command.checksOnly) ??
+    own.find((c) => !c.command.lesser) ??
     findCommands(evidence, { tool: ['make', 'just'], kind: 'test' })[0] ??
     own[0];
   return found ? { command: found.text, evidence: [refOf(found)] } : undefined;

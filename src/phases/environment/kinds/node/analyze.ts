@@ -99,30 +99,74 @@ function managerOf(
 }
 
 /**
- * The pnpm major that wrote a lockfile, from its `lockfileVersion`: `5.3` is
- * pnpm 6, `5.4` pnpm 7, `6.x` pnpm 8, `9.0` pnpm 9 (later majors write `9.0`
- * too; the oldest that reads it is the safe choice). Undefined when the
- * version is missing or unknown.
+ * The pnpm major to install a lockfile with, from its `lockfileVersion`:
+ * `5.3` is pnpm 6, `5.4` pnpm 7, `6.x` pnpm 8. `9.0` is written by pnpm 9
+ * and every later major: pnpm 10 reads it together with the settings pnpm 10
+ * projects keep in pnpm-workspace.yaml (a file pnpm 9 refuses without a
+ * `packages` list), and has no release-age policy on by default, which later
+ * majors check against the registry's manifests. Undefined when the version
+ * is missing or unknown.
  */
 export function pnpmMajorOfLockfile(text: string): string | undefined {
   const match = /^lockfileVersion:\s*['"]?(\d+)(?:\.(\d+))?/m.exec(text.slice(0, 2000));
   if (!match) return undefined;
   const [major, minor] = [Number(match[1]), Number(match[2] ?? 0)];
-  if (major >= 9) return String(major);
+  if (major === 9) return '10';
   if (major === 6) return '8';
   if (major === 5 && minor >= 4) return '7';
   if (major === 5 && minor === 3) return '6';
   return undefined;
 }
 
-function setupFor(manager: Manager, folder: FolderFiles, pnpmMajor: string | undefined): string[] {
+/**
+ * The Yarn major that wrote a Berry lockfile, from its `__metadata` version:
+ * 4 is Yarn 2, 5 to 7 Yarn 3, 8 and later Yarn 4. Undefined for a Yarn 1
+ * lockfile or an unknown version.
+ */
+export function yarnMajorOfLockfile(text: string): string | undefined {
+  const match = /^__metadata:\s*\n\s+version:\s*(\d+)/m.exec(text.slice(0, 4000));
+  if (!match) return undefined;
+  const version = Number(match[1]);
+  if (version >= 8) return '4';
+  if (version >= 5) return '3';
+  if (version === 4) return '2';
+  return undefined;
+}
+
+/**
+ * The package manager to prepare when nothing pins it: without a
+ * `packageManager` field corepack runs its own default (its newest pnpm,
+ * Yarn 1), not the major the lockfile was written by. Yarn Berry's
+ * `yarnPath` in `.yarnrc.yml` pins it already.
+ */
+async function unpinnedRelease(
+  manager: Manager,
+  pkg: PackageJson,
+  folder: FolderFiles,
+  read: (rel: string) => Promise<string | undefined>,
+  yarnLockText: string | undefined,
+): Promise<{ name: 'pnpm' | 'yarn'; major: string; lockfile: string } | undefined> {
+  if (typeof pkg.packageManager === 'string') return undefined;
+  if (manager === 'pnpm') {
+    const lock = folder.files.get('pnpm-lock.yaml');
+    const major = lock ? pnpmMajorOfLockfile((await read(lock)) ?? '') : undefined;
+    return major ? { name: 'pnpm', major, lockfile: 'pnpm-lock.yaml' } : undefined;
+  }
+  if (manager !== 'yarn-berry' || !yarnLockText) return undefined;
+  const rc = folder.files.get('.yarnrc.yml');
+  if (rc && /^yarnPath:/m.test((await read(rc)) ?? '')) return undefined;
+  const major = yarnMajorOfLockfile(yarnLockText);
+  return major ? { name: 'yarn', major, lockfile: 'yarn.lock' } : undefined;
+}
+
+function setupFor(manager: Manager, folder: FolderFiles, prepare: string | undefined): string[] {
   const has = (key: string) => folder.files.has(key);
+  const prepared = prepare ? [`corepack prepare ${prepare} --activate`] : [];
   switch (manager) {
     case 'pnpm':
       return [
         'corepack enable pnpm',
-        // without a packageManager pin corepack would run its newest pnpm, not the one the lockfile is for
-        ...(pnpmMajor ? [`corepack prepare pnpm@${pnpmMajor} --activate`] : []),
+        ...prepared,
         has('pnpm-lock.yaml')
           ? 'pnpm install --frozen-lockfile'
           : 'pnpm install --no-frozen-lockfile',
@@ -135,6 +179,7 @@ function setupFor(manager: Manager, folder: FolderFiles, pnpmMajor: string | und
     case 'yarn-berry':
       return [
         'corepack enable yarn',
+        ...prepared,
         has('yarn.lock') ? 'yarn install --immutable' : 'yarn install --no-immutable',
       ];
     default:
@@ -269,18 +314,10 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     notes.push(`package.json is not valid JSON (${(error as Error).message})`);
   }
   const yarnLock = folder.files.get('yarn.lock');
-  const choice = managerOf(
-    pkg,
-    folder,
-    yarnLock ? await context.read(yarnLock) : undefined,
-    context.evidence,
-  );
+  const yarnLockText = yarnLock ? await context.read(yarnLock) : undefined;
+  const choice = managerOf(pkg, folder, yarnLockText, context.evidence);
   const { manager } = choice;
-  const pnpmLock = folder.files.get('pnpm-lock.yaml');
-  const pnpmMajor =
-    manager === 'pnpm' && typeof pkg.packageManager !== 'string' && pnpmLock
-      ? pnpmMajorOfLockfile((await context.read(pnpmLock)) ?? '')
-      : undefined;
+  const release = await unpinnedRelease(manager, pkg, folder, context.read, yarnLockText);
   const runtime = entries(pkg.dependencies).filter(([, spec]) => !internal(spec));
   const dev = entries(pkg.devDependencies).filter(([, spec]) => !internal(spec));
   const optional = entries(pkg.optionalDependencies).filter(([, spec]) => !internal(spec));
@@ -298,8 +335,10 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     'bun.lockb',
   ];
   notes.push(`package manager ${manager} (${choice.rule})`);
-  if (pnpmMajor)
-    notes.push(`pnpm ${pnpmMajor}: no packageManager pin; the major that wrote pnpm-lock.yaml`);
+  if (release)
+    notes.push(
+      `${release.name} ${release.major}: no packageManager pin; the major that wrote ${release.lockfile}`,
+    );
   if (manager === 'bun')
     notes.push('bun is not an available environment: installing with npm instead');
   const checked = [...runtime, ...dev]
@@ -320,7 +359,7 @@ export const analyzeNode: Analyzer = async (folder, context) => {
     ...(members ? { isMember: members } : {}),
     ...maybe('published', publishedRef(pkg, rel, text)),
     ...maybe('versionRefs', ci ? [ci.ref] : undefined),
-    setup: setupFor(manager, folder, pnpmMajor),
+    setup: setupFor(manager, folder, release && `${release.name}@${release.major}`),
     versionCheck: nodeVersionCheck,
     checks,
     notes,

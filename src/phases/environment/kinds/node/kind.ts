@@ -11,6 +11,9 @@ const TEST_SCRIPT = /^test(?::[\w:-]+)?$|^(?:unit|ci)(?::?test)?$/;
 /** Test scripts that check types, lint or measure instead of running tests. */
 const CHECK_SCRIPT =
   /^test[:-](?:types?|typecheck|type-check|tsd|tsc|dts|lint|format|style|size|exports|publint|attw)$/;
+/** Test scripts that drive a browser (browser and end-to-end suites). */
+const BROWSER_SCRIPT =
+  /^(?:test[:-])?(?:browsers?|e2e|playwright|cypress|wdio|karma|puppeteer)(?:[:-][\w:-]+)?$|^test[:-](?:ui|headless)$/;
 /** Test runners a package manager runs from node_modules (`pnpm vitest`, `npx jest`). */
 const TEST_RUNNERS = new Set(['vitest', 'jest', 'mocha', 'ava', 'tap', 'uvu', 'jasmine', 'tape']);
 
@@ -49,7 +52,9 @@ const packageManagers: CommandRule = (tool, args) => {
   }
   const script = sub === 'run' || sub === 'run-script' ? rest[0] : sub === 't' ? 'test' : sub;
   if (script && CHECK_SCRIPT.test(script))
-    return { environment: 'node', tool, kind: 'test', checksOnly: true };
+    return { environment: 'node', tool, kind: 'test', lesser: 'checks' };
+  if (script && BROWSER_SCRIPT.test(script))
+    return { environment: 'node', tool, kind: 'test', lesser: 'browser' };
   if (script && TEST_SCRIPT.test(script)) return { environment: 'node', tool, kind: 'test' };
   // `pnpm vitest`, `yarn jest`, `pnpm exec vitest`, `npm exec mocha`: a test runner itself
   const runner = sub === 'exec' ? positional(rest)[0] : sub;
