@@ -92,6 +92,30 @@ export function nowInStartTicks(proc = '/proc'): number {
   return processStartTicks('self', proc) ?? 0;
 }
 
+interface ProcessStatus {
+  /** The real uid. */
+  uid: number;
+  /** The parent's pid; 0 when the parent is outside this PID namespace. */
+  ppid: number;
+  /** One letter: R, S, Z (zombie), X (dead), … */
+  state: string;
+}
+
+/** A process's real uid, parent and state from `/proc/<pid>/status`; undefined once it ended. */
+function processStatus(pid: number, proc: string): ProcessStatus | undefined {
+  let status: string;
+  try {
+    status = readFileSync(`${proc}/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return {
+    uid: Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1),
+    ppid: Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+    state: /^State:\s+(\S)/m.exec(status)?.[1] ?? '',
+  };
+}
+
 /**
  * Live processes (not zombies) whose real uid is `uid`, read from /proc;
  * with `since`, only those started at or after it (clock ticks since boot).
@@ -108,15 +132,8 @@ export function processesOfUser(uid: number, proc = '/proc', since?: number): nu
   }
   for (const name of entries) {
     if (!/^\d+$/.test(name)) continue;
-    let status: string;
-    try {
-      status = readFileSync(`${proc}/${name}/status`, 'utf8');
-    } catch {
-      continue; // it ended meanwhile
-    }
-    const real = /^Uid:\s+(\d+)/m.exec(status)?.[1];
-    const state = /^State:\s+(\S)/m.exec(status)?.[1];
-    if (Number(real) !== uid || state === 'Z' || state === 'X') continue;
+    const status = processStatus(Number(name), proc);
+    if (status?.uid !== uid || status.state === 'Z' || status.state === 'X') continue;
     if (since !== undefined) {
       const started = processStartTicks(Number(name), proc);
       if (started === undefined || started < since) continue;
@@ -124,6 +141,47 @@ export function processesOfUser(uid: number, proc = '/proc', since?: number): nu
     found.push(Number(name));
   }
   return found;
+}
+
+/** The pids above `pid` up to init, nearest first. */
+function ancestorsOf(pid: number, proc: string): number[] {
+  const found: number[] = [];
+  let current = processStatus(pid, proc)?.ppid ?? 0;
+  while (current > 0 && found.length < 256 && !found.includes(current)) {
+    found.push(current);
+    current = processStatus(current, proc)?.ppid ?? 0;
+  }
+  return found;
+}
+
+/**
+ * Whether a process of the command user is this job's, by its line of
+ * parents: through processes of the same user, it reaches this process
+ * (`self`), or an adopter — init, a parent outside the PID namespace, or an
+ * ancestor of this process adopting orphans (a child subreaper such as
+ * `tini -s`): a process that left its command's tree (`setsid`, a double
+ * fork) ends up there, and cannot be told apart from the job's. A line that
+ * reaches a live process of another user is another's: another job's agent
+ * on the same host running its commands as the same user, a daemon's
+ * supervisor.
+ */
+function startedByThisJob(
+  pid: number,
+  uid: number,
+  family: { self: number; adopters: ReadonlySet<number> },
+  proc: string,
+): boolean {
+  let current = pid;
+  for (let depth = 0; depth < 256; depth++) {
+    const parent = processStatus(current, proc)?.ppid ?? 0;
+    if (parent === family.self || family.adopters.has(parent)) return true;
+    const above = processStatus(parent, proc);
+    // a parent that just ended leaves an orphan being adopted
+    if (above === undefined) return true;
+    if (above.uid !== uid) return false;
+    current = parent;
+  }
+  return true;
 }
 
 const ROUND_PAUSE = new Int32Array(new SharedArrayBuffer(4));
@@ -134,16 +192,26 @@ const ROUND_PAUSE = new Int32Array(new SharedArrayBuffer(4));
  * a SIGHUP they ignore): every process of its uid started at or after
  * `since` (the start of isolation, in clock ticks since boot). A process of
  * the same uid that was running before — `nobody` may run a host's
- * daemons — is left alone. A process may fork while its siblings are
- * killed, so the scan repeats until none is left (a bounded number of
- * rounds). Synchronous, so it also runs when the agent's process exits.
- * Returns how many processes were killed.
+ * daemons — is left alone, and so is one started by another process than
+ * this one (`startedByThisJob`): another job on the same host runs its
+ * commands as the same user meanwhile. A process may fork while its
+ * siblings are killed, so the scan repeats until none is left (a bounded
+ * number of rounds). Synchronous, so it also runs when the agent's process
+ * exits. Returns how many processes were killed.
  */
-export function killProcessesOfUser(uid: number, since: number, proc = '/proc'): number {
+export function killProcessesOfUser(
+  uid: number,
+  since: number,
+  proc = '/proc',
+  self = process.pid,
+): number {
   if (uid === 0) return 0;
+  const adopters = new Set([0, 1, ...ancestorsOf(self, proc)]);
   let killed = 0;
   for (let round = 0; round < 50; round++) {
-    const pids = processesOfUser(uid, proc, since);
+    const pids = processesOfUser(uid, proc, since).filter((pid) =>
+      startedByThisJob(pid, uid, { self, adopters }, proc),
+    );
     if (pids.length === 0) return killed;
     for (const pid of pids) {
       try {
