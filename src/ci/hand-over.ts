@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { detectEnvironment } from '../phases/environment/detect-environment.ts';
 import { selectEnvironment } from '../phases/environment/select.ts';
+import { gitTrackedText } from '../shell/git-tracked.ts';
 import type { Plan } from '../core/plan.ts';
 import { t } from '../messages/catalog.ts';
 import { addNotice } from '../core/progress/updates.ts';
@@ -16,7 +17,7 @@ import type { PlannedWork } from '../run/orchestrator.ts';
 async function chosenEnvironment(run: PreparedRun, plan: Plan) {
   const selection = selectEnvironment({
     planned: plan.selected_environment,
-    detection: await detectEnvironment(run.context.projectDir),
+    detection: await detectEnvironment(run.context.projectDir, { tracked: gitTrackedText }),
     configured: run.config.environment.name,
   });
   return selection.name;

@@ -194,6 +194,7 @@ async function environmentFor(
     redactor: input.redactor,
     hostEnv: input.hostEnv,
     repoDir: input.repoDir,
+    tracked: async (root: string) => (await import('../shell/git-tracked.ts')).gitTrackedText(root),
     prompts: promptFiles(input.config.prompts.directory),
     marker: markerOf(input),
     language,

@@ -3,6 +3,7 @@ import { escapeInvisible } from '../../errors/visible.ts';
 import { detectEnvironment } from '../../phases/environment/detect-environment.ts';
 import type { EnvironmentDetection } from '../../core/environment.ts';
 import type { CliIo } from '../io.ts';
+import { gitTrackedText } from '../../shell/git-tracked.ts';
 
 export interface DetectCommandOptions {
   json?: boolean;
@@ -64,7 +65,10 @@ export async function detectCommand(
   options: DetectCommandOptions,
 ): Promise<number> {
   const root = path.resolve(io.cwd, dir);
-  const detection = await detectEnvironment(root, { listing: options.walk ? 'walk' : 'auto' });
+  const detection = await detectEnvironment(root, {
+    listing: options.walk ? 'walk' : 'auto',
+    tracked: (dir) => gitTrackedText(dir),
+  });
   if (options.json) io.stdout.write(`${JSON.stringify(detection, null, 2)}\n`);
   else io.stdout.write(formatDetection(dir, detection));
   return 0;

@@ -19,6 +19,7 @@ import {
   type CheckoutSetupReport,
 } from '../../phases/environment/setup-checkout.ts';
 import { ExecaShell } from '../../shell/execa-shell.ts';
+import { gitTrackedText } from '../../shell/git-tracked.ts';
 import { useColor, type CliIo } from '../io.ts';
 import { redactorFor } from './run-support.ts';
 
@@ -148,6 +149,7 @@ export async function setupCommand(
     redactor,
     hostEnv: io.env,
     prompts: promptFiles(config.prompts.directory),
+    tracked: (root) => gitTrackedText(root),
     toolCache: toolCacheOf(io.env),
     onRecord: (record) => out(recordLine(record)),
     onTests: (command) => out(escapeInvisible(`tests $ ${command}`)),

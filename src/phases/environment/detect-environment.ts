@@ -8,6 +8,7 @@ import type { EnvironmentDetection } from '../../core/environment.ts';
 import { decide, defaultProposal } from './detect/decide.ts';
 import { gatherEvidence } from './detect/evidence.ts';
 import { depthOf, isProjectFolder, type FileTable } from './detect/files.ts';
+import type { TrackedFiles } from '../../core/tracked-files.ts';
 import { listRepository, type ListingMode } from './detect/list.ts';
 import type { AnalyzeContext, FolderFiles, Project } from './detect/project.ts';
 import { DETECTION_KINDS, kindOf, type DetectionKinds } from './registry.ts';
@@ -15,6 +16,8 @@ import { DETECTION_KINDS, kindOf, type DetectionKinds } from './registry.ts';
 export interface DetectOptions {
   /** `auto` (git index in a checkout, else walk) or `walk`. */
   listing?: ListingMode;
+  /** Reads the git index (src/shell/git-tracked.ts); without it the folder is walked. */
+  tracked?: TrackedFiles | undefined;
   /** Deepest folder level searched (root = 0). */
   maxDepth?: number;
   /** Bytes of one file read for parsing. */
@@ -131,6 +134,7 @@ export async function detectEnvironment(
   }
   const listing = await listRepository(root, kinds.files.isWantedFile, {
     mode: options.listing ?? 'auto',
+    tracked: options.tracked,
     maxDepth: limits.maxDepth,
   });
   const readFile = createReader(await repoRoot(root), limits.maxReadBytes);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Config } from '../../config/options.ts';
 import type { PortDeps } from '../../core/run-context.ts';
 import type { EnvironmentHandoff, EnvironmentName } from '../../core/environment.ts';
+import type { TrackedFiles } from '../../core/tracked-files.ts';
 import { inEnvironment } from '../../shell/in-environment.ts';
 import { sandboxEnv } from '../../shell/sandbox-env.ts';
 import { detectEnvironment } from './detect-environment.ts';
@@ -28,6 +29,8 @@ export interface CheckoutSetupDeps extends PortDeps {
   config: Config;
   /** The environment phase's prompt files (`prompts.directory` overriding the shipped ones). */
   prompts: PromptFiles<EnvironmentPromptName>;
+  /** Reads the git index for detection (without it the folder is walked). */
+  tracked?: TrackedFiles | undefined;
   /** The user's tool cache folder (`$XDG_CACHE_HOME` or `~/.cache`); mr-agent keeps its shims below it. */
   toolCache: string;
   /** Told of each setup command and check as it finishes, and of the test command as it starts. */
@@ -131,7 +134,7 @@ export async function setupCheckout(deps: CheckoutSetupDeps): Promise<CheckoutSe
   const where = deps.repoDir;
   const hostEnv: Record<string, string | undefined> = { ...deps.hostEnv };
   const records: CommandRecord[] = [];
-  const detection = await detectEnvironment(deps.repoDir);
+  const detection = await detectEnvironment(deps.repoDir, { tracked: deps.tracked });
   if (detection.candidates.length === 0)
     return emptyReport(
       `no project to set up in ${where}: no package.json, pyproject.toml, requirements.txt, environment.yml, pom.xml, build.gradle or go.mod`,

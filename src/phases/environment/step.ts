@@ -1,6 +1,7 @@
 import type { Config } from '../../config/options.ts';
 import type { EnvironmentPromptName, PromptFiles } from '../../core/prompts.ts';
 import type { PortDeps } from '../../core/run-context.ts';
+import type { TrackedFiles } from '../../core/tracked-files.ts';
 import { detectEnvironment } from './detect-environment.ts';
 import type {
   EnvironmentDetection,
@@ -22,6 +23,8 @@ import type { CommandRecord } from './run-command.ts';
 export interface EnvironmentStepDeps extends PortDeps {
   config: Config;
   repoDir: string;
+  /** Reads the git index for detection (without it the checkout is walked). */
+  tracked?: TrackedFiles | undefined;
   /** The phase's prompt files (`prompts.directory` overriding the shipped ones). */
   prompts: PromptFiles<EnvironmentPromptName>;
   /** Job, pipeline and task for the failure note's marker. */
@@ -103,7 +106,8 @@ async function completeHandoff(
  */
 export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
   let detection: EnvironmentDetection | undefined = deps.detected;
-  const detectOnce = async () => (detection ??= await detectEnvironment(deps.repoDir));
+  const detectOnce = async () =>
+    (detection ??= await detectEnvironment(deps.repoDir, { tracked: deps.tracked }));
   return {
     async detect() {
       const found = await detectOnce();

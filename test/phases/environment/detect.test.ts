@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import { UsageError } from '../../../src/errors/errors.ts';
 import { detectEnvironment } from '../../../src/phases/environment/detect-environment.ts';
+import { gitTrackedText } from '../../../src/shell/git-tracked.ts';
 import type { EnvironmentDetection } from '../../../src/core/environment.ts';
 import { rangeOf } from '../../../src/phases/environment/detect/versions.ts';
 import { tempRepo, writeFiles } from './support.ts';
@@ -229,7 +230,7 @@ describe('detectEnvironment on generated trees', () => {
     const git = (...args: string[]) => execFileSync('git', args, { cwd: repo.dir, stdio: 'pipe' });
     git('init', '-q');
     git('add', 'requirements.txt');
-    const indexed = await detectEnvironment(repo.dir);
+    const indexed = await detectEnvironment(repo.dir, { tracked: (dir) => gitTrackedText(dir) });
     expect(indexed.stats.source).to.equal('git-index');
     expect(Object.keys(indexed.detected_files)).to.deep.equal(['requirements.txt']);
     const walked = await detectEnvironment(repo.dir, { listing: 'walk' });

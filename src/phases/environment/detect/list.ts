@@ -1,9 +1,10 @@
-import { gitTrackedText } from './git-list.ts';
+import type { TrackedFiles } from '../../../core/tracked-files.ts';
 import { SKIPPED_DIRECTORIES, walkRepository, type WalkOptions } from './walk.ts';
 
 /**
- * How the files are found. `auto`: from the git index when the folder is the
- * top of a git work tree (what a CI checkout holds), else by walking it.
+ * How the files are found. `auto`: from the git index (the `tracked` port)
+ * when the folder is the top of a git work tree (what a CI checkout holds),
+ * else by walking it.
  * `walk`: always walk (sees untracked files; applies `.gitignore`).
  */
 export type ListingMode = 'auto' | 'walk';
@@ -21,10 +22,10 @@ type Wanted = (name: string, dir: string) => boolean;
 export async function listRepository(
   root: string,
   wanted: Wanted,
-  options: WalkOptions & { mode?: ListingMode } = {},
+  options: WalkOptions & { mode?: ListingMode; tracked?: TrackedFiles | undefined } = {},
 ): Promise<Listing> {
-  if (options.mode !== 'walk') {
-    const tracked = await gitTrackedText(root);
+  if (options.mode !== 'walk' && options.tracked) {
+    const tracked = await options.tracked(root);
     if (tracked !== undefined) return filterTracked(tracked, wanted, options.maxDepth ?? 12);
   }
   const walked = await walkRepository(root, wanted, options);

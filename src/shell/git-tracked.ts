@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Shell } from '../../../core/shell-port.ts';
-import { Git } from '../../../shell/git.ts';
-import { lazyExecaShell } from '../../../shell/lazy-shell.ts';
+import type { Shell } from '../core/shell-port.ts';
+import { Git } from './git.ts';
+import { lazyExecaShell } from './lazy-shell.ts';
 
 /**
  * Where git is looked for when the caller passes no host environment: the
@@ -17,11 +17,11 @@ const SYSTEM_PATH = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/
  * run (not installed, "dubious ownership", a broken index). Reading the index
  * costs no folder walk, which makes detection on a checkout about as fast as
  * `git ls-files` itself. Git runs through the job's one git module
- * (src/shell/git.ts): no ambient configuration, no hooks, no fsmonitor. The
- * list is one NUL-separated text: on a large checkout, scanning it in place
- * (list.ts) spares building tens of thousands of strings. `shell`: the one git
- * runs through; detection does not have the run's yet, so it takes the
- * process's execa shell.
+ * (git.ts): no ambient configuration, no hooks, no fsmonitor. The list is
+ * one NUL-separated text: on a large checkout, scanning it in place
+ * (detection's list.ts) spares building tens of thousands of strings.
+ * `shell`: the one git runs through; by default the process's execa shell.
+ * Detection gets it as its `TrackedFiles` port.
  */
 export async function gitTrackedText(
   root: string,

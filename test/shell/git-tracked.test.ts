@@ -3,10 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { gitTrackedFiles } from '../../../src/phases/environment/detect/git-list.ts';
-import { makeTempRepo } from '../../support/temp-repo.ts';
+import { gitTrackedFiles } from '../../src/shell/git-tracked.ts';
+import { makeTempRepo } from '../support/temp-repo.ts';
 
-describe('phases/environment/detect/git-list: the index through the one git module (issue 17 item 5, issue 19)', () => {
+describe('shell/git-tracked: the index through the one git module (issue 17 item 5, issue 19)', () => {
   const saved = { HOME: process.env.HOME, TOKEN: process.env.MR_AGENT_GITLAB_TOKEN };
   afterEach(() => {
     process.env.HOME = saved.HOME;
