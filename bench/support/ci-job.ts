@@ -11,7 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { seedScenario, startGitLabStandIn } from '../../src/testkit/gitlab-server/index.ts';
+import {
+  seedScenario,
+  startGitLabStandIn,
+  type Scenario,
+} from '../../src/testkit/gitlab-server/index.ts';
+import type { GitLabStandIn } from '../../src/testkit/gitlab-server/server.ts';
 import { promptTokens } from '../../src/testkit/openai-server/responses.ts';
 import { startScriptedOpenAiServer } from '../../src/testkit/openai-server/server.ts';
 
@@ -77,6 +82,47 @@ export interface CiJobResult {
 }
 
 /** Runs one job; throws when the job did not finish with exit code 0. */
+/**
+ * What GitLab gives the agent job of a pipeline the bridge triggered on the
+ * stand-in's merge request, with the bot's token, JSON logs and the scripted model.
+ */
+export function triggeredJobVariables(
+  standIn: GitLabStandIn,
+  s: Scenario,
+  job: {
+    dir: string;
+    home: string;
+    branch: string;
+    pipelineId: number;
+    jobId: number;
+    llmUrl: string;
+    llmKey?: string;
+  },
+): Record<string, string> {
+  return {
+    PATH: process.env['PATH'] ?? '',
+    HOME: job.home,
+    CI: 'true',
+    CI_API_V4_URL: `${standIn.url}/api/v4`,
+    CI_SERVER_URL: standIn.url,
+    CI_PROJECT_ID: String(s.project.id),
+    CI_PROJECT_PATH: s.project.path,
+    CI_PROJECT_DIR: job.dir,
+    CI_DEFAULT_BRANCH: s.project.defaultBranch,
+    CI_COMMIT_REF_NAME: job.branch,
+    CI_PIPELINE_ID: String(job.pipelineId),
+    CI_JOB_ID: String(job.jobId),
+    CI_JOB_URL: `${standIn.url}/${s.project.path}/-/jobs/${job.jobId}`,
+    CI_PIPELINE_SOURCE: 'trigger',
+    GITLAB_USER_ID: String(s.maintainer.id),
+    MR_AGENT_GITLAB_TOKEN: s.botToken.value,
+    MR_AGENT_LOG_FORMAT: 'json',
+    OPENAI_API_KEY: job.llmKey ?? KEY,
+    OPENAI_BASE_URL: job.llmUrl,
+    MR_AGENT_LLM_MODEL: 'scripted-model',
+  };
+}
+
 export async function runCiJob(options: CiJobOptions): Promise<CiJobResult> {
   const standIn = await startGitLabStandIn();
   const work = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-bench-job-'));
@@ -117,26 +163,14 @@ export async function runCiJob(options: CiJobOptions): Promise<CiJobResult> {
       variables,
     });
     const env: Record<string, string> = {
-      PATH: process.env['PATH'] ?? '',
-      HOME: work,
-      CI: 'true',
-      CI_API_V4_URL: `${standIn.url}/api/v4`,
-      CI_SERVER_URL: standIn.url,
-      CI_PROJECT_ID: String(s.project.id),
-      CI_PROJECT_PATH: s.project.path,
-      CI_PROJECT_DIR: dir,
-      CI_DEFAULT_BRANCH: s.project.defaultBranch,
-      CI_COMMIT_REF_NAME: branch,
-      CI_PIPELINE_ID: String(pipeline.id),
-      CI_JOB_ID: String(jobs[0]!.id),
-      CI_JOB_URL: `${standIn.url}/${s.project.path}/-/jobs/${jobs[0]!.id}`,
-      CI_PIPELINE_SOURCE: 'trigger',
-      GITLAB_USER_ID: String(s.maintainer.id),
-      MR_AGENT_GITLAB_TOKEN: s.botToken.value,
-      MR_AGENT_LOG_FORMAT: 'json',
-      OPENAI_API_KEY: KEY,
-      OPENAI_BASE_URL: llm.url,
-      MR_AGENT_LLM_MODEL: 'scripted-model',
+      ...triggeredJobVariables(standIn, s, {
+        dir,
+        home: work,
+        branch,
+        pipelineId: pipeline.id,
+        jobId: jobs[0]!.id,
+        llmUrl: llm.url,
+      }),
       MR_AGENT_ENVIRONMENT_SETUP: 'false',
       MR_AGENT_TEST_COMMAND: 'true',
       REFLECTION_INTERVAL: '0',

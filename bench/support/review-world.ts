@@ -19,7 +19,7 @@ import {
 } from '../../src/testkit/gitlab-server/index.ts';
 import { promptTokens } from '../../src/testkit/openai-server/responses.ts';
 import { startScriptedOpenAiServer } from '../../src/testkit/openai-server/server.ts';
-import { BIN } from './ci-job.ts';
+import { BIN, triggeredJobVariables } from './ci-job.ts';
 
 const KEY = 'sk-bench-review-2718';
 
@@ -108,26 +108,15 @@ export class ReviewWorld {
         variables: trigger,
       });
       const env: Record<string, string> = {
-        PATH: process.env['PATH'] ?? '',
-        HOME: this.work,
-        CI: 'true',
-        CI_API_V4_URL: `${standIn.url}/api/v4`,
-        CI_SERVER_URL: standIn.url,
-        CI_PROJECT_ID: String(s.project.id),
-        CI_PROJECT_PATH: s.project.path,
-        CI_PROJECT_DIR: dir,
-        CI_DEFAULT_BRANCH: s.project.defaultBranch,
-        CI_COMMIT_REF_NAME: branch,
-        CI_PIPELINE_ID: String(pipeline.id),
-        CI_JOB_ID: String(jobs[0]!.id),
-        CI_JOB_URL: `${standIn.url}/${s.project.path}/-/jobs/${jobs[0]!.id}`,
-        CI_PIPELINE_SOURCE: 'trigger',
-        GITLAB_USER_ID: String(s.maintainer.id),
-        MR_AGENT_GITLAB_TOKEN: s.botToken.value,
-        MR_AGENT_LOG_FORMAT: 'json',
-        OPENAI_API_KEY: KEY,
-        OPENAI_BASE_URL: llm.url,
-        MR_AGENT_LLM_MODEL: 'scripted-model',
+        ...triggeredJobVariables(standIn, s, {
+          dir,
+          home: this.work,
+          branch,
+          pipelineId: pipeline.id,
+          jobId: jobs[0]!.id,
+          llmUrl: llm.url,
+          llmKey: KEY,
+        }),
         ...trigger,
         ...variables,
       };

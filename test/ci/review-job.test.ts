@@ -4,6 +4,7 @@ import { commitFiles, readBlob } from '../../src/testkit/gitlab-server/git.ts';
 import type { ReviewFinding } from '../../src/phases/review/inline/findings.ts';
 import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
 import { JobWorld } from './job-world.ts';
+import { BUGGY_CALC } from '../support/review-fixture.ts';
 
 /**
  * `/agent review` as a whole CI job (`mr-agent ci --step all`): the bridge's
@@ -13,16 +14,6 @@ import { JobWorld } from './job-world.ts';
  * after a fix posts no duplicate and resolves the fixed thread; a position
  * GitLab refuses is reported in the progress note.
  */
-const CALC = [
-  'export function add(a, b) {',
-  '  return a - b;',
-  '}',
-  '',
-  'export function mul(a, b) {',
-  '  return a + b;',
-  '}',
-  '',
-].join('\n');
 
 const ADD: ReviewFinding = {
   file: 'src/calc.js',
@@ -57,7 +48,7 @@ describe('ci: /agent review as a job (stand-in + scripted model over HTTP; issue
   beforeEach(async () => {
     world = await JobWorld.start();
     await commitFiles(world.s.project.repoDir, world.s.mergeRequest.sourceBranch, {
-      'src/calc.js': CALC,
+      'src/calc.js': BUGGY_CALC,
     });
   });
   afterEach(() => world.close());
@@ -134,7 +125,7 @@ describe('ci: /agent review as a job (stand-in + scripted model over HTTP; issue
     // a push that fixes `add subtracts` (applying its suggestion would resolve the thread by itself)
     const add = threads().find((n) => n.body.includes('add subtracts'))!;
     await commitFiles(world.s.project.repoDir, world.s.mergeRequest.sourceBranch, {
-      'src/calc.js': CALC.replace('  return a - b;', '  return a + b;'),
+      'src/calc.js': BUGGY_CALC.replace('  return a - b;', '  return a + b;'),
     });
 
     for (let round = 0; round < 2; round++) {

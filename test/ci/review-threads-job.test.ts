@@ -6,6 +6,7 @@ import type { NoteRec } from '../../src/testkit/gitlab-server/records.ts';
 import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { JobWorld } from './job-world.ts';
+import { BUGGY_CALC } from '../support/review-fixture.ts';
 
 /**
  * Review threads the agent addresses, as whole CI jobs over real HTTP: the
@@ -16,17 +17,7 @@ import { JobWorld } from './job-world.ts';
  * variables. Every addressed thread gets a reply with the commit and is
  * resolved; a thread it cannot address gets a reply and stays open.
  */
-const CALC = [
-  'export function add(a, b) {',
-  '  return a - b;',
-  '}',
-  '',
-  'export function mul(a, b) {',
-  '  return a + b;',
-  '}',
-  '',
-].join('\n');
-const FIXED_ADD = CALC.replace('  return a - b;', '  return a + b;');
+const FIXED_ADD = BUGGY_CALC.replace('  return a - b;', '  return a + b;');
 
 const ADD: ReviewFinding = {
   file: 'src/calc.js',
@@ -60,7 +51,7 @@ describe('ci: review threads the agent addresses (stand-in + scripted model over
   beforeEach(async () => {
     world = await JobWorld.start();
     await commitFiles(world.s.project.repoDir, world.s.mergeRequest.sourceBranch, {
-      'src/calc.js': CALC,
+      'src/calc.js': BUGGY_CALC,
     });
   });
   afterEach(() => world.close());

@@ -160,3 +160,15 @@ export function addedRuns(file: HeadFile): number[][] {
   }
   return runs;
 }
+
+/** A small module with two swapped operators: what the review and thread tests review and fix. */
+export const BUGGY_CALC = [
+  'export function add(a, b) {',
+  '  return a - b;',
+  '}',
+  '',
+  'export function mul(a, b) {',
+  '  return a + b;',
+  '}',
+  '',
+].join('\n');
