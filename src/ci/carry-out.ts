@@ -234,6 +234,7 @@ export async function carryOutJob(prepared: PreparedRun, deps: CarryOutDeps): Pr
     review: start.reviewOnly !== undefined,
     threads,
   });
+  deps.notePosted?.();
   const input: RunInput = {
     task: session.task,
     repoDir: session.task.repo,

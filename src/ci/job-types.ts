@@ -12,6 +12,8 @@ export interface CarryOutDeps {
   stdout: { write(text: string): unknown };
   /** Signals, grace period and the run's end (src/run/lifecycle.ts). */
   lifecycle: RunLifecycle;
+  /** Told once the run's progress note is posted (the job's log lines wait for it). */
+  notePosted?(): void;
 }
 
 /** What a job carried out: its exit code and, when it ran (part of) the run, the run. */

@@ -44,6 +44,12 @@ export interface CiServices {
 export interface JobLogging {
   logger: Logger;
   redactor: Redactor;
+  /**
+   * Lets the job's log lines through: until then they are kept, in order,
+   * and the logging library is not loaded (it would delay the first progress
+   * note). Resolves once the lines logged so far are written.
+   */
+  release(): Promise<void>;
 }
 
 /**
@@ -63,20 +69,25 @@ export interface JobServices {
   config: ConfigStages;
   overrides: CiServices;
   logging(): Promise<JobLogging>;
+  /** Writes every log line kept so far (when logging was opened); the job calls it as it ends. */
+  flushLogs(): Promise<void>;
   /** The job's one GitLab client (unguarded: the run path bounds it by its request budget). */
   gitlab(): Promise<GitLabPort>;
 }
 
-function jobLogger(io: CiStepIo, config: Config, traceId: string, redactor: Redactor) {
-  return import('../log/logger.ts').then(({ createLogger, resolveLogFormat, textSink }) =>
-    createLogger({
-      level: config.log.level,
-      format: resolveLogFormat(config.log.format, io.env),
-      traceId,
-      redactor,
-      stream: textSink(io.stderr),
-    }),
-  );
+async function jobLogger(io: CiStepIo, config: Config, traceId: string, redactor: Redactor) {
+  const [{ createHeldLogger }, { resolveLogFormat }, { textSink }] = await Promise.all([
+    import('../log/lazy-logger.ts'),
+    import('../log/log-format.ts'),
+    import('../log/text-sink.ts'),
+  ]);
+  return createHeldLogger({
+    level: config.log.level,
+    format: resolveLogFormat(config.log.format, io.env),
+    traceId,
+    redactor,
+    stream: textSink(io.stderr),
+  });
 }
 
 async function openLogging(services: JobServices): Promise<JobLogging> {
@@ -84,7 +95,7 @@ async function openLogging(services: JobServices): Promise<JobLogging> {
   const base = services.config.base;
   const [{ Redactor }, { newTraceId }] = await Promise.all([
     import('../log/redact.ts'),
-    import('../log/logger.ts'),
+    import('../log/trace-id.ts'),
   ]);
   const redactor = overrides.redactor ?? new Redactor();
   redactor.addFromEnv(services.env, [...base.secrets.variables, ...secretVariableNames(io.env)]);
@@ -92,8 +103,9 @@ async function openLogging(services: JobServices): Promise<JobLogging> {
     pipelineId: String(context.pipeline.id),
     jobId: String(context.job.id),
   });
-  const logger = overrides.logger ?? (await jobLogger(io, base, traceId, redactor));
-  return { logger, redactor };
+  if (overrides.logger) return { logger: overrides.logger, redactor, release: async () => {} };
+  const { logger, release } = await jobLogger(io, base, traceId, redactor);
+  return { logger, redactor, release };
 }
 
 async function openGitLab(services: JobServices): Promise<GitLabPort> {
@@ -130,6 +142,9 @@ export function jobServices(
     config: jobConfigStages({ env, sets }),
     overrides,
     logging: () => (logging ??= openLogging(services)),
+    flushLogs: async () => {
+      if (logging) await (await logging).release();
+    },
     gitlab: () =>
       (gitlab ??= openGitLab(services).catch((error: unknown) => {
         gitlab = undefined;

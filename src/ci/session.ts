@@ -18,7 +18,7 @@ import { lazyOpenAiLlm } from '../llm/lazy-llm.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import type { DeliveryTarget } from '../phases/deliver/deliver.ts';
-import { gitlabAnswers } from '../phases/replan/index.ts';
+import { gitlabAnswers } from '../phases/replan/answers.ts';
 import { composeRun, type GitLabDelivery, type RunObservers } from '../run/compose.ts';
 import type { Reporting } from '../run/reporting/index.ts';
 import { taskFromText, type TaskSpec } from '../task/task-yaml.ts';

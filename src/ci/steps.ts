@@ -37,12 +37,18 @@ interface Job {
   lifecycle: RunLifecycle;
   /** When the job's process opened it (epoch ms, wall-clock). */
   openedAt: number;
+  /** Lets the job's held log lines through (once the progress note is posted, or the job ends). */
+  releaseLogs(): Promise<void>;
+  /** Stops listening for signals on the logs' behalf. */
+  unlisten(): void;
 }
 
 async function openJob(services: JobServices, payload: CommandRequest | undefined): Promise<Job> {
   const { context, io, overrides } = services;
   const baseConfig = services.config.base;
-  const { logger, redactor } = await services.logging();
+  const { logger, redactor, release } = await services.logging();
+  // a termination signal before the note: what was logged is written, not lost at exit
+  const unlisten = io.onSignal?.(() => void release()) ?? (() => undefined);
   const client = await services.gitlab();
   const budget = new RequestBudget(baseConfig.gitlab.request_budget_sec * 1000);
   const lifecycle = new RunLifecycle({
@@ -65,6 +71,8 @@ async function openJob(services: JobServices, payload: CommandRequest | undefine
     budget,
     lifecycle,
     openedAt: Date.now(),
+    releaseLogs: release,
+    unlisten,
   };
 }
 
@@ -108,6 +116,7 @@ async function prepareAndCarryOut(
     redactor: job.redactor,
     stdout: io.stdout,
     lifecycle,
+    notePosted: () => void job.releaseLogs(),
   });
 }
 
@@ -180,5 +189,8 @@ export async function runCiJob(
     return { ...carried, exitCode: job.lifecycle.close(carried.exitCode) };
   } catch (error) {
     return failedJob(job, services.io, error);
+  } finally {
+    job.unlisten();
+    await services.flushLogs();
   }
 }

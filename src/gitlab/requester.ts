@@ -1,6 +1,6 @@
 /**
  * The HTTP transport under gitbeaker (its `requesterFn` plug-in point): one
- * `fetch` per attempt, retries (docs/gitlab.md) — 429 waits for `Retry-After`;
+ * exchange per attempt over Node's `http`/`https` (http-exchange.ts), retries (docs/gitlab.md) — 429 waits for `Retry-After`;
  * for idempotent methods (GET, HEAD, PUT, DELETE) 5xx and timeouts back off
  * exponentially; a POST is repeated only when it surely never reached GitLab
  * (429, connection refused, unknown host). A POST whose answer is lost (a 5xx,
@@ -12,14 +12,17 @@
  * token there).
  */
 import {
-  createRequesterFn,
+  defaultOptionsHandler,
+  type DefaultRequestOptions,
   type FormattedResponse,
   type RequesterType,
   type ResourceOptions,
 } from '@gitbeaker/requester-utils';
+import { decamelizeKeys } from 'xcase';
 import { ExternalServiceError, type HintKey } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../core/clock.ts';
+import { exchange, type HttpAnswer } from './http-exchange.ts';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (default 4). */
@@ -63,10 +66,11 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 /** Connection failures where the request surely never reached GitLab (safe to repeat a POST). */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
-/** A fetch failure that surely never reached GitLab (safe to repeat a POST). */
+/** A connection failure that surely never reached GitLab (safe to repeat a POST). */
 export function neverSent(error: unknown): boolean {
-  const code = ((error as { cause?: { code?: string } }).cause ?? {}).code;
-  return code !== undefined && NOT_SENT.has(code);
+  const failure = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = failure?.code ?? failure?.cause?.code;
+  return typeof code === 'string' && NOT_SENT.has(code);
 }
 const SERVICE = 'GitLab';
 
@@ -79,11 +83,15 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
-async function readBody(response: Response, asStream: boolean): Promise<FormattedResponse> {
-  const headers = Object.fromEntries(response.headers.entries());
-  if (asStream) return { body: response.body as ReadableStream, headers, status: response.status };
-  if (response.status === 204) return { body: null, headers, status: response.status };
-  const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+async function readBody(response: HttpAnswer, asStream: boolean): Promise<FormattedResponse> {
+  const headers = response.headers;
+  if (asStream)
+    return { body: response.stream() as ReadableStream, headers, status: response.status };
+  if (response.status === 204) {
+    response.discard();
+    return { body: null, headers, status: response.status };
+  }
+  const type = (response.header('content-type') ?? '').split(';')[0]!.trim();
   let body: FormattedResponse['body'];
   if (type === 'application/json')
     body = ((await response.json()) as Record<string, unknown>) ?? {};
@@ -108,7 +116,8 @@ export function gitlabErrorMessage(text: string): string {
 interface Attempt {
   method: string;
   url: URL;
-  init: RequestInit;
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
   asStream: boolean;
   signal: AbortSignal | undefined;
 }
@@ -139,10 +148,13 @@ class RetryingHandler {
     const attempt: Attempt = {
       method: verb,
       url,
-      init: { method: verb, headers: headers ?? {}, body: body ?? null },
+      headers: { ...headers },
+      body: undefined,
       asStream: asStream === true,
       signal,
     };
+    if (typeof body === 'string') attempt.body = body;
+    else if (body !== undefined) await encodeForm(attempt, body);
     return this.run(attempt);
   }
 
@@ -151,7 +163,7 @@ class RetryingHandler {
     for (let attempt = 0; ; attempt++) {
       const started = this.deps.clock.now();
       const last = attempt >= this.policy.maxRetries;
-      let response: Response;
+      let response: HttpAnswer;
       try {
         response = await this.fetchOnce(a);
       } catch (error) {
@@ -170,21 +182,36 @@ class RetryingHandler {
       if (!retryable || last) throw await this.statusError(a, response, attempt);
       const waitMs = this.waitFor(response, attempt);
       if (waitMs === undefined) throw await this.statusError(a, response, attempt);
-      await response.body?.cancel();
+      response.discard();
       await this.wait(a, path, attempt, waitMs, `HTTP ${response.status}`);
     }
   }
 
-  private async fetchOnce(a: Attempt): Promise<Response> {
+  private async fetchOnce(a: Attempt): Promise<HttpAnswer> {
     const timeout = AbortSignal.timeout(this.policy.timeoutMs);
     const signal = a.signal ? AbortSignal.any([a.signal, timeout]) : timeout;
-    return fetch(new Request(a.url, { ...a.init, signal }));
+    try {
+      return await exchange({
+        method: a.method,
+        url: a.url,
+        headers: a.headers,
+        body: a.body,
+        signal,
+      });
+    } catch (error) {
+      if (timeout.aborted && !a.signal?.aborted)
+        throw Object.assign(new Error(`no answer within ${this.policy.timeoutMs} ms`), {
+          name: 'TimeoutError',
+          cause: error,
+        });
+      throw error;
+    }
   }
 
   /** Delay before the next attempt, or undefined when a Retry-After is too long to wait. */
-  private waitFor(response: Response, attempt: number): number | undefined {
+  private waitFor(response: HttpAnswer, attempt: number): number | undefined {
     if (response.status !== 429) return this.backoff(attempt);
-    const retryAfter = parseRetryAfter(response.headers.get('retry-after'), this.deps.clock.now());
+    const retryAfter = parseRetryAfter(response.header('retry-after'), this.deps.clock.now());
     if (retryAfter === undefined) return this.backoff(attempt);
     return retryAfter > this.policy.maxRetryAfterMs ? undefined : retryAfter;
   }
@@ -232,7 +259,7 @@ class RetryingHandler {
     );
   }
 
-  private async statusError(a: Attempt, response: Response, attempt: number) {
+  private async statusError(a: Attempt, response: HttpAnswer, attempt: number) {
     const text = await response.text().catch(() => '');
     const detail = gitlabErrorMessage(text);
     const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : '';
@@ -243,7 +270,7 @@ class RetryingHandler {
         status: response.status,
         where: a.url.origin,
         hintKey: hintFor(response.status, text),
-        retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), this.deps.clock.now()),
+        retryAfterMs: parseRetryAfter(response.header('retry-after'), this.deps.clock.now()),
       },
     );
   }
@@ -257,13 +284,57 @@ function hintFor(status: number, body: string): HintKey | undefined {
   return undefined;
 }
 
+/**
+ * A form (a pipeline trigger's variables) as its multipart bytes. The web
+ * `Request` encodes it; it is the one thing here that loads Node's fetch.
+ */
+async function encodeForm(a: Attempt, form: FormData): Promise<void> {
+  const encoded = new Request(a.url, { method: a.method, body: form });
+  a.body = new Uint8Array(await encoded.arrayBuffer());
+  a.headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
+}
+
+/** A form built by gitbeaker, told apart without touching the `FormData` global (which loads fetch). */
+function isForm(body: unknown): body is FormData {
+  return Object.prototype.toString.call(body) === '[object FormData]';
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/**
+ * gitbeaker's request options: its own handler for headers, sudo,
+ * authentication and the query string; a JSON body encoded here as it
+ * encodes one (snake_case keys), because its `instanceof FormData` test
+ * would load Node's fetch before the first request.
+ */
+async function requestOptionsOf(
+  resource: ResourceOptions,
+  method: string,
+  options: DefaultRequestOptions | undefined,
+): Promise<Record<string, unknown>> {
+  const { body, ...rest } = options ?? {};
+  if (!body || isForm(body)) return defaultOptionsHandler(resource, { ...options, method });
+  const handled = await defaultOptionsHandler(resource, { ...rest, method });
+  return {
+    ...handled,
+    body: JSON.stringify(decamelizeKeys(body)),
+    headers: { ...handled.headers, 'content-type': 'application/json' },
+  };
+}
+
 /** A gitbeaker `requesterFn` using the retrying handler. */
 export function createRetryingRequesterFn(
   deps: RequesterDeps,
 ): (options: ResourceOptions) => RequesterType {
   const handler = new RetryingHandler(deps);
-  return createRequesterFn(
-    (_service, requestOptions) => Promise.resolve(requestOptions),
-    (endpoint, options) => handler.handle(endpoint, options),
-  );
+  return (resource) => {
+    const requester = {} as RequesterType;
+    for (const method of METHODS) {
+      const send = async (endpoint: string, options?: DefaultRequestOptions) =>
+        handler.handle(endpoint, await requestOptionsOf(resource, method.toUpperCase(), options));
+      // the body's type is the caller's to name, as with gitbeaker's own requester
+      requester[method] = send as RequesterType[typeof method];
+    }
+    return requester;
+  };
 }

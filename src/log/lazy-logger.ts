@@ -21,11 +21,46 @@ const RANK: Readonly<Record<string, number>> = {
  * Only what mr-agent calls is provided: error, warn, info, debug, log and child.
  */
 export function createLazyLogger(options: LoggerOptions): Logger {
+  return lazyLogger(options, Promise.resolve()).logger;
+}
+
+/** A logger whose lines wait, and whose library does not load, until `release()`. */
+export interface HeldLogger {
+  logger: Logger;
+  /** Lets the lines through; resolves once those logged so far are written. */
+  release(): Promise<void>;
+}
+
+/**
+ * The lazy logger for a job's start: what is logged before `release()` is
+ * kept, in order, and written after it, so the logging library loads after
+ * the job's first progress note rather than before it. The job releases it
+ * once the note is posted, when it ends and on a termination signal.
+ */
+export function createHeldLogger(options: LoggerOptions): HeldLogger {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const held = lazyLogger(options, gate);
+  return {
+    logger: held.logger,
+    release: () => {
+      open();
+      return held.written();
+    },
+  };
+}
+
+function lazyLogger(
+  options: LoggerOptions,
+  gate: Promise<void>,
+): { logger: Logger; written(): Promise<void> } {
   const threshold = RANK[options.level ?? 'info']!;
   let root: Promise<Logger> | undefined;
   let written = Promise.resolve();
   const load = () =>
-    (root ??= import('./logger.ts').then(({ createLogger }) => createLogger(options)));
+    (root ??= gate
+      .then(() => import('./logger.ts'))
+      .then(({ createLogger }) => createLogger(options)));
   const lazy = (make: () => Promise<Logger>): Logger => {
     let mine: Promise<Logger> | undefined;
     const emit = (level: string, line: (logger: Logger) => void): Logger => {
@@ -63,5 +98,5 @@ export function createLazyLogger(options: LoggerOptions): Logger {
     const self = members as unknown as Logger;
     return self;
   };
-  return lazy(load);
+  return { logger: lazy(load), written: () => written };
 }

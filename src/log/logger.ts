@@ -1,10 +1,11 @@
 import { Writable } from 'node:stream';
 import winston from 'winston';
+import type { LogFormat } from './log-format.ts';
 import type { Redactor } from './redact.ts';
 
 export type Logger = winston.Logger;
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
-export type LogFormat = 'json' | 'text';
+export type { LogFormat } from './log-format.ts';
 
 export interface LoggerOptions {
   level?: LogLevel;
@@ -43,14 +44,6 @@ function colorize(level: string): string {
   return `\u001b[${codes[level] ?? 0}m${level.padEnd(5)}\u001b[0m`;
 }
 
-/** `log.format: auto` is JSON lines in CI (`CI=true`) and text elsewhere. */
-export function resolveLogFormat(
-  format: LogFormat | 'auto',
-  env: Readonly<Record<string, string | undefined>>,
-): LogFormat {
-  return format === 'auto' ? (env['CI'] === 'true' ? 'json' : 'text') : format;
-}
-
 export function createLogger(options: LoggerOptions): Logger {
   const format = options.format ?? 'text';
   const stream = options.stream ?? process.stderr;
@@ -69,6 +62,7 @@ export function createLogger(options: LoggerOptions): Logger {
 
 // in modules of their own, so a command can make them without loading winston (lazy-logger.ts)
 export { newTraceId } from './trace-id.ts';
+export { resolveLogFormat } from './log-format.ts';
 export { textSink } from './text-sink.ts';
 
 /** A logger that keeps its lines in memory (tests, `--json` capture). */

@@ -60,6 +60,8 @@ describe('ci/services: one job builds its services once', () => {
     const logging = await services.logging();
     expect(await services.logging()).to.equal(logging);
     logging.logger.info(`token is ${SECRET}`);
+    // the job's lines wait for its first progress note (or its end), then are written
+    await services.flushLogs();
     expect(stderr).to.contain('token is').and.not.contain(SECRET);
   });
 
@@ -77,7 +79,6 @@ describe('ci/services: one job builds its services once', () => {
     );
     expect(callSites('createLogger')).to.deep.equal(
       [
-        'src/ci/services.ts',
         'src/cli/commands/run-services.ts',
         'src/cli/commands/serve.ts',
         'src/demo/run-demo.ts',
@@ -88,5 +89,7 @@ describe('ci/services: one job builds its services once', () => {
     );
     // `mr-agent setup`, a process of its own, with the lazy logger
     expect(callSites('createLazyLogger')).to.deep.equal(['src/cli/commands/setup.ts']);
+    // `mr-agent ci`: its lines wait for the first progress note
+    expect(callSites('createHeldLogger')).to.deep.equal(['src/ci/services.ts']);
   });
 });

@@ -55,10 +55,11 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('posts the note before it loads the OpenAI SDK, the run stages, phases, tools or execa, then runs them', async () => {
+  it('H1 posts the note before it loads the OpenAI SDK, Node\'s fetch, the logging library, the run stages, phases, tools or execa, then runs them', async () => {
     const out = path.join(dir, 'loads.json');
     const intlOut = path.join(dir, 'intl.json');
     const functionsOut = path.join(dir, 'functions.json');
+    const fetchOut = path.join(dir, 'fetch.json');
     const job = await runCiJob({
       replies,
       task: 'add a farewell function',
@@ -68,6 +69,7 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
         LOADED_MODULES_TIMES_OUT: out,
         INTL_FORMATTERS_OUT: intlOut,
         FUNCTIONS_OUT: functionsOut,
+        FETCH_OUT: fetchOut,
       },
     });
     const noteAt = job.noteCreatedAt;
@@ -97,6 +99,14 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
       compiled.filter((f) => f.at < noteAt!).length,
       'functions compiled from strings before the note',
     ).to.equal(0);
+    // Node's fetch (undici, tens of ms to load) is the model client's; GitLab is asked without it
+    const fetchUses = JSON.parse(readFileSync(fetchOut, 'utf8')) as { name: string; at: number }[];
+    expect(
+      fetchUses.filter((f) => f.at < noteAt!).map((f) => f.name),
+      "Node's fetch API used before the note",
+    ).to.deep.equal([]);
+    // the logging library loads once the note is posted; lines before it wait for it
+    expect(before, 'loaded before the note').not.to.include('winston');
     // the model half was loaded afterwards and did the work
     expect(after).to.include.members(['openai', 'src/run/orchestrator.ts']);
     expect(job.calls.map((c) => c.purpose)).to.deep.equal([

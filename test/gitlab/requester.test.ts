@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hintOf } from '../../src/errors/catalog.ts';
 import { ExternalServiceError } from '../../src/errors/errors.ts';
 import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
@@ -116,5 +118,50 @@ describe('gitlab/requester (H0 retries through the Clock)', () => {
     );
     w = await startWorld();
     expect(clock.sleeps).to.deep.equal([1000, 2000, 4000, 8000]);
+  });
+  it('H0 a read GitLab redirects is followed on the same origin with the token, to another origin without it', async () => {
+    // same origin: the fault is used up, the stand-in serves the repeated read (only with the token)
+    w.standIn.faults.add({ method: 'GET', path: NOTES, redirectTo: w.standIn.url });
+    expect(await list()).to.deep.equal([]);
+    // another origin (object storage, a mirror): it must never see the bot's token
+    const seen: IncomingHttpHeaders[] = [];
+    const elsewhere = createServer((req, res) => {
+      seen.push(req.headers);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('[]');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+      w.standIn.faults.add({ method: 'GET', path: NOTES, redirectTo: origin });
+      expect(await list()).to.deep.equal([]);
+      expect(seen).to.have.length(1);
+      expect(seen[0]).not.to.have.property('private-token');
+      expect(JSON.stringify(seen[0])).not.to.contain(w.s.botToken.value);
+    } finally {
+      elsewhere.closeAllConnections();
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
+  });
+
+  it('H0 a redirect answering a POST is not followed: the write fails clearly, once', async () => {
+    w.standIn.faults.add({ method: 'POST', path: NOTES, redirectTo: 'http://127.0.0.1:9' });
+    const error = (await w.gitlab
+      .createNote(w.s.project.id, { type: 'merge_request', iid: 1 }, 'hello')
+      .catch((e: unknown) => e)) as ExternalServiceError;
+    expect(error).to.be.instanceOf(ExternalServiceError);
+    expect(error.status).to.equal(302);
+    expect(w.standIn.requests.count({ method: 'POST' })).to.equal(1);
+  });
+
+  it('H0 an answer broken off mid-body: a read is repeated; a write is checked before it is sent again', async () => {
+    w.standIn.faults.add({ method: 'GET', path: NOTES, cutOff: true });
+    expect(await list()).to.deep.equal([]);
+    expect(w.clock.sleeps).to.deep.equal([1000]);
+
+    w.standIn.faults.add({ method: 'POST', path: NOTES, cutOff: true });
+    await w.gitlab.createNote(w.s.project.id, { type: 'merge_request', iid: 1 }, 'hello');
+    // the note landed before the answer broke off: it is found, not posted twice
+    expect(w.standIn.model.notes.map((n) => n.body)).to.deep.equal(['hello']);
   });
 });

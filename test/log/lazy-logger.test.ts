@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { setTimeout as tick } from 'node:timers/promises';
 import { expect } from 'chai';
-import { createLazyLogger } from '../../src/log/lazy-logger.ts';
+import { createHeldLogger, createLazyLogger } from '../../src/log/lazy-logger.ts';
 import { createLogger, type LogLevel } from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 
@@ -57,6 +57,28 @@ describe('log/lazy-logger: winston loaded only for a line that is written', () =
     });
     expect(lazy).to.deep.equal(eager);
     expect(lazy[0]).to.include({ component: 'run', task_id: 'T1', message: 'started' });
+  });
+
+  it('L1 a held logger keeps its lines until released, then writes them in order before release resolves', async () => {
+    const out = sink();
+    const held = createHeldLogger({
+      level: 'info',
+      format: 'json',
+      traceId: 't-2',
+      redactor: new Redactor(),
+      stream: out.stream,
+    });
+    held.logger.info('first');
+    held.logger.child({ component: 'start' }).warn('second');
+    held.logger.debug('dropped');
+    await tick(150);
+    expect(out.lines, 'nothing written while held').to.deep.equal([]);
+    await held.release();
+    const messages = () => out.lines.map((l) => (JSON.parse(l) as { message: string }).message);
+    expect(messages()).to.deep.equal(['first', 'second']);
+    held.logger.info('third');
+    await held.release();
+    expect(messages()).to.deep.equal(['first', 'second', 'third']);
   });
 
   it('lines below the level never load winston; the first line at the level does', () => {

@@ -8,6 +8,9 @@
 // (localeCompare, toLocaleString, …): the first one in a process loads ICU's
 // locale data, tens of milliseconds. With FUNCTIONS_OUT it writes
 // `[{ at }]` for every function compiled from a string (`new Function`).
+// With FETCH_OUT it writes `[{ name, at }]` for every first use of Node's
+// fetch API (fetch, Request, Response, Headers, FormData): the first loads
+// undici, Node's HTTP client behind it, tens of milliseconds.
 import { writeFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
 
@@ -79,7 +82,32 @@ if (process.env.FUNCTIONS_OUT) {
   });
 }
 
+const fetchUses = [];
+if (process.env.FETCH_OUT) {
+  for (const name of ['fetch', 'Request', 'Response', 'Headers', 'FormData']) {
+    const own = Object.getOwnPropertyDescriptor(globalThis, name);
+    if (!own) continue;
+    let seen = false;
+    const read = own.get ? () => own.get.call(globalThis) : () => own.value;
+    Object.defineProperty(globalThis, name, {
+      configurable: true,
+      enumerable: own.enumerable,
+      get() {
+        if (!seen) fetchUses.push({ name, at: Date.now() });
+        seen = true;
+        return read();
+      },
+      set(value) {
+        Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });
+      },
+    });
+  }
+}
+
 process.on('exit', () => {
+  if (process.env.FETCH_OUT) {
+    writeFileSync(process.env.FETCH_OUT, JSON.stringify(fetchUses));
+  }
   if (process.env.LOADED_MODULES_OUT) {
     writeFileSync(process.env.LOADED_MODULES_OUT, JSON.stringify(loaded));
   }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { finishWithNothingToDo } from '../../ci/nothing-to-do.ts';
-import { parseCiContext, type CiStep } from '../../ci/context.ts';
-import { jobServices } from '../../ci/services.ts';
+import { parseCiContext, type CiContext, type CiStep } from '../../ci/context.ts';
+import { jobServices, type JobServices } from '../../ci/services.ts';
 import type { CommandRequest } from '../../commands/note-rules.ts';
 import type { CliIo } from '../io.ts';
 
@@ -31,6 +31,15 @@ export async function ciCommand(io: CliIo, options: CiOptions): Promise<number> 
   // the job's services (configuration sources, secrets, logging, GitLab client) are built once,
   // here; a bad value among the sources fails the job once the requester can be told
   const services = jobServices(context, jobIo);
+  try {
+    return await decideAndRun(context, services, io);
+  } finally {
+    await services.flushLogs();
+  }
+}
+
+/** A TRIGGER_PAYLOAD decided from the payload (a comment that is not a command ends here), then the run path. */
+async function decideAndRun(context: CiContext, services: JobServices, io: CliIo): Promise<number> {
   const config = services.config;
   let payload: CommandRequest | undefined;
   if (context.trigger.kind === 'payload' && context.step !== 'run') {

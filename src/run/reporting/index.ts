@@ -12,7 +12,7 @@ import type { Scheduler } from '../../report/progress/scheduler.ts';
 import { linkingRelatedNotes } from '../../report/progress/related.ts';
 import { addNotice, initialProgress } from '../../core/progress/updates.ts';
 import { resolveLanguage, type Language } from '../../messages/language.ts';
-import { createReplanHook, replanPrompts, type AnswerSource } from '../../phases/replan/index.ts';
+import type { AnswerSource } from '../../phases/replan/index.ts';
 import { promptLibrary } from '../../llm/prompt-files.ts';
 import { jsonDocuments } from '../../history/json-file.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -151,6 +151,8 @@ export async function startReporting(options: ReportingOptions): Promise<Reporti
   };
   // the progress note links the ❓ and 🙋 notes posted through this target
   const target = linkingRelatedNotes(options.target, publisher);
+  // replanning's modules load once the note is posted
+  const { createReplanHook, replanPrompts } = await import('../../phases/replan/index.ts');
   const replan = await createReplanHook({
     config,
     clock,

@@ -20,6 +20,16 @@ export interface Fault {
    * with `status` — a write that landed although the client saw it fail.
    */
   afterHandling?: boolean;
+  /**
+   * Answer `302 Found` with `Location` on this origin (e.g. `http://127.0.0.1:4000`),
+   * same path and query: GitLab moved, or a download sent on to object storage.
+   */
+  redirectTo?: string;
+  /**
+   * Carry the request out, then break the answer off halfway through its
+   * body (a proxy or load balancer dropping the connection).
+   */
+  cutOff?: boolean;
   /** How many matching requests it hits (default 1; Infinity for all). */
   times?: number;
   /**

@@ -120,6 +120,21 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end(payload);
 }
 
+/** The answer's headers (its full length announced) and half its body, then the connection drops. */
+function sendHalf(res: ServerResponse, reply: Reply): void {
+  const payload = Buffer.from(
+    reply.bytes ?? (reply.json === undefined ? '' : JSON.stringify(reply.json)),
+  );
+  res.writeHead(reply.status, {
+    ...reply.headers,
+    'content-type': reply.bytes
+      ? (reply.contentType ?? 'application/octet-stream')
+      : 'application/json',
+    'content-length': String(payload.length),
+  });
+  res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => res.destroy());
+}
+
 function faultReply(status: number, body: unknown, retryAfter?: number | string): Reply {
   const messages: Record<number, string> = {
     403: '403 Forbidden',
@@ -190,6 +205,12 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
     const fault = delayOnly ? undefined : taken;
     const lostAnswer = fault?.afterHandling === true;
     if (fault?.hang && !lostAnswer) return log(0);
+    if (fault?.redirectTo) {
+      log(302);
+      res.writeHead(302, { location: `${fault.redirectTo}${url.pathname}${url.search}` });
+      res.end();
+      return;
+    }
     let reply: Reply;
     try {
       if (fault && !lostAnswer) throw faultReply(fault.status ?? 500, fault.body, fault.retryAfter);
@@ -227,6 +248,7 @@ export async function startGitLabStandIn(options: StandInOptions = {}): Promise<
       else reply = { status: 500, json: { message: '500 Internal Server Error' } };
     }
     log(reply.status);
+    if (fault?.cutOff) return sendHalf(res, reply);
     send(res, reply);
   };
 
