@@ -124,6 +124,8 @@ function failureLine(records: CommandRecord[], handoff: EnvironmentHandoff, wher
     return `\`${toolOf(failed.command)}\` is not installed or not on PATH: \`${failed.command}\` needs it (${handoff.environment_name} in ${where})`;
   if (failed.stage === 'verification')
     return `the check \`${failed.command}\` printed ${JSON.stringify(failed.actual ?? '')}, expected ${JSON.stringify(failed.expected ?? '')} (${where})`;
+  if (failed.classification?.kind === 'unreachable-host')
+    return `\`${failed.command}\` could not reach \`${failed.classification.hintParams?.host ?? ''}\`: ${failed.classification.hint ?? ''} (${handoff.environment_name} in ${where})`;
   const why = failed.classification
     ? `${failed.classification.class}: ${failed.classification.kind}`
     : 'failed';
