@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Plan } from '../../src/core/plan.ts';
 import { promptFiles } from '../../src/llm/prompt-files.ts';
+import { startIsolation } from '../../src/shell/isolation.ts';
 import { environmentStep } from '../../src/phases/environment/step.ts';
 import { runTask } from '../../src/run/orchestrator.ts';
 import { taskFromText } from '../../src/task/task-yaml.ts';
@@ -19,8 +20,11 @@ import { makeTempRepo } from '../support/temp-repo.ts';
  * newest Node the project's CI tests (16) from the real npm registry into the
  * tool cache and put it first on PATH for every later command — the model's
  * `run_command` and the verification's test command — and the progress note
- * and the log say so. The project is written for this test: its test script
- * refuses Node 17 and later before running anything, as an old loader does.
+ * and the log say so. As in the job, the commands run as the unprivileged
+ * command user when the test runs as root (the older Node goes to that
+ * user's own tool cache). The project is written for this test: its test
+ * script refuses Node 17 and later before running anything, as an old loader
+ * does.
  */
 
 const TEST_SCRIPT = [
@@ -94,10 +98,18 @@ describe("the job's environment phase: tests that need an older Node (SPEC E3, E
         json('reflection', reflection('success')),
         json('completion', assessment(true)),
       ]);
+      const isolation = await startIsolation({
+        security: { isolation: 'accept-risk', command_user: 'agent' },
+        checkout: repo.dir,
+        stateDir: '.mr-agent',
+      });
       const env = {
         PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`,
         XDG_CACHE_HOME: cache,
-        npm_config_cache: path.join(cache, 'npm'),
+        // the command user's npm keeps its cache in its own home, as the job's keeps it in the checkout
+        ...(isolation.kind === 'separate-user'
+          ? {}
+          : { npm_config_cache: path.join(cache, 'npm') }),
         ...Object.fromEntries(
           ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY']
             .filter((name) => process.env[name] !== undefined)
@@ -107,6 +119,7 @@ describe("the job's environment phase: tests that need an older Node (SPEC E3, E
       const deps = await testDeps(llm, {
         sets: ['planning.reflection.trigger_interval=1'],
         env,
+        overrides: { isolation },
       });
       deps.environment = environmentStep({ ...deps, repoDir: repo.dir, prompts: promptFiles() });
 
@@ -117,7 +130,9 @@ describe("the job's environment phase: tests that need an older Node (SPEC E3, E
       });
 
       expect(outcome.state, outcome.summary).to.equal('COMPLETE');
-      const bin = path.join(cache, 'mr-agent', 'node', '16', 'bin');
+      const toolCache =
+        isolation.kind === 'separate-user' ? path.join(isolation.user.home, '.cache') : cache;
+      const bin = path.join(toolCache, 'mr-agent', 'node', '16', 'bin');
       expect(outcome.environment?.runner?.path).to.deep.equal([bin]);
       expect(existsSync(path.join(bin, 'node'))).to.equal(true);
       // the verification's test command ran on Node 16 and passed

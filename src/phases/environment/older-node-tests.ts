@@ -3,7 +3,12 @@ import path from 'node:path';
 import type { Clock } from '../../core/clock.ts';
 import type { VersionPin } from '../../core/environment.ts';
 import { isolatedRequest, type CommandIsolation } from '../../core/isolation.ts';
-import type { CommandRequest, CommandResult, Shell } from '../../core/shell-port.ts';
+import {
+  tail,
+  type CommandRequest,
+  type CommandResult,
+  type Shell,
+} from '../../core/shell-port.ts';
 import { shellQuote } from '../../shell/quote.ts';
 import {
   olderNodeBin,
@@ -46,7 +51,13 @@ export interface OlderNodeTests {
   current: number;
   node: OlderNode;
   /** The install of `node@<major>`, when it was not in the tool cache yet. */
-  install?: { command: string; exitCode: number | undefined; durationMs: number };
+  install?: {
+    command: string;
+    exitCode: number | undefined;
+    durationMs: number;
+    /** The end of what the install printed (for the log when it failed). */
+    outputTail: string;
+  };
   /** Undefined when the install left no Node to run the tests with. */
   tests?: { exitCode: number | undefined; testsRun: number | undefined };
   /** The folder put first on PATH for the tests (the older `node`, the host's package managers). */
@@ -117,7 +128,12 @@ export async function testsOnOlderNode(
     const command = olderNodeInstall(dir, node.major);
     const started = input.clock.now();
     const result = await run(input, { command, cwd: dir, timeoutMs: input.timeoutMs });
-    found.install = { command, exitCode: result.exitCode, durationMs: input.clock.now() - started };
+    found.install = {
+      command,
+      exitCode: result.exitCode,
+      durationMs: input.clock.now() - started,
+      outputTail: tail(outputOf(result), 1000),
+    };
     if (result.exitCode !== 0) return found;
   }
   const bin = olderNodeBin(dir, input.env.PATH ?? '');

@@ -165,7 +165,9 @@ async function withOlderNode(
       node: current,
       needs: node.major,
       because: node.because,
-      installed: found.install ? found.install.exitCode === 0 : true,
+      ...(found.install && found.install.exitCode !== 0
+        ? { install: found.install.command, output: deps.redactor.redact(found.install.outputTail) }
+        : {}),
     });
     return { handoff };
   }
