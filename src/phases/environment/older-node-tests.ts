@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../../core/clock.ts';
 import type { VersionPin } from '../../core/environment.ts';
+import { CancelledError } from '../../errors/errors.ts';
 import { isolatedRequest, type CommandIsolation } from '../../core/isolation.ts';
 import {
   tail,
@@ -76,7 +77,13 @@ function run(
     env: input.env,
     ...request,
     ...(input.signal ? { signal: input.signal } : {}),
-  }).then((r) => input.shell.run(r));
+  })
+    .then((r) => input.shell.run(r))
+    .then((result) => {
+      if (result.cancelled || input.signal?.aborted)
+        throw new CancelledError('environment setup was cancelled', { where: request.command });
+      return result;
+    });
 }
 
 const outputOf = (result: CommandResult) => result.output || `${result.stdout}\n${result.stderr}`;
