@@ -21,6 +21,7 @@ import { commandsRefused, type CommandIsolation } from '../../core/isolation.ts'
 import type { EnvironmentSetupOutcome, EnvironmentStep } from '../../core/ports.ts';
 import type { CommandRecord } from './run-command.ts';
 import { inEnvironment } from '../../shell/in-environment.ts';
+import { inlineCode } from '../../core/text.ts';
 import { olderNodeForTests, testsRan } from './older-node-tests.ts';
 
 export interface EnvironmentStepDeps extends PortDeps {
@@ -182,7 +183,8 @@ async function withOlderNode(
     wrap: [],
     path: [found.bin],
     env: {},
-    description: `Node ${node.major} runs first on PATH (installed from the npm registry into the tool cache): the project's tests ran none on Node ${current}, and ${node.because}.`,
+    // `because` names a file of the repository: a code span it cannot break out of
+    description: `Node ${node.major} runs first on PATH (installed from the npm registry into the tool cache): the project's tests ran none on Node ${current}; ${inlineCode(node.because.slice(0, 200))}.`,
   };
   return {
     handoff: { ...handoff, runner },
