@@ -123,6 +123,8 @@ export interface EnvironmentSetupOutcome {
   verificationsTotal: number;
   durationMs: number;
   detail?: string;
+  /** The older Node the tests run on, when they ran none on the image's (`current`). */
+  olderNode?: { major: number; current: number; because: string };
 }
 
 /** The environment phase's part of the run (src/phases/environment/). */

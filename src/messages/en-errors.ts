@@ -63,6 +63,8 @@ export const enErrors = {
   'envHint.oomKiller': 'usually the out-of-memory killer',
   'envHint.mavenCached':
     'Maven cached the failed download; run it again with `-U` to force the update',
+  'envHint.unreachableHost':
+    'the runner cannot resolve `{host}`, which a dependency is fetched from (not the package registry); let the runner reach that host, or vendor or mirror that dependency',
 
   // why the environment setup stopped
   'envStop.llmFailed': 'the regeneration request failed: {error}',
@@ -73,6 +75,7 @@ export const enErrors = {
     other: 'the {count} LLM regenerations were used up',
   },
   'envStop.stopped': 'setup stopped',
+  'envStop.unreachableHost': 'a host the runner cannot resolve is not retried',
 
   // notices on the progress note
   'notice.filesNotWritten': 'Some run files could not be written: {error}',

@@ -180,6 +180,7 @@ export const en = {
   'env.checks': '{passed}/{total} checks',
   'env.setupFailed': 'setup failed, continued with warnings',
   'env.setupSkipped': 'setup skipped',
+  'env.olderNode': 'tests on Node {major} (none ran on Node {current})',
   'punct.comma': ', ',
   'punct.aside': ' ({text})',
   'review.column.review': 'Review',

@@ -60,6 +60,8 @@ export const jaErrors: Readonly<Record<keyof typeof enErrors, Message>> = {
   'envHint.oomKiller': '多くの場合、メモリ不足によるプロセスの強制終了です',
   'envHint.mavenCached':
     'Maven が失敗したダウンロードをキャッシュしています。`-U` を付けて再実行し、更新を強制してください',
+  'envHint.unreachableHost':
+    'ランナーは依存パッケージの取得先 `{host}`（パッケージレジストリではありません）の名前を解決できません。ランナーからそのホストに届くようにするか、その依存パッケージをリポジトリに含めるかミラーしてください',
 
   'envStop.llmFailed': '再生成のリクエストが失敗しました: {error}',
   'envStop.fatal': '致命的なエラー（システム資源またはセキュリティ）は再試行しません',
@@ -69,6 +71,7 @@ export const jaErrors: Readonly<Record<keyof typeof enErrors, Message>> = {
     other: 'LLM による再生成を {count} 回すべて使いました',
   },
   'envStop.stopped': 'セットアップを停止しました',
+  'envStop.unreachableHost': 'ランナーが名前を解決できないホストへの取得は再試行しません',
 
   'notice.filesNotWritten': '実行ファイルの一部を書き込めませんでした: {error}',
   'notice.interrupted': {

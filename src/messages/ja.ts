@@ -172,6 +172,7 @@ export const ja: Readonly<Record<MessageKey, Message>> = {
   'env.checks': '確認 {passed}/{total}',
   'env.setupFailed': 'セットアップ失敗、警告付きで続行',
   'env.setupSkipped': 'セットアップなし',
+  'env.olderNode': 'テストは Node {major} で実行（Node {current} では 1 件も実行されず）',
   'punct.comma': '、',
   'punct.aside': '（{text}）',
   'review.column.review': 'レビュー',

@@ -66,7 +66,7 @@ describe('messages: one keyed catalog for every note (#23)', () => {
   it('I1 every key of the merged catalog renders in both languages, with no placeholder left and no English template word in Japanese', () => {
     // product names, tools and identifiers a Japanese text names as they are
     const names = new Set(
-      'URL HTTP xx mr-agent GitLab CI CD API Runner npm pnpm Python Maven LLM Webhook run command root docs security md temperature ref'.split(
+      'URL HTTP xx mr-agent GitLab CI CD API Runner npm pnpm Python Node Maven LLM Webhook run command root docs security md temperature ref'.split(
         ' ',
       ),
     );

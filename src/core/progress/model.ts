@@ -153,6 +153,8 @@ export interface EnvironmentResult {
   durationMs?: number;
   /** A short explanation (e.g. the error classification when it failed). */
   detail?: string;
+  /** The older Node major the tests run on, and the image's, when they ran none on it. */
+  olderNode?: { major: number; current: number };
 }
 
 export type ReviewResult = 'PASS' | 'FAIL' | 'PASS_WITH_SUGGESTIONS';

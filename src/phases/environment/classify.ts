@@ -10,6 +10,7 @@ import {
   type EnvHintKey,
   type Signature,
 } from './signatures.ts';
+import { unresolvedHost } from './fetch-hosts.ts';
 
 export interface Classification {
   class: FailureClass;
@@ -22,6 +23,18 @@ export interface Classification {
   hint?: string;
   /** The hint's catalog key: the failure note says it in its own language. */
   hintKey?: EnvHintKey | 'envHint.oomKiller';
+  /** The values the hint's text names (the host that did not resolve). */
+  hintParams?: Record<string, string>;
+}
+
+/** What classification knows of the command beyond its output. */
+export interface ClassifyContext {
+  /**
+   * The hosts the command fetches from by configuration (`fetchHosts`): a
+   * failed lookup of one of them is the network; of any other host, a host
+   * the runner cannot reach. Absent: every failed lookup is the network.
+   */
+  fetchHosts?: readonly string[];
 }
 
 /** What classification looks at: the command result's relevant parts. */
@@ -45,7 +58,11 @@ const SEARCHED_CHARS = 64 * 1024;
 
 function classOf(kind: FailureKind): FailureClass {
   if (kind === 'network' || kind === 'server-error' || kind === 'lock') return 'retryable';
-  if (['out-of-memory', 'disk-full', 'killed', 'security', 'container'].includes(kind))
+  if (
+    ['out-of-memory', 'disk-full', 'killed', 'security', 'container', 'unreachable-host'].includes(
+      kind,
+    )
+  )
     return 'fatal';
   return 'fixable';
 }
@@ -104,17 +121,35 @@ function byExitCode(run: FailedRun, text: string): Classification {
   };
 }
 
+/** A dependency host that did not resolve, when it is none setup fetches from by configuration. */
+function unreachable(text: string, context: ClassifyContext): Classification | undefined {
+  if (!context.fetchHosts) return undefined;
+  const found = unresolvedHost(text, context.fetchHosts);
+  if (!found) return undefined;
+  const hintParams = { host: found.host };
+  return {
+    class: 'fatal',
+    kind: 'unreachable-host',
+    tool: 'dns',
+    evidence: lineAround(text, found.index),
+    hint: t('en', 'envHint.unreachableHost', hintParams),
+    hintKey: 'envHint.unreachableHost',
+    hintParams,
+  };
+}
+
 /**
  * Classifies a failed setup or verification command: system
  * resources and security first (fatal), then failures a retry cannot fix
- * (Maven's cached failure), then lock contention, temporary server errors
- * and network errors (retryable), then the fixable signatures, and last the
+ * (Maven's cached failure), then a dependency host the runner cannot
+ * resolve (fatal: a retry only waits), then lock contention, temporary
+ * server errors and network errors (retryable), then the fixable signatures, and last the
  * exit code alone (127 command not found, anything else fixable). Exit 137 or
  * SIGKILL is fatal before any signature is looked at. A command the
  * agent stopped at its timeout is fixable (`timeout`): the model may choose a
  * lighter command.
  */
-export function classifyFailure(run: FailedRun): Classification {
+export function classifyFailure(run: FailedRun, context: ClassifyContext = {}): Classification {
   const text = `${run.spawnError ?? ''}\n${run.output.slice(-SEARCHED_CHARS)}`;
   if (run.timedOut) {
     return {
@@ -129,6 +164,7 @@ export function classifyFailure(run: FailedRun): Classification {
   return (
     match(FATAL, text) ??
     match(OVERRIDES, text) ??
+    unreachable(text, context) ??
     match(RETRYABLE, text) ??
     match(FIXABLE, text) ??
     byExitCode(run, text)

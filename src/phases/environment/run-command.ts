@@ -5,6 +5,7 @@ import type { Clock } from '../../core/clock.ts';
 import { isolatedRequest, type CommandIsolation } from '../../core/isolation.ts';
 import { tail, type CommandResult, type Shell } from '../../core/shell-port.ts';
 import { classifyFailure, RETRY_WAITS_MS, type Classification } from './classify.ts';
+import { fetchHosts } from './fetch-hosts.ts';
 import type { RetryableKind } from './signatures.ts';
 
 /** One command as it ran (after its retries), for the record and the note. */
@@ -72,6 +73,7 @@ export async function runWithRetries(
   retries: RetryCounts,
 ): Promise<RunOutcome> {
   const used: RetryCounts = { network: 0, 'server-error': 0, lock: 0 };
+  let hosts: string[] | undefined;
   for (let attempts = 1; ; attempts += 1) {
     if (deps.signal?.aborted)
       throw new CancelledError('environment setup was cancelled', { where: command });
@@ -93,7 +95,8 @@ export async function runWithRetries(
       attempt: attempts,
     });
     if (!result.failed) return { result, attempts, classification: undefined };
-    const classification = classifyFailure(result);
+    hosts ??= fetchHosts(deps.env, deps.cwd);
+    const classification = classifyFailure(result, { fetchHosts: hosts });
     if (deps.redactor) classification.evidence = deps.redactor.redact(classification.evidence);
     const kind = classification.kind as RetryableKind;
     const waits = classification.class === 'retryable' ? RETRY_WAITS_MS[kind] : [];

@@ -9,7 +9,7 @@ import { inEnvironment } from '../../shell/in-environment.ts';
 import { sandboxEnv } from '../../shell/sandbox-env.ts';
 import { detectEnvironment } from './detect-environment.ts';
 import type { CommandRecord } from './run-command.ts';
-import { testsOnOlderNode, type OlderNodeTests } from './older-node-tests.ts';
+import { testsOnOlderNode, testsRan, type OlderNodeTests } from './older-node-tests.ts';
 import { environmentStep } from './step.ts';
 import { testsRun } from './tests-run.ts';
 
@@ -124,6 +124,8 @@ function failureLine(records: CommandRecord[], handoff: EnvironmentHandoff, wher
     return `\`${toolOf(failed.command)}\` is not installed or not on PATH: \`${failed.command}\` needs it (${handoff.environment_name} in ${where})`;
   if (failed.stage === 'verification')
     return `the check \`${failed.command}\` printed ${JSON.stringify(failed.actual ?? '')}, expected ${JSON.stringify(failed.expected ?? '')} (${where})`;
+  if (failed.classification?.kind === 'unreachable-host')
+    return `\`${failed.command}\` could not reach \`${failed.classification.hintParams?.host ?? ''}\`: ${failed.classification.hint ?? ''} (${handoff.environment_name} in ${where})`;
   const why = failed.classification
     ? `${failed.classification.class}: ${failed.classification.kind}`
     : 'failed';
@@ -171,6 +173,8 @@ export async function setupCheckout(deps: CheckoutSetupDeps): Promise<CheckoutSe
     repoDir: deps.repoDir,
     prompts: deps.prompts,
     detected: detection,
+    // the tests run below, and once more on an older Node when they run none
+    olderNode: false,
     onRecord: (record) => {
       records.push(record);
       deps.onRecord?.(record);
@@ -203,7 +207,7 @@ export async function setupCheckout(deps: CheckoutSetupDeps): Promise<CheckoutSe
     tests_run: ran ?? null,
   };
   // failing tests are the project's business; a test command that cannot run any is the environment's
-  const runs = result.exitCode === 0 || (ran ?? 0) > 0;
+  const runs = testsRan(result.exitCode, ran);
   if (runs) return { ...report, tests, status: 'ready', exit_code: 0 };
   const problem = `the test command \`${test.command}\` exited ${String(result.exitCode)} without running a test (${shown(test.cwd)} of ${where})`;
   if (environment !== 'node') return { ...report, tests, problem, exit_code: 1 };
@@ -265,7 +269,7 @@ function olderNodeOutcome(
     tests_run: older.tests.testsRun ?? null,
     node_version: node.major,
   };
-  if (older.tests.exitCode === 0 || (older.tests.testsRun ?? 0) > 0)
+  if (testsRan(older.tests.exitCode, older.tests.testsRun))
     return { ...report, commands, tests: again, status: 'ready', exit_code: 0 };
   return {
     ...report,

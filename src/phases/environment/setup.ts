@@ -126,6 +126,7 @@ function stopReason(
 ): Exclude<StopReason, string> {
   if (llmError) return { key: 'envStop.llmFailed', params: { error: inlineCode(llmError) } };
   const c = failure.classification;
+  if (c.kind === 'unreachable-host') return { key: 'envStop.unreachableHost' };
   if (c.class === 'fatal') return { key: 'envStop.fatal' };
   if (c.class === 'retryable') return { key: 'envStop.retries', params: { kind: c.kind } };
   return regenerations >= max

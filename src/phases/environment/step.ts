@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from '../../config/options.ts';
 import type { EnvironmentPromptName, PromptFiles } from '../../core/prompts.ts';
 import type { PortDeps } from '../../core/run-context.ts';
@@ -19,6 +20,9 @@ import { sandboxEnv } from '../../shell/sandbox-env.ts';
 import { commandsRefused, type CommandIsolation } from '../../core/isolation.ts';
 import type { EnvironmentSetupOutcome, EnvironmentStep } from '../../core/ports.ts';
 import type { CommandRecord } from './run-command.ts';
+import { inEnvironment } from '../../shell/in-environment.ts';
+import { inlineCode } from '../../core/text.ts';
+import { olderNodeForTests, testsRan } from './older-node-tests.ts';
 
 export interface EnvironmentStepDeps extends PortDeps {
   config: Config;
@@ -37,6 +41,15 @@ export interface EnvironmentStepDeps extends PortDeps {
   onRecord?: (record: CommandRecord) => void;
   /** A detection already made of `repoDir` (`mr-agent setup` detects first to say what it found). */
   detected?: EnvironmentDetection;
+  /**
+   * Whether tests that run none on the Node on PATH switch the environment to
+   * the older Node the project's pins stop at (`older-node-tests.ts`);
+   * default true. `mr-agent setup` turns it off: it tries the older Node
+   * after its own test run.
+   */
+  olderNode?: boolean;
+  /** Where an older Node is installed (`$XDG_CACHE_HOME`, else the command user's `~/.cache`). */
+  toolCache?: string;
 }
 
 /** What the run reports of a setup: counts, duration and why it failed or what was adjusted. */
@@ -44,6 +57,7 @@ function setupOutcome(
   result: EnvironmentSetupResult,
   warnings: readonly string[],
   durationMs: number,
+  olderNode?: EnvironmentSetupOutcome['olderNode'],
 ): EnvironmentSetupOutcome {
   const checks = result.records.filter((r) => r.stage === 'verification');
   const finalChecks = checks.filter((r) => r.round === result.regenerations);
@@ -54,6 +68,7 @@ function setupOutcome(
     verificationsPassed: finalChecks.filter((r) => r.matched).length,
     verificationsTotal: result.verification.length,
     durationMs,
+    ...(olderNode ? { olderNode } : {}),
     ...(result.classification
       ? { detail: `${result.classification.class} (${result.classification.kind})` }
       : warnings.length > 0
@@ -96,6 +111,84 @@ async function completeHandoff(
     ...(runner ? { runner } : {}),
     ...(packageManager ? { package_manager: packageManager } : {}),
     ...(test ? { test_command: test } : {}),
+  };
+}
+
+/** The tool cache of the commands' user: `$XDG_CACHE_HOME`, else `~/.cache` (the command user's private home). */
+function toolCacheOf(deps: EnvironmentStepDeps): string | undefined {
+  if (deps.toolCache) return deps.toolCache;
+  if (deps.isolation?.kind === 'separate-user')
+    return path.join(deps.isolation.user.home, '.cache');
+  const xdg = deps.hostEnv.XDG_CACHE_HOME;
+  if (xdg && path.isAbsolute(xdg)) return xdg;
+  return deps.hostEnv.HOME ? path.join(deps.hostEnv.HOME, '.cache') : undefined;
+}
+
+/**
+ * A Node project whose tests run none on the Node on PATH, and whose pins
+ * stop at an older major, gets that major first on PATH for every later
+ * command (the runner), as `mr-agent setup` runs its tests: the tool
+ * commands, the verification's test command. Anything else keeps the
+ * hand-off as it is.
+ */
+async function withOlderNode(
+  handoff: EnvironmentHandoff,
+  detection: EnvironmentDetection,
+  deps: EnvironmentStepDeps,
+  signal: AbortSignal | undefined,
+): Promise<{ handoff: EnvironmentHandoff; olderNode?: EnvironmentSetupOutcome['olderNode'] }> {
+  const test = handoff.test_command;
+  const pins = (detection.proposals[handoff.environment_name]?.versions ?? []).filter(
+    (p) => p.language === 'node',
+  );
+  const toolCache = toolCacheOf(deps);
+  if (handoff.setup_status !== 'success' || !test || handoff.runner || pins.length === 0)
+    return { handoff };
+  if (!toolCache || commandsRefused(deps.isolation)) return { handoff };
+  const inside = inEnvironment(test.command, deps.hostEnv, undefined);
+  const found = await olderNodeForTests({
+    shell: deps.shell,
+    clock: deps.clock,
+    env: inside.env,
+    command: inside.command,
+    cwd: path.join(deps.repoDir, test.cwd),
+    pins,
+    toolCache,
+    timeoutMs: deps.config.environment.setup_timeout_sec * 1000,
+    ...(deps.isolation ? { isolation: deps.isolation } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  if (!found) return { handoff };
+  const { node, current } = found;
+  if (!found.bin || !found.tests || !testsRan(found.tests.exitCode, found.tests.testsRun)) {
+    deps.logger.warn('the tests ran none on the Node on PATH, nor on the older Node', {
+      command: test.command,
+      node: current,
+      needs: node.major,
+      because: node.because,
+      ...(found.install && found.install.exitCode !== 0
+        ? { install: found.install.command, output: deps.redactor.redact(found.install.outputTail) }
+        : {}),
+    });
+    return { handoff };
+  }
+  deps.logger.info('the tests run on an older Node', {
+    command: test.command,
+    node: node.major,
+    because: node.because,
+    insteadOf: current,
+    testsRun: found.tests.testsRun,
+  });
+  const runner = {
+    wrap: [],
+    path: [found.bin],
+    env: {},
+    // `because` names a file of the repository: a code span it cannot break out of
+    description: `Node ${node.major} runs first on PATH (installed from the npm registry into the tool cache): the project's tests ran none on Node ${current}; ${inlineCode(node.because.slice(0, 200))}.`,
+  };
+  return {
+    handoff: { ...handoff, runner },
+    olderNode: { major: node.major, current, because: node.because },
   };
 }
 
@@ -153,9 +246,13 @@ export function environmentStep(deps: EnvironmentStepDeps): EnvironmentStep {
           ...(signal ? { signal } : {}),
         },
       );
-      const handoff = await completeHandoff(result, selection.name, detected, deps.repoDir);
+      const completed = await completeHandoff(result, selection.name, detected, deps.repoDir);
+      const { handoff, olderNode } =
+        deps.olderNode === false
+          ? { handoff: completed }
+          : await withOlderNode(completed, detected, deps, signal);
       const warnings = refused ? [refused, ...selection.warnings] : selection.warnings;
-      return setupOutcome({ ...result, handoff }, warnings, deps.clock.now() - started);
+      return setupOutcome({ ...result, handoff }, warnings, deps.clock.now() - started, olderNode);
     },
     executionSection(handoff) {
       return renderEnvironmentSection(handoff, { prompts: deps.prompts, redactor: deps.redactor });

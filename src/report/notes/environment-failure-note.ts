@@ -77,6 +77,8 @@ export interface EnvironmentFailureInput {
     hint?: string;
     /** The hint as a catalog key (`envHint.*`). */
     hintKey?: string;
+    /** The values the hint's text names. */
+    hintParams?: Record<string, string>;
   };
   retries: { network: number; 'server-error': number; lock: number };
   regenerations: number;
@@ -112,7 +114,7 @@ function classWords(v: FailureVoice, failureClass: string): string {
 /** The classification's hint in the note's language: its catalog key, else English text in English. */
 function hintOf(c: EnvironmentFailureInput['classification'], v: Voice): string | undefined {
   if (c.hintKey?.startsWith('envHint.') && c.hintKey in CATALOGS.en)
-    return v.m(c.hintKey as MessageKey);
+    return v.m(c.hintKey as MessageKey, c.hintParams ?? {});
   return v.language === 'en' ? c.hint : undefined;
 }
 

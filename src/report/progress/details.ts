@@ -67,6 +67,10 @@ function environmentNote(s: ProgressState, v: Voice): string {
     parts.push(
       v.m('env.checks', { passed: env.verificationsPassed ?? 0, total: env.verificationsTotal }),
     );
+  if (env.olderNode)
+    parts.push(
+      v.m('env.olderNode', { major: env.olderNode.major, current: env.olderNode.current }),
+    );
   return v.m('punct.aside', { text: parts.join(v.m('punct.comma')) });
 }
 

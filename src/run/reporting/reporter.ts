@@ -226,6 +226,9 @@ export class ProgressReporter implements RunReporter {
         verificationsTotal: outcome.verificationsTotal,
         durationMs: outcome.durationMs,
         ...(outcome.detail ? { detail: outcome.detail } : {}),
+        ...(outcome.olderNode
+          ? { olderNode: { major: outcome.olderNode.major, current: outcome.olderNode.current } }
+          : {}),
       }),
     );
     if (outcome.failureNote)

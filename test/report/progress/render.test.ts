@@ -179,3 +179,28 @@ describe('report/progress/render (#24)', () => {
     );
   });
 });
+
+describe('report/progress/render: the Node the tests run on (SPEC E3)', () => {
+  for (const [language, text] of [
+    ['en', 'tests on Node 16 (none ran on Node 24)'],
+    ['ja', 'テストは Node 16 で実行（Node 24 では 1 件も実行されず）'],
+  ] as const) {
+    it(`E3 when the tests switched to an older Node, the ${language} note's environment line says which`, () => {
+      const s = {
+        ...completed(),
+        language,
+        environment: {
+          name: 'node',
+          status: 'ready' as const,
+          setupCommands: 1,
+          verificationsPassed: 1,
+          verificationsTotal: 1,
+          olderNode: { major: 16, current: 24 },
+        },
+      };
+      expect(renderProgressNote(s)).to.include(text);
+      const { olderNode: _older, ...without } = s.environment;
+      expect(renderProgressNote({ ...s, environment: without })).to.not.include('Node 16');
+    });
+  }
+});

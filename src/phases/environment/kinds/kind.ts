@@ -94,5 +94,16 @@ export interface EnvironmentKind<N extends EnvironmentName = EnvironmentName> ex
   /** How later commands run inside the environment; absent: as they are. */
   runner?: (input: RunnerInput) => Promise<EnvironmentRunner | undefined>;
   signatures?: KindSignatures;
+  /**
+   * The hosts the environment's package managers are configured to fetch
+   * from (registries and mirrors, from the variables and the project's own
+   * settings files in `dir`): a name lookup that fails for one of them is the
+   * network, one that fails for any other host is a dependency fetched from
+   * a host the runner cannot reach (`fetch-hosts.ts`).
+   */
+  registryHosts?: (
+    env: Readonly<Record<string, string | undefined>>,
+    dir: string | undefined,
+  ) => string[];
   job: KindJob;
 }

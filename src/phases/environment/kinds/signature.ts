@@ -21,7 +21,8 @@ export type FixableKind =
   | 'timeout'
   | 'verification-mismatch'
   | 'unknown';
-export type FatalKind = 'out-of-memory' | 'disk-full' | 'killed' | 'security' | 'container';
+export type FatalKind =
+  'out-of-memory' | 'disk-full' | 'killed' | 'security' | 'container' | 'unreachable-host';
 export type FailureKind = RetryableKind | FixableKind | FatalKind;
 
 /** A hint of the message catalog: English in the prompt, the note's language in the note. */

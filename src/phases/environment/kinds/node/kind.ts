@@ -5,6 +5,7 @@ import { readText } from '../build-files.ts';
 import type { EnvironmentKind, TestDetector } from '../kind.ts';
 import { sig } from '../signature.ts';
 import { analyzeNode, TOOL_NAMES } from './analyze.ts';
+import { nodeRegistryHosts } from './registry-hosts.ts';
 
 const NPM_DEFAULT_TEST = 'echo "Error: no test specified" && exit 1';
 const TEST_SCRIPT = /^test(?::[\w:-]+)?$|^(?:unit|ci)(?::?test)?$/;
@@ -106,6 +107,7 @@ export const node: EnvironmentKind<'node'> = {
   aliases: ['nodejs', 'node.js', 'javascript', 'typescript', 'npm'],
   testDetectors: (packageManager) => [nodeTest(packageManager)],
   testGuessRank: 0,
+  registryHosts: nodeRegistryHosts,
   signatures: {
     fatal: [
       sig(
