@@ -12,14 +12,16 @@ import path from 'node:path';
 
 /**
  * Packages the bundle takes in part: each maps to a module of `bundle-shims/`
- * that re-exports only what mr-agent and its dependencies use.
+ * that re-exports only what mr-agent and its dependencies use, or stands in
+ * for what they never call (gitbeaker's own rate limiting).
  */
 const SHIMS = {
-  'rate-limiter-flexible': path.resolve(
+  'gitbeaker rate limits': path.resolve(
     import.meta.dirname,
-    'bundle-shims/rate-limiter-flexible.mjs',
+    'bundle-shims/gitbeaker-rate-limits.mjs',
   ),
   'zod locales': path.resolve(import.meta.dirname, 'bundle-shims/zod-locales.mjs'),
+  'object-inspect': path.resolve(import.meta.dirname, 'bundle-shims/object-inspect.cjs'),
   'readable-stream': path.resolve(import.meta.dirname, 'bundle-shims/readable-stream.mjs'),
   'readable-stream/lib/_stream_writable.js': path.resolve(
     import.meta.dirname,
@@ -33,7 +35,10 @@ const WINSTON = /[\\/]node_modules[\\/]winston(-transport)?[\\/]/;
 const shims = {
   name: 'mr-agent-shims',
   setup(build) {
-    build.onResolve({ filter: /^rate-limiter-flexible$/ }, (args) => ({ path: SHIMS[args.path] }));
+    build.onResolve({ filter: /^object-inspect$/ }, (args) => ({ path: SHIMS[args.path] }));
+    build.onResolve({ filter: /^(rate-limiter-flexible|picomatch-browser)$/ }, () => ({
+      path: SHIMS['gitbeaker rate limits'],
+    }));
     build.onResolve({ filter: /^readable-stream(\/lib\/_stream_writable\.js)?$/ }, (args) =>
       WINSTON.test(args.importer) ? { path: SHIMS[args.path] } : undefined,
     );

@@ -21,7 +21,8 @@ import {
 } from './past-history.ts';
 import { approvedRun } from './approve.ts';
 import type { PreparedRun } from './prepare.ts';
-import { ciTaskId, openSession, type CiSession } from './session.ts';
+import { openSession, type CiSession } from './session.ts';
+import { ciTaskId } from './task-id.ts';
 
 const PLAN_ONLY_SUMMARY = (prefix: string) =>
   `The plan is posted. Comment \`${prefix} approve\` to carry it out as written.`;
@@ -228,7 +229,7 @@ export async function carryOutJob(prepared: PreparedRun, deps: CarryOutDeps): Pr
     redactor: deps.redactor,
     task: start.task,
     runId: start.runId,
-    adoptNoteId: start.adoptNoteId,
+    adoptNoteId: start.adoptNoteId ?? run.firstNote?.noteId,
     signal: deps.lifecycle.signal,
     planSource: start.planSource,
     review: start.reviewOnly !== undefined,

@@ -20,6 +20,7 @@ import { taskFromText } from '../task/task-yaml.ts';
 import { isConfidentialTarget } from './confidential.ts';
 import type { CiContext } from './context.ts';
 import { readHandoff, type CiHandoff } from './handoff.ts';
+import type { FirstNote } from './prepare.ts';
 import { AdoptingNoteTarget } from './note-target.ts';
 import type { CiRequest } from './request.ts';
 
@@ -46,6 +47,8 @@ export interface EarlyFailure {
   exitCode: number;
   /** A termination signal ended the job (the process exits 128 + its number). */
   cancelled?: boolean;
+  /** The progress note the job posted before its run was composed (./first-note.ts). */
+  firstNote?: FirstNote | undefined;
 }
 
 /** Where the requester asked: the merge request or issue, and the comment's thread. */
@@ -209,23 +212,51 @@ async function postFailureNote(
  * "running" for good otherwise.
  */
 async function endHandedOverNote(failure: EarlyFailure, handoff: CiHandoff): Promise<void> {
-  const target = handoff.request.target;
-  if (!handoff.noteId || target.kind === 'none') return;
+  if (!handoff.noteId) return;
+  await endNote(failure, handoff.request.target, {
+    noteId: handoff.noteId,
+    taskId: handoff.task.id,
+    title: taskFromText(handoff.task.text).title,
+    runId: handoff.runId,
+  });
+}
+
+/** Where the command was asked, from the payload or the job's variables. */
+function askedTarget(failure: EarlyFailure): CiRequest['target'] | undefined {
+  if (failure.payload) return failure.payload.target;
+  const trigger = failure.context.trigger;
+  return trigger.kind === 'note' || trigger.kind === 'manual' ? trigger.target : undefined;
+}
+
+/** The progress note posted before the run was composed is ended too: failed, or cancelled. */
+async function endFirstNote(failure: EarlyFailure, note: FirstNote): Promise<void> {
+  const target = askedTarget(failure);
+  if (!target) return;
+  await endNote(failure, target, { ...note, runId: note.taskId });
+}
+
+/** Ends a progress note the run never took over, as failed (or cancelled). */
+async function endNote(
+  failure: EarlyFailure,
+  target: CiRequest['target'],
+  note: { noteId: string; taskId: string; title: string; runId: string },
+): Promise<void> {
+  if (target.kind === 'none') return;
   const { context } = failure;
   const notes = new AdoptingNoteTarget(
     new GitLabNoteTarget(failure.gitlab, context.gitlab.projectId, {
       type: target.kind,
       iid: target.iid,
     }),
-    handoff.noteId,
+    note.noteId,
     undefined,
   );
   const reporting = await startReporting({
     repoDir: context.projectDir,
     config: failure.config,
-    taskId: handoff.task.id,
-    title: taskFromText(handoff.task.text).title,
-    runId: handoff.runId,
+    taskId: note.taskId,
+    title: note.title,
+    runId: note.runId,
     target: notes,
     redactor: failure.redactor,
     logger: failure.logger,
@@ -233,7 +264,11 @@ async function endHandedOverNote(failure: EarlyFailure, handoff: CiHandoff): Pro
     ci: { jobId: String(context.job.id), pipelineId: String(context.pipeline.id) },
   });
   await reporting.abandon(
-    { state: 'failed', summary: describeError(failure.error).message, exitCode: failure.exitCode },
+    {
+      state: failure.cancelled ? 'cancelled' : 'failed',
+      summary: describeError(failure.error).message,
+      exitCode: failure.exitCode,
+    },
     15_000,
   );
 }
@@ -254,5 +289,7 @@ export async function reportEarlyFailure(failure: EarlyFailure): Promise<void> {
       : undefined;
   await attempt('writing result.json', () => writeResult(failure, Date.now()));
   if (handoff) await attempt('ending the progress note', () => endHandedOverNote(failure, handoff));
+  const firstNote = failure.firstNote;
+  if (firstNote) await attempt('ending the progress note', () => endFirstNote(failure, firstNote));
   await attempt('posting the failure on GitLab', () => postFailureNote(failure, handoff));
 }

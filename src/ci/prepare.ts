@@ -16,7 +16,6 @@ import { checkoutMergeRequest } from './checkout.ts';
 import { refuseConfidentialTarget } from './confidential.ts';
 import { isRunVerb } from '../commands/verbs.ts';
 import { usersToCheck, type CiContext } from './context.ts';
-import { readHandoff } from './handoff.ts';
 import { requestFromTrigger, type CiRequest } from './request.ts';
 import { requesterOf, withRequester } from './requester.ts';
 import { excludeAgentFolders } from './workspace.ts';
@@ -39,6 +38,18 @@ export interface PreparedRun {
   refusedUserSettings?: readonly string[];
   /** GitLab's version (`GET /version`), when it could be read: the note names what it lacks. */
   gitlabVersion?: string | undefined;
+  /** The progress note posted while the checkout was made (./first-note.ts), for the run to adopt. */
+  firstNote?: FirstNote | undefined;
+}
+
+/** A request the start checks accepted, before the merge request's head is checked out. */
+export type AcceptedRun = Omit<PreparedRun, 'mergeRequest' | 'firstNote'>;
+
+/** The progress note a job posted before its run was composed (./first-note.ts); the run adopts it. */
+export interface FirstNote {
+  noteId: string;
+  taskId: string;
+  title: string;
 }
 
 export type Preparation =
@@ -55,6 +66,11 @@ export interface PrepareDeps {
   redactor: Redactor;
   /** Told the start checks' findings (the demo shows them). */
   onChecks?(checks: StartCheckResult): void;
+  /**
+   * Posts the run's first progress note once the request is accepted and
+   * configured; it goes out while the merge request's head is checked out.
+   */
+  announce?(run: AcceptedRun): Promise<FirstNote | undefined>;
 }
 
 /** A TRIGGER_PAYLOAD request as the bridge's variables would have described it. */
@@ -138,7 +154,11 @@ async function requestOf(
   context: CiContext,
   payload: CommandRequest | undefined,
 ): Promise<CiRequest> {
-  if (context.step === 'run') return (await readHandoff(context.projectDir)).request;
+  if (context.step === 'run') {
+    // the hand-off (and the plan's schema in it) is read by the run job only
+    const { readHandoff } = await import('./handoff.ts');
+    return (await readHandoff(context.projectDir)).request;
+  }
   if (payload) return requestFromCommand(payload);
   const trigger = context.trigger;
   if (trigger.kind === 'note' || trigger.kind === 'manual') return requestFromTrigger(trigger);
@@ -259,17 +279,33 @@ export async function prepareRun(
   await refuseConfidentialTarget(asked, reads);
   const request = await withRequester(asked, context, reads);
   deps.onChecks?.(checks);
-  // the checkout goes on while the user-config API is asked; a bad configuration is told first
+  // the checkout goes on while the user-config API is asked and the first note is posted;
+  // a bad configuration is told first, and nothing is left running when one fails
   const requester = requesterOf(context, request);
   const configured = deps.config.final(checks.configFile, requester);
-  configured.catch(() => undefined);
-  const mergeRequest = await mergeRequestCheckout({ context, request, reads }, deps).catch(
-    async (error: unknown) => {
-      await configured;
-      throw error;
-    },
-  );
-  const { config, refused } = await configured;
+  const checkout = mergeRequestCheckout({ context, request, reads }, deps);
+  checkout.catch(() => undefined);
+  const { config, refused } = await configured.catch(async (error: unknown) => {
+    await checkout.catch(() => undefined);
+    throw error;
+  });
+  const known = requester.username ? { ...request, username: requester.username } : request;
+  const announced = deps.announce?.({
+    context,
+    request: known,
+    config,
+    gitlab: deps.gitlab,
+    reads,
+    env: deps.env,
+    project: checks.project,
+    bot: checks.bot,
+    ...(refused ? { refusedUserSettings: refused } : {}),
+  });
+  announced?.catch(() => undefined);
+  const mergeRequest = await checkout.catch(async (error: unknown) => {
+    await announced?.catch(() => undefined);
+    throw error;
+  });
   if (refused) {
     deps.logger.warn('user-config API settings refused', {
       keys: refused,
@@ -284,8 +320,8 @@ export async function prepareRun(
     target: request.target,
     noteId: request.noteId,
   });
-  const known = requester.username ? { ...request, username: requester.username } : request;
   const gitlabVersion = await version;
+  const firstNote = await announced;
   const run = {
     context,
     request: known,
@@ -295,6 +331,7 @@ export async function prepareRun(
     env: deps.env,
     ...(refused ? { refusedUserSettings: refused } : {}),
     ...(gitlabVersion ? { gitlabVersion } : {}),
+    ...(firstNote ? { firstNote } : {}),
   };
   return {
     kind: 'ready',

@@ -19,7 +19,7 @@ export const MAX_THREADS_PER_RUN = 20;
  * own threads, not those of people below the trigger role.
  */
 export async function threadsToAddress(
-  run: PreparedRun,
+  run: Pick<PreparedRun, 'request' | 'reads' | 'config' | 'bot'>,
   every: boolean,
 ): Promise<ReviewThreadRequest[] | undefined> {
   const target = run.request.target;
@@ -72,7 +72,7 @@ function placeOf(first: Note) {
 
 /** The thread's notes as the model reads them; the agent's own replies carry no request. */
 async function commentsOf(
-  run: PreparedRun,
+  run: Pick<PreparedRun, 'bot'>,
   discussion: Discussion,
   mayCommand: (note: Note) => Promise<boolean>,
 ): Promise<DiscussionComment[]> {

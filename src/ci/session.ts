@@ -28,6 +28,7 @@ import { loadGitLabRequest } from './gitlab-request.ts';
 import { AdoptingNoteTarget, noteTargetFor } from './note-target.ts';
 import { issueIdOf } from './past-history.ts';
 import type { PreparedRun } from './prepare.ts';
+import { ciTaskId } from './task-id.ts';
 
 /** What a CI run is built from; tests swap the model and the clock. */
 export interface SessionServices {
@@ -46,9 +47,6 @@ export interface CiSession {
   deps: RunDeps;
   reporting: Reporting;
 }
-
-/** The task id of a CI run: one per job that starts a run (the run job keeps the plan job's). */
-export const ciTaskId = (run: PreparedRun) => `job-${run.context.job.id}`;
 
 /** GitLab's no-reply address of a user: `<id>-<username>@users.noreply.<host>`. */
 export function noReplyEmail(user: GitLabUser, webUrl: string): string {

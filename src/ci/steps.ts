@@ -13,10 +13,10 @@ import type { Shell } from '../core/shell-port.ts';
 import type { CommandRequest } from '../commands/note-rules.ts';
 import type { CiContext } from './context.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
-import { carryOutJob, type CarriedOut } from './carry-out.ts';
-import { reportEarlyFailure } from './early-failure.ts';
+import type { CarriedOut } from './carry-out.ts';
 import { explainCancel } from './cancel-cause.ts';
-import { prepareRun, type PreparedRun } from './prepare.ts';
+import { postFirstNote } from './first-note.ts';
+import { prepareRun, type FirstNote, type PreparedRun } from './prepare.ts';
 import type { CiServices, CiStepIo, JobServices } from './services.ts';
 
 /** What every part of the run path shares: the job's services, with the run's lifecycle and request budget. */
@@ -41,6 +41,8 @@ interface Job {
   releaseLogs(): Promise<void>;
   /** Stops listening for signals on the logs' behalf. */
   unlisten(): void;
+  /** The progress note posted before the run was composed, until the run adopts it. */
+  firstNote?: FirstNote | undefined;
 }
 
 async function openJob(services: JobServices, payload: CommandRequest | undefined): Promise<Job> {
@@ -91,6 +93,19 @@ async function prepareAndCarryOut(
       logger: job.logger,
       redactor: job.redactor,
       ...(services.onChecks ? { onChecks: services.onChecks } : {}),
+      announce: async (accepted) => {
+        const note = await postFirstNote(accepted, {
+          redactor: job.redactor,
+          logger: job.logger,
+          clock: job.clock,
+          write: (text) => io.stdout.write(text),
+        });
+        if (note) {
+          job.firstNote = note;
+          void job.releaseLogs();
+        }
+        return note;
+      },
     }),
   );
   if (prepared.kind === 'nothing-to-do') {
@@ -104,6 +119,8 @@ async function prepareAndCarryOut(
   }
   job.budget.budgetMs = prepared.run.config.gitlab.request_budget_sec * 1000;
   lifecycle.explainWith(cancelExplainer(job, prepared.run));
+  // the run's own modules load once the first note is out
+  const { carryOutJob } = await import('./carry-out.ts');
   return carryOutJob(prepared.run, {
     services: {
       shell: job.shell,
@@ -152,6 +169,7 @@ async function failedJob(job: Job, io: CiStepIo, error: unknown): Promise<Carrie
   const { lifecycle } = job;
   const exitCode = lifecycle.exitCode(exitCodeFor(error));
   if (!alreadyReported(error)) {
+    const { reportEarlyFailure } = await import('./early-failure.ts');
     await reportEarlyFailure({
       context: job.context,
       payload: job.payload,
@@ -162,6 +180,7 @@ async function failedJob(job: Job, io: CiStepIo, error: unknown): Promise<Carrie
       error,
       exitCode,
       cancelled: lifecycle.terminatedBy !== undefined,
+      ...(job.firstNote ? { firstNote: job.firstNote } : {}),
     });
   }
   if (!lifecycle.terminatedBy) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ConfigError } from '../errors/errors.ts';
 import { WORKER_KINDS } from '../config/options.ts';
 import { readYamlText } from '../config/yaml-text.ts';
+import { taskTitle } from './title.ts';
 
 /**
  * A section whose entries are all commented out (`meta:` followed only by
@@ -205,10 +206,9 @@ export function taskFromText(
   text: string,
   options: { repo?: string; id?: string; maxLoops?: number } = {},
 ): TaskSpec {
-  const firstLine = text.trim().split('\n')[0] ?? '';
   return {
     id: options.id ?? randomUUID(),
-    title: firstLine.length > 72 ? `${firstLine.slice(0, 69)}...` : firstLine,
+    title: taskTitle(text),
     repo: options.repo ?? '.',
     description: text,
     prd: { text },

@@ -132,6 +132,26 @@ describe('ci early failures (every end reaches the requester)', function () {
     expect(result.exit_code).to.equal(job.code);
   });
 
+  it("O4/H1 a checkout that fails after the job's first progress note: that note ends as failed, the thread hears why, exit non-zero", async () => {
+    // a pipeline on the default branch fetches the merge request's head, which GitLab no longer has
+    const iid = world.s.mergeRequest.iid;
+    world.git(world.s.project.repoDir, 'update-ref', '-d', `refs/merge-requests/${iid}/head`);
+
+    const job = await world.job({
+      replies: [],
+      ref: world.s.project.defaultBranch,
+      variables: world.bridgeVariables('run', 'add a farewell function'),
+    });
+
+    expect(job.code).to.not.equal(0);
+    const notes = world.progressNotes();
+    expect(notes, 'one progress note: posted at the start, ended').to.have.length(1);
+    expect(parseMarker(notes[0]!.body)?.state).to.equal('failed');
+    const replies = botNotes().filter((n) => n.body.includes('could not start the run'));
+    expect(replies).to.have.length(1);
+    expect(resultOf(job.dir)).to.include({ status: 'failed', exit_code: job.code });
+  });
+
   it('O4 GitLab refusing every new note (500): the job exits non-zero and says the final state is not on the merge request', async () => {
     world.standIn.faults.add({
       method: 'POST',

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCiJob } from '../../bench/support/ci-job.ts';
 import { bundleCli } from '../../scripts/bundle-cli.mjs';
+import { parseMarker } from '../../src/report/marker.ts';
 import { sourcesIn, type Metafile } from '../support/bundle-sources.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 
@@ -107,6 +108,23 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
     ).to.deep.equal([]);
     // the logging library loads once the note is posted; lines before it wait for it
     expect(before, 'loaded before the note').not.to.include('winston');
+    // `/agent <task>`: the note goes out once the request is accepted and configured, before the
+    // run is composed (history, isolation of the checkout, the run's records), which adopts it
+    const composition = [
+      'src/ci/carry-out.ts',
+      'src/run/compose.ts',
+      'src/run/reporting/index.ts',
+      'src/shell/isolation.ts',
+      'src/ci/past-history.ts',
+    ];
+    expect(
+      before.filter((source) => composition.includes(source)),
+      'the run composed before the note',
+    ).to.deep.equal([]);
+    expect(after).to.include.members(composition);
+    const progress = job.botNotes.filter((body) => body.includes('mr-agent:progress'));
+    expect(progress, 'one progress note, taken over by the run').to.have.length(1);
+    expect(parseMarker(progress[0]!)?.state, 'the note ends with the run').to.equal('complete');
     // the model half was loaded afterwards and did the work
     expect(after).to.include.members(['openai', 'src/run/orchestrator.ts']);
     expect(job.calls.map((c) => c.purpose)).to.deep.equal([
