@@ -28,6 +28,7 @@ import { loadGitLabRequest } from './gitlab-request.ts';
 import { AdoptingNoteTarget, noteTargetFor } from './note-target.ts';
 import { issueIdOf } from './past-history.ts';
 import type { PreparedRun } from './prepare.ts';
+import type { Language } from '../messages/language.ts';
 
 /** What a CI run is built from; tests swap the model and the clock. */
 export interface SessionServices {
@@ -114,6 +115,8 @@ interface SessionInput {
   review?: boolean | undefined;
   /** The diff threads the run addresses: part of its request. */
   threads?: readonly ReviewThreadRequest[] | undefined;
+  /** The notes' language, decided once for the run (./request-language.ts). */
+  language: Language;
 }
 
 function notesFor(run: PreparedRun, input: SessionInput, paths: StatePaths, webUrl?: string) {
@@ -202,6 +205,7 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
   const issueId = issueIdOf(run.project.id, run.request);
   const answers = answersFor(run);
   const codeNotRun = forkCodeNotRun(run);
+  const { language } = input;
   if (codeNotRun) logger.info("the fork's code is not run", { reason: codeNotRun.reason });
   const { deps, reporting } = await composeRun({
     config,
@@ -232,7 +236,8 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     delivery: await deliveryFor(run, task),
     pauseAsked: pauseCheck(run),
     ...(config.budget.mr_max_usd !== null ? { mrSpentUsd: await earlierSpendUsd(run) } : {}),
-    conversation: conversationFor(run, services.clock, logger, redactor),
+    conversation: conversationFor(run, services.clock, logger, redactor, language),
+    language,
     observers: services.observers,
     ...(codeNotRun ? { codeNotRun } : {}),
     ...(run.refusedUserSettings ? { refusedUserSettings: run.refusedUserSettings } : {}),
@@ -295,6 +300,7 @@ function conversationFor(
   clock: Clock,
   logger: Logger,
   redactor: Redactor,
+  language: Language,
 ): ConversationPort | undefined {
   const target = run.request.target;
   if (target.kind === 'none') return undefined;
@@ -331,6 +337,7 @@ function conversationFor(
     clock,
     redactor,
     logger,
+    language: { setting: run.config.notes.language, run: language },
   });
 }
 
