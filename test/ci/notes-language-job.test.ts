@@ -174,6 +174,29 @@ describe('ci: the notes follow the language people wrote in (stand-in + scripted
     expect(progress()).to.contain('Work on !');
   });
 
+  it('O11/B2 the run job of the two-step flow writes in the language the plan job decided, though the merge request changed since', async () => {
+    world.s.mergeRequest.title = '足し算を直す';
+    world.s.mergeRequest.description = 'add() が引き算になっているので直してください。';
+    const plan = await world.job({
+      step: 'plan',
+      replies: [planning],
+      variables: { ...world.bridgeVariables('run', ''), ...RUN_VARIABLES },
+    });
+    expect(plan.code, plan.stderr).to.equal(0);
+    expect(progress()).to.contain(RUN_DETAILS.ja);
+    world.s.mergeRequest.title = 'Fix add()';
+    world.s.mergeRequest.description = 'add() subtracts.';
+    const run = await world.job({
+      step: 'run',
+      replies: fixAdd,
+      variables: { CI_PIPELINE_SOURCE: 'parent_pipeline', ...RUN_VARIABLES },
+      artifactsFrom: plan,
+    });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(world.progressNotes()).to.have.length(1);
+    expect(progress()).to.contain(RUN_DETAILS.ja).and.not.contain(RUN_DETAILS.en);
+  });
+
   it('O11 `/agent continue` after a bare `/agent` on a Japanese merge request: its notice about the checkpoint is Japanese', async () => {
     world.s.mergeRequest.title = '足し算を直す';
     world.s.mergeRequest.description = 'add() が引き算になっているので直してください。';
