@@ -197,6 +197,35 @@ describe('ci: the notes follow the language people wrote in (stand-in + scripted
     expect(progress()).to.contain(RUN_DETAILS.ja).and.not.contain(RUN_DETAILS.en);
   });
 
+  it('O11/O4 a run job that fails before taking over the note of a plan job that answered a Japanese thread ends it, and replies, in Japanese', async () => {
+    const thread = await openThread(2, 'add() が引き算になっています。足し算にしてください。');
+    const ask = await replyAsDeveloper(thread, '/agent');
+    const plan = await world.job({ step: 'plan', replies: [planning], variables: payloadOf(ask) });
+    expect(plan.code, plan.stderr).to.equal(0);
+    world.standIn.faults.add({
+      method: 'GET',
+      path: '/personal_access_tokens/self',
+      status: 429,
+      retryAfter: 3600,
+    });
+    const run = await world.job({
+      step: 'run',
+      replies: [],
+      variables: { CI_PIPELINE_SOURCE: 'parent_pipeline' },
+      artifactsFrom: plan,
+    });
+    world.standIn.faults.clear();
+
+    expect(run.code).to.equal(1);
+    expect(parseMarker(progress())?.state).to.equal('failed');
+    expect(progress()).to.contain(t('ja', 'state.failed')).and.not.contain(t('en', 'state.failed'));
+    const failure = world.standIn.model.notes.filter(
+      (n) =>
+        n.authorId === world.s.bot.id && n.body.includes('mr-agent は実行を開始できませんでした'),
+    );
+    expect(failure).to.have.length(1);
+  });
+
   it('O11 `/agent continue` after a bare `/agent` on a Japanese merge request: its notice about the checkpoint is Japanese', async () => {
     world.s.mergeRequest.title = '足し算を直す';
     world.s.mergeRequest.description = 'add() が引き算になっているので直してください。';
