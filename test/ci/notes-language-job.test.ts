@@ -174,6 +174,38 @@ describe('ci: the notes follow the language people wrote in (stand-in + scripted
     expect(progress()).to.contain('Work on !');
   });
 
+  it('O11 `/agent` alone on an issue written in Japanese: Japanese notes, the issue read once', async () => {
+    const issue = world.s.issue;
+    issue.title = 'farewell() を追加する';
+    issue.description = 'さよならを言う関数がほしいです。';
+    const note = world.standIn.model.addNote({
+      on: issue,
+      body: '/agent',
+      authorId: world.s.developer.id,
+    });
+    world.standIn.requests.clear();
+    const job = await world.job({
+      ref: world.s.project.defaultBranch,
+      replies: [planning, ...fixAdd],
+      variables: {
+        MR_AGENT_SOURCE: 'note',
+        MR_AGENT_COMMAND: 'run',
+        MR_AGENT_TASK: '',
+        MR_AGENT_NOTE_ID: String(note.id),
+        MR_AGENT_ISSUE_IID: String(issue.iid),
+        MR_AGENT_TRIGGERED_BY: String(world.s.developer.id),
+        ...RUN_VARIABLES,
+      },
+    });
+    expect(job.code, job.stderr).to.equal(0);
+    expect(progress()).to.contain(RUN_DETAILS.ja).and.not.contain(RUN_DETAILS.en);
+    expect(progress()).to.contain('Work on #');
+    const reads = world.standIn.requests.byRoute();
+    expect(
+      reads['GET /projects/:id/issues/:issue_iid'] ?? reads['GET /projects/:id/issues/:iid'],
+    ).to.equal(1);
+  });
+
   it('O11/B2 the run job of the two-step flow writes in the language the plan job decided, though the merge request changed since', async () => {
     world.s.mergeRequest.title = '足し算を直す';
     world.s.mergeRequest.description = 'add() が引き算になっているので直してください。';
