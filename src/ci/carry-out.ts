@@ -11,6 +11,8 @@ import { threadsToAddress } from './review-threads.ts';
 import { commandPlan } from './commands.ts';
 import { AMOUNT } from '../commands/amount.ts';
 import { readHandoff } from './handoff.ts';
+import { requestLanguage } from './request-language.ts';
+import type { Language } from '../messages/language.ts';
 import { finishWithNothingToDo } from './nothing-to-do.ts';
 import {
   issueIdOf,
@@ -125,6 +127,8 @@ interface JobStart {
   fromCheckpoint?: 'continue' | 'retry';
   /** USD added to `budget.max_usd` for this run (`/agent continue +$X`). */
   raiseUsd?: number;
+  /** The notes' language, decided once for the run (the run job keeps the plan job's). */
+  language: Language;
 }
 
 /** The run's configuration with `budget.max_usd` raised by `usd` (from none: `usd` is the limit). */
@@ -166,6 +170,8 @@ async function requestedStart(
       : threads
         ? threadsTaskText(run, threads)
         : taskText(run, plan, planRun ?? restored.lastRequest);
+  const earlier = plan.task === 'last-request' ? (planRun ?? restored.lastRequest) : undefined;
+  const language = await requestLanguage(run, { threads, earlier });
   const approved =
     plan.mode === 'approved-plan'
       ? await approvedPlan(run, paths, deps.logger, planRun)
@@ -174,6 +180,7 @@ async function requestedStart(
     request: run.request,
     task: { id: ciTaskId(run), text },
     jobId: run.context.job.id,
+    language,
   });
   const stopAfterPlan: RunInput['stopAfterPlan'] =
     plan.mode === 'plan-only'
@@ -187,6 +194,7 @@ async function requestedStart(
   const amount = AMOUNT.exec(run.request.task.trim());
   return {
     task: { text },
+    language,
     ...(plan.fromCheckpoint
       ? { fromCheckpoint: run.request.command === 'continue' ? 'continue' : 'retry' }
       : {}),
@@ -199,13 +207,18 @@ async function requestedStart(
 }
 
 /** `--step run`: the child pipeline's job carries on from the plan job's hand-off. */
-async function handedOverStart(run: PreparedRun): Promise<JobStart> {
+async function handedOverStart(
+  run: PreparedRun,
+  threads: readonly ReviewThreadRequest[] | undefined,
+): Promise<JobStart> {
   const handoff = await readHandoff(run.context.projectDir);
   return {
     task: { text: handoff.task.text, id: handoff.task.id },
     runId: handoff.runId,
     adoptNoteId: handoff.noteId,
     from: { work: handoff.work as PlannedWork, by: `job ${handoff.from.jobId}` },
+    // a hand-off written before the plan job recorded its language: decided again, from the same request
+    language: handoff.language ?? (await requestLanguage(run, { threads })),
   };
 }
 
@@ -220,7 +233,7 @@ export async function carryOutJob(prepared: PreparedRun, deps: CarryOutDeps): Pr
   const threads = await reviewThreads(prepared);
   const start =
     prepared.context.step === 'run'
-      ? await handedOverStart(prepared)
+      ? await handedOverStart(prepared, threads)
       : await requestedStart(prepared, deps, threads);
   const run = start.raiseUsd ? withRaisedBudget(prepared, start.raiseUsd) : prepared;
   const session = await openSession(run, {
@@ -234,6 +247,7 @@ export async function carryOutJob(prepared: PreparedRun, deps: CarryOutDeps): Pr
     planSource: start.planSource,
     review: start.reviewOnly !== undefined,
     threads,
+    language: start.language,
   });
   deps.notePosted?.();
   const input: RunInput = {

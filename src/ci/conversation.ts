@@ -9,7 +9,12 @@ import { isBotUser } from '../core/bot-users.ts';
 import type { parseAgentCommand } from '../commands/parse.ts';
 import { finishReply } from '../commands/replies.ts';
 import { t } from '../messages/catalog.ts';
-import { detectLanguage } from '../messages/language.ts';
+import {
+  commentLanguage,
+  detectLanguage,
+  type Language,
+  type LanguageSetting,
+} from '../messages/language.ts';
 
 /**
  * The run's ear on GitLab: at a checkpoint it reads the merge request's or
@@ -53,6 +58,12 @@ export interface GitLabConversationOptions {
    * before the final note is seen, and none is given after it.
    */
   underLock?: <T>(work: () => Promise<T>) => Promise<T | undefined>;
+  /**
+   * `notes.language` and the language decided for the run: a late comment
+   * is answered in its own language (the run's when it has no words), or
+   * the fixed one. Absent: the comment's own.
+   */
+  language?: { setting: LanguageSetting; run: Language } | undefined;
 }
 
 /** The least time between two looks at the notes. */
@@ -177,7 +188,10 @@ export function gitlabConversation(options: GitLabConversationOptions): Conversa
       if (parse(note.body.trim(), options.prefix).isCommand) {
         if (!joinedThisRun(thread, note.id)) continue;
       }
-      const reply = t(detectLanguage(text), 'conversation.runEnded');
+      const language = options.language
+        ? commentLanguage(options.language.setting, text, options.language.run)
+        : detectLanguage(text);
+      const reply = t(language, 'conversation.runEnded');
       await answerIn(note.id, thread.id, reply);
       answered++;
     }

@@ -1,7 +1,7 @@
 import type { Config } from '../config/options.ts';
 import type { GitLabPort, Noteable } from '../core/gitlab-port.ts';
 import { renderMarker } from '../report/marker.ts';
-import { resolveLanguage } from '../messages/language.ts';
+import { resolveLanguage, type Language } from '../messages/language.ts';
 import { inlineCode } from '../report/markdown.ts';
 import { hintText } from '../report/progress/error-words.ts';
 import { voiceOf } from '../report/progress/headline.ts';
@@ -94,10 +94,14 @@ function requestText(input: { context: CiContext; payload?: CommandRequest | und
 
 export function renderEarlyFailureNote(
   input: Pick<EarlyFailure, 'context' | 'error' | 'config'> &
-    Partial<Pick<EarlyFailure, 'payload'>>,
+    Partial<Pick<EarlyFailure, 'payload'>> & {
+      /** The language already decided for the run (a run job's hand-off). */
+      language?: Language | undefined;
+    },
 ): string {
   const { context } = input;
-  const language = resolveLanguage(input.config.notes.language, requestText(input));
+  const language =
+    input.language ?? resolveLanguage(input.config.notes.language, requestText(input));
   const v = voiceOf({ language });
   const described = describeError(input.error);
   const problems = described.details.filter((d) => !d.startsWith('hint: '));
@@ -182,7 +186,7 @@ async function postFailureNote(
 ): Promise<void> {
   const where = whereAsked(failure.context, failure.payload, handoff?.request);
   if (!where || requesterRefused(failure.error) || cancelledJob(failure)) return;
-  const body = renderEarlyFailureNote(failure);
+  const body = renderEarlyFailureNote({ ...failure, language: handoff?.language });
   const options = { redactor: failure.redactor };
   if (isConfidentialTarget(failure.error)) {
     // said where only those who may see the issue read it; never as a public note
@@ -218,6 +222,7 @@ async function endHandedOverNote(failure: EarlyFailure, handoff: CiHandoff): Pro
     taskId: handoff.task.id,
     title: taskFromText(handoff.task.text).title,
     runId: handoff.runId,
+    ...(handoff.language ? { language: handoff.language } : {}),
   });
 }
 
@@ -239,7 +244,7 @@ async function endFirstNote(failure: EarlyFailure, note: FirstNote): Promise<voi
 async function endNote(
   failure: EarlyFailure,
   target: CiRequest['target'],
-  note: { noteId: string; taskId: string; title: string; runId: string },
+  note: { noteId: string; taskId: string; title: string; runId: string; language?: Language },
 ): Promise<void> {
   if (target.kind === 'none') return;
   const { context } = failure;
@@ -256,6 +261,7 @@ async function endNote(
     config: failure.config,
     taskId: note.taskId,
     title: note.title,
+    ...(note.language ? { language: note.language } : {}),
     runId: note.runId,
     target: notes,
     redactor: failure.redactor,

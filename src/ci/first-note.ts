@@ -3,12 +3,12 @@ import { initialProgress } from '../core/progress/updates.ts';
 import { statePaths } from '../history/paths.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
-import { resolveLanguage } from '../messages/language.ts';
 import { prepareNoteBody } from '../report/note-body.ts';
 import { renderProgressNote } from '../report/progress/render.ts';
 import { taskTitle } from '../task/title.ts';
 import { noteTargetFor } from './note-target.ts';
 import type { AcceptedRun, FirstNote } from './prepare.ts';
+import { requestLanguage } from './request-language.ts';
 import { threadsToAddress } from './review-threads.ts';
 import { ciTaskId } from './task-id.ts';
 
@@ -85,7 +85,8 @@ export async function postFirstNote(
     jobId: String(context.job.id),
     pipelineId: String(context.pipeline.id),
     ...(context.job.url ? { jobUrl: context.job.url } : {}),
-    language: resolveLanguage(config.notes.language, title),
+    // decided as the run decides it, which then writes in the same language
+    language: await requestLanguage({ ...run, mergeRequest: undefined }, {}),
     commandPrefix: config.trigger.command_prefix,
   });
   const body = prepareNoteBody(renderProgressNote(state), { redactor: deps.redactor });

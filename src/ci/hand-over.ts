@@ -42,6 +42,7 @@ export async function handOver(
     },
     task: { id: session.task.id, text: session.task.description },
     runId: session.runId,
+    language: session.reporting.language,
     ...(session.reporting.publisher.noteId ? { noteId: session.reporting.publisher.noteId } : {}),
     work,
   });

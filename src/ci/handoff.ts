@@ -5,6 +5,7 @@ import { ENVIRONMENTS } from '../config/options.ts';
 import { ConfigError } from '../errors/errors.ts';
 import { writeFileAtomic } from '../history/atomic.ts';
 import { Plan } from '../core/plan.ts';
+import { LANGUAGES } from '../messages/language.ts';
 import { CiRequest } from './request.ts';
 
 /**
@@ -53,6 +54,8 @@ export const CiHandoff = z.object({
   runId: z.string().min(1),
   /** The progress note the run job keeps editing (one progress note per run). */
   noteId: z.string().optional(),
+  /** The notes' language the plan job decided: the run job writes in it too. */
+  language: z.enum(LANGUAGES).optional(),
   /**
    * What the plan job gathered (its shape belongs to src/phases/gather/), the
    * plan, and the earlier plan it took over (a retry or resume reuses it) with its revisions

@@ -12,6 +12,7 @@ import type { Logger } from '../log/logger.ts';
 import { Plan } from '../core/plan.ts';
 import { replanStateFile } from '../phases/replan/state.ts';
 import { CiRequest } from './request.ts';
+import { LANGUAGES } from '../messages/language.ts';
 
 /**
  * History across pipelines for a CI run: earlier runs on the
@@ -32,6 +33,8 @@ export const CiRequestRecord = z.object({
   request: CiRequest,
   task: z.object({ id: z.string(), text: z.string() }),
   jobId: z.number().int(),
+  /** The notes' language decided for the run: a retry or an approval of it writes in it too. */
+  language: z.enum(LANGUAGES).optional(),
 });
 export type CiRequestRecord = z.infer<typeof CiRequestRecord>;
 

@@ -29,6 +29,7 @@ import { AdoptingNoteTarget, noteTargetFor } from './note-target.ts';
 import { issueIdOf } from './past-history.ts';
 import type { PreparedRun } from './prepare.ts';
 import { ciTaskId } from './task-id.ts';
+import type { Language } from '../messages/language.ts';
 
 /** What a CI run is built from; tests swap the model and the clock. */
 export interface SessionServices {
@@ -112,6 +113,8 @@ interface SessionInput {
   review?: boolean | undefined;
   /** The diff threads the run addresses: part of its request. */
   threads?: readonly ReviewThreadRequest[] | undefined;
+  /** The notes' language, decided once for the run (./request-language.ts). */
+  language: Language;
 }
 
 function notesFor(run: PreparedRun, input: SessionInput, paths: StatePaths, webUrl?: string) {
@@ -200,6 +203,7 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
   const issueId = issueIdOf(run.project.id, run.request);
   const answers = answersFor(run);
   const codeNotRun = forkCodeNotRun(run);
+  const { language } = input;
   if (codeNotRun) logger.info("the fork's code is not run", { reason: codeNotRun.reason });
   const { deps, reporting } = await composeRun({
     config,
@@ -230,7 +234,8 @@ export async function openSession(run: PreparedRun, input: SessionInput): Promis
     delivery: await deliveryFor(run, task),
     pauseAsked: pauseCheck(run),
     ...(config.budget.mr_max_usd !== null ? { mrSpentUsd: await earlierSpendUsd(run) } : {}),
-    conversation: conversationFor(run, services.clock, logger, redactor),
+    conversation: conversationFor(run, services.clock, logger, redactor, language),
+    language,
     observers: services.observers,
     ...(codeNotRun ? { codeNotRun } : {}),
     ...(run.refusedUserSettings ? { refusedUserSettings: run.refusedUserSettings } : {}),
@@ -293,6 +298,7 @@ function conversationFor(
   clock: Clock,
   logger: Logger,
   redactor: Redactor,
+  language: Language,
 ): ConversationPort | undefined {
   const target = run.request.target;
   if (target.kind === 'none') return undefined;
@@ -329,6 +335,7 @@ function conversationFor(
     clock,
     redactor,
     logger,
+    language: { setting: run.config.notes.language, run: language },
   });
 }
 

@@ -385,7 +385,7 @@ export const OPTIONS = [
     'notes.language',
     oneOf('auto', 'en', 'ja'),
     'auto' as 'auto' | 'en' | 'ja',
-    "Language of the notes (and of the model's user-facing text): 'auto' follows the language of the request that started the run.",
+    "Language of the notes (and of the model's user-facing text): 'auto' follows the language people wrote the request in (the instruction, else the review threads or the merge request/issue it answers).",
     { env: ['MR_AGENT_LANGUAGE'] },
   ),
   // trigger and bridge (A1–A3)

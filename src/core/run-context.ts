@@ -18,6 +18,7 @@ import type { Clock } from './clock.ts';
 import type { CommandIsolation } from './isolation.ts';
 import type { RunHooks } from './hooks.ts';
 import type { PromptLibrary } from './prompts.ts';
+import type { Language } from '../messages/language.ts';
 import type { CheckoutPort } from './checkout-port.ts';
 import type { MergeRequestReview } from './merge-request-review.ts';
 import type {
@@ -58,6 +59,12 @@ export interface CodeNotRun {
 export interface RunDeps extends PortDeps {
   config: Config;
   prompts: PromptLibrary;
+  /**
+   * The notes' language, decided once for the run by the composition root
+   * (src/run/compose.ts): everything the run writes for people uses it.
+   * Absent (runs built by hand): `notes.language`, `auto` following the task.
+   */
+  language?: Language;
   /** Git and the checkout's files (read as the command user once its commands may have run). */
   checkout: CheckoutPort;
   reporter: RunReporter;

@@ -118,6 +118,11 @@ export interface ComposeInput {
   refusedUserSettings?: readonly string[] | undefined;
   /** The merge request a review-only run reviews (`/agent review`); the notes' language is added here. */
   mergeRequestReview?: Omit<MergeRequestReview, 'language'> | undefined;
+  /**
+   * The notes' language, decided once from what people wrote (CI:
+   * src/ci/request-language.ts); absent: `notes.language`, `auto` following the task.
+   */
+  language?: Language | undefined;
 }
 
 export interface ComposedRun {
@@ -257,7 +262,11 @@ function reportingFor(
   isolation: CommandIsolation,
 ): Promise<Reporting> {
   // what the first version of the note must already say: commands refused, a fork's code not run
-  const language = notesLanguage({ config: input.config, title: input.task.title });
+  const language = notesLanguage({
+    config: input.config,
+    title: input.task.title,
+    language: input.language,
+  });
   const notices = [
     isolationNotice(isolation, language),
     input.codeNotRun ? codeNotRunNotice(input.codeNotRun, language) : undefined,
@@ -283,6 +292,7 @@ function reportingFor(
     ...(input.answers ? { answers: input.answers } : {}),
     ...(notices.length > 0 ? { notices } : {}),
     ...(input.requester ? { requester: input.requester } : {}),
+    language,
   });
 }
 
@@ -391,6 +401,7 @@ export async function composeRun(input: ComposeInput): Promise<ComposedRun> {
     hostEnv: input.hostEnv,
     isolation,
     prompts: promptLibrary(config.prompts.directory, language),
+    language,
     checkout: shellCheckout,
     reporter: reporting.reporter,
     history: reporting.history,

@@ -1,6 +1,6 @@
 import type { RunContext } from '../core/run-context.ts';
 import { t } from '../messages/catalog.ts';
-import { resolveLanguage } from '../messages/language.ts';
+import { runLanguage } from '../messages/language.ts';
 import { deliveryPhase } from '../phases/deliver/phase.ts';
 import { runTests } from '../phases/verify/index.ts';
 import { saveCheckpoint } from '../phases/execute/checkpoint.ts';
@@ -20,7 +20,7 @@ export async function keepChangeAtBudgetStop(ctx: RunContext): Promise<void> {
   try {
     const test = await runTests(ctx);
     if (test) state.tests.push(test);
-    const language = resolveLanguage(ctx.config.notes.language, ctx.task.title);
+    const language = runLanguage(ctx);
     const reason =
       test === undefined
         ? t(language, 'budget.keptUnchecked')

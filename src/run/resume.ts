@@ -2,7 +2,7 @@ import type { Checkpoint } from '../core/checkpoint.ts';
 import type { ActionRecord } from '../core/records.ts';
 import type { RunContext } from '../core/run-context.ts';
 import { t, type MessageKey } from '../messages/catalog.ts';
-import { resolveLanguage } from '../messages/language.ts';
+import { runLanguage } from '../messages/language.ts';
 import { adoptPlan, markItem } from '../phases/plan/state.ts';
 import { Git } from '../shell/git.ts';
 
@@ -13,7 +13,7 @@ export interface Resumable {
 }
 
 function notice(ctx: RunContext, key: MessageKey, params: Record<string, string | number> = {}) {
-  const text = t(resolveLanguage(ctx.config.notes.language, ctx.task.title), key, params);
+  const text = t(runLanguage(ctx), key, params);
   ctx.logger.info('resume', { notice: text });
   ctx.deps.reporter.notice?.(text);
 }

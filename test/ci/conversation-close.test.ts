@@ -28,7 +28,10 @@ describe('D4 what is said after the run last listened is answered at its end', f
   });
   afterEach(() => standIn.close());
 
-  function conversation(locked: string[]) {
+  function conversation(
+    locked: string[],
+    language?: Parameters<typeof gitlabConversation>[0]['language'],
+  ) {
     const gitlab = createGitLabClient({
       url: standIn.url,
       token: s.botToken.value,
@@ -54,6 +57,7 @@ describe('D4 what is said after the run last listened is answered at its end', f
       logger: createMemoryLogger({ level: 'info', redactor: new Redactor(), format: 'json' })
         .logger,
       pipelineId: '777',
+      ...(language ? { language } : {}),
       underLock: async (work) => {
         locked.push('in');
         const done = await work();
@@ -107,5 +111,27 @@ describe('D4 what is said after the run last listened is answered at its end', f
       expect(repliesIn(untouched.discussionId, mark), untouched.body).to.deep.equal([]);
     }
     expect(await port.close!(), 'a second close answers nothing again').to.equal(0);
+  });
+
+  it("O11 the late answer keeps a fixed `notes.language`; with `auto`, a comment without words gets the run's language", async () => {
+    const add = (body: string) =>
+      standIn.model.addNote({ on: s.mergeRequest, body, authorId: s.developer.id });
+    const fixed = conversation([], { setting: 'en', run: 'en' });
+    const japanese = add('また README も直してください');
+    let mark = Math.max(...standIn.model.notes.map((n) => n.id));
+    expect(await fixed.close!()).to.equal(1);
+    expect(repliesIn(japanese.discussionId, mark)[0]?.body).to.include(
+      'The run has ended before it could read this',
+    );
+
+    const auto = conversation([], { setting: 'auto', run: 'ja' });
+    const wordless = add('👍 `npm test`');
+    const english = add('please also fix the README');
+    mark = Math.max(...standIn.model.notes.map((n) => n.id));
+    expect(await auto.close!()).to.equal(2);
+    expect(repliesIn(wordless.discussionId, mark)[0]?.body).to.include('実行が終了しました');
+    expect(repliesIn(english.discussionId, mark)[0]?.body).to.include(
+      'The run has ended before it could read this',
+    );
   });
 });

@@ -134,6 +134,54 @@ describe('a run as a conversation (issue 35)', function () {
     expect(model.pipelines.filter((p) => p.source === 'trigger')).to.have.length(1);
   });
 
+  it('O11 with `notes.language: en` a Japanese comment during the run is answered in English', async () => {
+    const model = world.standIn.model;
+    let dev: { id: number; discussionId: string } | undefined;
+    const job = await world.job({
+      replies: [
+        planning,
+        {
+          purpose: 'execution',
+          delay_ms: 1_500,
+          tool_calls: [
+            { name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } },
+          ],
+        },
+        { purpose: 'execution', content: 'DONE: added farewell()' },
+        revisionForDocs(),
+        {
+          purpose: 'execution',
+          tool_calls: [
+            { name: 'write_file', arguments: { path: 'docs/farewell.md', content: DOCS } },
+          ],
+        },
+        { purpose: 'execution', content: 'DONE: wrote docs/farewell.md' },
+        { purpose: 'completion', json: assessment(true) },
+      ],
+      variables: {
+        ...world.bridgeVariables('run', 'add a farewell function'),
+        MR_AGENT_LANGUAGE: 'en',
+      },
+      whileRunning: async ({ llm }) => {
+        while (!llm.requests.some((r) => r.purpose === 'execution'))
+          await new Promise((r) => setTimeout(r, 20));
+        const note = model.addNote({
+          on: world.s.mergeRequest,
+          body: DEV_ASK,
+          authorId: world.s.developer.id,
+        });
+        dev = { id: note.id, discussionId: note.discussionId };
+      },
+    });
+
+    expect(job.code, job.stderr).to.equal(0);
+    const answers = model.notes.filter(
+      (n) => n.discussionId === dev!.discussionId && n.id !== dev!.id,
+    );
+    expect(answers).to.have.length(1);
+    expect(answers[0]!.body).to.include('Noted — docs/farewell.md も更新します。');
+  });
+
   it('C2 "stop before you push" during execution ends the run without pushing, the change kept as a patch note, and says so in the thread', async () => {
     const model = world.standIn.model;
     const before = world.branchHead();

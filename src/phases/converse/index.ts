@@ -4,7 +4,7 @@ import type { HumanFeedbackAnswer } from '../../core/reflection.ts';
 import type { RunContext } from '../../core/run-context.ts';
 import { CONTINUE, type StepResult } from '../../core/run-end.ts';
 import { t } from '../../messages/catalog.ts';
-import { detectLanguage, resolveLanguage } from '../../messages/language.ts';
+import { commentLanguage, runLanguage, type Language } from '../../messages/language.ts';
 import { feedbackAction, replaceRemaining } from '../plan/state.ts';
 import { reflectAndRevise } from '../reflect/step.ts';
 
@@ -13,7 +13,7 @@ import { reflectAndRevise } from '../reflect/step.ts';
  * made since the last one (src/core/conversation.ts), feeds them to a
  * reflection as human feedback — which may revise the remaining actions or
  * ask the run not to push — and answers each comment in its own thread, in
- * the comment's language, with what it will do.
+ * the comment's language (a fixed `notes.language` wins), with what it will do.
  */
 export async function hear(ctx: RunContext, checkpoint: Checkpoint): Promise<HumanComment[]> {
   const port = ctx.deps.conversation;
@@ -36,13 +36,16 @@ function queueComments(ctx: RunContext, comments: readonly HumanComment[]): void
   );
 }
 
-/** What the run says back to one comment, in the comment's language. */
+/**
+ * What the run says back to one comment: in the comment's language (or the
+ * run's, when the comment has no words to tell by), or the fixed `notes.language`.
+ */
 export function answerText(
   comment: HumanComment,
   answer: HumanFeedbackAnswer | undefined,
   alone: boolean,
+  language: Language,
 ): string {
-  const language = detectLanguage(comment.text);
   const replies = answer?.replies ?? [];
   // one comment and one reply belong together even when the model got the id wrong
   const mine =
@@ -82,7 +85,15 @@ export async function heed(
     ctx.logger.info('asked to stop before delivery', { by: ctx.state.stopBeforeDelivery.by });
   }
   for (const comment of comments) {
-    await port.answer(comment, answerText(comment, answer, comments.length === 1));
+    await port.answer(
+      comment,
+      answerText(
+        comment,
+        answer,
+        comments.length === 1,
+        commentLanguage(ctx.config.notes.language, comment.text, runLanguage(ctx)),
+      ),
+    );
   }
   return result.kind === 'end'
     ? result
@@ -93,6 +104,6 @@ export async function heed(
 export function stopReason(ctx: RunContext): string | undefined {
   const asked = ctx.state.stopBeforeDelivery;
   if (!asked) return undefined;
-  const language = resolveLanguage(ctx.config.notes.language, ctx.task.title);
+  const language = runLanguage(ctx);
   return t(language, 'conversation.stopReason', { user: asked.by });
 }

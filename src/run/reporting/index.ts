@@ -44,14 +44,19 @@ export interface ReportingOptions {
   planSource?: string;
   /** Warning lines shown under the note's header from the start (e.g. commands not isolated). */
   notices?: readonly string[];
-  /** The notes' language; default: `notes.language`, `auto` following the title. */
+  /**
+   * The notes' language, decided once for the run (the composition passes
+   * it); default: `notes.language`, `auto` following the title.
+   */
   language?: Language;
   /** Who asked (a GitLab username), @mentioned in the ❓ and 🙋 notes. */
   requester?: string;
 }
 
 /** The notes' language: as given, else `notes.language` (`auto`: the request's). */
-export function notesLanguage(options: Pick<ReportingOptions, 'config' | 'title' | 'language'>) {
+export function notesLanguage(
+  options: Pick<ReportingOptions, 'config' | 'title'> & { language?: Language | undefined },
+): Language {
   return options.language ?? resolveLanguage(options.config.notes.language, options.title);
 }
 
