@@ -108,7 +108,10 @@ async function claimPayloadCommand(
   const own = { id: context.pipeline.id, status: 'running', ref: context.ref ?? request.ref };
   const gitlab = bridgeGitLabFromPort(deps.gitlab);
   const base = deps.config.base;
-  const { dispatchCommand } = await import('../commands/dispatch.ts');
+  const [{ dispatchCommand }, { payloadTargetLock, notesReadUnderLock }] = await Promise.all([
+    import('../commands/dispatch.ts'),
+    import('./payload-lock.ts'),
+  ]);
   const outcome = await dispatchCommand(
     {
       gitlab: {
@@ -118,6 +121,7 @@ async function claimPayloadCommand(
             ? reads.accessLevel(userId)
             : gitlab.accessLevel(projectId, userId),
         ...statusReads(reads),
+        ...(isRunVerb(request.command) ? notesReadUnderLock(gitlab) : {}),
       },
       language: base.notes.language,
       logger: deps.logger,
@@ -126,6 +130,8 @@ async function claimPayloadCommand(
       prefix: base.trigger.command_prefix,
       start: async () => own,
       excludePipelineId: context.pipeline.id,
+      targetLock: payloadTargetLock(gitlab, deps.logger),
+      markStartedRun: true,
     },
     request,
   );

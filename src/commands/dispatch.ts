@@ -4,7 +4,12 @@ import { detectLanguage, type Language, type LanguageSetting } from '../messages
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { accessLevelName } from '../gitlab/access-levels.ts';
-import { activeAgentPipelines, blockingAgentPipelines, lastAgentPipeline } from './agent-runs.ts';
+import {
+  activeAgentPipelines,
+  blockingAgentPipelines,
+  lastAgentPipeline,
+  RUN_EMOJI,
+} from './agent-runs.ts';
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
 import type { CommandRequest, ReplyCandidate } from './note-rules.ts';
 import {
@@ -55,6 +60,13 @@ export interface DispatchDeps {
    * so bridge replicas answering two commands on one target start one run.
    */
   targetLock?: TargetLock | undefined;
+  /**
+   * A TRIGGER_PAYLOAD job, whose pipeline is active from the start like that
+   * of every comment: when it goes on as the run, its comment gets the
+   * agent's ▶ (`RUN_EMOJI`) while the lock is held, which is what makes its
+   * pipeline the run for the next job to look.
+   */
+  markStartedRun?: boolean | undefined;
 }
 
 export type DispatchOutcome =
@@ -130,6 +142,7 @@ function lookupFor(deps: DispatchDeps, request: CommandRequest) {
     excludePipelineId: deps.excludePipelineId,
     prefix: deps.prefix,
     selfId: deps.selfId,
+    runsMarked: deps.targetLock !== undefined,
     onUnreadable: (pipeline: AgentPipeline, error: unknown) =>
       deps.logger.warn('pipeline variables unreadable; counting it as an agent run', {
         pipelineId: pipeline.id,
@@ -233,8 +246,13 @@ async function runningNoteUrl(
 
 async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
   if (!deps.targetLock) return decideAndStart(deps, request);
-  const locked = await deps.targetLock.withLock(request.projectId, request.target, () =>
-    decideAndStart(deps, request),
+  // a job that goes on as the run does not wait for the lock's removal: its
+  // run outlasts that request by far, and a job that dies first leaves a lock that goes stale
+  const locked = await deps.targetLock.withLock(
+    request.projectId,
+    request.target,
+    () => decideAndStart(deps, request),
+    { awaitRelease: (outcome) => !(deps.markStartedRun && outcome.kind === 'started') },
   );
   if (locked) return locked.done;
   const reason: RefusalReason = { kind: 'target-busy' };
@@ -262,7 +280,11 @@ async function decideAndStart(
     return { kind: 'already-running', pipeline: active };
   }
   const started = await startPipeline(deps, request);
-  return 'failed' in started ? started.failed : { kind: 'started', pipeline: started.pipeline };
+  if ('failed' in started) return started.failed;
+  if (deps.markStartedRun) {
+    await deps.gitlab.awardNoteEmoji(request.projectId, request.target, request.noteId, RUN_EMOJI);
+  }
+  return { kind: 'started', pipeline: started.pipeline };
 }
 
 async function stop(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
