@@ -95,4 +95,43 @@ describe('D3 the per-target lock held in GitLab', function () {
     await gitlab.removeTargetAwardEmoji!(s.project.id, target(), award!.id); // gone already: no error
     expect(standIn.model.targetAwards).to.deep.equal([]);
   });
+
+  it('D3 an award GitLab keeps refusing while none is held (a job token) waits and gives up, never a tight loop', async () => {
+    let awards = 0;
+    const refusing: BridgeGitLab = {
+      ...gitlab,
+      awardTargetEmoji: async () => {
+        if (++awards > 50) throw new Error('the lock kept asking GitLab in a tight loop');
+        return { awarded: false };
+      },
+      listTargetAwardEmoji: async () => [],
+    };
+    let clock = 0;
+    const slept: number[] = [];
+    const lock = createTargetLock(refusing, {
+      selfId: s.bot.id,
+      waitMs: 1000,
+      now: () => clock,
+      sleep: async (ms) => {
+        slept.push(ms);
+        clock += ms;
+      },
+    })!;
+    expect(await lock.withLock(s.project.id, target(), async () => 'ran')).to.equal(undefined);
+    expect(slept.length, 'waits between tries').to.be.greaterThan(0);
+    expect(awards).to.be.at.most(20);
+  });
+
+  it('D3 A3 a holder that goes on (a job that became the run) need not wait for the removal, which is still made', async () => {
+    const lock = createTargetLock(gitlab, { selfId: async () => s.bot.id })!;
+    const result = await lock.withLock(s.project.id, target(), async () => 'started', {
+      awaitRelease: (done) => done !== 'started',
+    });
+    expect(result).to.deep.equal({ done: 'started' });
+    const deadline = Date.now() + 5000;
+    while (standIn.model.targetAwards.length > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(standIn.model.targetAwards).to.deep.equal([]);
+  });
 });
