@@ -45,17 +45,17 @@ export interface BridgeGitLab {
     noteId: number,
     name: string,
   ): Promise<AwardResult>;
-  /**
-   * Awards `name` to the merge request or issue itself as the token's user
-   * (`awarded: false`: already given by this user) — the claim every bridge
-   * replica sees, used as the target's lock (./target-lock.ts).
-   */
   /** The awards on one note (a TRIGGER_PAYLOAD run's comment carries the agent's ▶). */
   listNoteAwardEmoji?(
     projectId: number,
     target: CommandTarget,
     noteId: number,
   ): Promise<AwardEmoji[]>;
+  /**
+   * Awards `name` to the merge request or issue itself as the token's user
+   * (`awarded: false`: already given by this user) — the claim every bridge
+   * replica sees, used as the target's lock (./target-lock.ts).
+   */
   awardTargetEmoji?(projectId: number, target: CommandTarget, name: string): Promise<AwardResult>;
   listTargetAwardEmoji?(projectId: number, target: CommandTarget): Promise<AwardEmoji[]>;
   removeTargetAwardEmoji?(projectId: number, target: CommandTarget, awardId: number): Promise<void>;

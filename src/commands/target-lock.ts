@@ -91,13 +91,10 @@ export function createTargetLock(
         removeTargetAwardEmoji!
           .call(gitlab, projectId, target, awardId)
           .catch((error: unknown) => options.onReleaseError?.(error));
-      let done;
-      try {
-        done = await work();
-      } catch (error) {
+      const done = await work().catch(async (error: unknown) => {
         await release();
         throw error;
-      }
+      });
       const released = release();
       if (how?.awaitRelease?.(done) ?? true) await released;
       return { done };
