@@ -204,7 +204,6 @@ describe('A3 A6 TRIGGER_PAYLOAD jobs racing on one merge request', function () {
       parseMarker(reply!.body)?.state,
       'not told "joined" by a run that stopped listening',
     ).to.not.equal('joined');
-    expect(reply!.body, 'a follow-up, after the run').to.match(/follow-up/);
   });
 
   it('A6 A3 a lock left by a job that died holding it is taken over once stale, and none is left behind', async () => {
