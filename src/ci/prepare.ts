@@ -70,7 +70,10 @@ function requestFromCommand(request: CommandRequest): CiRequest {
   };
 }
 
-function whyNot(outcome: Exclude<DispatchOutcome, { kind: 'started' }>, min: string): string {
+function whyNot(
+  outcome: Exclude<DispatchOutcome, { kind: 'started' | 'queued' }>,
+  min: string,
+): string {
   switch (outcome.kind) {
     case 'forbidden':
       return `not authorised: the commenter ${roleOf(outcome.accessLevel)} on the project; commanding the agent needs ${min}`;
@@ -135,7 +138,8 @@ async function claimPayloadCommand(
     },
     request,
   );
-  if (outcome.kind === 'started') return undefined;
+  // a follow-up after a run that is delivering is this job's run too (the reply said so)
+  if (outcome.kind === 'started' || outcome.kind === 'queued') return undefined;
   return { kind: 'nothing-to-do', reason: whyNot(outcome, base.trigger.min_access_level) };
 }
 

@@ -218,6 +218,7 @@ async function joinOrFollow(
   }
   const started = await startPipeline(deps, request);
   if ('failed' in started) return started.failed;
+  await markRun(deps, request);
   await reply(deps, request, queuedText(request.target, active, started.pipeline, language));
   return { kind: 'queued', pipeline: started.pipeline, running: active };
 }
@@ -252,12 +253,17 @@ async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<
     request.projectId,
     request.target,
     () => decideAndStart(deps, request),
-    { awaitRelease: (outcome) => !(deps.markStartedRun && outcome.kind === 'started') },
+    { awaitRelease: (outcome) => !(deps.markStartedRun && goesOn(outcome)) },
   );
   if (locked) return locked.done;
   const reason: RefusalReason = { kind: 'target-busy' };
   await reply(deps, request, refusalText(request.target, reason, 0, replyIn(deps, request)));
   return { kind: 'refused', reason: reason.kind };
+}
+
+/** Whether the run goes on: started now, or queued as the follow-up. */
+function goesOn(outcome: DispatchOutcome): boolean {
+  return outcome.kind === 'started' || outcome.kind === 'queued';
 }
 
 async function decideAndStart(
@@ -281,10 +287,14 @@ async function decideAndStart(
   }
   const started = await startPipeline(deps, request);
   if ('failed' in started) return started.failed;
-  if (deps.markStartedRun) {
-    await deps.gitlab.awardNoteEmoji(request.projectId, request.target, request.noteId, RUN_EMOJI);
-  }
+  await markRun(deps, request);
   return { kind: 'started', pipeline: started.pipeline };
+}
+
+/** A TRIGGER_PAYLOAD job that goes on as a run (now, or as the follow-up) says so on its comment. */
+async function markRun(deps: DispatchDeps, request: CommandRequest): Promise<void> {
+  if (!deps.markStartedRun) return;
+  await deps.gitlab.awardNoteEmoji(request.projectId, request.target, request.noteId, RUN_EMOJI);
 }
 
 async function stop(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {

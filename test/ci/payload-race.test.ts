@@ -206,6 +206,37 @@ describe('A3 A6 TRIGGER_PAYLOAD jobs racing on one merge request', function () {
     ).to.not.equal('joined');
   });
 
+  it('A6 C1 A3 an instruction while the run delivers is the follow-up run, and this job carries it out (as the reply says)', async () => {
+    const { model } = world.standIn;
+    const { s } = world;
+    const { pipeline: run } = await model.createPipeline({
+      project: s.project,
+      ref: s.project.defaultBranch,
+      source: 'trigger',
+      userId: s.maintainer.id,
+      status: 'running',
+      variables: { MR_AGENT_MR_IID: String(s.mergeRequest.iid), MR_AGENT_TASK: 'greet' },
+    });
+    // the run's final note is up; its pipeline is still finishing
+    model.addNote({
+      on: s.mergeRequest,
+      body: `${renderMarker({ kind: 'progress', pipeline: String(run.id), state: 'done' })}\n✅ done`,
+      authorId: s.bot.id,
+    });
+    const instruction = await comment('/agent add a farewell function');
+
+    const followUp = await job(instruction);
+
+    expect(followUp.code, followUp.stderr).to.equal(0);
+    const [reply] = botRepliesTo(instruction);
+    expect(reply?.body).to.include(`pipeline #${instruction.pipeline.id}`);
+    expect(ran(followUp), 'the follow-up ran').to.equal(true);
+    const notes = world.progressNotes().map((n) => parseMarker(n.body));
+    expect(notes.map((m) => m?.pipeline)).to.include(String(instruction.pipeline.id));
+    const marks = model.awards.filter((a) => a.noteId === instruction.note.id).map((a) => a.name);
+    expect(marks, 'the next command finds it as the run').to.deep.equal(['eyes', 'arrow_forward']);
+  });
+
   it('A6 A3 a lock left by a job that died holding it is taken over once stale, and none is left behind', async () => {
     const { model } = world.standIn;
     const { s } = world;
