@@ -31,7 +31,7 @@ import { resolveReply } from './resume.ts';
 import { statusReply } from './run-status.ts';
 import { parseMarker, renderMarker } from '../report/marker.ts';
 import { isRunVerb, type AnsweredVerb } from './verbs.ts';
-import type { TargetLock } from './target-lock.ts';
+import type { HeldLock, TargetLock } from './target-lock.ts';
 
 /**
  * The API half of the comment rules, after `decideNote` accepted a
@@ -96,14 +96,20 @@ export type ReplyOutcome = DispatchOutcome | { kind: 'not-a-resume'; detail: str
 export type ClaimResult =
   { kind: 'claimed' } | { kind: 'forbidden'; accessLevel: number } | { kind: 'duplicate' };
 
-/** Access check, then the 👀 award: only the delivery whose award succeeds goes on. */
+/**
+ * Access check, then the 👀 award: only the delivery whose award succeeds
+ * goes on. `alongside` starts once the author may command, while the award
+ * is made.
+ */
 export async function authorizeAndClaim(
   gitlab: BridgeGitLab,
   request: CommandRequest,
   minAccessLevel: number,
+  alongside?: () => void,
 ): Promise<ClaimResult> {
   const accessLevel = await gitlab.accessLevel(request.projectId, request.user.id);
   if (accessLevel < minAccessLevel) return { kind: 'forbidden', accessLevel };
+  alongside?.();
   const award = await gitlab.awardNoteEmoji(
     request.projectId,
     request.target,
@@ -218,7 +224,6 @@ async function joinOrFollow(
   }
   const started = await startPipeline(deps, request);
   if ('failed' in started) return started.failed;
-  await markRun(deps, request);
   await reply(deps, request, queuedText(request.target, active, started.pipeline, language));
   return { kind: 'queued', pipeline: started.pipeline, running: active };
 }
@@ -245,20 +250,34 @@ async function runningNoteUrl(
   }
 }
 
-async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
+async function runCommand(
+  deps: DispatchDeps,
+  request: CommandRequest,
+  taking?: Promise<HeldLock | undefined>,
+): Promise<DispatchOutcome> {
   if (!deps.targetLock) return decideAndStart(deps, request);
-  // a job that goes on as the run does not wait for the lock's removal: its
-  // run outlasts that request by far, and a job that dies first leaves a lock that goes stale
-  const locked = await deps.targetLock.withLock(
-    request.projectId,
-    request.target,
-    () => decideAndStart(deps, request),
-    { awaitRelease: (outcome) => !(deps.markStartedRun && goesOn(outcome)) },
-  );
-  if (locked) return locked.done;
-  const reason: RefusalReason = { kind: 'target-busy' };
-  await reply(deps, request, refusalText(request.target, reason, 0, replyIn(deps, request)));
-  return { kind: 'refused', reason: reason.kind };
+  const held = await (taking ?? deps.targetLock.acquire(request.projectId, request.target));
+  if (!held) {
+    const reason: RefusalReason = { kind: 'target-busy' };
+    await reply(deps, request, refusalText(request.target, reason, 0, replyIn(deps, request)));
+    return { kind: 'refused', reason: reason.kind };
+  }
+  let outcome: DispatchOutcome;
+  try {
+    outcome = await decideAndStart(deps, request);
+  } catch (error) {
+    await held.release();
+    throw error;
+  }
+  if (deps.markStartedRun && goesOn(outcome)) {
+    // the job goes on at once: its ▶ lands, then the lock goes, behind its
+    // back (the next job waits for the lock, so it sees the ▶; a job that
+    // dies first leaves a lock that goes stale)
+    void markRun(deps, request).finally(() => held.release());
+    return outcome;
+  }
+  await held.release();
+  return outcome;
 }
 
 /** Whether the run goes on: started now, or queued as the follow-up. */
@@ -287,14 +306,19 @@ async function decideAndStart(
   }
   const started = await startPipeline(deps, request);
   if ('failed' in started) return started.failed;
-  await markRun(deps, request);
   return { kind: 'started', pipeline: started.pipeline };
 }
 
 /** A TRIGGER_PAYLOAD job that goes on as a run (now, or as the follow-up) says so on its comment. */
 async function markRun(deps: DispatchDeps, request: CommandRequest): Promise<void> {
-  if (!deps.markStartedRun) return;
-  await deps.gitlab.awardNoteEmoji(request.projectId, request.target, request.noteId, RUN_EMOJI);
+  try {
+    await deps.gitlab.awardNoteEmoji(request.projectId, request.target, request.noteId, RUN_EMOJI);
+  } catch (error) {
+    deps.logger.warn('run mark (▶) not given; another command may start a second run', {
+      noteId: request.noteId,
+      error: describeError(error).message,
+    });
+  }
 }
 
 async function stop(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
@@ -374,7 +398,24 @@ export async function dispatchCommand(
   deps: DispatchDeps,
   request: CommandRequest,
 ): Promise<DispatchOutcome> {
-  const claim = await authorizeAndClaim(deps.gitlab, request, deps.minAccessLevel);
+  const verb = request.command;
+  // a job takes the target's lock while its 👀 is awarded: one round trip fewer before its note
+  let taking: Promise<HeldLock | undefined> | undefined;
+  const lock = deps.markStartedRun && isRunVerb(verb) ? deps.targetLock : undefined;
+  const letGo = () => void taking?.then((held) => held?.release()).catch(() => undefined);
+  const claim = await authorizeAndClaim(
+    deps.gitlab,
+    request,
+    deps.minAccessLevel,
+    lock &&
+      (() => {
+        taking = lock.acquire(request.projectId, request.target);
+        taking.catch(() => undefined); // awaited later, or let go
+      }),
+  ).catch((error: unknown) => {
+    letGo();
+    throw error;
+  });
   if (claim.kind === 'forbidden') {
     deps.logger.info('command refused: access level too low', {
       noteId: request.noteId,
@@ -383,9 +424,11 @@ export async function dispatchCommand(
     });
     return claim;
   }
-  if (claim.kind === 'duplicate') return claim;
-  const verb = request.command;
-  return isRunVerb(verb) ? runCommand(deps, request) : ANSWERS[verb](deps, request);
+  if (claim.kind === 'duplicate') {
+    letGo();
+    return claim;
+  }
+  return isRunVerb(verb) ? runCommand(deps, request, taking) : ANSWERS[verb](deps, request);
 }
 
 /**

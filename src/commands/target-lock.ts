@@ -27,18 +27,19 @@ export interface TargetLockOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** A lock this holder has: `release` removes it (a failure goes to `onReleaseError`). */
+export interface HeldLock {
+  release(): Promise<void>;
+}
+
 export interface TargetLock {
-  /**
-   * Runs `work` holding the target's lock; `undefined` when the lock stayed
-   * held past `waitMs`. The lock is removed before this returns, unless
-   * `awaitRelease` says of the work's result that its removal need not be
-   * waited for (it is still made; a failure goes to `onReleaseError`).
-   */
+  /** Takes the target's lock; `undefined` when it stayed held past `waitMs`. */
+  acquire(projectId: number, target: CommandTarget): Promise<HeldLock | undefined>;
+  /** Runs `work` holding the target's lock, removed before this returns; `undefined` as `acquire`. */
   withLock<T>(
     projectId: number,
     target: CommandTarget,
     work: () => Promise<T>,
-    options?: { awaitRelease?: (done: T) => boolean },
   ): Promise<{ done: T } | undefined>;
 }
 
@@ -55,7 +56,7 @@ export function createTargetLock(
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? defaultSleep;
 
-  async function acquire(projectId: number, target: CommandTarget): Promise<number | undefined> {
+  async function awardLock(projectId: number, target: CommandTarget): Promise<number | undefined> {
     const started = now();
     let refusedUnheld = 0;
     for (let attempt = 0; ; attempt++) {
@@ -83,21 +84,27 @@ export function createTargetLock(
     }
   }
 
-  return {
-    async withLock(projectId, target, work, how) {
-      const awardId = await acquire(projectId, target);
-      if (awardId === undefined) return undefined;
-      const release = () =>
+  async function take(projectId: number, target: CommandTarget): Promise<HeldLock | undefined> {
+    const awardId = await awardLock(projectId, target);
+    if (awardId === undefined) return undefined;
+    return {
+      release: () =>
         removeTargetAwardEmoji!
           .call(gitlab, projectId, target, awardId)
-          .catch((error: unknown) => options.onReleaseError?.(error));
-      const done = await work().catch(async (error: unknown) => {
-        await release();
-        throw error;
-      });
-      const released = release();
-      if (how?.awaitRelease?.(done) ?? true) await released;
-      return { done };
+          .catch((error: unknown) => options.onReleaseError?.(error)),
+    };
+  }
+
+  return {
+    acquire: take,
+    async withLock(projectId, target, work) {
+      const held = await take(projectId, target);
+      if (!held) return undefined;
+      try {
+        return { done: await work() };
+      } finally {
+        await held.release();
+      }
     },
   };
 }
