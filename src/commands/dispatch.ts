@@ -305,8 +305,7 @@ async function decideAndStart(
     return { kind: 'already-running', pipeline: active };
   }
   const started = await startPipeline(deps, request);
-  if ('failed' in started) return started.failed;
-  return { kind: 'started', pipeline: started.pipeline };
+  return 'failed' in started ? started.failed : { kind: 'started', pipeline: started.pipeline };
 }
 
 /** A TRIGGER_PAYLOAD job that goes on as a run (now, or as the follow-up) says so on its comment. */
