@@ -237,6 +237,29 @@ describe('A3 A6 TRIGGER_PAYLOAD jobs racing on one merge request', function () {
     expect(marks, 'the next command finds it as the run').to.deep.equal(['eyes', 'arrow_forward']);
   });
 
+  it('A6 A3 a GitLab that refuses the lock award (403): the job stops with a clear error and starts no run', async () => {
+    const commented = await comment('/agent add a farewell function');
+    world.standIn.faults.add({
+      method: 'POST',
+      path: new RegExp(`/merge_requests/${world.s.mergeRequest.iid}/award_emoji$`),
+      status: 403,
+    });
+    const unhandled: unknown[] = [];
+    const hear = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', hear);
+    try {
+      const failed = await job(commented);
+      expect(failed.code, failed.stderr).to.not.equal(0);
+      expect(ran(failed)).to.equal(false);
+      expect(failed.stderr).to.match(/award_emoji answered HTTP 403/);
+      expect(failed.stderr).to.not.match(/\n\s+at /);
+      expect(world.progressNotes()).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', hear);
+    }
+    expect(unhandled).to.deep.equal([]);
+  });
+
   it('A6 A3 a lock left by a job that died holding it is taken over once stale, and none is left behind', async () => {
     const { model } = world.standIn;
     const { s } = world;
