@@ -113,12 +113,12 @@ describe('A3 A6 TRIGGER_PAYLOAD jobs racing on one merge request', function () {
     const developer = await comment('/agent add a farewell function');
 
     // the developer's job is picked up first; the Guest's pipeline is still active
-    const ran_ = await job(developer);
+    const developerJob = await job(developer);
     world.standIn.model.setPipelineStatus(developer.pipeline.id, 'running');
     const refused = await job(guest);
 
-    expect(ran_.code, ran_.stderr).to.equal(0);
-    expect(ran(ran_), "the developer's command ran").to.equal(true);
+    expect(developerJob.code, developerJob.stderr).to.equal(0);
+    expect(ran(developerJob), "the developer's command ran").to.equal(true);
     expect(world.progressNotes()).to.have.length(1);
     expect(refused.code, refused.stderr).to.equal(0);
     expect(ran(refused)).to.equal(false);
