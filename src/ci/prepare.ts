@@ -86,7 +86,10 @@ function requestFromCommand(request: CommandRequest): CiRequest {
   };
 }
 
-function whyNot(outcome: Exclude<DispatchOutcome, { kind: 'started' }>, min: string): string {
+function whyNot(
+  outcome: Exclude<DispatchOutcome, { kind: 'started' | 'queued' }>,
+  min: string,
+): string {
   switch (outcome.kind) {
     case 'forbidden':
       return `not authorised: the commenter ${roleOf(outcome.accessLevel)} on the project; commanding the agent needs ${min}`;
@@ -124,7 +127,10 @@ async function claimPayloadCommand(
   const own = { id: context.pipeline.id, status: 'running', ref: context.ref ?? request.ref };
   const gitlab = bridgeGitLabFromPort(deps.gitlab);
   const base = deps.config.base;
-  const { dispatchCommand } = await import('../commands/dispatch.ts');
+  const [{ dispatchCommand }, { payloadTargetLock, notesReadUnderLock }] = await Promise.all([
+    import('../commands/dispatch.ts'),
+    import('./payload-lock.ts'),
+  ]);
   const outcome = await dispatchCommand(
     {
       gitlab: {
@@ -134,6 +140,7 @@ async function claimPayloadCommand(
             ? reads.accessLevel(userId)
             : gitlab.accessLevel(projectId, userId),
         ...statusReads(reads),
+        ...(isRunVerb(request.command) ? notesReadUnderLock(gitlab) : {}),
       },
       language: base.notes.language,
       logger: deps.logger,
@@ -142,10 +149,13 @@ async function claimPayloadCommand(
       prefix: base.trigger.command_prefix,
       start: async () => own,
       excludePipelineId: context.pipeline.id,
+      targetLock: payloadTargetLock(gitlab, deps.logger),
+      markStartedRun: true,
     },
     request,
   );
-  if (outcome.kind === 'started') return undefined;
+  // a follow-up after a run that is delivering is this job's run too (the reply said so)
+  if (outcome.kind === 'started' || outcome.kind === 'queued') return undefined;
   return { kind: 'nothing-to-do', reason: whyNot(outcome, base.trigger.min_access_level) };
 }
 

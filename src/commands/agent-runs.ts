@@ -112,19 +112,34 @@ export function nameTarget(
   return { kind: match[1] === '!' ? 'merge_request' : 'issue', iid: Number(match[2]) };
 }
 
-async function pipelineBelongs(lookup: Lookup, pipeline: AgentPipeline): Promise<boolean> {
+/**
+ * How one listed pipeline relates to the request's target: not its run, its
+ * run, a TRIGGER_PAYLOAD pipeline whose comment (`noteId`) asks for a run on
+ * it (every comment starts one there; only some become runs), or one whose
+ * variables could not be read.
+ */
+type Verdict =
+  | { kind: 'other' }
+  | { kind: 'run' }
+  | { kind: 'payload'; noteId: number }
+  | { kind: 'unreadable' };
+
+async function pipelineVerdict(lookup: Lookup, pipeline: AgentPipeline): Promise<Verdict> {
   const { gitlab, request } = lookup;
   const named = nameTarget(pipeline.name);
-  if (named) return sameTarget(named, request.target);
+  if (named) return sameTarget(named, request.target) ? { kind: 'run' } : { kind: 'other' };
   try {
     const variables = await gitlab.pipelineVariables(request.projectId, pipeline.id);
     const noteId = payloadNoteId(variables, lookup.prefix);
-    if (noteId !== undefined && noteId === request.noteId) return false;
-    if (belongsTo(variables, request.target, lookup.prefix)) return true;
-    return await isQuestionReply(lookup, variables);
+    if (noteId !== undefined && noteId === request.noteId) return { kind: 'other' };
+    const ours =
+      belongsTo(variables, request.target, lookup.prefix) ||
+      (await isQuestionReply(lookup, variables));
+    if (!ours) return { kind: 'other' };
+    return noteId === undefined ? { kind: 'run' } : { kind: 'payload', noteId };
   } catch (error) {
     lookup.onUnreadable?.(pipeline, error);
-    return true;
+    return { kind: 'unreadable' };
   }
 }
 
@@ -139,12 +154,19 @@ interface Lookup {
   selfId?: number | undefined;
   /** Told when a pipeline's variables cannot be read (it is then counted as the target's). */
   onUnreadable?: (pipeline: AgentPipeline, error: unknown) => void;
+  /**
+   * TRIGGER_PAYLOAD runs are told by the agent's ▶ on their comment
+   * (`RUN_EMOJI`), which jobs deciding under the target's lock give.
+   */
+  runsMarked?: boolean | undefined;
 }
 
 async function agentPipelines(
   lookup: Lookup,
   keep: (pipeline: AgentPipeline) => boolean,
   firstOnly: boolean,
+  counts: (pipeline: AgentPipeline, verdict: Verdict) => Promise<boolean> = async (_, v) =>
+    v.kind !== 'other',
 ): Promise<AgentPipeline[]> {
   const { gitlab, request } = lookup;
   const all = await gitlab.listTriggeredPipelines(request.projectId, request.ref);
@@ -153,7 +175,7 @@ async function agentPipelines(
     .slice(0, MAX_PIPELINES_CHECKED);
   const found: AgentPipeline[] = [];
   for (const pipeline of candidates) {
-    if (!(await pipelineBelongs(lookup, pipeline))) continue;
+    if (!(await counts(pipeline, await pipelineVerdict(lookup, pipeline)))) continue;
     found.push(pipeline);
     if (firstOnly) break;
   }
@@ -166,17 +188,54 @@ export function activeAgentPipelines(lookup: Lookup): Promise<AgentPipeline[]> {
 }
 
 /**
- * The active agent pipelines that keep a new run from starting. For the
- * bridge these are all of them. For a TRIGGER_PAYLOAD job, which asks about
- * the pipeline it already runs in (`excludePipelineId`), two commands started
- * together would each find the other active and neither would run; so only
- * older pipelines (lower ids, created first) count: the older one runs, the
- * newer answers "already running", whichever job looks first.
+ * The award a TRIGGER_PAYLOAD job gives its own comment, under the target's
+ * lock, once it goes on as the run: from then on its pipeline is the run for
+ * every other look-up (its pipeline was active from the start, like that of
+ * every comment, including those that never become a run).
+ */
+export const RUN_EMOJI = 'arrow_forward';
+
+/** Whether the agent's ▶ award is on a TRIGGER_PAYLOAD pipeline's comment. */
+async function startedAsRun(lookup: Lookup, noteId: number): Promise<boolean> {
+  const { gitlab, request } = lookup;
+  const [awards, selfId] = await Promise.all([
+    gitlab.listNoteAwardEmoji!(request.projectId, request.target, noteId),
+    lookup.selfId ?? gitlab.currentUser().then((u) => u.id),
+  ]);
+  return awards.some((a) => a.name === RUN_EMOJI && a.user.id === selfId);
+}
+
+/**
+ * The active agent pipelines that keep a new run from starting. A pipeline
+ * started for a run (by the bridge, or by hand with variables) counts. A
+ * TRIGGER_PAYLOAD pipeline counts once its job went on as the run (its
+ * comment has the agent's ▶, given under the target's lock, so of two jobs
+ * deciding together the second sees the first's); one whose job is still
+ * deciding, or refused, does not. Without the lock (`runsMarked` unset) or
+ * when a pipeline's variables cannot be read, a job counts only pipelines
+ * older than its own (`excludePipelineId`): two commands started together
+ * would otherwise each find the other active and neither would run, so the
+ * older one runs and the newer answers.
  */
 export function blockingAgentPipelines(lookup: Lookup): Promise<AgentPipeline[]> {
   const own = lookup.excludePipelineId;
   const olderThanOwn = (p: AgentPipeline) => own === undefined || p.id < own;
-  return agentPipelines(lookup, (p) => isActive(p) && olderThanOwn(p), false);
+  const marked = lookup.runsMarked === true && lookup.gitlab.listNoteAwardEmoji !== undefined;
+  // a newer pipeline can be the run only once its job runs: one still waiting costs no read
+  const mayBlock = (p: AgentPipeline) =>
+    isActive(p) && (olderThanOwn(p) || (marked && p.status === 'running'));
+  return agentPipelines(lookup, mayBlock, false, async (pipeline, verdict) => {
+    switch (verdict.kind) {
+      case 'other':
+        return false;
+      case 'run':
+        return true;
+      case 'unreadable':
+        return olderThanOwn(pipeline);
+      case 'payload':
+        return marked ? startedAsRun(lookup, verdict.noteId) : olderThanOwn(pipeline);
+    }
+  });
 }
 
 /** The target's newest agent pipeline, whatever its state. */

@@ -45,6 +45,12 @@ export interface BridgeGitLab {
     noteId: number,
     name: string,
   ): Promise<AwardResult>;
+  /** The awards on one note (a TRIGGER_PAYLOAD run's comment carries the agent's ▶). */
+  listNoteAwardEmoji?(
+    projectId: number,
+    target: CommandTarget,
+    noteId: number,
+  ): Promise<AwardEmoji[]>;
   /**
    * Awards `name` to the merge request or issue itself as the token's user
    * (`awarded: false`: already given by this user) — the claim every bridge

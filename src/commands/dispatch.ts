@@ -4,7 +4,12 @@ import { detectLanguage, type Language, type LanguageSetting } from '../messages
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';
 import { accessLevelName } from '../gitlab/access-levels.ts';
-import { activeAgentPipelines, blockingAgentPipelines, lastAgentPipeline } from './agent-runs.ts';
+import {
+  activeAgentPipelines,
+  blockingAgentPipelines,
+  lastAgentPipeline,
+  RUN_EMOJI,
+} from './agent-runs.ts';
 import type { AgentPipeline, BridgeGitLab } from './bridge-port.ts';
 import type { CommandRequest, ReplyCandidate } from './note-rules.ts';
 import {
@@ -26,7 +31,7 @@ import { resolveReply } from './resume.ts';
 import { statusReply } from './run-status.ts';
 import { parseMarker, renderMarker } from '../report/marker.ts';
 import { isRunVerb, type AnsweredVerb } from './verbs.ts';
-import type { TargetLock } from './target-lock.ts';
+import type { HeldLock, TargetLock } from './target-lock.ts';
 
 /**
  * The API half of the comment rules, after `decideNote` accepted a
@@ -55,6 +60,13 @@ export interface DispatchDeps {
    * so bridge replicas answering two commands on one target start one run.
    */
   targetLock?: TargetLock | undefined;
+  /**
+   * A TRIGGER_PAYLOAD job, whose pipeline is active from the start like that
+   * of every comment: when it goes on as the run, its comment gets the
+   * agent's ▶ (`RUN_EMOJI`) while the lock is held, which is what makes its
+   * pipeline the run for the next job to look.
+   */
+  markStartedRun?: boolean | undefined;
 }
 
 export type DispatchOutcome =
@@ -84,14 +96,20 @@ export type ReplyOutcome = DispatchOutcome | { kind: 'not-a-resume'; detail: str
 export type ClaimResult =
   { kind: 'claimed' } | { kind: 'forbidden'; accessLevel: number } | { kind: 'duplicate' };
 
-/** Access check, then the 👀 award: only the delivery whose award succeeds goes on. */
+/**
+ * Access check, then the 👀 award: only the delivery whose award succeeds
+ * goes on. `alongside` starts once the author may command, while the award
+ * is made.
+ */
 export async function authorizeAndClaim(
   gitlab: BridgeGitLab,
   request: CommandRequest,
   minAccessLevel: number,
+  alongside?: () => void,
 ): Promise<ClaimResult> {
   const accessLevel = await gitlab.accessLevel(request.projectId, request.user.id);
   if (accessLevel < minAccessLevel) return { kind: 'forbidden', accessLevel };
+  alongside?.();
   const award = await gitlab.awardNoteEmoji(
     request.projectId,
     request.target,
@@ -130,6 +148,7 @@ function lookupFor(deps: DispatchDeps, request: CommandRequest) {
     excludePipelineId: deps.excludePipelineId,
     prefix: deps.prefix,
     selfId: deps.selfId,
+    runsMarked: deps.targetLock !== undefined,
     onUnreadable: (pipeline: AgentPipeline, error: unknown) =>
       deps.logger.warn('pipeline variables unreadable; counting it as an agent run', {
         pipelineId: pipeline.id,
@@ -231,15 +250,39 @@ async function runningNoteUrl(
   }
 }
 
-async function runCommand(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
+async function runCommand(
+  deps: DispatchDeps,
+  request: CommandRequest,
+  taking?: Promise<HeldLock | undefined>,
+): Promise<DispatchOutcome> {
   if (!deps.targetLock) return decideAndStart(deps, request);
-  const locked = await deps.targetLock.withLock(request.projectId, request.target, () =>
-    decideAndStart(deps, request),
-  );
-  if (locked) return locked.done;
-  const reason: RefusalReason = { kind: 'target-busy' };
-  await reply(deps, request, refusalText(request.target, reason, 0, replyIn(deps, request)));
-  return { kind: 'refused', reason: reason.kind };
+  const held = await (taking ?? deps.targetLock.acquire(request.projectId, request.target));
+  if (!held) {
+    const reason: RefusalReason = { kind: 'target-busy' };
+    await reply(deps, request, refusalText(request.target, reason, 0, replyIn(deps, request)));
+    return { kind: 'refused', reason: reason.kind };
+  }
+  let outcome: DispatchOutcome;
+  try {
+    outcome = await decideAndStart(deps, request);
+  } catch (error) {
+    await held.release();
+    throw error;
+  }
+  if (deps.markStartedRun && goesOn(outcome)) {
+    // the job goes on at once: its ▶ lands, then the lock goes, behind its
+    // back (the next job waits for the lock, so it sees the ▶; a job that
+    // dies first leaves a lock that goes stale)
+    void markRun(deps, request).finally(() => held.release());
+    return outcome;
+  }
+  await held.release();
+  return outcome;
+}
+
+/** Whether the run goes on: started now, or queued as the follow-up. */
+function goesOn(outcome: DispatchOutcome): boolean {
+  return outcome.kind === 'started' || outcome.kind === 'queued';
 }
 
 async function decideAndStart(
@@ -263,6 +306,18 @@ async function decideAndStart(
   }
   const started = await startPipeline(deps, request);
   return 'failed' in started ? started.failed : { kind: 'started', pipeline: started.pipeline };
+}
+
+/** A TRIGGER_PAYLOAD job that goes on as a run (now, or as the follow-up) says so on its comment. */
+async function markRun(deps: DispatchDeps, request: CommandRequest): Promise<void> {
+  try {
+    await deps.gitlab.awardNoteEmoji(request.projectId, request.target, request.noteId, RUN_EMOJI);
+  } catch (error) {
+    deps.logger.warn('run mark (▶) not given; another command may start a second run', {
+      noteId: request.noteId,
+      error: describeError(error).message,
+    });
+  }
 }
 
 async function stop(deps: DispatchDeps, request: CommandRequest): Promise<DispatchOutcome> {
@@ -342,7 +397,24 @@ export async function dispatchCommand(
   deps: DispatchDeps,
   request: CommandRequest,
 ): Promise<DispatchOutcome> {
-  const claim = await authorizeAndClaim(deps.gitlab, request, deps.minAccessLevel);
+  const verb = request.command;
+  // a job takes the target's lock while its 👀 is awarded: one round trip fewer before its note
+  let taking: Promise<HeldLock | undefined> | undefined;
+  const lock = deps.markStartedRun && isRunVerb(verb) ? deps.targetLock : undefined;
+  const letGo = () => void taking?.then((held) => held?.release()).catch(() => undefined);
+  const claim = await authorizeAndClaim(
+    deps.gitlab,
+    request,
+    deps.minAccessLevel,
+    lock &&
+      (() => {
+        taking = lock.acquire(request.projectId, request.target);
+        taking.catch(() => undefined); // awaited later, or let go
+      }),
+  ).catch((error: unknown) => {
+    letGo();
+    throw error;
+  });
   if (claim.kind === 'forbidden') {
     deps.logger.info('command refused: access level too low', {
       noteId: request.noteId,
@@ -351,9 +423,11 @@ export async function dispatchCommand(
     });
     return claim;
   }
-  if (claim.kind === 'duplicate') return claim;
-  const verb = request.command;
-  return isRunVerb(verb) ? runCommand(deps, request) : ANSWERS[verb](deps, request);
+  if (claim.kind === 'duplicate') {
+    letGo();
+    return claim;
+  }
+  return isRunVerb(verb) ? runCommand(deps, request, taking) : ANSWERS[verb](deps, request);
 }
 
 /**

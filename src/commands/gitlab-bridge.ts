@@ -47,6 +47,8 @@ export function bridgeGitLabFromPort(port: GitLabPort): BridgeGitLab {
       : {}),
     awardNoteEmoji: (projectId, target, noteId, name) =>
       port.awardEmojiOnNote(projectId, noteable(target), noteId, name),
+    listNoteAwardEmoji: (projectId, target, noteId) =>
+      port.listNoteAwardEmoji(projectId, noteable(target), noteId),
     ...(port.awardEmojiOnTarget && port.listTargetAwardEmoji && port.removeTargetAwardEmoji
       ? {
           awardTargetEmoji: (projectId: number, target: CommandTarget, name: string) =>

@@ -15,7 +15,8 @@ import type { CommandTarget } from './note-rules.ts';
 export const LOCK_EMOJI = 'lock';
 
 export interface TargetLockOptions {
-  selfId: number;
+  /** The token's own user, or how to learn it (asked only when the lock is found held). */
+  selfId: number | (() => Promise<number>);
   /** An award older than this is a dead holder's (default 2 minutes). */
   staleMs?: number;
   /** How long to wait for the lock before giving up (default 30 s). */
@@ -26,8 +27,15 @@ export interface TargetLockOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** A lock this holder has: `release` removes it (a failure goes to `onReleaseError`). */
+export interface HeldLock {
+  release(): Promise<void>;
+}
+
 export interface TargetLock {
-  /** Runs `work` holding the target's lock; `undefined` when the lock stayed held past `waitMs`. */
+  /** Takes the target's lock; `undefined` when it stayed held past `waitMs`. */
+  acquire(projectId: number, target: CommandTarget): Promise<HeldLock | undefined>;
+  /** Runs `work` holding the target's lock, removed before this returns; `undefined` as `acquire`. */
   withLock<T>(
     projectId: number,
     target: CommandTarget,
@@ -48,20 +56,27 @@ export function createTargetLock(
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? defaultSleep;
 
-  async function acquire(projectId: number, target: CommandTarget): Promise<number | undefined> {
+  async function awardLock(projectId: number, target: CommandTarget): Promise<number | undefined> {
     const started = now();
+    let refusedUnheld = 0;
     for (let attempt = 0; ; attempt++) {
       const award = await awardTargetEmoji!.call(gitlab, projectId, target, LOCK_EMOJI);
       if (award.awarded) return award.award.id;
-      const held = (await listTargetAwardEmoji!.call(gitlab, projectId, target)).find(
-        (a) => a.name === LOCK_EMOJI && a.user.id === options.selfId,
-      );
-      if (!held) continue; // released in between: award again at once
-      const since = held.createdAt ? Date.parse(held.createdAt) : NaN;
-      if (Number.isFinite(since) && now() - since > staleMs) {
-        await removeTargetAwardEmoji!.call(gitlab, projectId, target, held.id);
-        continue;
+      const [awards, selfId] = await Promise.all([
+        listTargetAwardEmoji!.call(gitlab, projectId, target),
+        typeof options.selfId === 'number' ? options.selfId : options.selfId(),
+      ]);
+      const held = awards.find((a) => a.name === LOCK_EMOJI && a.user.id === selfId);
+      if (held) {
+        const since = held.createdAt ? Date.parse(held.createdAt) : NaN;
+        if (Number.isFinite(since) && now() - since > staleMs) {
+          await removeTargetAwardEmoji!.call(gitlab, projectId, target, held.id);
+          continue;
+        }
+      } else if (!refusedUnheld++) {
+        continue; // released in between: award again at once
       }
+      // held by another, or refused again with none held (GitLab will not take it): wait, at most waitMs
       if (now() - started >= waitMs) return undefined;
       // spread the waiters out: 50 ms, 100 ms, … up to 800 ms, with jitter
       const step = Math.min(800, 50 * 2 ** Math.min(attempt, 4));
@@ -69,16 +84,26 @@ export function createTargetLock(
     }
   }
 
+  async function take(projectId: number, target: CommandTarget): Promise<HeldLock | undefined> {
+    const awardId = await awardLock(projectId, target);
+    if (awardId === undefined) return undefined;
+    return {
+      release: () =>
+        removeTargetAwardEmoji!
+          .call(gitlab, projectId, target, awardId)
+          .catch((error: unknown) => options.onReleaseError?.(error)),
+    };
+  }
+
   return {
+    acquire: take,
     async withLock(projectId, target, work) {
-      const awardId = await acquire(projectId, target);
-      if (awardId === undefined) return undefined;
+      const held = await take(projectId, target);
+      if (!held) return undefined;
       try {
         return { done: await work() };
       } finally {
-        await removeTargetAwardEmoji!
-          .call(gitlab, projectId, target, awardId)
-          .catch((error: unknown) => options.onReleaseError?.(error));
+        await held.release();
       }
     },
   };

@@ -180,7 +180,15 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
       (e) => e.method === 'POST' && e.route === '/projects/:id/merge_requests/:iid/notes',
     );
     expect(note).to.be.greaterThan(0);
-    const before = entries.slice(0, note).map((e) => `${e.method} ${e.route}`);
+    const lockRemoval = 'DELETE /projects/:id/:noteables/:iid/award_emoji/:award_id';
+    const runMark = (e: (typeof entries)[number]) =>
+      e.route === '/projects/:id/merge_requests/:iid/notes/:note_id/award_emoji' &&
+      (e.input ?? '').includes('arrow_forward');
+    const before = entries
+      .slice(0, note)
+      // the ▶ and the lock's removal after it are not waited for: before the note or after it
+      .filter((e) => !runMark(e) && `${e.method} ${e.route}` !== lockRemoval)
+      .map((e) => `${e.method} ${e.route}`);
     expect([...before].sort()).to.deep.equal(
       [
         ...START_READS,
@@ -188,11 +196,22 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
         'GET /projects/:id/members/all/:user_id', // the pipeline's user
         'GET /projects/:id/merge_requests/:iid',
         'GET /projects/:id/merge_requests/:iid/discussions',
-        'POST /projects/:id/merge_requests/:iid/notes/:note_id/award_emoji',
+        'POST /projects/:id/merge_requests/:iid/notes/:note_id/award_emoji', // 👀, the claim
+        // A6: "look for a run, then go on as it" under the target's 🔒 (an award on the MR,
+        // made while the 👀 is), then the ▶ on the comment makes this job the run for the next
+        'POST /projects/:id/:noteables/:iid/award_emoji',
         'GET /projects/:id/pipelines',
         'GET /version', // what the instance lacks goes into the note's first version
       ].sort(),
     );
+    expect(entries.filter(runMark), 'the ▶, once').to.have.length(1);
+    // every lock taken (here, and by the run's closing read) is removed
+    const count = (request: string) =>
+      entries.filter((e) => `${e.method} ${e.route}` === request).length;
+    expect(count(lockRemoval), 'locks removed').to.equal(
+      count('POST /projects/:id/:noteables/:iid/award_emoji'),
+    );
+    expect(standIn.model.targetAwards).to.deep.equal([]);
   });
 
   it("seed 001 §9.3: the user-config API is asked with the commenter's identity (TRIGGER_PAYLOAD)", async () => {

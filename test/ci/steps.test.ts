@@ -117,7 +117,10 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
 
     expect(result.code, result.stderr).to.equal(0);
     llm!.assertAllUsed();
-    expect(standIn.model.awards.filter((a) => a.noteId === noteId)).to.have.length(1);
+    // 👀 claimed it, ▶ marks the comment whose job went on as the run
+    expect(
+      standIn.model.awards.filter((a) => a.noteId === noteId).map((a) => a.name),
+    ).to.deep.equal(['eyes', 'arrow_forward']);
     const branchHead = git(s.project.repoDir, 'rev-parse', 'refs/heads/feature/greeting');
     expect(git(s.project.repoDir, 'show', `${branchHead}:src/farewell.js`)).to.contain('Bye');
     expect(git(s.project.repoDir, 'show', '--name-only', '--format=', branchHead)).not.to.match(

@@ -95,4 +95,41 @@ describe('D3 the per-target lock held in GitLab', function () {
     await gitlab.removeTargetAwardEmoji!(s.project.id, target(), award!.id); // gone already: no error
     expect(standIn.model.targetAwards).to.deep.equal([]);
   });
+
+  it('D3 an award GitLab keeps refusing while none is held (a job token) waits and gives up, never a tight loop', async () => {
+    let awards = 0;
+    const refusing: BridgeGitLab = {
+      ...gitlab,
+      awardTargetEmoji: async () => {
+        if (++awards > 50) throw new Error('the lock kept asking GitLab in a tight loop');
+        return { awarded: false };
+      },
+      listTargetAwardEmoji: async () => [],
+    };
+    let clock = 0;
+    const slept: number[] = [];
+    const lock = createTargetLock(refusing, {
+      selfId: s.bot.id,
+      waitMs: 1000,
+      now: () => clock,
+      sleep: async (ms) => {
+        slept.push(ms);
+        clock += ms;
+      },
+    })!;
+    expect(await lock.withLock(s.project.id, target(), async () => 'ran')).to.equal(undefined);
+    expect(slept.length, 'waits between tries').to.be.greaterThan(0);
+    expect(awards).to.be.at.most(20);
+  });
+
+  it('D3 A3 a lock taken with acquire is held until released (a job lets it go behind its back)', async () => {
+    const lock = createTargetLock(gitlab, { selfId: async () => s.bot.id })!;
+    const held = await lock.acquire(s.project.id, target());
+    expect(held).to.not.equal(undefined);
+    expect(standIn.model.targetAwards.map((a) => a.name)).to.deep.equal([LOCK_EMOJI]);
+    const other = createTargetLock(gitlab, { selfId: s.bot.id, waitMs: 0 })!;
+    expect(await other.acquire(s.project.id, target()), 'held').to.equal(undefined);
+    await held!.release();
+    expect(standIn.model.targetAwards).to.deep.equal([]);
+  });
 });

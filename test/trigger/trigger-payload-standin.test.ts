@@ -12,6 +12,7 @@ import { dispatchCommand } from '../../src/commands/dispatch.ts';
 import { bridgeGitLabFromPort } from '../../src/commands/gitlab-bridge.ts';
 import { interpretTriggerPayload } from '../../src/commands/trigger-payload.ts';
 import { noteHook } from './note-hook.ts';
+import { payloadTargetLock } from '../../src/ci/payload-lock.ts';
 
 /**
  * A3 over real HTTP: GitLab's webhook posts the Comments event to the
@@ -55,7 +56,10 @@ describe('A3 TRIGGER_PAYLOAD from a webhook pointed at the trigger URL', functio
   }
 
   /** The job's side: the same rules as the bridge, with its own pipeline as the run. */
-  async function job(pipeline: { id: number; ref: string; variables: Record<string, string> }) {
+  async function job(
+    pipeline: { id: number; ref: string; variables: Record<string, string> },
+    options: { locked?: boolean } = {},
+  ) {
     const rules = { prefix: '/agent', self: { id: s.bot.id } };
     const decision = interpretTriggerPayload(pipeline.variables.TRIGGER_PAYLOAD, rules, {
       pipelineRef: pipeline.ref,
@@ -67,9 +71,13 @@ describe('A3 TRIGGER_PAYLOAD from a webhook pointed at the trigger URL', functio
       clock: new FakeClock(),
     });
     const own = { id: pipeline.id, status: 'running', ref: pipeline.ref };
+    const gitlab = bridgeGitLabFromPort(port);
     return dispatchCommand(
       {
-        gitlab: bridgeGitLabFromPort(port),
+        gitlab,
+        ...(options.locked
+          ? { targetLock: payloadTargetLock(gitlab, createSilentLogger()), markStartedRun: true }
+          : {}),
         logger: createSilentLogger(),
         minAccessLevel: 30,
         prefix: '/agent',
@@ -133,6 +141,27 @@ describe('A3 TRIGGER_PAYLOAD from a webhook pointed at the trigger URL', functio
       standIn.model.setPipelineStatus(first.pipeline.id, 'success');
       standIn.model.setPipelineStatus(second.pipeline.id, 'success');
     }
+  });
+
+  it('A6 four commands at once under the lock: exactly one job goes on, the other three join it', async () => {
+    const comments = [];
+    for (const text of ['fix the typo', 'rename greet', 'add a test', 'update the docs'])
+      comments.push(await comment(`/agent ${text}`));
+    for (const c of comments) standIn.model.setPipelineStatus(c.pipeline.id, 'running');
+
+    const outcomes = await Promise.all(comments.map((c) => job(c.pipeline, { locked: true })));
+
+    const started = outcomes.filter((o) => o.kind === 'started');
+    expect(started, 'runs').to.have.length(1);
+    const run = started[0]!.kind === 'started' ? started[0]!.pipeline.id : 0;
+    for (const o of outcomes.filter((o) => o.kind !== 'started')) {
+      expect(o).to.deep.include({ kind: 'joined' });
+      expect(o.kind === 'joined' && o.pipeline.id).to.equal(run);
+    }
+    const runComment = comments.find((c) => c.pipeline.id === run)!;
+    const marked = standIn.model.awards.filter((a) => a.name === 'arrow_forward');
+    expect(marked.map((a) => [a.noteId, a.userId])).to.deep.equal([[runComment.note.id, s.bot.id]]);
+    expect(standIn.model.targetAwards, 'the lock is gone').to.deep.equal([]);
   });
 
   it('A6 /agent stop in a TRIGGER_PAYLOAD job still cancels every active run, newer ones too', async () => {
