@@ -5,14 +5,7 @@ import { VERSION } from '../version.ts';
 import type { CiStep } from '../ci/context.ts';
 import type { RunOptions } from './commands/run.ts';
 import type { CliIo } from './io.ts';
-
-/**
- * The `--step` choices, as `CI_STEPS` in src/ci/context.ts lists them
- * (test/cli/start-path.test.ts keeps the two equal). Not imported from there:
- * that module holds the zod schemas of the job variables, which `--version`,
- * `--help` and the other commands do not need.
- */
-export const STEP_CHOICES = ['all', 'plan', 'run'] as const satisfies readonly CiStep[];
+import { STEP_CHOICES } from './ci-argv.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors/errors.ts';
 import type { Config } from './options.ts';
-import { apiSource, envSource, fileSource, flagSource } from './sources.ts';
+import { apiSource, envSource, flagSource } from './sources.ts';
 import { isResolved, resolveConfig, type ConfigSource, type ResolvedConfig } from './resolve.ts';
 
 export const CONFIG_FILE = '.mr-agent.yml';
@@ -148,6 +148,8 @@ function commandSources(input: LoadConfigInput): ConfigSource[] {
  */
 export interface ConfigStages {
   readonly base: Config;
+  /** Starts loading what reading the file needs (the YAML library), while the job waits for GitLab. */
+  warm(): void;
   /** `requester`: whose settings the user-config API is asked for. */
   final(
     file: { text: string; location: string } | null,
@@ -158,10 +160,14 @@ export interface ConfigStages {
 export function configStages(input: Omit<LoadConfigInput, 'file' | 'repoDir'>): ConfigStages {
   const command = commandSources(input);
   const base = resolvedOrThrow(resolveConfig(command));
+  let reader: Promise<typeof import('./file-source.ts')> | undefined;
+  const fileReader = () => (reader ??= import('./file-source.ts'));
   return {
     base: base.config,
+    warm: () => void fileReader().catch(() => undefined),
     final: async (file, requester) => {
       if (!file) return withUserConfig(command, base, input.fetch, requester);
+      const { fileSource } = await fileReader();
       const sources = [fileSource(file.text, file.location), ...command];
       return withUserConfig(sources, resolveConfig(sources), input.fetch, requester);
     },
@@ -179,6 +185,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<ResolvedConfig
       : input.repoDir
         ? await readConfigFile(input.repoDir)
         : null;
+  const { fileSource } = await import('./file-source.ts');
   const sources = [
     ...(file ? [fileSource(file.text, file.location)] : []),
     ...commandSources(input),

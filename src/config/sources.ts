@@ -1,6 +1,5 @@
 import { OPTIONS, OPTION_BY_KEY, type OptionDef } from './options.ts';
 import type { ConfigSource } from './resolve.ts';
-import { readYamlText } from './yaml-text.ts';
 
 type Values = Map<string, { value: unknown; text?: boolean; name?: string }>;
 
@@ -39,13 +38,10 @@ function hasOptionsUnder(prefix: string): boolean {
   return (OPTIONS as readonly OptionDef[]).some((o) => o.key.startsWith(`${prefix}.`));
 }
 
-/** `.mr-agent.yml` (or any YAML text) as a source. */
-export function fileSource(text: string, location: string): ConfigSource {
+/** The data of `.mr-agent.yml` (or any YAML text, read by ./file-source.ts) as a source. */
+export function dataSource(data: unknown, location: string): ConfigSource {
   const values: Values = new Map();
   const problems: string[] = [];
-  const read = readYamlText(text, location);
-  if (!read.ok) return { kind: 'file', location, values, problems: read.problems };
-  const data = read.value;
   if (data !== null && data !== undefined) flatten(data, '', values, problems, location);
   return { kind: 'file', location, values, problems };
 }

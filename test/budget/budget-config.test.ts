@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { isResolved, resolveConfig } from '../../src/config/resolve.ts';
-import { envSource, fileSource } from '../../src/config/sources.ts';
+import { fileSource } from '../../src/config/file-source.ts';
+import { envSource } from '../../src/config/sources.ts';
 
 function problemsOf(result: ReturnType<typeof resolveConfig>): string[] {
   return isResolved(result) ? [] : result.problems;

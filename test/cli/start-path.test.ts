@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bundleCli } from '../../scripts/bundle-cli.mjs';
 import { CI_STEPS } from '../../src/ci/context.ts';
-import { STEP_CHOICES } from '../../src/cli/program.ts';
+import { plainCiStep, STEP_CHOICES } from '../../src/cli/ci-argv.ts';
 import * as sourceLogger from '../../src/log/logger.ts';
 import { Redactor } from '../../src/log/redact.ts';
 import { sourcesIn, type Metafile } from '../support/bundle-sources.ts';
@@ -118,6 +118,61 @@ describe('cli/start path: what each command loads (issue #22)', function () {
     expect(sources).to.include('src/cli/commands/ci.ts');
     // zod validates the payload: the one heavy library this decision uses.
     expect(sources.filter((s) => HEAVY.includes(s))).to.deep.equal(['zod']);
+    // the component's job runs `mr-agent ci` as it is: no command-line parser before the job starts
+    expect(sources.filter((s) => s === 'commander' || s === 'src/cli/program.ts')).to.deep.equal(
+      [],
+    );
+  });
+
+  it('A3 `ci`, `ci --step <step>` and `ci --step=<step>` mean what commander makes of them; anything else goes through commander', async () => {
+    const { buildProgram } = await import('../../src/cli/program.ts');
+    const stepsByCommander = async (argv: string[]): Promise<string | undefined> => {
+      let asked: string | undefined;
+      const io = {
+        argv,
+        env: {},
+        cwd: dir,
+        stdout: { write: () => true },
+        stderr: { write: () => true },
+        readStdin: async () => undefined,
+      };
+      const program = buildProgram(io as never, { code: 0 });
+      program.exitOverride();
+      const ci = program.commands.find((c) => c.name() === 'ci')!;
+      ci.exitOverride();
+      ci.configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+      ci.action((options: { step: string }) => {
+        asked = options.step;
+      });
+      await program.parseAsync(argv, { from: 'user' }).catch(() => undefined);
+      return asked;
+    };
+    const argvs = [
+      ['ci'],
+      ['ci', '--step', 'plan'],
+      ['ci', '--step=run'],
+      ['ci', '--step', 'all'],
+      ['ci', '--step', 'later'],
+      ['ci', '--step'],
+      ['ci', '--help'],
+      ['ci', '--step', 'plan', 'extra'],
+      ['ci', '--stp', 'plan'],
+      ['--json', 'ci'],
+      ['run'],
+    ];
+    for (const argv of argvs) {
+      const commander = await stepsByCommander(argv);
+      const plain = plainCiStep(argv);
+      // where the shortcut answers, commander answers the same; where commander refuses, the shortcut does not answer
+      if (plain !== undefined) expect(commander, argv.join(' ')).to.equal(plain);
+      else expect(['ci', 'ci --step all'], argv.join(' ')).not.to.include(argv.join(' '));
+    }
+    expect(argvs.filter((argv) => plainCiStep(argv) !== undefined)).to.deep.equal([
+      ['ci'],
+      ['ci', '--step', 'plan'],
+      ['ci', '--step=run'],
+      ['ci', '--step', 'all'],
+    ]);
   });
 
   it('`mr-agent warm-compile-cache` (the runner images fill the compile cache with it) loads every file of the bundle', () => {

@@ -5,7 +5,8 @@ import {
   type ConfigProblems,
   type ResolvedConfig,
 } from '../../src/config/resolve.ts';
-import { apiSource, envSource, fileSource, flagSource } from '../../src/config/sources.ts';
+import { fileSource } from '../../src/config/file-source.ts';
+import { apiSource, envSource, flagSource } from '../../src/config/sources.ts';
 
 function resolved(result: ResolvedConfig | ConfigProblems): ResolvedConfig {
   if (!isResolved(result)) throw new Error(`unexpected problems: ${result.problems.join('; ')}`);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { isResolved, resolveConfig } from '../../src/config/resolve.ts';
-import { envSource, fileSource, flagSource } from '../../src/config/sources.ts';
+import { fileSource } from '../../src/config/file-source.ts';
+import { envSource, flagSource } from '../../src/config/sources.ts';
 import { closestKey, editDistance } from '../../src/config/suggest.ts';
 
 function problemsOf(...sources: Parameters<typeof resolveConfig>[0]): string[] {
