@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors/errors.ts';
 import type { Config } from './options.ts';
+import type { fileSource } from './file-source.ts';
 import { apiSource, envSource, flagSource } from './sources.ts';
 import { isResolved, resolveConfig, type ConfigSource, type ResolvedConfig } from './resolve.ts';
 
@@ -160,7 +161,7 @@ export interface ConfigStages {
 export function configStages(input: Omit<LoadConfigInput, 'file' | 'repoDir'>): ConfigStages {
   const command = commandSources(input);
   const base = resolvedOrThrow(resolveConfig(command));
-  let reader: Promise<typeof import('./file-source.ts')> | undefined;
+  let reader: Promise<{ fileSource: typeof fileSource }> | undefined;
   const fileReader = () => (reader ??= import('./file-source.ts'));
   return {
     base: base.config,
