@@ -5,10 +5,18 @@
  * refuses (full, read-only, no permission) leaves the old file as it was and
  * fails with an ExternalServiceError naming the file.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ExternalServiceError } from '../errors/errors.ts';
+
+/**
+ * Eight hex digits no other process can guess (a temporary file's name in a
+ * folder the command user may write to). Node's crypto module is taken when a
+ * file is written, not loaded with this module before every job's first note.
+ */
+function unpredictable(): string {
+  return process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
+}
 
 export interface AtomicWriteOptions {
   /** File mode of a new file (default 0o644). */
@@ -63,10 +71,7 @@ export async function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const dir = path.dirname(file);
-  const temp = path.join(
-    dir,
-    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  );
+  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${unpredictable()}.tmp`);
   let handle;
   try {
     await fs.mkdir(dir, { recursive: true });
