@@ -11,6 +11,7 @@ import type { SessionServices } from './session.ts';
 import type { CiContext } from './context.ts';
 import { jobConfigStages } from './job-config.ts';
 import { jobGitLabToken, secretVariableNames, withNamedSecrets } from './secrets.ts';
+import { withStartReadsAsked } from './start-reads.ts';
 
 export interface CiStepIo {
   env: Readonly<Record<string, string | undefined>>;
@@ -116,12 +117,13 @@ async function openGitLab(services: JobServices): Promise<GitLabPort> {
     import('../core/clock.ts'),
     import('../gitlab/gitbeaker-adapter.ts'),
   ]);
-  return (services.overrides.createGitLab ?? createGitLabClient)({
+  const client = (services.overrides.createGitLab ?? createGitLabClient)({
     url: base.gitlab.url || services.context.gitlab.apiUrl,
     token,
     logger,
     clock: services.overrides.clock ?? systemClock,
   });
+  return withStartReadsAsked(client, services.context);
 }
 
 /** Builds the job's services; the configuration sources are read here, once. */

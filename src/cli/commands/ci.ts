@@ -31,6 +31,8 @@ export async function ciCommand(io: CliIo, options: CiOptions): Promise<number> 
   // the job's services (configuration sources, secrets, logging, GitLab client) are built once,
   // here; a bad value among the sources fails the job once the requester can be told
   const services = jobServices(context, jobIo);
+  // a request the variables name: its start reads go out now, answered while the run path loads
+  if (context.trigger.kind !== 'payload') await services.gitlab().catch(() => undefined);
   try {
     return await decideAndRun(context, services, io);
   } finally {
