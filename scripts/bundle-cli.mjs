@@ -21,7 +21,7 @@ const SHIMS = {
     'bundle-shims/gitbeaker-rate-limits.mjs',
   ),
   'zod locales': path.resolve(import.meta.dirname, 'bundle-shims/zod-locales.mjs'),
-  'object-inspect': path.resolve(import.meta.dirname, 'bundle-shims/object-inspect.cjs'),
+  'side-channel': path.resolve(import.meta.dirname, 'bundle-shims/side-channel.cjs'),
   'readable-stream': path.resolve(import.meta.dirname, 'bundle-shims/readable-stream.mjs'),
   'readable-stream/lib/_stream_writable.js': path.resolve(
     import.meta.dirname,
@@ -35,7 +35,7 @@ const WINSTON = /[\\/]node_modules[\\/]winston(-transport)?[\\/]/;
 const shims = {
   name: 'mr-agent-shims',
   setup(build) {
-    build.onResolve({ filter: /^object-inspect$/ }, (args) => ({ path: SHIMS[args.path] }));
+    build.onResolve({ filter: /^side-channel$/ }, (args) => ({ path: SHIMS[args.path] }));
     build.onResolve({ filter: /^(rate-limiter-flexible|picomatch-browser)$/ }, () => ({
       path: SHIMS['gitbeaker rate limits'],
     }));

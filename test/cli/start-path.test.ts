@@ -206,10 +206,13 @@ describe('cli/start path: what each command loads (issue #22)', function () {
         /node_modules\/(rate-limiter-flexible|picomatch-browser)\//.test(input),
       ),
     ).to.deep.equal([]);
-    // qs (gitbeaker's query strings) names a missing key with Node's util.inspect, not object-inspect
-    expect(inputs.filter((input) => input.includes('node_modules/object-inspect/'))).to.deep.equal(
-      [],
-    );
+    // qs (gitbeaker's query strings) finds cycles with the engine's WeakMap, not side-channel and
+    // the packages it pulls in for engines without one
+    expect(
+      inputs.filter((input) =>
+        /node_modules\/(side-channel[^/]*|get-intrinsic|call-bound|object-inspect)\//.test(input),
+      ),
+    ).to.deep.equal([]);
     // @gitbeaker/core's resources are imported by name: the few dozen used, not all ~200
     const chunk = Object.entries(meta.outputs).find(([, output]) =>
       Object.keys(output.inputs).some((input) => input.endsWith('@gitbeaker/core/dist/index.mjs')),
