@@ -2,8 +2,12 @@ import type { ConfigStages } from '../config/load.ts';
 import type { Config } from '../config/options.ts';
 import type { GitLabPort } from '../core/gitlab-port.ts';
 import type { Logger } from '../log/logger.ts';
-import type { Redactor } from '../log/redact.ts';
-import type { Clock } from '../core/clock.ts';
+import { Redactor } from '../log/redact.ts';
+import { systemClock, type Clock } from '../core/clock.ts';
+import { createHeldLogger } from '../log/lazy-logger.ts';
+import { resolveLogFormat } from '../log/log-format.ts';
+import { textSink } from '../log/text-sink.ts';
+import { newTraceId } from '../log/trace-id.ts';
 import type { Shell } from '../core/shell-port.ts';
 import type { RunObservers } from '../run/compose.ts';
 import type { PrepareDeps } from './prepare.ts';
@@ -57,8 +61,9 @@ export interface JobLogging {
  * The services of one `mr-agent ci` job, each built once, here: the
  * environment with its named secrets resolved, the configuration sources,
  * logging with redaction and the GitLab client. A comment that is not a
- * command ends the job before logging or the API client is needed, so those
- * two load on first use; a reply in a thread and the run then share them.
+ * command ends the job before the API client is needed, so gitbeaker loads
+ * on first use (the logging modules are small, and winston itself waits for
+ * the first note); a reply in a thread and the run then share them.
  */
 export interface JobServices {
   context: CiContext;
@@ -76,12 +81,7 @@ export interface JobServices {
   gitlab(): Promise<GitLabPort>;
 }
 
-async function jobLogger(io: CiStepIo, config: Config, traceId: string, redactor: Redactor) {
-  const [{ createHeldLogger }, { resolveLogFormat }, { textSink }] = await Promise.all([
-    import('../log/lazy-logger.ts'),
-    import('../log/log-format.ts'),
-    import('../log/text-sink.ts'),
-  ]);
+function jobLogger(io: CiStepIo, config: Config, traceId: string, redactor: Redactor) {
   return createHeldLogger({
     level: config.log.level,
     format: resolveLogFormat(config.log.format, io.env),
@@ -94,10 +94,6 @@ async function jobLogger(io: CiStepIo, config: Config, traceId: string, redactor
 async function openLogging(services: JobServices): Promise<JobLogging> {
   const { context, io, overrides } = services;
   const base = services.config.base;
-  const [{ Redactor }, { newTraceId }] = await Promise.all([
-    import('../log/redact.ts'),
-    import('../log/trace-id.ts'),
-  ]);
   const redactor = overrides.redactor ?? new Redactor();
   redactor.addFromEnv(services.env, [...base.secrets.variables, ...secretVariableNames(io.env)]);
   const traceId = newTraceId({
@@ -105,7 +101,7 @@ async function openLogging(services: JobServices): Promise<JobLogging> {
     jobId: String(context.job.id),
   });
   if (overrides.logger) return { logger: overrides.logger, redactor, release: async () => {} };
-  const { logger, release } = await jobLogger(io, base, traceId, redactor);
+  const { logger, release } = jobLogger(io, base, traceId, redactor);
   return { logger, redactor, release };
 }
 
@@ -113,10 +109,7 @@ async function openGitLab(services: JobServices): Promise<GitLabPort> {
   const base = services.config.base;
   const token = jobGitLabToken(base, services.io.env);
   const { logger } = await services.logging();
-  const [{ systemClock }, { createGitLabClient }] = await Promise.all([
-    import('../core/clock.ts'),
-    import('../gitlab/gitbeaker-adapter.ts'),
-  ]);
+  const { createGitLabClient } = await import('../gitlab/gitbeaker-adapter.ts');
   const client = (services.overrides.createGitLab ?? createGitLabClient)({
     url: base.gitlab.url || services.context.gitlab.apiUrl,
     token,
