@@ -13,6 +13,7 @@ import { commitFiles } from '../src/testkit/gitlab-server/git.ts';
 import { hasUnescapedQuickAction } from '../src/report/markdown.ts';
 import { runCiJob, type CiJobWorld } from './support/ci-job.ts';
 import { reportGoal, verdictOf } from './support/goals.ts';
+import { openDiffThread } from '../test/support/review-fixture.ts';
 
 const WRONG: Record<string, string> = {
   add: 'a - b',
@@ -40,27 +41,13 @@ async function openThreads({ standIn, s }: CiJobWorld): Promise<void> {
     cwd: s.project.repoDir,
     encoding: 'utf8',
   }).trim();
-  const open = async (token: string, line: number, body: string) => {
-    const api = new Gitlab({ host: standIn.url, token });
-    const [version] = await api.MergeRequests.allDiffVersions(s.project.id, s.mergeRequest.iid);
-    const thread = await api.MergeRequestDiscussions.create(
-      s.project.id,
-      s.mergeRequest.iid,
+  const open = (token: string, line: number, body: string) =>
+    openDiffThread(
+      new Gitlab({ host: standIn.url, token }),
+      { project: s.project.id, iid: s.mergeRequest.iid },
+      { path: 'src/calc.js', line },
       body,
-      {
-        position: {
-          baseSha: version!.base_commit_sha,
-          startSha: version!.start_commit_sha,
-          headSha: version!.head_commit_sha,
-          positionType: 'text',
-          oldPath: 'src/calc.js',
-          newPath: 'src/calc.js',
-          newLine: String(line),
-        },
-      },
     );
-    return thread.id;
-  };
   for (const [index, name] of Object.keys(WRONG).entries())
     threads.push({
       id: await open(s.developerToken.value, returnLine(index), `${name}() is wrong.`),

@@ -6,7 +6,7 @@ import { t } from '../../src/messages/catalog.ts';
 import { parseMarker } from '../../src/report/marker.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { JobWorld, type JobRun } from './job-world.ts';
-import { BUGGY_CALC } from '../support/review-fixture.ts';
+import { BUGGY_CALC, openDiffThread } from '../support/review-fixture.ts';
 
 /**
  * The notes' language (`notes.language: auto`) is that of the people's own
@@ -54,22 +54,13 @@ describe('ci: the notes follow the language people wrote in (stand-in + scripted
       (n) => n.discussionId === discussionId && n.authorId === world.s.bot.id,
     );
 
-  async function openThread(line: number, body: string): Promise<string> {
-    const api = developer();
-    const [version] = await api.MergeRequests.allDiffVersions(project(), iid());
-    const thread = await api.MergeRequestDiscussions.create(project(), iid(), body, {
-      position: {
-        baseSha: version!.base_commit_sha,
-        startSha: version!.start_commit_sha,
-        headSha: version!.head_commit_sha,
-        positionType: 'text',
-        oldPath: 'src/calc.js',
-        newPath: 'src/calc.js',
-        newLine: String(line),
-      },
-    });
-    return thread.id;
-  }
+  const openThread = (line: number, body: string): Promise<string> =>
+    openDiffThread(
+      developer(),
+      { project: project(), iid: iid() },
+      { path: 'src/calc.js', line },
+      body,
+    );
 
   async function replyAsDeveloper(discussionId: string, body: string): Promise<NoteRec> {
     const note = await developer().MergeRequestDiscussions.addNote(

@@ -6,7 +6,7 @@ import type { NoteRec } from '../../src/testkit/gitlab-server/records.ts';
 import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { JobWorld } from './job-world.ts';
-import { BUGGY_CALC } from '../support/review-fixture.ts';
+import { BUGGY_CALC, openDiffThread } from '../support/review-fixture.ts';
 
 /**
  * Review threads the agent addresses, as whole CI jobs over real HTTP: the
@@ -67,22 +67,13 @@ describe('ci: review threads the agent addresses (stand-in + scripted model over
   const resolved = (discussionId: string) => world.standIn.model.review.resolved.has(discussionId);
 
   /** A thread a person opens on a line of the latest diff version. */
-  async function openThread(token: string, line: number, body: string): Promise<string> {
-    const api = as(token);
-    const [version] = await api.MergeRequests.allDiffVersions(project(), iid());
-    const thread = await api.MergeRequestDiscussions.create(project(), iid(), body, {
-      position: {
-        baseSha: version!.base_commit_sha,
-        startSha: version!.start_commit_sha,
-        headSha: version!.head_commit_sha,
-        positionType: 'text',
-        oldPath: 'src/calc.js',
-        newPath: 'src/calc.js',
-        newLine: String(line),
-      },
-    });
-    return thread.id;
-  }
+  const openThread = (token: string, line: number, body: string): Promise<string> =>
+    openDiffThread(
+      as(token),
+      { project: project(), iid: iid() },
+      { path: 'src/calc.js', line },
+      body,
+    );
 
   /** Replies in a thread as the developer; the note as the stand-in keeps it. */
   async function replyAsDeveloper(discussionId: string, body: string): Promise<NoteRec> {

@@ -1,3 +1,5 @@
+import type { Gitlab } from '@gitbeaker/rest';
+
 /**
  * A synthetic merge request of about 2,000 diff lines across 30 files for
  * `/agent review` (the e2e tests and bench/review.bench.ts): 23 source
@@ -172,3 +174,29 @@ export const BUGGY_CALC = [
   '}',
   '',
 ].join('\n');
+
+/**
+ * A thread a person opens on a new-side line of the merge request's latest
+ * diff version, as GitLab's UI does (the position names that version's
+ * shas); its discussion id.
+ */
+export async function openDiffThread(
+  api: Gitlab<false>,
+  on: { project: number; iid: number },
+  place: { path: string; line: number },
+  body: string,
+): Promise<string> {
+  const [version] = await api.MergeRequests.allDiffVersions(on.project, on.iid);
+  const thread = await api.MergeRequestDiscussions.create(on.project, on.iid, body, {
+    position: {
+      baseSha: version!.base_commit_sha,
+      startSha: version!.start_commit_sha,
+      headSha: version!.head_commit_sha,
+      positionType: 'text',
+      oldPath: place.path,
+      newPath: place.path,
+      newLine: String(place.line),
+    },
+  });
+  return thread.id;
+}
