@@ -303,7 +303,7 @@ export async function prepareRun(
     throw error;
   });
   const known = requester.username ? { ...request, username: requester.username } : request;
-  const announced = deps.announce?.({
+  const accepted: AcceptedRun = {
     context,
     request: known,
     config,
@@ -313,7 +313,8 @@ export async function prepareRun(
     project: checks.project,
     bot: checks.bot,
     ...(refused ? { refusedUserSettings: refused } : {}),
-  });
+  };
+  const announced = deps.announce?.(accepted);
   announced?.catch(() => undefined);
   const mergeRequest = await checkout.catch(async (error: unknown) => {
     await announced?.catch(() => undefined);
@@ -335,19 +336,13 @@ export async function prepareRun(
   });
   const gitlabVersion = await version;
   const firstNote = await announced;
-  const run = {
-    context,
-    request: known,
-    config,
-    gitlab: deps.gitlab,
-    reads,
-    env: deps.env,
-    ...(refused ? { refusedUserSettings: refused } : {}),
-    ...(gitlabVersion ? { gitlabVersion } : {}),
-    ...(firstNote ? { firstNote } : {}),
-  };
   return {
     kind: 'ready',
-    run: { ...run, project: checks.project, bot: checks.bot, mergeRequest },
+    run: {
+      ...accepted,
+      mergeRequest,
+      ...(gitlabVersion ? { gitlabVersion } : {}),
+      ...(firstNote ? { firstNote } : {}),
+    },
   };
 }
