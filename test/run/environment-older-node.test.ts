@@ -12,6 +12,7 @@ import { action, assessment, planWith, reflection } from '../support/plans.ts';
 import { testDeps } from '../support/run-deps.ts';
 import { exec, json, scripted, toolCall } from '../support/script.ts';
 import { makeTempRepo } from '../support/temp-repo.ts';
+import { legacyNodeProject } from '../support/legacy-node-project.ts';
 
 /**
  * The job's environment phase on a project whose test tooling stops at an
@@ -27,42 +28,7 @@ import { makeTempRepo } from '../support/temp-repo.ts';
  * does.
  */
 
-const TEST_SCRIPT = [
-  "const major = Number(process.versions.node.split('.')[0]);",
-  'if (major > 16) {',
-  "  console.error('the loader cannot start on Node ' + major);",
-  '  process.exit(1);',
-  '}',
-  "console.log('TAP version 13\\nok 1 - adds\\nok 2 - subtracts\\n# tests 2\\n# pass 2');",
-  '',
-].join('\n');
-
-const PROJECT = {
-  'package.json': JSON.stringify({
-    name: 'legacy-lib',
-    version: '1.0.0',
-    engines: { node: '>=8' },
-    scripts: { test: 'node test.js' },
-  }),
-  'test.js': TEST_SCRIPT,
-  '.github/workflows/ci.yml': [
-    'on: [push]',
-    'jobs:',
-    '  test:',
-    '    runs-on: ubuntu-latest',
-    '    strategy:',
-    '      matrix:',
-    '        node: [12, 14, 16]',
-    '    steps:',
-    '      - uses: actions/checkout@v4',
-    '      - uses: actions/setup-node@v4',
-    '        with:',
-    '          node-version: ${{ matrix.node }}',
-    '      - run: npm install',
-    '      - run: npm test',
-    '',
-  ].join('\n'),
-};
+const PROJECT = legacyNodeProject('[12, 14, 16]');
 
 function nodePlan(): Plan {
   const plan = planWith([action('task_1', 'Check the Node version', 'run_command')]);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { tempRepo } from '../../phases/environment/support.ts';
 import { runCli } from '../helpers.ts';
+import { legacyNodeProject } from '../../support/legacy-node-project.ts';
 
 /**
  * `mr-agent setup` on a project whose test tooling stops at an older Node
@@ -44,42 +45,7 @@ function hostEnv(cache: string, extra: Record<string, string> = {}): Record<stri
   };
 }
 
-const TEST_SCRIPT = [
-  "const major = Number(process.versions.node.split('.')[0]);",
-  'if (major > 16) {',
-  "  console.error('the loader cannot start on Node ' + major);",
-  '  process.exit(1);',
-  '}',
-  "console.log('TAP version 13\\nok 1 - adds\\nok 2 - subtracts\\n# tests 2\\n# pass 2');",
-  '',
-].join('\n');
-
-const legacyProject = (matrix: string) => ({
-  'package.json': JSON.stringify({
-    name: 'legacy-lib',
-    version: '1.0.0',
-    engines: { node: '>=8' },
-    scripts: { test: 'node test.js' },
-  }),
-  'test.js': TEST_SCRIPT,
-  '.github/workflows/ci.yml': [
-    'on: [push]',
-    'jobs:',
-    '  test:',
-    '    runs-on: ubuntu-latest',
-    '    strategy:',
-    '      matrix:',
-    `        node: ${matrix}`,
-    '    steps:',
-    '      - uses: actions/checkout@v4',
-    '      - uses: actions/setup-node@v4',
-    '        with:',
-    '          node-version: ${{ matrix.node }}',
-    '      - run: npm install',
-    '      - run: npm test',
-    '',
-  ].join('\n'),
-});
+const legacyProject = legacyNodeProject;
 
 describe('mr-agent setup: tests that need an older Node (SPEC E3, E5)', function () {
   this.timeout(180_000);

@@ -12,6 +12,7 @@ import { environmentStep } from '../../../src/phases/environment/step.ts';
 import { ExecaShell } from '../../../src/shell/execa-shell.ts';
 import { ScriptedJsonLlm } from './fake-llm.ts';
 import { tempRepo } from './support.ts';
+import { ciWorkflowTesting } from '../../support/legacy-node-project.ts';
 
 /**
  * What the job's environment step costs and keeps when a Node project's pins
@@ -22,26 +23,9 @@ import { tempRepo } from './support.ts';
  * registry in test/run/environment-older-node.test.ts.
  */
 
-const ci = (matrix: string) =>
-  [
-    'on: [push]',
-    'jobs:',
-    '  test:',
-    '    runs-on: ubuntu-latest',
-    '    strategy:',
-    '      matrix:',
-    `        node: ${matrix}`,
-    '    steps:',
-    '      - uses: actions/setup-node@v4',
-    '        with:',
-    '          node-version: ${{ matrix.node }}',
-    '      - run: npm test',
-    '',
-  ].join('\n');
-
 const project = (matrix: string, test: string) => ({
   'package.json': JSON.stringify({ name: 'lib', version: '1.0.0', scripts: { test } }),
-  '.github/workflows/ci.yml': ci(matrix),
+  '.github/workflows/ci.yml': ciWorkflowTesting(matrix),
 });
 
 /** The test script counts its runs in `runs.txt`. */
