@@ -1,4 +1,4 @@
-import { hostOf } from './host-of.ts';
+import { hostsOfVariables } from './host-of.ts';
 import { ENVIRONMENT_KINDS } from './registry.ts';
 
 /**
@@ -19,9 +19,7 @@ export function fetchHosts(
   env: Readonly<Record<string, string | undefined>>,
   dir: string | undefined,
 ): string[] {
-  const proxies = Object.entries(env)
-    .filter(([name, value]) => value && PROXY.test(name.toLowerCase()))
-    .flatMap(([, value]) => hostOf(value!) ?? []);
+  const proxies = hostsOfVariables(env, PROXY);
   const registries = ENVIRONMENT_KINDS.flatMap((k) => k.registryHosts?.(env, dir) ?? []);
   return [...new Set([...proxies, ...registries])];
 }

@@ -9,3 +9,13 @@ export function hostOf(value: string): string | undefined {
     return undefined;
   }
 }
+
+/** The hosts the variables whose names match `names` (tested in lower case) point at. */
+export function hostsOfVariables(
+  env: Readonly<Record<string, string | undefined>>,
+  names: RegExp,
+): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => value && names.test(name.toLowerCase()))
+    .flatMap(([, value]) => hostOf(value!) ?? []);
+}

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { hostOf } from '../../host-of.ts';
+import { hostOf, hostsOfVariables } from '../../host-of.ts';
 
 /**
  * The hosts npm, pnpm, Yarn and corepack fetch packages from: the public
@@ -36,9 +36,7 @@ export function nodeRegistryHosts(
   env: Readonly<Record<string, string | undefined>>,
   dir: string | undefined,
 ): string[] {
-  const fromEnv = Object.entries(env)
-    .filter(([name, value]) => value && VARIABLE.test(name.toLowerCase()))
-    .flatMap(([, value]) => hostOf(value!) ?? []);
+  const fromEnv = hostsOfVariables(env, VARIABLE);
   const files = [
     ...(dir ? ['.npmrc', '.yarnrc', '.yarnrc.yml'].map((f) => path.join(dir, f)) : []),
     ...(env.HOME ? [path.join(env.HOME, '.npmrc')] : []),
