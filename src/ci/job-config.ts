@@ -47,6 +47,6 @@ export function jobConfigStages(input: StagesInput): ConfigStages {
     } catch {
       throw error;
     }
-    return { base: fallback.base, warm: () => undefined, final: () => Promise.reject(error) };
+    return { base: fallback.base, final: () => Promise.reject(error) };
   }
 }

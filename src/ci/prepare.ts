@@ -284,10 +284,7 @@ export async function prepareRun(
   const version = instanceVersion(deps);
   const asked = await requestOf(context, payload);
   if (!payload || isRunVerb(payload.command)) prefetch(reads, asked, context.step);
-  const checking = checked(context, payload, asked, deps, reads);
-  // the file's reader loads while GitLab answers
-  deps.config.warm();
-  const checks = await checking;
+  const checks = await checked(context, payload, asked, deps, reads);
   if ('kind' in checks) return checks;
   await refuseConfidentialTarget(asked, reads);
   const request = await withRequester(asked, context, reads);

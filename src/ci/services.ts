@@ -82,13 +82,17 @@ export interface JobServices {
 }
 
 function jobLogger(io: CiStepIo, config: Config, traceId: string, redactor: Redactor) {
-  return createHeldLogger({
-    level: config.log.level,
-    format: resolveLogFormat(config.log.format, io.env),
-    traceId,
-    redactor,
-    stream: textSink(io.stderr),
-  });
+  return createHeldLogger(
+    {
+      level: config.log.level,
+      format: resolveLogFormat(config.log.format, io.env),
+      traceId,
+      redactor,
+      stream: textSink(io.stderr),
+    },
+    // a first note takes a fraction of this; a start that takes longer is worth seeing in the log
+    { atMostMs: 2000 },
+  );
 }
 
 async function openLogging(services: JobServices): Promise<JobLogging> {

@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors/errors.ts';
 import type { Config } from './options.ts';
-import type { fileSource } from './file-source.ts';
 import { apiSource, envSource, flagSource } from './sources.ts';
 import { isResolved, resolveConfig, type ConfigSource, type ResolvedConfig } from './resolve.ts';
 
@@ -149,8 +148,6 @@ function commandSources(input: LoadConfigInput): ConfigSource[] {
  */
 export interface ConfigStages {
   readonly base: Config;
-  /** Starts loading what reading the file needs (the YAML library), while the job waits for GitLab. */
-  warm(): void;
   /** `requester`: whose settings the user-config API is asked for. */
   final(
     file: { text: string; location: string } | null,
@@ -161,14 +158,12 @@ export interface ConfigStages {
 export function configStages(input: Omit<LoadConfigInput, 'file' | 'repoDir'>): ConfigStages {
   const command = commandSources(input);
   const base = resolvedOrThrow(resolveConfig(command));
-  let reader: Promise<{ fileSource: typeof fileSource }> | undefined;
-  const fileReader = () => (reader ??= import('./file-source.ts'));
   return {
     base: base.config,
-    warm: () => void fileReader().catch(() => undefined),
     final: async (file, requester) => {
       if (!file) return withUserConfig(command, base, input.fetch, requester);
-      const { fileSource } = await fileReader();
+      // the YAML library loads only when there is a file to read
+      const { fileSource } = await import('./file-source.ts');
       const sources = [fileSource(file.text, file.location), ...command];
       return withUserConfig(sources, resolveConfig(sources), input.fetch, requester);
     },

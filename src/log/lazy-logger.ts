@@ -35,11 +35,17 @@ export interface HeldLogger {
  * The lazy logger for a job's start: what is logged before `release()` is
  * kept, in order, and written after it, so the logging library loads after
  * the job's first progress note rather than before it. The job releases it
- * once the note is posted, when it ends and on a termination signal.
+ * once the note is posted, when it ends and on a termination signal; the
+ * lines wait at most `atMostMs`.
  */
-export function createHeldLogger(options: LoggerOptions): HeldLogger {
+export function createHeldLogger(
+  options: LoggerOptions,
+  hold: { atMostMs?: number } = {},
+): HeldLogger {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
+  // a start that is slow (GitLab answering late, requests retried) shows its lines after all
+  if (hold.atMostMs !== undefined) setTimeout(() => open(), hold.atMostMs).unref();
   const held = lazyLogger(options, gate);
   return {
     logger: held.logger,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { runCiJob } from '../../bench/support/ci-job.ts';
 import { bundleCli } from '../../scripts/bundle-cli.mjs';
 import { parseMarker } from '../../src/report/marker.ts';
+import { SCENARIO_FILES } from '../../src/testkit/gitlab-server/scenario.ts';
 import { sourcesIn, type Metafile } from '../support/bundle-sources.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 
@@ -56,7 +57,7 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('H1 posts the note before it loads the OpenAI SDK, Node\'s fetch, the logging library, the run stages, phases, tools or execa, then runs them', async () => {
+  it("H1 posts the note before it loads the OpenAI SDK, Node's fetch, the logging library, the run stages, phases, tools or execa, then runs them", async () => {
     const out = path.join(dir, 'loads.json');
     const intlOut = path.join(dir, 'intl.json');
     const functionsOut = path.join(dir, 'functions.json');
@@ -133,6 +134,28 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
       'execution',
       'completion',
     ]);
+  });
+
+  it('H1 a project without `.mr-agent.yml`: no YAML library before the note', async () => {
+    const out = path.join(dir, 'loads-no-config.json');
+    const { '.mr-agent.yml': _config, ...files } = SCENARIO_FILES;
+    const job = await runCiJob({
+      replies,
+      files,
+      task: 'add a farewell function',
+      bin,
+      nodeArgs: ['--import', HOOK],
+      variables: { LOADED_MODULES_TIMES_OUT: out },
+    });
+    const noteAt = job.noteCreatedAt;
+    expect(noteAt, 'the stand-in saw the progress note created').to.be.a('number');
+    const loads = JSON.parse(readFileSync(out, 'utf8')) as { url: string; at: number }[];
+    const before = sourcesIn(
+      meta,
+      loads.filter((l) => l.at < noteAt!).map((l) => l.url),
+    );
+    expect(before, 'loaded before the note').to.include('src/ci/first-note.ts');
+    expect(before, 'loaded before the note').not.to.include('yaml');
   });
 
   it('a merge request with a discussion: its notes are put in order without a collator before the note (ICU locale data)', async () => {

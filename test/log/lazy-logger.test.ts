@@ -81,6 +81,27 @@ describe('log/lazy-logger: winston loaded only for a line that is written', () =
     expect(messages()).to.deep.equal(['first', 'second', 'third']);
   });
 
+  it('L1 a held logger lets its lines through by itself after `atMostMs` (a slow start is seen in the log)', async () => {
+    const out = sink();
+    const held = createHeldLogger(
+      {
+        level: 'info',
+        format: 'json',
+        traceId: 't-3',
+        redactor: new Redactor(),
+        stream: out.stream,
+      },
+      { atMostMs: 100 },
+    );
+    held.logger.warn('GitLab request retried');
+    await tick(30);
+    expect(out.lines, 'held at first').to.deep.equal([]);
+    await tick(400);
+    expect(out.lines.map((l) => (JSON.parse(l) as { message: string }).message)).to.deep.equal([
+      'GitLab request retried',
+    ]);
+  });
+
   it('lines below the level never load winston; the first line at the level does', () => {
     const script = (line: string) =>
       [
