@@ -8,6 +8,7 @@
 // package. The entries and their `chunks/` folder go together: copy all.
 import { build } from 'esbuild';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /**
@@ -29,12 +30,30 @@ const SHIMS = {
   ),
 };
 
+/**
+ * Packages taken in their ES module build where Node would be given their
+ * CommonJS one. Bundled, a CommonJS module becomes a function that runs on
+ * first `require`: compiled then from source, every job, since V8's compile
+ * cache keeps only the code compiled with the file. An ES module is hoisted
+ * into its chunk and comes out of the cache. The YAML library (parsed before
+ * a job's first progress note when the project has `.mr-agent.yml`) ships
+ * the same code in both forms; its ES build is the one it gives any
+ * non-Node environment.
+ */
+const ESM_BUILDS = {
+  yaml: path.join(
+    path.dirname(createRequire(import.meta.url).resolve('yaml/package.json')),
+    'browser/index.js',
+  ),
+};
+
 /** The files of winston and of winston-transport (the base class of its transports). */
 const WINSTON = /[\\/]node_modules[\\/]winston(-transport)?[\\/]/;
 
 const shims = {
   name: 'mr-agent-shims',
   setup(build) {
+    build.onResolve({ filter: /^yaml$/ }, () => ({ path: ESM_BUILDS.yaml }));
     build.onResolve({ filter: /^side-channel$/ }, (args) => ({ path: SHIMS[args.path] }));
     build.onResolve({ filter: /^(rate-limiter-flexible|picomatch-browser)$/ }, () => ({
       path: SHIMS['gitbeaker rate limits'],

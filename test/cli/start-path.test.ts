@@ -238,6 +238,13 @@ describe('cli/start path: what each command loads (issue #22)', function () {
     expect(locales).to.deep.equal(['en.js']);
   });
 
+  it('the YAML library in the bundle is its ES module build (hoisted into its chunk and compile-cached), not its CommonJS one', () => {
+    const inputs = Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs));
+    const yaml = inputs.filter((input) => input.includes('node_modules/yaml/'));
+    expect(yaml.length, 'the YAML library is bundled').to.be.greaterThan(0);
+    expect(yaml.filter((input) => !input.includes('node_modules/yaml/browser/'))).to.deep.equal([]);
+  });
+
   it("winston in the bundle runs on Node's own streams, not a bundled copy of them (readable-stream)", () => {
     const inputs = Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs));
     expect(inputs.filter((input) => input.includes('node_modules/readable-stream/'))).to.deep.equal(
