@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { LlmRole } from '../config/options.ts';
 import { CancelledError } from '../errors/errors.ts';
 import type { LlmPort, LlmPurpose } from '../core/llm-port.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The meta protocol (docs/agent-runner.md): what the meta-agent answers to

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError, UsageError } from '../errors/errors.ts';
 import { runnerSettings, type RunnerSettings } from './runner-settings.ts';
 

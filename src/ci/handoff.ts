@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENVIRONMENTS } from '../config/options.ts';
 import { ConfigError } from '../errors/errors.ts';
 import { writeFileAtomic } from '../history/atomic.ts';

@@ -1,7 +1,7 @@
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { restorePastRuns } from '../gitlab/past-runs.ts';
 import type { GitLabPort } from '../core/gitlab-port.ts';
 import type { JobReads } from '../gitlab/job-reads.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The kinds an option can have. Each kind yields its zod schema, its parser

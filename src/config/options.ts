@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import pkg from '../../package.json' with { type: 'json' };
 import type { OptionKind } from './option-kinds.ts';
 

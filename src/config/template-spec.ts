@@ -1,5 +1,5 @@
 import { isMap, isScalar, parseAllDocuments, type YAMLMap } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Reads a component template (`templates/<name>.yml`): its `spec: inputs:`

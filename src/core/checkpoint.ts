@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Plan } from './plan.ts';
 
 /** One finished action as a checkpoint keeps it: enough to skip it and to tell the model what it did. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENVIRONMENTS } from '../config/options.ts';
 
 /** The execution environments a run can use (src/phases/environment/registry.ts declares each). */

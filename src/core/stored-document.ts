@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** A small JSON document the run keeps in its state folder: read once, changed through `update`. */
 export interface StoredDocument<T> {

@@ -3,7 +3,7 @@
  * (requester.ts: retries through the Clock, ExternalServiceError) plugged in
  * through gitbeaker's `requesterFn`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ExternalServiceError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../core/clock.ts';

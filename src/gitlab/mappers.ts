@@ -1,5 +1,5 @@
 /** GitLab's snake_case answers (validated by schemas.ts) → the port's types. */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ExternalServiceError } from '../errors/errors.ts';
 import type {
   AwardEmoji,

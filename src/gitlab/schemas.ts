@@ -3,7 +3,7 @@
  * the fields we use, unknown fields ignored, absent optional ones defaulted).
  * The adapter parses every answer through one of these.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const nullableString = z
   .string()

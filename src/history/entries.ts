@@ -4,7 +4,7 @@
  * plan contents are the LLM shapes validated where they are produced; here
  * they are only required to be objects. Unknown fields stay in the file (appends never rewrite old lines) but are not returned.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const JsonObject = z.record(z.string(), z.unknown());
 

@@ -5,7 +5,7 @@
  * `<name>.corrupt-<time>` with a warning, and the document starts over.
  */
 import { readFile, rename } from 'node:fs/promises';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { OpenDocument, StoredDocument } from '../core/stored-document.ts';
 import type { Logger } from '../log/logger.ts';
 import { writeFileAtomic } from './atomic.ts';

@@ -4,7 +4,7 @@
  * phase that failed its review three times is recorded as `failed` and later
  * phases can be skipped.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../core/clock.ts';
 import { systemClock } from '../core/clock.ts';

@@ -7,7 +7,7 @@
 import { t } from '../messages/catalog.ts';
 import { formatDateTime } from '../messages/format.ts';
 import type { Language } from '../messages/language.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../core/clock.ts';
 import { systemClock } from '../core/clock.ts';

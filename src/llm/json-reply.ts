@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ModelBehaviorError } from '../errors/errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { cutText } from '../core/text.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Logger } from '../log/logger.ts';
 import { findJsonValue } from './extract-json.ts';
 import { decidingMarker, MARKER_LEVELS, type Verdict } from './verdict-markers.ts';

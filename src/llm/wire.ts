@@ -2,7 +2,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions/completions';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChatMessage, ChatReply, ToolDefinition } from '../core/llm-port.ts';
 import { MalformedReplyError } from './retry-policy.ts';
 

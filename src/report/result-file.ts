@@ -5,7 +5,7 @@ import type { BudgetSpend } from '../core/budget.ts';
  * validated before it is written and when it is read.
  */
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileAtomic } from '../history/atomic.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Redactor } from '../log/redact.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The reader's answer for one path, as it travels from the reader process (content in base64). */
 export const wireEntry = z.discriminatedUnion('kind', [

@@ -19,7 +19,7 @@
  */
 import * as fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CommandIsolation, CommandUser } from '../core/isolation.ts';
 import type { Shell } from '../core/shell-port.ts';
 import { commandUserOf, handOverWritten } from './hand-over.ts';

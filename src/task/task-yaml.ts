@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../errors/errors.ts';
 import { WORKER_KINDS } from '../config/options.ts';
 import { readYamlText } from '../config/yaml-text.ts';

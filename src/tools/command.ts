@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { commandsRefused, isolatedRequest } from '../core/isolation.ts';
 import { inEnvironment } from '../shell/in-environment.ts';
 import { OUTPUT_RESERVE_CHARS, outputForModel } from './command-output.ts';

@@ -1,7 +1,7 @@
 import { listCheckout, readCheckout } from '../shell/checkout-reader.ts';
 import { writeCheckout, type CheckoutWriteResult } from '../shell/checkout-writer.ts';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { looksBinary, SKIPPED_DIRS } from './fs-walk.ts';
 import { defineTool, ToolError } from './registry.ts';
 import { displayPath, resolveInRepo } from './sandbox.ts';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readCheckout, type CheckoutEntry } from '../shell/checkout-reader.ts';
 import { writeCheckout, type CheckoutWrite } from '../shell/checkout-writer.ts';
 import { refusal } from './files.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolCall, ToolDefinition } from '../core/llm-port.ts';
 import { capText } from './cap.ts';
 import type { Tool, ToolContext } from '../core/tool.ts';

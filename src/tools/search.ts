@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { listCheckout, readCheckout } from '../shell/checkout-reader.ts';
 import { looksBinary, SKIPPED_DIRS } from './fs-walk.ts';
 import { defineTool, ToolError } from './registry.ts';

@@ -245,6 +245,22 @@ describe('cli/start path: what each command loads (issue #22)', function () {
     expect(yaml.filter((input) => !input.includes('node_modules/yaml/browser/'))).to.deep.equal([]);
   });
 
+  it('zod in the bundle is the part mr-agent calls: no JSON Schema reader, template literals, files, promises or deep partials', () => {
+    const code = Object.keys(meta.outputs)
+      .filter((output) => output.endsWith('.mjs'))
+      .map((output) => readFileSync(path.resolve(output), 'utf8'))
+      .join('\n');
+    for (const unused of [
+      'fromJSONSchema',
+      'ZodTemplateLiteral',
+      'ZodFile',
+      'ZodPromise',
+      'deepPartial',
+    ])
+      expect(code, unused).not.to.include(unused);
+    expect(code, 'zod itself is bundled').to.include('__zod_globalConfig');
+  });
+
   it("winston in the bundle runs on Node's own streams, not a bundled copy of them (readable-stream)", () => {
     const inputs = Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs));
     expect(inputs.filter((input) => input.includes('node_modules/readable-stream/'))).to.deep.equal(

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ReplanPoint } from '../../core/hooks.ts';
 
 /**

@@ -7,7 +7,7 @@
  * resumed by a reply in the ❓ thread continues with the same counters.
  */
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   safeFileName,
   type OpenDocument,

@@ -7,7 +7,7 @@
  * Task Note and result.json. The data is the completion assessment's JSON
  * with `status: "requires_human_intervention"`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { bulletList, link } from '../markdown.ts';
 import { EMOJI } from '../vocabulary.ts';
 import type { NoteContext } from './context.ts';

@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../../errors/errors.ts';
 
 /**

@@ -4,7 +4,7 @@
  * the findings on lines of the diff, each checked on its own so one bad
  * finding does not lose the others.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { findJsonValue } from '../../../llm/extract-json.ts';
 import { parseReviewVerdict, type ParsedReviewVerdict } from '../../../llm/review-verdict.ts';
 

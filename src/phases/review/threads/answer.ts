@@ -6,7 +6,7 @@
  * several, the model tells which of them the commit addresses (one JSON call,
  * the threads and the run's record fenced as data).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeError } from '../../../errors/catalog.ts';
 import type { GitLabPort, ProjectRef } from '../../../core/gitlab-port.ts';
 import type { ReviewThreadRequest } from '../../../core/gathered.ts';
