@@ -2,6 +2,11 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+const NO_ENUMS = {
+  selector: 'TSEnumDeclaration',
+  message: 'Use a union of string literals instead of an enum.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -21,13 +26,7 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'TSEnumDeclaration',
-          message: 'Use a union of string literals instead of an enum.',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_ENUMS],
       'max-lines': ['warn', { max: 400, skipBlankLines: true, skipComments: true }],
     },
   },
@@ -44,10 +43,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        {
-          selector: 'TSEnumDeclaration',
-          message: 'Use a union of string literals instead of an enum.',
-        },
+        NO_ENUMS,
         {
           selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
           message:
