@@ -40,9 +40,9 @@ describe('scripts/bundle-shims: side-channel as qs uses it', () => {
   });
 });
 
-/** The bundle takes the YAML library's ES module build; it must read what users write as Node's build does. */
 type Yaml = typeof YamlLibrary;
 
+/** The bundle takes the YAML library's ES module build; it must read what users write as Node's build does. */
 describe("scripts/bundle-cli: the YAML library's ES build reads .mr-agent.yml as its Node build does", () => {
   const texts = [
     'planning:\n  max_subtasks: 5\nnotes:\n  language: ja\n',
