@@ -249,8 +249,9 @@ async function checked(
 }
 
 /**
- * GitLab's version, read alongside the other start reads. It only adds lines
- * to the progress note, so an instance that does not answer loses those lines
+ * GitLab's version, read once the first progress note is posted (or, when
+ * the run posts it, while the checkout goes on). It only adds lines to the
+ * progress note, so an instance that does not answer loses those lines
  * and nothing else.
  */
 async function instanceVersion(deps: PrepareDeps): Promise<string | undefined> {
@@ -281,7 +282,6 @@ export async function prepareRun(
   deps: PrepareDeps,
 ): Promise<Preparation> {
   const reads = jobReads(deps.gitlab, context.gitlab.projectId);
-  const version = instanceVersion(deps);
   const asked = await requestOf(context, payload);
   if (!payload || isRunVerb(payload.command)) prefetch(reads, asked, context.step);
   const checks = await checked(context, payload, asked, deps, reads);
@@ -313,6 +313,9 @@ export async function prepareRun(
   };
   const announced = deps.announce?.(accepted);
   announced?.catch(() => undefined);
+  // the version only adds lines to the run's notes: asked once the first note is out
+  const afterNote = () => instanceVersion(deps);
+  const version = announced ? announced.then(afterNote, afterNote) : afterNote();
   const mergeRequest = await checkout.catch(async (error: unknown) => {
     await announced?.catch(() => undefined);
     throw error;

@@ -13,7 +13,6 @@ interface AskedRead {
 function startReadsOf(context: CiContext): [method: string, args: unknown[]][] {
   const project = context.gitlab.projectId;
   const reads: [string, unknown[]][] = [
-    ['instanceVersion', []],
     ['tokenInfo', []],
     ['currentUser', []],
     ['getProject', [project]],
@@ -35,7 +34,7 @@ function startReadsOf(context: CiContext): [method: string, args: unknown[]][] {
 }
 
 /**
- * The start checks' reads — GitLab's version, the token, the bot user, the
+ * The start checks' reads — the token, the bot user, the
  * project, `.mr-agent.yml` of the default branch, the merge request or issue
  * with its threads, each triggering user's role — asked as soon as the job
  * has its GitLab client, before the run path's modules load, so that GitLab

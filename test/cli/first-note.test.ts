@@ -136,6 +136,18 @@ describe('cli/first note: the progress note before the model half (issue #22)', 
     ]);
   });
 
+  it("H1 GitLab's version is asked once the note is out (it only adds lines to the run's notes), not among the requests before it", async () => {
+    const job = await runCiJob({ replies, task: 'add a farewell function', bin });
+    const noteAt = job.noteCreatedAt!;
+    expect(noteAt, 'the stand-in saw the progress note created').to.be.a('number');
+    const asked = job.timeline.filter((e) => e.what === 'GET /version');
+    expect(asked, 'the version asked once').to.have.length(1);
+    const noteAtMs = job.timeline.find(
+      (e) => e.what === 'POST /projects/:id/merge_requests/:iid/notes',
+    )!.atMs;
+    expect(asked[0]!.atMs, 'the version asked after the note').to.be.at.least(noteAtMs);
+  });
+
   it('H1 a project without `.mr-agent.yml`: no YAML library before the note', async () => {
     const out = path.join(dir, 'loads-no-config.json');
     const { '.mr-agent.yml': _config, ...files } = SCENARIO_FILES;
