@@ -3,7 +3,12 @@ import { commitFiles, readBlob } from '../../src/testkit/gitlab-server/git.ts';
 import type { ReviewFinding } from '../../src/phases/review/inline/findings.ts';
 import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
 import type { JobWorld } from './job-world.ts';
-import { calcReviewThreads, startCalcReviewWorld } from '../support/calc-review-world.ts';
+import {
+  ADD_SUBTRACTS as ADD,
+  calcReviewThreads,
+  failedReview as review,
+  startCalcReviewWorld,
+} from '../support/calc-review-world.ts';
 import { BUGGY_CALC } from '../support/review-fixture.ts';
 
 /**
@@ -15,13 +20,6 @@ import { BUGGY_CALC } from '../support/review-fixture.ts';
  * GitLab refuses is reported in the progress note.
  */
 
-const ADD: ReviewFinding = {
-  file: 'src/calc.js',
-  line: 2,
-  severity: 'critical',
-  message: 'add subtracts.',
-  suggestion: '  return a + b;',
-};
 const MUL: ReviewFinding = {
   file: 'src/calc.js',
   line: 5,
@@ -36,11 +34,6 @@ const OFF: ReviewFinding = {
   severity: 'minor',
   message: 'Beyond the end of the file.',
 };
-
-const review = (findings: ReviewFinding[]) => ({
-  purpose: 'review.merge_request',
-  content: JSON.stringify({ result: 'FAIL', feedback: 'see the threads', findings }),
-});
 
 describe('ci: /agent review as a job (stand-in + scripted model over HTTP; issue 30)', function () {
   this.timeout(120_000);

@@ -1,14 +1,15 @@
 import { expect } from 'chai';
 import { readBlob } from '../../src/testkit/gitlab-server/git.ts';
-import type { ReviewFinding } from '../../src/phases/review/inline/findings.ts';
 import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
 import { assessment } from '../support/plans.ts';
 import type { JobWorld } from './job-world.ts';
 import {
+  ADD_SUBTRACTS as ADD,
   CALC_RUN_VARIABLES as RUN_VARIABLES,
   FIX_ADD_PLANNING as planning,
   FIX_ADD_WORK as fixAdd,
   calcReviewThreads,
+  failedReview as review,
   startCalcReviewWorld,
 } from '../support/calc-review-world.ts';
 
@@ -21,18 +22,6 @@ import {
  * variables. Every addressed thread gets a reply with the commit and is
  * resolved; a thread it cannot address gets a reply and stays open.
  */
-const ADD: ReviewFinding = {
-  file: 'src/calc.js',
-  line: 2,
-  severity: 'critical',
-  message: 'add subtracts.',
-  suggestion: '  return a + b;',
-};
-
-const review = (findings: ReviewFinding[]) => ({
-  purpose: 'review.merge_request',
-  content: JSON.stringify({ result: 'FAIL', feedback: 'see the threads', findings }),
-});
 describe('ci: review threads the agent addresses (stand-in + scripted model over HTTP; issue 30)', function () {
   this.timeout(120_000);
   let world: JobWorld;

@@ -1,6 +1,7 @@
 import { Gitlab } from '@gitbeaker/rest';
 import { commitFiles } from '../../src/testkit/gitlab-server/git.ts';
 import type { NoteRec } from '../../src/testkit/gitlab-server/records.ts';
+import type { ReviewFinding } from '../../src/phases/review/inline/findings.ts';
 import { JobWorld } from '../ci/job-world.ts';
 import { action, assessment, planWith } from './plans.ts';
 import { BUGGY_CALC, openDiffThread } from './review-fixture.ts';
@@ -23,6 +24,21 @@ export const FIX_ADD_WORK = [
   { purpose: 'execution', content: 'DONE: add() returns a + b' },
   { purpose: 'completion', json: assessment(true) },
 ];
+
+/** The review finding on add(), with the suggestion that fixes it. */
+export const ADD_SUBTRACTS: ReviewFinding = {
+  file: 'src/calc.js',
+  line: 2,
+  severity: 'critical',
+  message: 'add subtracts.',
+  suggestion: '  return a + b;',
+};
+
+/** The scripted model's merge request review: it fails, with these findings. */
+export const failedReview = (findings: ReviewFinding[]) => ({
+  purpose: 'review.merge_request',
+  content: JSON.stringify({ result: 'FAIL', feedback: 'see the threads', findings }),
+});
 
 /** The job variables of a run on the calculator: its test command checks `src/calc.js`. */
 export const CALC_RUN_VARIABLES = { MR_AGENT_TEST_COMMAND: 'test -f src/calc.js' };
