@@ -48,10 +48,11 @@ export interface CiJobCheckout {
    */
   jobVariables(extra?: Record<string, string>): Record<string, string>;
   /**
-   * A comment by the developer on the merge request and, in a file under
-   * `root`, the Comments event GitLab sends for it (a job's TRIGGER_PAYLOAD).
+   * A comment by `author` (the developer by default) on the merge request
+   * and, in a file under `root`, the Comments event GitLab sends for it (a
+   * job's TRIGGER_PAYLOAD).
    */
-  commentPayload(body: string): { note: NoteRec; file: string };
+  commentPayload(body: string, author?: Scenario['developer']): { note: NoteRec; file: string };
   /** Stops the stand-in and the model, removes the temp root. */
   close(): Promise<void>;
 }
@@ -83,13 +84,13 @@ export async function startCiJobCheckout(options: CiJobCheckoutOptions): Promise
       ...(llm && model ? scriptedRunVariables(llm, model.key) : {}),
       ...extra,
     }),
-    commentPayload(body) {
-      const note = standIn.model.addNote({ on: s.mergeRequest, body, authorId: s.developer.id });
+    commentPayload(body, author = s.developer) {
+      const note = standIn.model.addNote({ on: s.mergeRequest, body, authorId: author.id });
       const file = path.join(root, `payload-${note.id}.json`);
       const hook = noteHook({
         note: body,
         noteId: note.id,
-        user: { id: s.developer.id, username: s.developer.username },
+        user: { id: author.id, username: author.username },
         projectId: s.project.id,
         iid: s.mergeRequest.iid,
         sourceBranch: s.mergeRequest.sourceBranch,
