@@ -57,22 +57,31 @@ export interface CiJobCheckout {
   close(): Promise<void>;
 }
 
+/** Starts the stand-in, seeds it, clones the job's folder and starts the model when asked. */
 export async function startCiJobCheckout(options: CiJobCheckoutOptions): Promise<CiJobCheckout> {
   const standIn = await startGitLabStandIn();
   const s = await seedScenario(standIn.model);
   const root = mkdtempSync(path.join(os.tmpdir(), options.tempPrefix));
   const job = path.join(root, 'job');
-  const branch = options.onDefaultBranch ? s.project.defaultBranch : 'feature/greeting';
-  execFileSync('git', ['clone', '-q', '-b', branch, s.project.repoDir, job]);
   const model = options.model;
-  const llm = model
-    ? await startScriptedOpenAiServer({
-        apiKey: model.key,
-        scenario: { replies: model.replies } as Parameters<
-          typeof startScriptedOpenAiServer
-        >[0]['scenario'],
-      })
-    : undefined;
+  let llm: ScriptedOpenAiServer | undefined;
+  try {
+    const branch = options.onDefaultBranch ? s.project.defaultBranch : s.mergeRequest.sourceBranch;
+    execFileSync('git', ['clone', '-q', '-b', branch, s.project.repoDir, job]);
+    llm = model
+      ? await startScriptedOpenAiServer({
+          apiKey: model.key,
+          scenario: { replies: model.replies } as Parameters<
+            typeof startScriptedOpenAiServer
+          >[0]['scenario'],
+        })
+      : undefined;
+  } catch (error) {
+    // a test whose set-up failed gets no world to close: leave nothing running
+    await standIn.close();
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
   return {
     standIn,
     s,
