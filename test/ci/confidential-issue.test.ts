@@ -1,32 +1,15 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  seedScenario,
-  startGitLabStandIn,
-  type GitLabStandIn,
-  type Scenario,
-} from '../../src/testkit/gitlab-server/index.ts';
-import {
-  startScriptedOpenAiServer,
-  type ScriptedOpenAiServer,
-} from '../../src/testkit/openai-server/server.ts';
+import type { GitLabStandIn, Scenario } from '../../src/testkit/gitlab-server/index.ts';
+import type { ScriptedOpenAiServer } from '../../src/testkit/openai-server/server.ts';
 import { runCli } from '../cli/helpers.ts';
+import { filesUnder, startCiJobCheckout, type CiJobCheckout } from '../support/ci-job-checkout.ts';
 import { standInJobVariables } from './job-world.ts';
 
 const LLM_KEY = 'sk-confidential-issue-2718';
 const SECRET_TITLE = 'CONFIDENTIAL-TITLE breach at Acme';
 const SECRET_TEXT = 'CONFIDENTIAL-BODY the admin password of Acme is 9f3e';
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const file = path.join(dir, name);
-    return statSync(file).isDirectory() ? filesUnder(file) : [file];
-  });
-}
 
 /**
  * A run started by variables on a confidential issue: everything the agent
@@ -35,6 +18,7 @@ function filesUnder(dir: string): string[] {
  */
 describe('M5 a run on a confidential issue is refused before its text is read (a whole ci job)', function () {
   this.timeout(60_000);
+  let world: CiJobCheckout;
   let standIn: GitLabStandIn;
   let s: Scenario;
   let root: string;
@@ -42,18 +26,15 @@ describe('M5 a run on a confidential issue is refused before its text is read (a
   let llm: ScriptedOpenAiServer;
 
   beforeEach(async () => {
-    standIn = await startGitLabStandIn();
-    s = await seedScenario(standIn.model);
-    root = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-confidential-'));
-    job = path.join(root, 'job');
-    execFileSync('git', ['clone', '-q', '-b', s.project.defaultBranch, s.project.repoDir, job]);
-    llm = await startScriptedOpenAiServer({ apiKey: LLM_KEY, scenario: { replies: [] } });
+    world = await startCiJobCheckout({
+      tempPrefix: 'mr-agent-confidential-',
+      onDefaultBranch: true,
+      model: { key: LLM_KEY, replies: [] },
+    });
+    ({ standIn, s, root, job } = world);
+    llm = world.llm!;
   });
-  afterEach(async () => {
-    await standIn.close();
-    await llm.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterEach(() => world.close());
 
   function runJob(issueIid: number) {
     return runCli(['ci'], {

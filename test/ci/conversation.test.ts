@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { ScriptedOpenAiServer } from '../../src/testkit/openai-server/server.ts';
 import { action, assessment, planWith } from '../support/plans.ts';
 import { FAREWELL, JobWorld } from './job-world.ts';
 
@@ -43,6 +44,43 @@ function revisionForDocs() {
 }
 
 /**
+ * The plan and its one action, written slowly enough (1.5 s) for comments
+ * made once execution starts to come while the run works.
+ */
+function farewellSlowly() {
+  return [
+    planning,
+    {
+      purpose: 'execution',
+      delay_ms: 1_500,
+      tool_calls: [
+        { name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } },
+      ],
+    },
+    { purpose: 'execution', content: 'DONE: added farewell()' },
+  ];
+}
+
+/** The checkpoint's plan revision for the docs a comment asked for, their writing, and the criteria met. */
+function docsAsAsked() {
+  return [
+    revisionForDocs(),
+    {
+      purpose: 'execution',
+      tool_calls: [{ name: 'write_file', arguments: { path: 'docs/farewell.md', content: DOCS } }],
+    },
+    { purpose: 'execution', content: 'DONE: wrote docs/farewell.md' },
+    { purpose: 'completion', json: assessment(true) },
+  ];
+}
+
+/** Resolves once the run asked the model for its first execution step. */
+async function executionStarted(llm: ScriptedOpenAiServer): Promise<void> {
+  while (!llm.requests.some((r) => r.purpose === 'execution'))
+    await new Promise((r) => setTimeout(r, 20));
+}
+
+/**
  * Issue 35: a run hears the comments made on its merge request while it
  * works (whole `mr-agent ci` jobs over HTTP against the GitLab stand-in and
  * the scripted model).
@@ -63,30 +101,10 @@ describe('a run as a conversation (issue 35)', function () {
     const said: { dev?: { id: number; discussionId: string }; guest?: { discussionId: string } } =
       {};
     const job = await world.job({
-      replies: [
-        planning,
-        {
-          purpose: 'execution',
-          delay_ms: 1_500,
-          tool_calls: [
-            { name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } },
-          ],
-        },
-        { purpose: 'execution', content: 'DONE: added farewell()' },
-        revisionForDocs(),
-        {
-          purpose: 'execution',
-          tool_calls: [
-            { name: 'write_file', arguments: { path: 'docs/farewell.md', content: DOCS } },
-          ],
-        },
-        { purpose: 'execution', content: 'DONE: wrote docs/farewell.md' },
-        { purpose: 'completion', json: assessment(true) },
-      ],
+      replies: [...farewellSlowly(), ...docsAsAsked()],
       variables: world.bridgeVariables('run', 'add a farewell function'),
       whileRunning: async ({ llm }) => {
-        while (!llm.requests.some((r) => r.purpose === 'execution'))
-          await new Promise((r) => setTimeout(r, 20));
+        await executionStarted(llm);
         const dev = model.addNote({
           on: world.s.mergeRequest,
           body: DEV_ASK,
@@ -138,33 +156,13 @@ describe('a run as a conversation (issue 35)', function () {
     const model = world.standIn.model;
     let dev: { id: number; discussionId: string } | undefined;
     const job = await world.job({
-      replies: [
-        planning,
-        {
-          purpose: 'execution',
-          delay_ms: 1_500,
-          tool_calls: [
-            { name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } },
-          ],
-        },
-        { purpose: 'execution', content: 'DONE: added farewell()' },
-        revisionForDocs(),
-        {
-          purpose: 'execution',
-          tool_calls: [
-            { name: 'write_file', arguments: { path: 'docs/farewell.md', content: DOCS } },
-          ],
-        },
-        { purpose: 'execution', content: 'DONE: wrote docs/farewell.md' },
-        { purpose: 'completion', json: assessment(true) },
-      ],
+      replies: [...farewellSlowly(), ...docsAsAsked()],
       variables: {
         ...world.bridgeVariables('run', 'add a farewell function'),
         MR_AGENT_LANGUAGE: 'en',
       },
       whileRunning: async ({ llm }) => {
-        while (!llm.requests.some((r) => r.purpose === 'execution'))
-          await new Promise((r) => setTimeout(r, 20));
+        await executionStarted(llm);
         const note = model.addNote({
           on: world.s.mergeRequest,
           body: DEV_ASK,
@@ -188,15 +186,7 @@ describe('a run as a conversation (issue 35)', function () {
     let asked: { id: number; discussionId: string } | undefined;
     const job = await world.job({
       replies: [
-        planning,
-        {
-          purpose: 'execution',
-          delay_ms: 1_500,
-          tool_calls: [
-            { name: 'write_file', arguments: { path: 'src/farewell.js', content: FAREWELL } },
-          ],
-        },
-        { purpose: 'execution', content: 'DONE: added farewell()' },
+        ...farewellSlowly(),
         {
           purpose: 'reflection',
           json: {
@@ -216,8 +206,7 @@ describe('a run as a conversation (issue 35)', function () {
       ],
       variables: world.bridgeVariables('run', 'add a farewell function'),
       whileRunning: async ({ llm }) => {
-        while (!llm.requests.some((r) => r.purpose === 'execution'))
-          await new Promise((r) => setTimeout(r, 20));
+        await executionStarted(llm);
         const note = model.addNote({
           on: world.s.mergeRequest,
           body: 'Please stop before you push.',

@@ -1,31 +1,14 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  seedScenario,
-  startGitLabStandIn,
-  type GitLabStandIn,
-  type Scenario,
-} from '../../src/testkit/gitlab-server/index.ts';
-import {
-  startScriptedOpenAiServer,
-  type ScriptedOpenAiServer,
-} from '../../src/testkit/openai-server/server.ts';
-import { FAREWELL_RUN, scriptedRunVariables, standInJobVariables } from './job-world.ts';
+import type { GitLabStandIn, Scenario } from '../../src/testkit/gitlab-server/index.ts';
+import type { ScriptedOpenAiServer } from '../../src/testkit/openai-server/server.ts';
+import { FAREWELL_RUN } from './job-world.ts';
 import { runCli } from '../cli/helpers.ts';
-import { noteHook } from '../trigger/note-hook.ts';
+import { filesUnder, startCiJobCheckout, type CiJobCheckout } from '../support/ci-job-checkout.ts';
 
 const LLM_KEY = 'sk-internal-notes-3141';
 const INTERNAL_TEXT = 'INTERNAL-ONLY customer Acme pays 7c1e per seat';
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const file = path.join(dir, name);
-    return statSync(file).isDirectory() ? filesUnder(file) : [file];
-  });
-}
 
 /**
  * A whole `mr-agent ci` job over HTTP: the stand-in's discussions API marks an
@@ -34,30 +17,21 @@ function filesUnder(dir: string): string[] {
  */
 describe('M5 internal notes stay internal (a whole ci job)', function () {
   this.timeout(60_000);
+  let world: CiJobCheckout;
   let standIn: GitLabStandIn;
   let s: Scenario;
-  let root: string;
   let job: string;
   let llm: ScriptedOpenAiServer;
 
   beforeEach(async () => {
-    standIn = await startGitLabStandIn();
-    s = await seedScenario(standIn.model);
-    root = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-internal-'));
-    job = path.join(root, 'job');
-    execFileSync('git', ['clone', '-q', '-b', 'feature/greeting', s.project.repoDir, job]);
-    llm = await startScriptedOpenAiServer({
-      apiKey: LLM_KEY,
-      scenario: { replies: FAREWELL_RUN } as Parameters<
-        typeof startScriptedOpenAiServer
-      >[0]['scenario'],
+    world = await startCiJobCheckout({
+      tempPrefix: 'mr-agent-internal-',
+      model: { key: LLM_KEY, replies: FAREWELL_RUN },
     });
+    ({ standIn, s, job } = world);
+    llm = world.llm!;
   });
-  afterEach(async () => {
-    await standIn.close();
-    await llm.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterEach(() => world.close());
 
   it('M5 an internal note by a Maintainer never reaches the model, the public notes or the artifacts', async () => {
     standIn.model.addNote({
@@ -71,26 +45,7 @@ describe('M5 internal notes stay internal (a whole ci job)', function () {
       body: 'Public: keep the old greeting too.',
       authorId: s.maintainer.id,
     });
-    const command = standIn.model.addNote({
-      on: s.mergeRequest,
-      body: '/agent add a farewell function',
-      authorId: s.developer.id,
-    });
-    const file = path.join(root, 'payload.json');
-    writeFileSync(
-      file,
-      JSON.stringify(
-        noteHook({
-          note: '/agent add a farewell function',
-          noteId: command.id,
-          user: { id: s.developer.id, username: s.developer.username },
-          projectId: s.project.id,
-          iid: s.mergeRequest.iid,
-          sourceBranch: s.mergeRequest.sourceBranch,
-          discussionId: command.discussionId,
-        }),
-      ),
-    );
+    const { file } = world.commentPayload('/agent add a farewell function');
     // the stand-in answers as GitLab does: the internal note is in the listing, marked
     const listed = await fetch(
       `${standIn.url}/api/v4/projects/${s.project.id}/merge_requests/${s.mergeRequest.iid}/discussions`,
@@ -100,11 +55,7 @@ describe('M5 internal notes stay internal (a whole ci job)', function () {
     expect(marked).to.deep.include({ internal: true, confidential: true });
 
     const result = await runCli(['ci'], {
-      env: {
-        ...standInJobVariables(standIn, s, { dir: job, home: root }),
-        ...scriptedRunVariables(llm, LLM_KEY),
-        TRIGGER_PAYLOAD: file,
-      },
+      env: world.jobVariables({ TRIGGER_PAYLOAD: file }),
     });
 
     expect(result.code, result.stderr).to.equal(0);

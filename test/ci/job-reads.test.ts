@@ -1,23 +1,14 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import {
-  seedScenario,
-  startGitLabStandIn,
-  type GitLabStandIn,
-  type Scenario,
-} from '../../src/testkit/gitlab-server/index.ts';
-import {
-  startScriptedOpenAiServer,
-  type ScriptedOpenAiServer,
-} from '../../src/testkit/openai-server/server.ts';
-import { FAREWELL_RUN, scriptedRunVariables, standInJobVariables } from './job-world.ts';
+import type { GitLabStandIn, Scenario } from '../../src/testkit/gitlab-server/index.ts';
+import type { ScriptedOpenAiServer } from '../../src/testkit/openai-server/server.ts';
+import { FAREWELL_RUN } from './job-world.ts';
 import { runCli } from '../cli/helpers.ts';
-import { noteHook } from '../trigger/note-hook.ts';
+import {
+  listenLocally,
+  startCiJobCheckout,
+  type CiJobCheckout,
+} from '../support/ci-job-checkout.ts';
 
 const LLM_KEY = 'sk-job-reads-secret-5150';
 
@@ -36,27 +27,22 @@ const START_READS = [
  */
 describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', function () {
   this.timeout(60_000);
+  let world: CiJobCheckout;
   let standIn: GitLabStandIn;
   let s: Scenario;
-  let root: string;
-  let job: string;
   let llm: ScriptedOpenAiServer;
   let userConfig: Server;
+  let userConfigUrl: string;
   let userConfigHits: number;
   let userConfigAsked: string[];
 
   beforeEach(async () => {
-    standIn = await startGitLabStandIn();
-    s = await seedScenario(standIn.model);
-    root = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-job-reads-'));
-    job = path.join(root, 'job');
-    execFileSync('git', ['clone', '-q', '-b', 'feature/greeting', s.project.repoDir, job]);
-    llm = await startScriptedOpenAiServer({
-      apiKey: LLM_KEY,
-      scenario: { replies: FAREWELL_RUN } as Parameters<
-        typeof startScriptedOpenAiServer
-      >[0]['scenario'],
+    world = await startCiJobCheckout({
+      tempPrefix: 'mr-agent-job-reads-',
+      model: { key: LLM_KEY, replies: FAREWELL_RUN },
     });
+    ({ standIn, s } = world);
+    llm = world.llm!;
     userConfigHits = 0;
     userConfigAsked = [];
     userConfig = createServer((req, res) => {
@@ -65,22 +51,15 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ status: 'success', data: { planning: { max_subtasks: 7 } } }));
     });
-    await new Promise<void>((resolve) => userConfig.listen(0, '127.0.0.1', resolve));
+    userConfigUrl = await listenLocally(userConfig);
   });
   afterEach(async () => {
-    await standIn.close();
-    await llm.close();
+    await world.close();
     userConfig.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
   function jobEnv(extra: Record<string, string>): Record<string, string> {
-    return {
-      ...standInJobVariables(standIn, s, { dir: job, home: root }),
-      ...scriptedRunVariables(llm, LLM_KEY),
-      USER_CONFIG_API_URL: `http://127.0.0.1:${(userConfig.address() as AddressInfo).port}/cfg`,
-      ...extra,
-    };
+    return world.jobVariables({ USER_CONFIG_API_URL: `${userConfigUrl}/cfg`, ...extra });
   }
 
   /** An earlier comment by a developer, so the discussion has an author to look up. */
@@ -89,19 +68,7 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
   }
 
   function payloadFile(body: string): string {
-    const note = comment(body);
-    const file = path.join(root, `payload-${note.id}.json`);
-    const hook = noteHook({
-      note: body,
-      noteId: note.id,
-      user: { id: s.developer.id, username: s.developer.username },
-      projectId: s.project.id,
-      iid: s.mergeRequest.iid,
-      sourceBranch: s.mergeRequest.sourceBranch,
-      discussionId: note.discussionId,
-    });
-    writeFileSync(file, JSON.stringify(hook));
-    return file;
+    return world.commentPayload(body).file;
   }
 
   /** C5 the conversation reads one newest-first page of notes per checkpoint, never a full listing. */
@@ -236,7 +203,6 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
 
   it('seed 001 §9.3: a bridge run (variables carry the id only) asks for the commenter found in the threads, in the URL path when it names {platform}/{username}', async () => {
     const note = comment('/agent add a farewell function');
-    const port = (userConfig.address() as AddressInfo).port;
 
     const result = await runCli(['ci'], {
       env: jobEnv({
@@ -246,7 +212,7 @@ describe('ci job reads: each GitLab read once per job (issue 17, issue 22)', fun
         MR_AGENT_NOTE_ID: String(note.id),
         MR_AGENT_MR_IID: String(s.mergeRequest.iid),
         MR_AGENT_TRIGGERED_BY: String(s.developer.id),
-        USER_CONFIG_API_URL: `http://127.0.0.1:${port}/config/{platform}/{username}`,
+        USER_CONFIG_API_URL: `${userConfigUrl}/config/{platform}/{username}`,
       }),
     });
 

@@ -1,12 +1,14 @@
 import { expect } from 'chai';
-import { Gitlab } from '@gitbeaker/rest';
-import { commitFiles } from '../../src/testkit/gitlab-server/git.ts';
-import type { NoteRec } from '../../src/testkit/gitlab-server/records.ts';
 import { t } from '../../src/messages/catalog.ts';
 import { parseMarker } from '../../src/report/marker.ts';
-import { action, assessment, planWith } from '../support/plans.ts';
-import { JobWorld, type JobRun } from './job-world.ts';
-import { BUGGY_CALC, openDiffThread } from '../support/review-fixture.ts';
+import type { JobRun, JobWorld } from './job-world.ts';
+import {
+  CALC_RUN_VARIABLES as RUN_VARIABLES,
+  FIX_ADD_PLANNING as planning,
+  FIX_ADD_WORK as fixAdd,
+  calcReviewThreads,
+  startCalcReviewWorld,
+} from '../support/calc-review-world.ts';
 
 /**
  * The notes' language (`notes.language: auto`) is that of the people's own
@@ -15,21 +17,6 @@ import { BUGGY_CALC, openDiffThread } from '../support/review-fixture.ts';
  * mr-agent writes for itself ("Address the review thread on …", "Work on
  * !1"). Whole CI jobs over real HTTP: the GitLab stand-in, the scripted model.
  */
-const FIXED_ADD = BUGGY_CALC.replace('  return a - b;', '  return a + b;');
-const planning = {
-  purpose: 'planning',
-  json: planWith([action('task_1', 'Fix add()')], ['add() adds']),
-};
-const fixAdd = [
-  {
-    purpose: 'execution',
-    tool_calls: [{ name: 'write_file', arguments: { path: 'src/calc.js', content: FIXED_ADD } }],
-  },
-  { purpose: 'execution', content: 'DONE: add() returns a + b' },
-  { purpose: 'completion', json: assessment(true) },
-];
-const RUN_VARIABLES = { MR_AGENT_TEST_COMMAND: 'test -f src/calc.js' };
-
 /** The texts that tell a note's language (the run details fold, a thread's answer). */
 const RUN_DETAILS = { en: t('en', 'details.summary'), ja: t('ja', 'details.summary') };
 const ADDRESSED = { en: 'resolving the thread', ja: 'スレッドを解決済みにします' };
@@ -38,45 +25,11 @@ describe('ci: the notes follow the language people wrote in (stand-in + scripted
   this.timeout(120_000);
   let world: JobWorld;
   beforeEach(async () => {
-    world = await JobWorld.start();
-    await commitFiles(world.s.project.repoDir, world.s.mergeRequest.sourceBranch, {
-      'src/calc.js': BUGGY_CALC,
-    });
+    world = await startCalcReviewWorld();
   });
   afterEach(() => world.close());
 
-  const project = () => world.s.project.id;
-  const iid = () => world.s.mergeRequest.iid;
-  const as = (token: string) => new Gitlab({ host: world.standIn.url, token });
-  const developer = () => as(world.s.developerToken.value);
-  const botNotesIn = (discussionId: string) =>
-    world.standIn.model.notes.filter(
-      (n) => n.discussionId === discussionId && n.authorId === world.s.bot.id,
-    );
-
-  const openThread = (line: number, body: string): Promise<string> =>
-    openDiffThread(
-      developer(),
-      { project: project(), iid: iid() },
-      { path: 'src/calc.js', line },
-      body,
-    );
-
-  async function replyAsDeveloper(discussionId: string, body: string): Promise<NoteRec> {
-    const note = await developer().MergeRequestDiscussions.addNote(
-      project(),
-      iid(),
-      discussionId,
-      body,
-    );
-    return world.standIn.model.notes.find((n) => n.id === note.id)!;
-  }
-
-  const payloadOf = (note: NoteRec, extra: Record<string, string> = {}) => ({
-    TRIGGER_PAYLOAD: JSON.stringify(world.standIn.hooks.notePayload(note, world.s.project)),
-    ...RUN_VARIABLES,
-    ...extra,
-  });
+  const { botNotesIn, openThread, replyAsDeveloper, payloadOf } = calcReviewThreads(() => world);
 
   const progress = () => world.progressNotes().at(-1)!.body;
 

@@ -1,9 +1,14 @@
 import { expect } from 'chai';
-import { Gitlab } from '@gitbeaker/rest';
 import { commitFiles, readBlob } from '../../src/testkit/gitlab-server/git.ts';
 import type { ReviewFinding } from '../../src/phases/review/inline/findings.ts';
 import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
-import { JobWorld } from './job-world.ts';
+import type { JobWorld } from './job-world.ts';
+import {
+  ADD_SUBTRACTS as ADD,
+  calcReviewThreads,
+  failedReview as review,
+  startCalcReviewWorld,
+} from '../support/calc-review-world.ts';
 import { BUGGY_CALC } from '../support/review-fixture.ts';
 
 /**
@@ -15,13 +20,6 @@ import { BUGGY_CALC } from '../support/review-fixture.ts';
  * GitLab refuses is reported in the progress note.
  */
 
-const ADD: ReviewFinding = {
-  file: 'src/calc.js',
-  line: 2,
-  severity: 'critical',
-  message: 'add subtracts.',
-  suggestion: '  return a + b;',
-};
 const MUL: ReviewFinding = {
   file: 'src/calc.js',
   line: 5,
@@ -37,26 +35,17 @@ const OFF: ReviewFinding = {
   message: 'Beyond the end of the file.',
 };
 
-const review = (findings: ReviewFinding[]) => ({
-  purpose: 'review.merge_request',
-  content: JSON.stringify({ result: 'FAIL', feedback: 'see the threads', findings }),
-});
-
 describe('ci: /agent review as a job (stand-in + scripted model over HTTP; issue 30)', function () {
   this.timeout(120_000);
   let world: JobWorld;
   beforeEach(async () => {
-    world = await JobWorld.start();
-    await commitFiles(world.s.project.repoDir, world.s.mergeRequest.sourceBranch, {
-      'src/calc.js': BUGGY_CALC,
-    });
+    world = await startCalcReviewWorld();
   });
   afterEach(() => world.close());
 
   const threads = () =>
     world.standIn.model.notes.filter((n) => n.body.includes('mr-agent:finding id='));
-  const developer = () =>
-    new Gitlab({ host: world.standIn.url, token: world.s.developerToken.value });
+  const { developer } = calcReviewThreads(() => world);
 
   it('G1 threads on the changed lines, a suggestion that applies, a refused position in the note; nothing pushed', async () => {
     // a token committed by mistake is part of the change, but never of a model request

@@ -1,12 +1,17 @@
 import { expect } from 'chai';
-import { Gitlab } from '@gitbeaker/rest';
-import { commitFiles, readBlob } from '../../src/testkit/gitlab-server/git.ts';
-import type { ReviewFinding } from '../../src/phases/review/inline/findings.ts';
-import type { NoteRec } from '../../src/testkit/gitlab-server/records.ts';
+import { readBlob } from '../../src/testkit/gitlab-server/git.ts';
 import { hasUnescapedQuickAction } from '../../src/report/markdown.ts';
-import { action, assessment, planWith } from '../support/plans.ts';
-import { JobWorld } from './job-world.ts';
-import { BUGGY_CALC, openDiffThread } from '../support/review-fixture.ts';
+import { assessment } from '../support/plans.ts';
+import type { JobWorld } from './job-world.ts';
+import {
+  ADD_SUBTRACTS as ADD,
+  CALC_RUN_VARIABLES as RUN_VARIABLES,
+  FIX_ADD_PLANNING as planning,
+  FIX_ADD_WORK as fixAdd,
+  calcReviewThreads,
+  failedReview as review,
+  startCalcReviewWorld,
+} from '../support/calc-review-world.ts';
 
 /**
  * Review threads the agent addresses, as whole CI jobs over real HTTP: the
@@ -17,80 +22,23 @@ import { BUGGY_CALC, openDiffThread } from '../support/review-fixture.ts';
  * variables. Every addressed thread gets a reply with the commit and is
  * resolved; a thread it cannot address gets a reply and stays open.
  */
-const FIXED_ADD = BUGGY_CALC.replace('  return a - b;', '  return a + b;');
-
-const ADD: ReviewFinding = {
-  file: 'src/calc.js',
-  line: 2,
-  severity: 'critical',
-  message: 'add subtracts.',
-  suggestion: '  return a + b;',
-};
-
-const review = (findings: ReviewFinding[]) => ({
-  purpose: 'review.merge_request',
-  content: JSON.stringify({ result: 'FAIL', feedback: 'see the threads', findings }),
-});
-const planning = {
-  purpose: 'planning',
-  json: planWith([action('task_1', 'Fix add()')], ['add() adds']),
-};
-const fixAdd = [
-  {
-    purpose: 'execution',
-    tool_calls: [{ name: 'write_file', arguments: { path: 'src/calc.js', content: FIXED_ADD } }],
-  },
-  { purpose: 'execution', content: 'DONE: add() returns a + b' },
-  { purpose: 'completion', json: assessment(true) },
-];
-const RUN_VARIABLES = { MR_AGENT_TEST_COMMAND: 'test -f src/calc.js' };
-
 describe('ci: review threads the agent addresses (stand-in + scripted model over HTTP; issue 30)', function () {
   this.timeout(120_000);
   let world: JobWorld;
   beforeEach(async () => {
-    world = await JobWorld.start();
-    await commitFiles(world.s.project.repoDir, world.s.mergeRequest.sourceBranch, {
-      'src/calc.js': BUGGY_CALC,
-    });
+    world = await startCalcReviewWorld();
   });
   afterEach(() => world.close());
 
-  const project = () => world.s.project.id;
-  const iid = () => world.s.mergeRequest.iid;
-  const as = (token: string) => new Gitlab({ host: world.standIn.url, token });
-  const developer = () => as(world.s.developerToken.value);
+  const calc = calcReviewThreads(() => world);
+  const { botNotesIn, replyAsDeveloper, payloadOf } = calc;
   const notesIn = (discussionId: string) =>
     world.standIn.model.notes.filter((n) => n.discussionId === discussionId);
-  const botNotesIn = (discussionId: string) =>
-    notesIn(discussionId).filter((n) => n.authorId === world.s.bot.id);
   const resolved = (discussionId: string) => world.standIn.model.review.resolved.has(discussionId);
 
   /** A thread a person opens on a line of the latest diff version. */
   const openThread = (token: string, line: number, body: string): Promise<string> =>
-    openDiffThread(
-      as(token),
-      { project: project(), iid: iid() },
-      { path: 'src/calc.js', line },
-      body,
-    );
-
-  /** Replies in a thread as the developer; the note as the stand-in keeps it. */
-  async function replyAsDeveloper(discussionId: string, body: string): Promise<NoteRec> {
-    const note = await developer().MergeRequestDiscussions.addNote(
-      project(),
-      iid(),
-      discussionId,
-      body,
-    );
-    return world.standIn.model.notes.find((n) => n.id === note.id)!;
-  }
-
-  /** The Comments event GitLab sends for the note, as the job's TRIGGER_PAYLOAD. */
-  const payloadOf = (note: NoteRec) => ({
-    TRIGGER_PAYLOAD: JSON.stringify(world.standIn.hooks.notePayload(note, world.s.project)),
-    ...RUN_VARIABLES,
-  });
+    calc.openThread(line, body, token);
 
   function expectNoQuickAction(): void {
     for (const note of world.standIn.model.notes.filter((n) => n.authorId === world.s.bot.id))

@@ -1,19 +1,9 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseMarker } from '../../src/report/marker.ts';
-import {
-  seedScenario,
-  startGitLabStandIn,
-  type GitLabStandIn,
-  type Scenario,
-} from '../../src/testkit/gitlab-server/index.ts';
-import { standInJobVariables } from './job-world.ts';
+import type { GitLabStandIn, Scenario } from '../../src/testkit/gitlab-server/index.ts';
 import { runCli } from '../cli/helpers.ts';
 import { postPausedRun } from '../support/paused-run.ts';
-import { noteHook } from '../trigger/note-hook.ts';
+import { startCiJobCheckout, type CiJobCheckout } from '../support/ci-job-checkout.ts';
 
 /**
  * `/agent status` answered by the job itself (A3 TRIGGER_PAYLOAD, SPEC A6,
@@ -21,44 +11,22 @@ import { noteHook } from '../trigger/note-hook.ts';
  */
 describe('A6 /agent status in a TRIGGER_PAYLOAD job (issue 23)', function () {
   this.timeout(60_000);
+  let world: CiJobCheckout;
   let standIn: GitLabStandIn;
   let s: Scenario;
-  let root: string;
-  let job: string;
 
   beforeEach(async () => {
-    standIn = await startGitLabStandIn();
-    s = await seedScenario(standIn.model);
-    root = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-status-job-'));
-    job = path.join(root, 'job');
-    execFileSync('git', ['clone', '-q', '-b', 'feature/greeting', s.project.repoDir, job]);
+    world = await startCiJobCheckout({ tempPrefix: 'mr-agent-status-job-' });
+    ({ standIn, s } = world);
   });
-  afterEach(async () => {
-    await standIn.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterEach(() => world.close());
 
   function jobEnv(payload: string): Record<string, string> {
-    return {
-      ...standInJobVariables(standIn, s, { dir: job, home: root }),
-      TRIGGER_PAYLOAD: payload,
-    };
+    return world.jobVariables({ TRIGGER_PAYLOAD: payload });
   }
 
   function payloadFile(body: string) {
-    const note = standIn.model.addNote({ on: s.mergeRequest, body, authorId: s.developer.id });
-    const file = path.join(root, `payload-${note.id}.json`);
-    const hook = noteHook({
-      note: body,
-      noteId: note.id,
-      user: { id: s.developer.id, username: s.developer.username },
-      projectId: s.project.id,
-      iid: s.mergeRequest.iid,
-      sourceBranch: s.mergeRequest.sourceBranch,
-      discussionId: note.discussionId,
-    });
-    writeFileSync(file, JSON.stringify(hook));
-    return { note, file };
+    return world.commentPayload(body);
   }
 
   it("issue 23 done-when: /agent status during a paused run shows 'Waiting for your answer' with the link (job path)", async () => {

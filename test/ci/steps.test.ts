@@ -1,22 +1,16 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import {
-  seedScenario,
-  startGitLabStandIn,
-  type GitLabStandIn,
-  type Scenario,
-} from '../../src/testkit/gitlab-server/index.ts';
+import type { GitLabStandIn, Scenario } from '../../src/testkit/gitlab-server/index.ts';
 import {
   startScriptedOpenAiServer,
   type ScriptedOpenAiServer,
 } from '../../src/testkit/openai-server/server.ts';
 import { FAREWELL_RUN, scriptedRunVariables, standInJobVariables } from './job-world.ts';
 import { runCli } from '../cli/helpers.ts';
-import { noteHook } from '../trigger/note-hook.ts';
+import { startCiJobCheckout, type CiJobCheckout } from '../support/ci-job-checkout.ts';
 
 const LLM_KEY = 'sk-ci-steps-secret-4242';
 
@@ -28,6 +22,7 @@ const LLM_KEY = 'sk-ci-steps-secret-4242';
  */
 describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
   this.timeout(30_000);
+  let world: CiJobCheckout;
   let standIn: GitLabStandIn;
   let s: Scenario;
   let root: string;
@@ -39,17 +34,13 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
   }
 
   beforeEach(async () => {
-    standIn = await startGitLabStandIn();
-    s = await seedScenario(standIn.model);
-    root = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-ci-steps-'));
-    job = path.join(root, 'job');
-    execFileSync('git', ['clone', '-q', '-b', 'feature/greeting', s.project.repoDir, job]);
+    world = await startCiJobCheckout({ tempPrefix: 'mr-agent-ci-steps-' });
+    ({ standIn, s, root, job } = world);
   });
   afterEach(async () => {
-    await standIn.close();
+    await world.close();
     await llm?.close();
     llm = undefined;
-    rmSync(root, { recursive: true, force: true });
   });
 
   /** The scripted OpenAI-compatible endpoint over HTTP; a planning refusal when no replies are given. */
@@ -71,18 +62,7 @@ describe('ci/steps (mr-agent ci against the GitLab stand-in)', function () {
 
   /** The payload GitLab would write for a comment, as the file TRIGGER_PAYLOAD names. */
   function payloadFile(body: string, author = s.developer): { file: string; noteId: number } {
-    const note = standIn.model.addNote({ on: s.mergeRequest, body, authorId: author.id });
-    const file = path.join(root, `payload-${note.id}.json`);
-    const hook = noteHook({
-      note: body,
-      noteId: note.id,
-      user: { id: author.id, username: author.username },
-      projectId: s.project.id,
-      iid: s.mergeRequest.iid,
-      sourceBranch: s.mergeRequest.sourceBranch,
-      discussionId: note.discussionId,
-    });
-    writeFileSync(file, JSON.stringify(hook));
+    const { note, file } = world.commentPayload(body, author);
     return { file, noteId: note.id };
   }
 

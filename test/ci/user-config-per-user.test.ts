@@ -1,30 +1,16 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import {
-  seedScenario,
-  startGitLabStandIn,
-  type GitLabStandIn,
-  type Scenario,
-} from '../../src/testkit/gitlab-server/index.ts';
-import {
-  startScriptedOpenAiServer,
-  type ScriptedOpenAiServer,
-} from '../../src/testkit/openai-server/server.ts';
-import { FAREWELL_RUN, scriptedRunVariables, standInJobVariables } from './job-world.ts';
+import type { GitLabStandIn, Scenario } from '../../src/testkit/gitlab-server/index.ts';
+import type { ScriptedOpenAiServer } from '../../src/testkit/openai-server/server.ts';
+import { FAREWELL_RUN } from './job-world.ts';
 import { runCli } from '../cli/helpers.ts';
-import { noteHook } from '../trigger/note-hook.ts';
+import {
+  listenLocally,
+  startCiJobCheckout,
+  type CiJobCheckout,
+} from '../support/ci-job-checkout.ts';
 
 const LLM_KEY = 'sk-user-config-secret-7788';
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 /**
  * A whole `mr-agent ci` job over HTTP (GitLab stand-in, scripted model, a
@@ -34,10 +20,9 @@ async function listen(server: Server): Promise<string> {
  */
 describe('J1 the user-config API sets per-user choices only (seed 001 §9.3)', function () {
   this.timeout(60_000);
+  let world: CiJobCheckout;
   let standIn: GitLabStandIn;
   let s: Scenario;
-  let root: string;
-  let job: string;
   let llm: ScriptedOpenAiServer;
   let userConfig: Server;
   let attacker: Server;
@@ -46,17 +31,12 @@ describe('J1 the user-config API sets per-user choices only (seed 001 §9.3)', f
   let attackerUrl: string;
 
   beforeEach(async () => {
-    standIn = await startGitLabStandIn();
-    s = await seedScenario(standIn.model);
-    root = mkdtempSync(path.join(os.tmpdir(), 'mr-agent-user-config-'));
-    job = path.join(root, 'job');
-    execFileSync('git', ['clone', '-q', '-b', 'feature/greeting', s.project.repoDir, job]);
-    llm = await startScriptedOpenAiServer({
-      apiKey: LLM_KEY,
-      scenario: { replies: FAREWELL_RUN } as Parameters<
-        typeof startScriptedOpenAiServer
-      >[0]['scenario'],
+    world = await startCiJobCheckout({
+      tempPrefix: 'mr-agent-user-config-',
+      model: { key: LLM_KEY, replies: FAREWELL_RUN },
     });
+    ({ standIn, s } = world);
+    llm = world.llm!;
     attackerHits = 0;
     attacker = createServer((req, res) => {
       attackerHits++;
@@ -64,7 +44,7 @@ describe('J1 the user-config API sets per-user choices only (seed 001 §9.3)', f
       res.statusCode = 500;
       res.end();
     });
-    attackerUrl = await listen(attacker);
+    attackerUrl = await listenLocally(attacker);
     userConfig = createServer((_req, res) => {
       res.setHeader('content-type', 'application/json');
       res.end(
@@ -84,39 +64,23 @@ describe('J1 the user-config API sets per-user choices only (seed 001 §9.3)', f
         }),
       );
     });
-    userConfigUrl = await listen(userConfig);
+    userConfigUrl = await listenLocally(userConfig);
   });
   afterEach(async () => {
-    await standIn.close();
-    await llm.close();
+    await world.close();
     userConfig.close();
     attacker.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
   function jobEnv(extra: Record<string, string>): Record<string, string> {
-    return {
-      ...standInJobVariables(standIn, s, { dir: job, home: root }),
-      ...scriptedRunVariables(llm, LLM_KEY),
+    return world.jobVariables({
       USER_CONFIG_API_URL: `${userConfigUrl}/config/{platform}/{username}`,
       ...extra,
-    };
+    });
   }
 
   function payloadFile(body: string): string {
-    const note = standIn.model.addNote({ on: s.mergeRequest, body, authorId: s.developer.id });
-    const file = path.join(root, `payload-${note.id}.json`);
-    const hook = noteHook({
-      note: body,
-      noteId: note.id,
-      user: { id: s.developer.id, username: s.developer.username },
-      projectId: s.project.id,
-      iid: s.mergeRequest.iid,
-      sourceBranch: s.mergeRequest.sourceBranch,
-      discussionId: note.discussionId,
-    });
-    writeFileSync(file, JSON.stringify(hook));
-    return file;
+    return world.commentPayload(body).file;
   }
 
   it('J1 refuses endpoints, key variables, security.*, trigger.* and folders from the user-config API, names them in the job log and in one line of the note, and applies the per-user choices', async () => {

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
 import type { GitLabPort, Noteable } from '../../src/core/gitlab-port.ts';
 import { renderMarker } from '../../src/report/marker.ts';
-import { FakeClock } from '../../src/core/clock.ts';
 import type { IssueRec, MergeRequestRec, NoteRec } from '../../src/testkit/gitlab-server/index.ts';
-import { startBridgeWorld, type BridgeWorld } from './bridge-world.ts';
-import { deliver, SECRET } from './http-client.ts';
+import type { BridgeWorld } from './bridge-world.ts';
+import { startWebhookBridgeWorld } from '../support/webhook-bridge-world.ts';
+import { deliver } from './http-client.ts';
 
 /**
  * F4 resume over real HTTP: the stand-in sends its own Comments webhooks
@@ -17,26 +16,12 @@ describe('F4 a reply below a paused ❓ question resumes the run (webhook bridge
   let w: BridgeWorld;
   let developer: GitLabPort;
   let mr: Noteable;
+  let settle: () => Promise<void>;
 
   beforeEach(async () => {
-    w = await startBridgeWorld();
-    w.standIn.hooks.add(w.s.project, `${w.bridges[0]!.url}/webhook`, SECRET);
-    developer = createGitLabClient({
-      url: w.standIn.url,
-      token: w.s.developerToken.value,
-      clock: new FakeClock(),
-    });
-    mr = { type: 'merge_request', iid: w.s.mergeRequest.iid };
+    ({ w, developer, mr, settle } = await startWebhookBridgeWorld());
   });
   afterEach(() => w.close());
-
-  async function settle(): Promise<void> {
-    // deliveries cause replies, and replies cause deliveries: wait for both to go quiet
-    for (let i = 0; i < 5; i++) {
-      await w.standIn.hooks.idle();
-      await w.idle();
-    }
-  }
 
   /** The ❓ note a run stopped on, as the agent posts it (a plain note with the marker). */
   function question(state: string, on: MergeRequestRec | IssueRec = w.s.mergeRequest): NoteRec {

@@ -1,9 +1,7 @@
 import { expect } from 'chai';
-import { createGitLabClient } from '../../src/gitlab/gitbeaker-adapter.ts';
 import type { GitLabPort, Noteable } from '../../src/core/gitlab-port.ts';
-import { FakeClock } from '../../src/core/clock.ts';
-import { startBridgeWorld, type BridgeWorld } from './bridge-world.ts';
-import { SECRET } from './http-client.ts';
+import type { BridgeWorld } from './bridge-world.ts';
+import { startWebhookBridgeWorld } from '../support/webhook-bridge-world.ts';
 
 /**
  * The whole path as in production: a person comments through the GitLab API,
@@ -15,26 +13,12 @@ describe('A2 GitLab webhook → bridge → pipeline (stand-in project webhook)',
   let w: BridgeWorld;
   let developer: GitLabPort;
   let mr: Noteable;
+  let settle: () => Promise<void>;
 
   beforeEach(async () => {
-    w = await startBridgeWorld();
-    w.standIn.hooks.add(w.s.project, `${w.bridges[0]!.url}/webhook`, SECRET);
-    developer = createGitLabClient({
-      url: w.standIn.url,
-      token: w.s.developerToken.value,
-      clock: new FakeClock(),
-    });
-    mr = { type: 'merge_request', iid: w.s.mergeRequest.iid };
+    ({ w, developer, mr, settle } = await startWebhookBridgeWorld());
   });
   afterEach(() => w.close());
-
-  async function settle(): Promise<void> {
-    // deliveries cause replies, and replies cause deliveries: wait for both to go quiet
-    for (let i = 0; i < 5; i++) {
-      await w.standIn.hooks.idle();
-      await w.idle();
-    }
-  }
 
   it('a comment made through the API starts the pipeline; ordinary comments keep the hook healthy', async () => {
     const note = await developer.createNote(w.s.project.id, mr, '/agent fix the typo');
