@@ -34,9 +34,9 @@ function startReadsOf(context: CiContext): [method: string, args: unknown[]][] {
 }
 
 /**
- * The start checks' reads — the token, the bot user, the
- * project, `.mr-agent.yml` of the default branch, the merge request or issue
- * with its threads, each triggering user's role — asked as soon as the job
+ * The start checks' reads — the token, the bot user, the project,
+ * `.mr-agent.yml` of the default branch, the merge request or issue with its
+ * threads, each triggering user's role — asked as soon as the job
  * has its GitLab client, before the run path's modules load, so that GitLab
  * answers while they do. Each answer is handed to the first call that asks
  * the same read with the same arguments; every other call goes to GitLab as
