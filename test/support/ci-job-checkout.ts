@@ -16,7 +16,7 @@ import {
   type ScriptedOpenAiServer,
 } from '../../src/testkit/openai-server/server.ts';
 import { scriptedRunVariables, standInJobVariables } from '../ci/job-world.ts';
-import { noteHook } from '../trigger/note-hook.ts';
+import { commentWithHook } from '../trigger/note-hook.ts';
 
 export interface CiJobCheckoutOptions {
   /** The prefix of the temp folder that holds the job's folder and is its home. */
@@ -94,17 +94,8 @@ export async function startCiJobCheckout(options: CiJobCheckoutOptions): Promise
       ...extra,
     }),
     commentPayload(body, author = s.developer) {
-      const note = standIn.model.addNote({ on: s.mergeRequest, body, authorId: author.id });
+      const { note, hook } = commentWithHook(standIn.model, s, s.mergeRequest, author, body);
       const file = path.join(root, `payload-${note.id}.json`);
-      const hook = noteHook({
-        note: body,
-        noteId: note.id,
-        user: { id: author.id, username: author.username },
-        projectId: s.project.id,
-        iid: s.mergeRequest.iid,
-        sourceBranch: s.mergeRequest.sourceBranch,
-        discussionId: note.discussionId,
-      });
       writeFileSync(file, JSON.stringify(hook));
       return { note, file };
     },

@@ -25,7 +25,7 @@ import { startBridge } from '../../src/trigger/bridge.ts';
 import { bridgeGitLabFromPort } from '../../src/commands/gitlab-bridge.ts';
 import type { RunningBridge } from '../../src/trigger/server.ts';
 import { SECRET } from './http-client.ts';
-import { noteHook } from './note-hook.ts';
+import { commentWithHook } from './note-hook.ts';
 
 export interface BridgeWorld {
   standIn: GitLabStandIn;
@@ -97,22 +97,8 @@ export async function startBridgeWorld(
       }),
     );
   }
-  const comment: BridgeWorld['comment'] = (on, author, body) => {
-    const note = standIn.model.addNote({ on, body, authorId: author.id });
-    const isMr = 'sourceBranch' in on;
-    const hook = noteHook({
-      note: body,
-      noteId: note.id,
-      user: { id: author.id, username: author.username },
-      projectId: s.project.id,
-      defaultBranch: s.project.defaultBranch,
-      on: isMr ? 'merge_request' : 'issue',
-      iid: on.iid,
-      ...(isMr ? { sourceBranch: (on as MergeRequestRec).sourceBranch } : {}),
-      discussionId: note.discussionId,
-    });
-    return { note, hook };
-  };
+  const comment: BridgeWorld['comment'] = (on, author, body) =>
+    commentWithHook(standIn.model, s, on, author, body);
   return {
     standIn,
     s,

@@ -3,6 +3,15 @@
  * "Comment on a merge request" / "Comment on an issue"), including fields the
  * bridge does not read, to prove the lenient schema drops them.
  */
+import type {
+  GitLabModel,
+  IssueRec,
+  MergeRequestRec,
+  NoteRec,
+  Scenario,
+  UserRec,
+} from '../../src/testkit/gitlab-server/index.ts';
+
 export interface NoteHookInput {
   note: string;
   noteId?: number;
@@ -114,4 +123,31 @@ export function noteHook(input: NoteHookInput): Record<string, unknown> {
     body.commit = { id: 'cfe32cf61b73a0d5e9f13e774abde7ff789b1660', message: 'x' };
   }
   return body;
+}
+
+/**
+ * A comment by `author` on a merge request or issue of the scenario's
+ * project, added to the stand-in, with the Comments event GitLab sends for it.
+ */
+export function commentWithHook(
+  model: GitLabModel,
+  s: Scenario,
+  on: MergeRequestRec | IssueRec,
+  author: UserRec,
+  body: string,
+): { note: NoteRec; hook: Record<string, unknown> } {
+  const note = model.addNote({ on, body, authorId: author.id });
+  const isMr = 'sourceBranch' in on;
+  const hook = noteHook({
+    note: body,
+    noteId: note.id,
+    user: { id: author.id, username: author.username },
+    projectId: s.project.id,
+    defaultBranch: s.project.defaultBranch,
+    on: isMr ? 'merge_request' : 'issue',
+    iid: on.iid,
+    ...(isMr ? { sourceBranch: on.sourceBranch } : {}),
+    discussionId: note.discussionId,
+  });
+  return { note, hook };
 }

@@ -11,7 +11,7 @@ import {
 import { dispatchCommand } from '../../src/commands/dispatch.ts';
 import { bridgeGitLabFromPort } from '../../src/commands/gitlab-bridge.ts';
 import { interpretTriggerPayload } from '../../src/commands/trigger-payload.ts';
-import { noteHook } from './note-hook.ts';
+import { commentWithHook } from './note-hook.ts';
 import { payloadTargetLock } from '../../src/ci/payload-lock.ts';
 
 /**
@@ -34,16 +34,7 @@ describe('A3 TRIGGER_PAYLOAD from a webhook pointed at the trigger URL', functio
 
   /** What GitLab does for every comment when the webhook URL is the trigger URL. */
   async function comment(body: string, author = s.developer) {
-    const note = standIn.model.addNote({ on: s.mergeRequest, body, authorId: author.id });
-    const hook = noteHook({
-      note: body,
-      noteId: note.id,
-      user: { id: author.id, username: author.username },
-      projectId: s.project.id,
-      iid: s.mergeRequest.iid,
-      sourceBranch: s.mergeRequest.sourceBranch,
-      discussionId: note.discussionId,
-    });
+    const { note, hook } = commentWithHook(standIn.model, s, s.mergeRequest, author, body);
     const url = `${standIn.url}/api/v4/projects/${s.project.id}/ref/${s.project.defaultBranch}/trigger/pipeline?token=${token}`;
     const response = await fetch(url, {
       method: 'POST',
